@@ -1,0 +1,48 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import { apiPaths } from '../shared/paths.ts';
+import type { AppContext } from './context.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { registerAuthRoutes } from './features/auth/auth.routes.ts';
+import { registerFileRoutes } from './features/files/files.routes.ts';
+import { registerKnowledgeRoutes } from './features/knowledge/knowledge.routes.ts';
+import { registerSearchRoutes } from './features/search/search.routes.ts';
+import { registerSettingsRoutes } from './features/settings/settings.routes.ts';
+
+export interface AppOptions {
+  logger?: boolean;
+}
+
+/** Builds the whole HTTP server; main.ts listens on it and tests inject requests into it. */
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: ctx.config.logLevel } : false,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    trustProxy: false,
+  });
+
+  registerErrorHandling(app);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Signpost help centre API', version: '1' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-auth-token' } } },
+    },
+  });
+
+  registerSettingsRoutes(app, ctx);
+  registerAuthRoutes(app, ctx);
+  registerKnowledgeRoutes(app, ctx);
+  registerSearchRoutes(app, ctx);
+  registerFileRoutes(app, ctx);
+
+  app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());
+
+  await app.ready();
+  return app;
+}

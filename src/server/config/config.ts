@@ -1,0 +1,99 @@
+import path from 'node:path';
+
+export type DatabaseConfig = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  portalUrl: string | null;
+  database: DatabaseConfig;
+  logLevel: string;
+  captcha: CaptchaConfig;
+}
+
+export type CaptchaConfig =
+  | { provider: 'altcha' }
+  | { provider: 'none' }
+  | { provider: 'recaptcha'; siteKey: string; secret: string };
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parsePort(raw: string): number {
+  if (!/^\d+$/.test(raw)) throw new ConfigError('PORT', `"${raw}" is not a port number (0 to 65535)`);
+  const port = Number(raw);
+  if (port > 65535) throw new ConfigError('PORT', `${port} is above 65535`);
+  return port;
+}
+
+function parseHttpUrl(variable: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(variable, `"${raw}" is not a URL (expected e.g. https://help.example.com)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(variable, `"${raw}" must start with http:// or https://`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function parseDatabase(raw: string | undefined, dataDir: string): DatabaseConfig {
+  if (!raw) return { dialect: 'sqlite', file: path.join(dataDir, 'signpost.db') };
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return { dialect: 'postgres', url: raw };
+  }
+  if (raw.startsWith('sqlite:')) {
+    const file = raw.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (!file) throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/signpost.db');
+    return { dialect: 'sqlite', file: file === ':memory:' ? file : path.resolve(file) };
+  }
+  throw new ConfigError('DATABASE_URL', 'must be a postgres:// URL or sqlite:PATH (unset: SQLite under DATA_DIR)');
+}
+
+function parseCaptcha(env: NodeJS.ProcessEnv): CaptchaConfig {
+  const provider = env.CAPTCHA_PROVIDER ?? 'altcha';
+  if (provider === 'altcha' || provider === 'none') return { provider };
+  if (provider !== 'recaptcha') throw new ConfigError('CAPTCHA_PROVIDER', 'must be altcha, recaptcha or none');
+  if (!env.RECAPTCHA_SITE_KEY) throw new ConfigError('RECAPTCHA_SITE_KEY', 'is required when CAPTCHA_PROVIDER=recaptcha');
+  if (!env.RECAPTCHA_SECRET) throw new ConfigError('RECAPTCHA_SECRET', 'is required when CAPTCHA_PROVIDER=recaptcha');
+  return { provider, siteKey: env.RECAPTCHA_SITE_KEY, secret: env.RECAPTCHA_SECRET };
+}
+
+/** Reads and checks the configuration once; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = parsePort(env.PORT ?? '3000');
+  const host = env.HOST ?? '0.0.0.0';
+  if (!host.trim()) throw new ConfigError('HOST', 'is empty');
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const publicUrl = parseHttpUrl('PUBLIC_URL', env.PUBLIC_URL ?? `http://localhost:${port}`);
+  const portalUrl = env.PORTAL_URL ? parseHttpUrl('PORTAL_URL', env.PORTAL_URL) : null;
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    port,
+    host,
+    dataDir,
+    publicUrl,
+    portalUrl,
+    database: parseDatabase(env.DATABASE_URL, dataDir),
+    logLevel,
+    captcha: parseCaptcha(env),
+  };
+}

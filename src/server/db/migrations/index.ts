@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import type { Dialect } from '../schema-helpers.ts';
+import * as initial from './0001-initial.ts';
+
+/** Migrations in order; each module exports up(dialect). Names are permanent once released. */
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-initial': { up: initial.up(dialect) },
+  };
+}

@@ -1,0 +1,106 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Booleans are stored as 0/1 integers on both databases, so one row type serves both dialects. */
+export type Flag = 0 | 1;
+/** Milliseconds since the epoch. */
+export type Millis = number;
+
+export interface SectionTable {
+  id: Generated<number>;
+  name: string;
+  position: number;
+  source_path: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface CategoryTable {
+  id: Generated<number>;
+  section_id: number;
+  parent_id: number | null;
+  name: string;
+  description: string;
+  description_source: string | null;
+  icon_file_id: number | null;
+  icon_type: 'file' | 'font' | null;
+  font_icon: string | null;
+  position: number;
+  source_path: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface ArticleTable {
+  id: Generated<number>;
+  section_id: number;
+  category_id: number | null;
+  title: string;
+  body_html: string;
+  body_source: string | null;
+  lang: string | null;
+  can_create_issue: Flag;
+  published: Flag;
+  position: number;
+  source_path: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export type FileKind = 'content' | 'upload';
+
+export interface FileTable {
+  id: Generated<number>;
+  storage_key: string;
+  original_name: string;
+  mime_type: string;
+  size: number;
+  kind: FileKind;
+  source_path: string | null;
+  created_at: Millis;
+}
+
+export interface ArticleFileTable {
+  article_id: number;
+  file_id: number;
+  position: number;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  password_hash: string;
+  is_admin: Flag;
+  created_at: Millis;
+}
+
+export interface AuthTokenTable {
+  token_hash: string;
+  user_id: number;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
+export interface Database {
+  sections: SectionTable;
+  categories: CategoryTable;
+  articles: ArticleTable;
+  files: FileTable;
+  article_files: ArticleFileTable;
+  settings: SettingTable;
+  users: UserTable;
+  auth_tokens: AuthTokenTable;
+}
+
+export type SectionRow = Selectable<SectionTable>;
+export type CategoryRow = Selectable<CategoryTable>;
+export type ArticleRow = Selectable<ArticleTable>;
+export type FileRow = Selectable<FileTable>;
+export type UserRow = Selectable<UserTable>;
+export type NewArticle = Insertable<ArticleTable>;
+export type ArticleUpdate = Updateable<ArticleTable>;

@@ -1,0 +1,79 @@
+import crypto from 'node:crypto';
+import type { AuthUser, LoginResult } from '../../../shared/api/auth.ts';
+import type { Executor } from '../../db/database.ts';
+import type { UserRow } from '../../db/tables.ts';
+import { ApiError } from '../../http/errors.ts';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
+import {
+  deleteExpiredTokens,
+  deleteToken,
+  findUserByEmail,
+  findUserByTokenHash,
+  insertToken,
+  insertUser,
+} from './users.repository.ts';
+
+export const TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const presentUser = (user: UserRow): AuthUser => ({ id: user.id, name: user.name, email: user.email });
+
+/** Only a hash of a token is stored: a copy of the database does not let anyone sign in. */
+const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
+
+export async function createUser(
+  db: Executor,
+  input: { email: string; name: string; password: string; admin: boolean },
+): Promise<UserRow> {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL_PATTERN.test(email)) throw new ApiError(400, 'invalid_user', 'email is not a valid email address', [
+    { field: 'email', message: 'is not a valid email address' },
+  ]);
+  if (!input.name.trim()) throw new ApiError(400, 'invalid_user', 'name must not be empty', [
+    { field: 'name', message: 'must not be empty' },
+  ]);
+  if (input.password.length < 8) throw new ApiError(400, 'invalid_user', 'password must be at least 8 characters', [
+    { field: 'password', message: 'must be at least 8 characters' },
+  ]);
+  if (await findUserByEmail(db, email)) {
+    throw new ApiError(409, 'user_exists', `a user with email ${email} already exists`, [
+      { field: 'email', message: 'is already taken' },
+    ]);
+  }
+  return insertUser(db, {
+    email,
+    name: input.name,
+    password_hash: await hashPassword(input.password),
+    is_admin: input.admin,
+  });
+}
+
+export async function login(db: Executor, email: string, password: string): Promise<LoginResult> {
+  const user = await findUserByEmail(db, email);
+  if (!user) {
+    await burnPasswordCheck(password);
+    throw unauthorized('Wrong email or password');
+  }
+  if (!(await verifyPassword(password, user.password_hash))) throw unauthorized('Wrong email or password');
+  const token = crypto.randomBytes(32).toString('base64url');
+  const now = Date.now();
+  const expiresAt = now + TOKEN_LIFETIME_MS;
+  await deleteExpiredTokens(db, now);
+  await insertToken(db, hashToken(token), user.id, expiresAt);
+  return { token, expires_at: new Date(expiresAt).toISOString(), user: presentUser(user) };
+}
+
+export async function authenticate(db: Executor, token: string | undefined): Promise<UserRow> {
+  if (!token) throw unauthorized('Sign in first: the x-auth-token header is missing');
+  const user = await findUserByTokenHash(db, hashToken(token), Date.now());
+  if (!user) throw unauthorized('The token is unknown or has expired; sign in again');
+  return user;
+}
+
+export async function logout(db: Executor, token: string | undefined): Promise<void> {
+  if (!token || !(await deleteToken(db, hashToken(token)))) {
+    throw unauthorized('The token is unknown or has expired');
+  }
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { Id } from '../../../shared/api/common.ts';
+import { apiPaths } from '../../../shared/paths.ts';
+import type { AppContext } from '../../context.ts';
+import { notFound } from '../../http/errors.ts';
+import { contentDisposition, isSafeInline } from './content-type.ts';
+import { findFile, isAttachedOnlyToDrafts } from './files.repository.ts';
+
+const FileParams = Type.Object({ id: Id, name: Type.String({ maxLength: 255 }) });
+
+export function registerFileRoutes(app: FastifyInstance, { db, storage }: AppContext): void {
+  app.get<{ Params: { id: number; name: string } }>(
+    apiPaths.file,
+    { schema: { params: FileParams, summary: 'Download a file by id', tags: ['files'] } },
+    async (request, reply) => {
+      const file = await findFile(db, request.params.id);
+      if (!file || file.kind !== 'content' || (await isAttachedOnlyToDrafts(db, file.id))) {
+        throw notFound(`File ${request.params.id}`);
+      }
+      const etag = `"${file.storage_key}"`;
+      reply
+        .header('Content-Type', file.mime_type)
+        .header('Content-Length', String(file.size))
+        .header('X-Content-Type-Options', 'nosniff')
+        .header(
+          'Content-Disposition',
+          contentDisposition(isSafeInline(file.mime_type) ? 'inline' : 'attachment', file.original_name),
+        )
+        .header('Cache-Control', 'public, max-age=300')
+        .header('ETag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      return reply.send(storage.read(file.storage_key));
+    },
+  );
+}

@@ -1,0 +1,94 @@
+import type { Executor } from '../../db/database.ts';
+import type { CategoryRow, SectionRow } from '../../db/tables.ts';
+import { countPublishedArticles, listCategories, listSections } from './knowledge.repository.ts';
+
+interface Counts {
+  count_category: number;
+  count_instruction: number;
+}
+
+/**
+ * The shape of the knowledge base as a visitor sees it. A category is visible when a published article sits
+ * somewhere below it; a section when it has a visible category or a published article of its own. Counts are of
+ * visible things only, so a tree of drafts never shows up as an empty tile.
+ */
+export interface Catalog {
+  sections: SectionRow[];
+  categories: CategoryRow[];
+  category(id: number): CategoryRow | undefined;
+  isCategoryVisible(id: number): boolean;
+  /** Visible child categories; `null` parent means the top level of `sectionId`. */
+  visibleChildren(parentId: number | null, sectionId?: number): CategoryRow[];
+  categoryCounts(id: number): Counts;
+  sectionCounts(id: number): Counts;
+  isSectionVisible(id: number): boolean;
+}
+
+export async function loadCatalog(db: Executor): Promise<Catalog> {
+  const [sections, categories, counts] = await Promise.all([
+    listSections(db),
+    listCategories(db),
+    countPublishedArticles(db),
+  ]);
+  return buildCatalog(sections, categories, counts);
+}
+
+export function buildCatalog(
+  sections: SectionRow[],
+  categories: CategoryRow[],
+  counts: { section_id: number; category_id: number | null; count: number }[],
+): Catalog {
+  const byId = new Map(categories.map((c) => [c.id, c]));
+  const children = new Map<number | null, CategoryRow[]>();
+  for (const category of categories) {
+    const list = children.get(category.parent_id) ?? [];
+    list.push(category);
+    children.set(category.parent_id, list);
+  }
+  const directInCategory = new Map<number, number>();
+  const directInSection = new Map<number, number>();
+  for (const row of counts) {
+    if (row.category_id === null) directInSection.set(row.section_id, row.count);
+    else directInCategory.set(row.category_id, (directInCategory.get(row.category_id) ?? 0) + row.count);
+  }
+
+  const visible = new Map<number, boolean>();
+  const isVisible = (id: number, depth = 0): boolean => {
+    const known = visible.get(id);
+    if (known !== undefined) return known;
+    // A cycle in parent links is corrupt data; refuse to recurse forever on it.
+    if (depth > 1000) return false;
+    const result =
+      (directInCategory.get(id) ?? 0) > 0 || (children.get(id) ?? []).some((child) => isVisible(child.id, depth + 1));
+    visible.set(id, result);
+    return result;
+  };
+  categories.forEach((c) => isVisible(c.id));
+
+  const visibleChildren = (parentId: number | null, sectionId?: number) =>
+    (children.get(parentId) ?? []).filter(
+      (c) => visible.get(c.id) === true && (sectionId === undefined || c.section_id === sectionId),
+    );
+
+  const sectionCounts = (id: number): Counts => ({
+    count_category: visibleChildren(null, id).length,
+    count_instruction: directInSection.get(id) ?? 0,
+  });
+
+  return {
+    sections,
+    categories,
+    category: (id) => byId.get(id),
+    isCategoryVisible: (id) => visible.get(id) === true,
+    visibleChildren,
+    categoryCounts: (id) => ({
+      count_category: visibleChildren(id).length,
+      count_instruction: directInCategory.get(id) ?? 0,
+    }),
+    sectionCounts,
+    isSectionVisible: (id) => {
+      const counts = sectionCounts(id);
+      return counts.count_category > 0 || counts.count_instruction > 0;
+    },
+  };
+}

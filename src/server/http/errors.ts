@@ -1,0 +1,103 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ErrorBody, FieldError } from '../../shared/api/common.ts';
+
+/** An error the client is meant to read: its status, a stable code and, for bad input, which fields and why. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: FieldError[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} was not found`);
+export const badRequest = (field: string, message: string) =>
+  new ApiError(400, 'invalid_request', `${field} ${message}`, [{ field, message }]);
+
+export function errorBody(status: number, code: string, message: string, fields: FieldError[] = []): ErrorBody {
+  return { status, code, message, data: { errors: fields } };
+}
+
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function describeIssue(issue: AjvIssue): string {
+  const p = issue.params;
+  switch (issue.keyword) {
+    case 'type':
+      return p.type === 'integer' ? 'must be a whole number' : `must be of type ${String(p.type)}`;
+    case 'minimum':
+      return `must be at least ${String(p.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(p.limit)}`;
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(p.limit)} characters long`;
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'format':
+      return p.format === 'email' ? 'must be a valid email address' : `must be a valid ${String(p.format)}`;
+    case 'anyOf':
+    case 'const':
+    case 'enum':
+      return 'has a value that is not allowed';
+    default:
+      return issue.message ?? 'is invalid';
+  }
+}
+
+function fieldOf(issue: AjvIssue, context: string | undefined): string {
+  const base = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const extra =
+    issue.keyword === 'required'
+      ? String(issue.params.missingProperty)
+      : issue.keyword === 'additionalProperties'
+        ? String(issue.params.additionalProperty)
+        : '';
+  const field = [base, extra].filter(Boolean).join('.');
+  return field || (context === 'body' ? 'body' : (context ?? 'request'));
+}
+
+export function validationFields(issues: AjvIssue[], context: string | undefined): FieldError[] {
+  const seen = new Map<string, FieldError>();
+  for (const issue of issues) {
+    const field = fieldOf(issue, context);
+    // anyOf reports every branch; the first message per field is the one a person needs.
+    if (!seen.has(field)) seen.set(field, { field, message: describeIssue(issue) });
+  }
+  return [...seen.values()];
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError & { validation?: AjvIssue[] }, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.status).send(errorBody(error.status, error.code, error.message, error.fields));
+    }
+    if (error.validation) {
+      const fields = validationFields(error.validation, error.validationContext);
+      const message = fields.map((f) => `${f.field} ${f.message}`).join('; ');
+      return reply.status(400).send(errorBody(400, 'invalid_request', message, fields));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send(errorBody(status, (error.code ?? 'bad_request').toLowerCase(), error.message));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send(errorBody(500, 'internal_error', 'An error has occured on the server'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    reply.status(404).send(errorBody(404, 'not_found', `No route for ${request.method} ${path}`));
+  });
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { ErrorBody } from '../../shared/api/common.ts';
+import type { Endpoint } from '../../shared/api/endpoints.ts';
+
+type StaticOf<T> = T extends TSchema ? Static<T> : unknown;
+
+export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
+  Querystring: StaticOf<E['querystring']>;
+  Params: StaticOf<E['params']>;
+  Body: StaticOf<E['body']>;
+  Headers: StaticOf<E['headers']>;
+}>;
+
+export type EndpointHandler<E extends Endpoint> = (
+  request: EndpointRequest<E>,
+  reply: FastifyReply,
+) => Promise<StaticOf<E['response']>>;
+
+/**
+ * Registers one endpoint of the contract: Fastify validates the input against its schemas, and the answer is
+ * checked against the response schema before it leaves, so the server can never drift from what the client expects.
+ */
+export function route<E extends Endpoint>(app: FastifyInstance, endpoint: E, handler: EndpointHandler<E>): void {
+  const status = endpoint.status ?? 200;
+  const checkResponse = Compile(endpoint.response);
+  app.route({
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: {
+      summary: endpoint.summary,
+      tags: endpoint.tags,
+      ...(endpoint.querystring && { querystring: endpoint.querystring }),
+      ...(endpoint.params && { params: endpoint.params }),
+      ...(endpoint.body && { body: endpoint.body }),
+      ...(endpoint.headers && { headers: endpoint.headers }),
+      response: { [status]: endpoint.response, '4xx': ErrorBody, '5xx': ErrorBody },
+    },
+    handler: async (request, reply) => {
+      const result = await handler(request as EndpointRequest<E>, reply);
+      if (!checkResponse.Check(result)) {
+        const first = [...checkResponse.Errors(result)][0];
+        throw new Error(`${endpoint.method} ${endpoint.path} answered outside its contract: ${JSON.stringify(first)}`);
+      }
+      reply.status(status);
+      return result;
+    },
+  });
+}

@@ -1,0 +1,61 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+
+export interface StoredBlob {
+  key: string;
+  size: number;
+}
+
+/**
+ * Where file bytes live. Keys are content hashes, so storing the same bytes twice stores them once and a key never
+ * contains anything a visitor wrote. One interface, so another backend (database, object store) can replace the disk.
+ */
+export interface FileStorage {
+  put(data: Buffer): Promise<StoredBlob>;
+  read(key: string): Readable;
+  has(key: string): Promise<boolean>;
+  remove(key: string): Promise<void>;
+}
+
+const KEY_PATTERN = /^[0-9a-f]{64}$/;
+
+export function createDiskStorage(root: string): FileStorage {
+  const pathOf = (key: string) => {
+    if (!KEY_PATTERN.test(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
+    return path.join(root, key.slice(0, 2), key.slice(2, 4), key);
+  };
+
+  return {
+    async put(data) {
+      const key = crypto.createHash('sha256').update(data).digest('hex');
+      const target = pathOf(key);
+      if (!fs.existsSync(target)) {
+        await fs.promises.mkdir(path.dirname(target), { recursive: true });
+        const temp = `${target}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+        await fs.promises.writeFile(temp, data);
+        await fs.promises.rename(temp, target);
+      }
+      return { key, size: data.length };
+    },
+    read(key) {
+      return fs.createReadStream(pathOf(key));
+    },
+    async has(key) {
+      return fs.existsSync(pathOf(key));
+    },
+    async remove(key) {
+      await fs.promises.rm(pathOf(key), { force: true });
+    },
+  };
+}
+
+export async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await pipeline(storage.read(key), async function* (source: AsyncIterable<Buffer>) {
+    for await (const chunk of source) chunks.push(chunk);
+  });
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,86 @@
+import { Type, type Static } from 'typebox';
+import { Id, Paged } from './common.ts';
+
+export const CATEGORY_PAGE_SIZE = 30;
+export const CATEGORY_PAGE_SIZE_MAX = 100;
+export const ARTICLE_PAGE_SIZE = 100;
+export const ARTICLE_PAGE_SIZE_MAX = 500;
+
+export const FileRef = Type.Object({
+  id: Type.Integer(),
+  original_name: Type.String(),
+  file_size: Type.Integer({ minimum: 0, description: 'bytes' }),
+  link: Type.String(),
+});
+export type FileRef = Static<typeof FileRef>;
+
+export const Section = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  count_category: Type.Integer({ minimum: 0, description: 'visible top-level categories' }),
+  count_instruction: Type.Integer({ minimum: 0, description: 'published articles directly in the section' }),
+});
+export type Section = Static<typeof Section>;
+
+export const IconType = Type.Union([Type.Literal('file'), Type.Literal('font')]);
+export type IconType = Static<typeof IconType>;
+
+export const Category = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  section_id: Type.Integer(),
+  parent_id: Type.Union([Type.Integer(), Type.Null()]),
+  description: Type.String({ description: 'sanitised HTML' }),
+  icon: Type.Union([FileRef, Type.Null()]),
+  icon_type: Type.Union([IconType, Type.Null()]),
+  font_icon: Type.Union([Type.String(), Type.Null()]),
+  count_instruction: Type.Integer({ minimum: 0, description: 'published articles directly in the category' }),
+  count_category: Type.Integer({ minimum: 0, description: 'visible child categories' }),
+});
+export type Category = Static<typeof Category>;
+
+/** An article as the bundle lists it: everything but the body and the files. */
+export const InstructionSummary = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  section_id: Type.Integer(),
+  category_id: Type.Union([Type.Integer(), Type.Null()]),
+  can_create_issue: Type.Boolean(),
+});
+export type InstructionSummary = Static<typeof InstructionSummary>;
+
+export const Instruction = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  description: Type.String({ description: 'sanitised HTML' }),
+  section_id: Type.Integer(),
+  category_id: Type.Union([Type.Integer(), Type.Null()]),
+  can_create_issue: Type.Boolean(),
+  files: Type.Array(FileRef),
+});
+export type Instruction = Static<typeof Instruction>;
+
+export const SectionList = Type.Array(Section);
+
+export const CategoryListQuery = Type.Object({
+  query: Type.Optional(Type.String({ maxLength: 200 })),
+  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: CATEGORY_PAGE_SIZE_MAX })),
+  category_parent_id: Type.Optional(Id),
+  section_id: Type.Optional(Id),
+});
+export type CategoryListQuery = Static<typeof CategoryListQuery>;
+export const CategoryList = Paged(Category);
+
+export const InstructionListQuery = Type.Object({
+  query: Type.Optional(Type.String({ maxLength: 200 })),
+  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: ARTICLE_PAGE_SIZE_MAX })),
+  category_id: Type.Optional(Id),
+  section_id: Type.Optional(Id),
+});
+export type InstructionListQuery = Static<typeof InstructionListQuery>;
+export const InstructionBundle = Paged(InstructionSummary);
+export const InstructionPage = Paged(Instruction);
+
+export const InstructionParams = Type.Object({ id: Id });

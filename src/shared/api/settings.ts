@@ -1,0 +1,40 @@
+import { Type, type Static } from 'typebox';
+
+export const LANGUAGES = ['en', 'ru', 'pt-BR', 'it', 'sk'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const Language = Type.Union([
+  Type.Literal('en'),
+  Type.Literal('ru'),
+  Type.Literal('pt-BR'),
+  Type.Literal('it'),
+  Type.Literal('sk'),
+]);
+
+export const Branding = Type.Object({
+  knowledge_enabled: Type.Boolean(),
+  portal_enabled: Type.Boolean(),
+  logo_url: Type.Union([Type.String(), Type.Null()]),
+  background_url: Type.Union([Type.String(), Type.Null()]),
+  project_id: Type.Union([Type.String(), Type.Null()]),
+  knowledge_title: Type.String(),
+  site_title: Type.String(),
+  lang: Language,
+});
+export type Branding = Static<typeof Branding>;
+
+export const CaptchaProvider = Type.Union([Type.Literal('altcha'), Type.Literal('recaptcha'), Type.Literal('none')]);
+export type CaptchaProvider = Static<typeof CaptchaProvider>;
+
+export const Environments = Type.Object({
+  user_portal: Type.Union([Type.String(), Type.Null()], {
+    description: 'the ticket portal; null means the host that serves the help centre',
+  }),
+  knowledge_portal: Type.String({ description: 'public base URL of the help centre' }),
+  disable_google_captcha: Type.Boolean(),
+  captcha: Type.Object({
+    provider: CaptchaProvider,
+    site_key: Type.Union([Type.String(), Type.Null()]),
+    challenge_url: Type.Union([Type.String(), Type.Null()]),
+  }),
+});
+export type Environments = Static<typeof Environments>;

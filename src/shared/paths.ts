@@ -1,0 +1,27 @@
+/** Every URL the product builds, in one table: the server registers these and the client links to them. */
+export const BASE_PATH = '/knowledge';
+
+export const apiPaths = {
+  branding: '/api/settings/branding',
+  environments: '/panel/api/v2/system/environments',
+  me: '/api/user/me',
+  login: '/api/auth/login',
+  logout: '/api/auth/logout',
+  sections: '/api/knowledge/all-sections',
+  categories: '/api/knowledge/category',
+  instructions: '/api/knowledge/instruction',
+  instruction: '/api/knowledge/instruction/:id',
+  suggestions: '/api/search/knowledge/suggestions',
+  openapi: '/api/openapi.json',
+  file: '/files/:id/:name',
+} as const;
+
+export const href = {
+  instructionApi: (id: number) => `/api/knowledge/instruction/${id}`,
+  file: (id: number, name: string) => `/files/${id}/${encodeURIComponent(name)}`,
+  home: () => `${BASE_PATH}/`,
+  category: (id: number) => `${BASE_PATH}/category/${id}`,
+  instruction: (id: number) => `${BASE_PATH}/instruction/${id}`,
+  search: (query?: string) => `${BASE_PATH}/search${query ? `?query=${encodeURIComponent(query)}` : ''}`,
+  notFound: () => `${BASE_PATH}/notFound`,
+} as const;
