@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { Config } from './config/config.ts';
 import type { AppContext } from './context.ts';
-import { migrateToLatest, openDatabase, type OpenOptions } from './db/database.ts';
+import { migrateToLatest, openDatabase } from './db/database.ts';
 import { createDiskStorage } from './storage/file-storage.ts';
 
 /** Opens the database (migrating it) and the file storage: everything a server or a CLI command runs on. */
-export async function createContext(config: Config, options: OpenOptions = {}): Promise<AppContext> {
-  const database = openDatabase(config.database, options);
+export async function createContext(config: Config): Promise<AppContext> {
+  const database = openDatabase(config.database);
   try {
     await migrateToLatest(database);
   } catch (error) {

@@ -11,6 +11,7 @@ export interface Config {
   database: DatabaseConfig;
   logLevel: string;
   captcha: CaptchaConfig;
+  demoContent: boolean;
 }
 
 export type CaptchaConfig =
@@ -67,6 +68,13 @@ function parseDatabase(raw: string | undefined, dataDir: string): DatabaseConfig
   throw new ConfigError('DATABASE_URL', 'must be a postgres:// URL or sqlite:PATH (unset: SQLite under DATA_DIR)');
 }
 
+function parseFlag(variable: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(variable, `must be true or false, not "${raw}"`);
+}
+
 function parseCaptcha(env: NodeJS.ProcessEnv): CaptchaConfig {
   const provider = env.CAPTCHA_PROVIDER ?? 'altcha';
   if (provider === 'altcha' || provider === 'none') return { provider };
@@ -95,5 +103,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database: parseDatabase(env.DATABASE_URL, dataDir),
     logLevel,
     captcha: parseCaptcha(env),
+    demoContent: parseFlag('DEMO_CONTENT', env.DEMO_CONTENT, true),
   };
 }

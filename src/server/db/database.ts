@@ -22,18 +22,12 @@ export interface DatabaseHandle {
 // int8 (counts, sizes, millisecond times) as JavaScript numbers: every value we store fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export interface OpenOptions {
-  /** PostgreSQL only: the schema to work in (tests give each run its own). */
-  schema?: string;
-}
-
-export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.dialect === 'postgres') {
     const pool = new pg.Pool({
       connectionString: config.url,
       max: 10,
       connectionTimeoutMillis: 5_000,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     // An idle client errors when the server restarts; unhandled, that would kill the process.
     pool.on('error', () => {});
@@ -51,21 +45,31 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  const migrator = new Migrator({
+/**
+ * On PostgreSQL the migration tables live in the connection's current schema. Left to itself, Kysely looks for them
+ * in every schema and would take another schema's tables for ours.
+ */
+async function createMigrator(handle: DatabaseHandle): Promise<Migrator> {
+  const schema =
+    handle.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
+      : undefined;
+  return new Migrator({
     db: handle.db,
     provider: { getMigrations: async () => migrationsFor(handle.dialect) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = await createMigrator(handle);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
-  const migrator = new Migrator({
-    db: handle.db,
-    provider: { getMigrations: async () => migrationsFor(handle.dialect) },
-  });
+  const migrator = await createMigrator(handle);
   const all = await migrator.getMigrations();
   return all.filter((m) => !m.executedAt).map((m) => m.name);
 }

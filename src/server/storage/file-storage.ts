@@ -20,6 +20,8 @@ export interface FileStorage {
   remove(key: string): Promise<void>;
 }
 
+export const storageKeyOf = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
+
 const KEY_PATTERN = /^[0-9a-f]{64}$/;
 
 export function createDiskStorage(root: string): FileStorage {
@@ -30,7 +32,7 @@ export function createDiskStorage(root: string): FileStorage {
 
   return {
     async put(data) {
-      const key = crypto.createHash('sha256').update(data).digest('hex');
+      const key = storageKeyOf(data);
       const target = pathOf(key);
       if (!fs.existsSync(target)) {
         await fs.promises.mkdir(path.dirname(target), { recursive: true });

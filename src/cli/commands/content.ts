@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../../server/config/config.ts';
+import { exportFolder, ExportError } from '../../server/features/content/export-folder.ts';
+import { importFolder, type ImportSummary } from '../../server/features/content/import-folder.ts';
+import { FolderErrors } from '../../server/features/content/read-folder.ts';
+import { seedDemo } from '../../server/features/demo/demo.service.ts';
+import { CliError } from '../cli-error.ts';
+import { progressBar } from '../progress.ts';
+import { withContext } from '../with-context.ts';
+
+function printSummary(summary: ImportSummary) {
+  for (const warning of summary.warnings) console.error(`warning: ${warning}`);
+  for (const kind of ['sections', 'categories', 'articles', 'files'] as const) {
+    const t = summary[kind];
+    console.log(`${kind}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted`);
+  }
+}
+
+async function runImportOf(config: Config, dir: string, prune: boolean, load = importFolder) {
+  const bar = progressBar();
+  try {
+    const summary = await withContext(config, (ctx) =>
+      load(ctx, dir, { prune, onProgress: (done, total, label) => bar.update(done, total, label) }),
+    );
+    bar.done();
+    printSummary(summary);
+  } catch (error) {
+    bar.done();
+    if (error instanceof FolderErrors) throw new CliError(`nothing was changed: ${error.message}`);
+    throw error;
+  }
+}
+
+export async function runImport(args: string[], config: Config): Promise<void> {
+  const { values, positionals } = parseArgs({ args, options: { prune: { type: 'boolean' } }, allowPositionals: true });
+  const [dir, ...extra] = positionals;
+  if (!dir || extra.length) throw new CliError('usage: signpost import DIR [--prune]');
+  await runImportOf(config, dir, values.prune === true);
+}
+
+export async function runExport(args: string[], config: Config): Promise<void> {
+  const { values, positionals } = parseArgs({ args, options: { force: { type: 'boolean' } }, allowPositionals: true });
+  const [dir, ...extra] = positionals;
+  if (!dir || extra.length) throw new CliError('usage: signpost export DIR [--force]');
+  try {
+    const summary = await withContext(config, (ctx) => exportFolder(ctx, dir, { force: values.force === true }));
+    console.log(
+      `exported ${summary.sections} sections, ${summary.categories} categories, ${summary.articles} articles and ${summary.files} files to ${dir}`,
+    );
+  } catch (error) {
+    if (error instanceof ExportError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+export async function runSeed(args: string[], config: Config): Promise<void> {
+  const { values } = parseArgs({ args, options: { demo: { type: 'boolean' } } });
+  if (!values.demo) throw new CliError('usage: signpost seed --demo');
+  await runImportOf(config, 'demo', false, (ctx, _dir, options) => seedDemo(ctx, options));
+}

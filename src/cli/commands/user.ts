@@ -1,0 +1,38 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../../server/config/config.ts';
+import { createUser } from '../../server/features/auth/auth.service.ts';
+import { ApiError } from '../../server/http/errors.ts';
+import { CliError } from '../cli-error.ts';
+import { withContext } from '../with-context.ts';
+
+const USAGE = 'usage: signpost user add --email E --name N --password P [--admin]';
+
+export async function runUser(args: string[], config: Config): Promise<void> {
+  const [action, ...rest] = args;
+  if (action !== 'add') throw new CliError(USAGE);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      password: { type: 'string' },
+      admin: { type: 'boolean' },
+    },
+  });
+  const missing = (['email', 'name', 'password'] as const).filter((key) => !values[key]);
+  if (missing.length) throw new CliError(`missing ${missing.map((m) => `--${m}`).join(', ')}; ${USAGE}`);
+  try {
+    const user = await withContext(config, (ctx) =>
+      createUser(ctx.db, {
+        email: values.email as string,
+        name: values.name as string,
+        password: values.password as string,
+        admin: values.admin === true,
+      }),
+    );
+    console.log(`created ${user.is_admin ? 'admin ' : ''}user ${user.id} <${user.email}>`);
+  } catch (error) {
+    if (error instanceof ApiError) throw new CliError(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,61 @@
+
+import { ConfigError, loadConfig, type Config } from '../server/config/config.ts';
+import { runBranding } from './commands/branding.ts';
+import { runExport, runImport, runSeed } from './commands/content.ts';
+import { runMigrate } from './commands/migrate.ts';
+import { runServe } from './commands/serve.ts';
+import { runUser } from './commands/user.ts';
+import { CliError } from './cli-error.ts';
+
+const USAGE = `Usage: signpost <command> [options]
+
+Commands:
+  serve                              start the help centre (what npm start runs)
+  migrate                            bring the database schema up to date
+  import DIR [--prune]               load a Markdown content folder; --prune removes what DIR no longer has
+  export DIR [--force]               write the help centre as a Markdown content folder
+  seed --demo                        load the demo help centre
+  user add --email E --name N --password P [--admin]
+  branding show                      print the branding
+  branding set KEY=VALUE ...         change branding (logo=PATH|URL, background=PATH|URL, lang=ru, ...)
+
+Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
+
+type Command = (args: string[], config: Config) => Promise<void>;
+
+const COMMANDS: Record<string, Command> = {
+  serve: runServe,
+  migrate: runMigrate,
+  import: runImport,
+  export: runExport,
+  seed: runSeed,
+  user: runUser,
+  branding: runBranding,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(USAGE);
+    return name ? 0 : 1;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`signpost: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    await command(rest, loadConfig());
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) console.error(`signpost: configuration: ${error.message}`);
+    else if (error instanceof CliError) console.error(`signpost ${name}: ${error.message}`);
+    else if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      console.error(`signpost ${name}: ${error.message}`);
+    } else {
+      console.error(`signpost ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return 1;
+  }
+}
+

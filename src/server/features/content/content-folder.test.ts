@@ -1,0 +1,228 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { readFolder, writeFolder } from '../../testing/folder.ts';
+import { importFolder } from './import-folder.ts';
+import { exportFolder } from './export-folder.ts';
+import { FolderErrors } from './read-folder.ts';
+
+// A 1x1 transparent PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const sampleFolder = () =>
+  writeFolder({
+    'guides/_section.md': '---\nname: Guides\nposition: 5\n---\n',
+    'guides/welcome.md': '---\ntitle: Welcome\nposition: 1\n---\n# Welcome\n\nStart with [the setup](setup/install.md).\n',
+    'guides/setup/_category.md': '---\nname: Setup\nposition: 1\nfont_icon: fa-wrench\n---\nEverything about **setting up**.\n',
+    'guides/setup/install.md': [
+      '---',
+      'title: Install the app',
+      'position: 1',
+      'can_create_issue: true',
+      'files:',
+      '  - _files/manual.pdf',
+      '  - _files/Ünïcode notes.txt',
+      '---',
+      '## Steps',
+      '',
+      '1. Download',
+      '2. Run `install`',
+      '',
+      '| Setting | Value |',
+      '|---|---|',
+      '| Mode | Auto |',
+      '',
+      '![The screen](_images/screen.png)',
+      '',
+      '<img src="_images/screen.png" alt="raw" onerror="alert(1)">',
+      '',
+      '```sh',
+      'lumo --version',
+      '```',
+      '',
+    ].join('\n'),
+    'guides/setup/_files/manual.pdf': '%PDF-1.4 fake manual',
+    'guides/setup/_files/Ünïcode notes.txt': 'notes',
+    'guides/setup/_images/screen.png': PNG,
+    'guides/setup/advanced/deeper/_category.md': '---\nname: Deeper\n---\n',
+    'guides/setup/advanced/deeper/tuning.md': '---\ntitle: Tuning\n---\nTune it.\n',
+    'guides/setup/advanced/draft.md': '---\ntitle: Draft\npublished: false\n---\nNot yet.\n',
+    'news/2026-11.md': '---\ntitle: November news\nposition: 3\nlang: ru\n---\nНовости.\n',
+    'hidden/secret.md': '---\ntitle: Secret\npublished: false\n---\nshh\n',
+  });
+
+async function snapshot(t: TestApp) {
+  const { db } = t.ctx;
+  const sections = await db.selectFrom('sections').select(['name', 'position', 'source_path']).orderBy('source_path').execute();
+  const categories = await db
+    .selectFrom('categories as c')
+    .leftJoin('categories as p', 'p.id', 'c.parent_id')
+    .select(['c.name', 'c.position', 'c.source_path', 'c.description_source', 'c.font_icon', 'c.icon_type', 'p.source_path as parent'])
+    .orderBy('c.source_path')
+    .execute();
+  const articles = await db
+    .selectFrom('articles')
+    .select(['title', 'position', 'source_path', 'body_source', 'can_create_issue', 'published', 'lang'])
+    .orderBy('source_path')
+    .execute();
+  const files = await db
+    .selectFrom('files')
+    .select(['source_path', 'storage_key', 'original_name', 'size', 'mime_type'])
+    .orderBy('source_path')
+    .execute();
+  const attachments = await db
+    .selectFrom('article_files')
+    .innerJoin('articles', 'articles.id', 'article_files.article_id')
+    .innerJoin('files', 'files.id', 'article_files.file_id')
+    .select(['articles.source_path as article', 'files.source_path as file', 'article_files.position'])
+    .orderBy('articles.source_path')
+    .orderBy('article_files.position')
+    .execute();
+  return { sections, categories, articles, files, attachments };
+}
+
+const counts = async (t: TestApp) => {
+  const count = async (table: 'sections' | 'categories' | 'articles' | 'files' | 'article_files') =>
+    (await t.ctx.db.selectFrom(table).selectAll().execute()).length;
+  return {
+    sections: await count('sections'),
+    categories: await count('categories'),
+    articles: await count('articles'),
+    files: await count('files'),
+    article_files: await count('article_files'),
+  };
+};
+
+describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  it('imports sections, nested categories, articles, attachments and images', async () => {
+    const summary = await importFolder(t.ctx, sampleFolder());
+    expect(summary.sections.created).toBe(3);
+    expect(summary.categories.created).toBe(3);
+    expect(summary.articles.created).toBe(6);
+    expect(summary.files.created).toBe(3);
+
+    const sections = (await t.app.inject('/api/knowledge/all-sections')).json();
+    expect(sections.map((s: { name: string }) => s.name)).toEqual(['News', 'Guides']);
+
+    const bundle = (await t.app.inject('/api/knowledge/instruction')).json();
+    const install = bundle.items.find((a: { title: string }) => a.title === 'Install the app');
+    expect(install.can_create_issue).toBe(true);
+
+    const article = (await t.app.inject(`/api/knowledge/instruction/${install.id}`)).json();
+    expect(article.files.map((f: { original_name: string }) => f.original_name)).toEqual(['manual.pdf', 'Ünïcode notes.txt']);
+    expect(article.description).toContain('<table>');
+    expect(article.description).toContain('<ol>');
+    expect(article.description).toMatch(/<pre><code class="language-sh">lumo --version/);
+    expect(article.description).not.toContain('onerror');
+    const images = [...article.description.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1]);
+    expect(images).toHaveLength(2);
+    for (const src of images) {
+      expect(src).toMatch(/^\/files\/\d+\/screen\.png$/);
+      const image = await t.app.inject(src);
+      expect(image.statusCode).toBe(200);
+      expect(image.headers['content-type']).toBe('image/png');
+      expect(image.rawPayload.equals(PNG)).toBe(true);
+    }
+    const download = await t.app.inject(article.files[1].link);
+    expect(download.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('Ünïcode notes.txt')}`);
+    expect(download.body).toBe('notes');
+
+    const welcome = bundle.items.find((a: { title: string }) => a.title === 'Welcome');
+    const welcomeBody = (await t.app.inject(`/api/knowledge/instruction/${welcome.id}`)).json().description;
+    expect(welcomeBody).toContain(`href="/knowledge/instruction/${install.id}"`);
+
+    const categories = (await t.app.inject('/api/knowledge/category')).json().items;
+    const setup = categories.find((c: { name: string }) => c.name === 'Setup');
+    expect(setup.description).toBe('<p>Everything about <strong>setting up</strong>.</p>\n');
+    expect(setup).toMatchObject({ icon_type: 'font', font_icon: 'fa-wrench', count_instruction: 1, count_category: 1 });
+    // "advanced" has only a draft directly in it, but a published article deeper down.
+    const advanced = categories.find((c: { name: string }) => c.name === 'Advanced');
+    expect(advanced).toMatchObject({ parent_id: setup.id, count_instruction: 0, count_category: 1 });
+  });
+
+  it('re-imports the same folder in place, with no duplicates', async () => {
+    const before = await counts(t);
+    const ids = await t.ctx.db.selectFrom('articles').select(['id', 'source_path']).orderBy('id').execute();
+    const summary = await importFolder(t.ctx, sampleFolder());
+    expect(summary.articles).toEqual({ created: 0, updated: 6, deleted: 0 });
+    expect(await counts(t)).toEqual(before);
+    expect(await t.ctx.db.selectFrom('articles').select(['id', 'source_path']).orderBy('id').execute()).toEqual(ids);
+  });
+
+  it('exports a folder that imports back to the same content, byte for byte on the second round', async () => {
+    const original = await snapshot(t);
+    const first = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-export-'));
+    await exportFolder(t.ctx, first, { force: true });
+    const exported = readFolder(first);
+    expect(exported.get('guides/setup/_images/screen.png')?.equals(PNG)).toBe(true);
+    expect(exported.get('guides/setup/_files/Ünïcode notes.txt')?.toString()).toBe('notes');
+    expect(exported.get('hidden/secret.md')?.toString()).toContain('published: false');
+
+    const other = await createTestApp(dialect);
+    try {
+      await importFolder(other.ctx, first);
+      expect(await snapshot(other)).toEqual(original);
+      const second = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-export-'));
+      await exportFolder(other.ctx, second, { force: true });
+      expect(readFolder(second)).toEqual(exported);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('prunes what the folder no longer has only when asked', async () => {
+    const folder = sampleFolder();
+    fs.rmSync(path.join(folder, 'guides/setup/advanced'), { recursive: true });
+    fs.rmSync(path.join(folder, 'guides/setup/_files/manual.pdf'));
+    fs.writeFileSync(
+      path.join(folder, 'guides/setup/install.md'),
+      fs.readFileSync(path.join(folder, 'guides/setup/install.md'), 'utf8').replace('  - _files/manual.pdf\n', ''),
+    );
+    await importFolder(t.ctx, folder);
+    expect((await counts(t)).articles).toBe(6);
+
+    const summary = await importFolder(t.ctx, folder, { prune: true });
+    expect(summary.articles.deleted).toBe(2);
+    expect(summary.categories.deleted).toBe(2);
+    expect(summary.files.deleted).toBe(1);
+    const paths = (await t.ctx.db.selectFrom('articles').select('source_path').execute()).map((a) => a.source_path);
+    expect(paths.sort()).toEqual(['guides/setup/install.md', 'guides/welcome.md', 'hidden/secret.md', 'news/2026-11.md']);
+  });
+
+  it.each([
+    ['broken front matter', { 'a/b.md': '---\ntitle: [unclosed\n---\nbody\n' }, /a\/b\.md: broken front matter/],
+    ['an unclosed front matter', { 'a/b.md': '---\ntitle: x\nbody\n' }, /a\/b\.md: front matter starts with --- but has no closing/],
+    ['a missing attachment', { 'a/b.md': '---\ntitle: B\nfiles:\n  - nope.pdf\n---\n' }, /a\/b\.md: attachment "nope.pdf" does not exist/],
+    ['a missing image', { 'a/b.md': '---\ntitle: B\n---\n![x](gone.png)\n' }, /a\/b\.md: image "gone.png" does not exist/],
+    ['a file that is not UTF-8', { 'a/b.md': Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]) }, /a\/b\.md: is not valid UTF-8/],
+    ['an unknown key', { 'a/b.md': '---\ntittle: B\n---\n' }, /a\/b\.md: unknown front matter key "tittle"/],
+    ['a wrong type', { 'a/b.md': '---\ntitle: B\nposition: first\n---\n' }, /a\/b\.md: position must be a whole number/],
+    ['a path outside the folder', { 'a/b.md': '---\ntitle: B\nfiles:\n  - ../../etc/passwd\n---\n' }, /points outside the content folder/],
+  ])('refuses %s, naming the file, and changes nothing', async (_name, files, message) => {
+    const before = await snapshot(t);
+    const folder = writeFolder({ ...files, 'z/fine.md': '---\ntitle: Fine\n---\nok\n' });
+    const error = await importFolder(t.ctx, folder).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FolderErrors);
+    expect((error as Error).message).toMatch(message);
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('refuses to export into a folder that has content unless forced', async () => {
+    const target = writeFolder({ 'keep.txt': 'x', '.git/HEAD': 'ref' });
+    await expect(exportFolder(t.ctx, target)).rejects.toThrow(/not empty/);
+    await exportFolder(t.ctx, target, { force: true });
+    expect(fs.existsSync(path.join(target, 'keep.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(target, '.git/HEAD'), 'utf8')).toBe('ref');
+  });
+});

@@ -1,0 +1,37 @@
+import type { Executor } from '../../db/database.ts';
+import { writeSetting } from '../settings/settings.repository.ts';
+
+/** Marks the content as changed, so caches and search indexes on every server know to refresh. */
+export async function touchContent(db: Executor): Promise<void> {
+  await writeSetting(db, 'content_revision', Date.now());
+}
+
+export async function importedKeys(db: Executor) {
+  const [sections, categories, articles, files] = await Promise.all([
+    db.selectFrom('sections').select(['id', 'source_path']).where('source_path', 'is not', null).execute(),
+    db.selectFrom('categories').select(['id', 'source_path']).where('source_path', 'is not', null).execute(),
+    db.selectFrom('articles').select(['id', 'source_path']).where('source_path', 'is not', null).execute(),
+    db
+      .selectFrom('files')
+      .select(['id', 'source_path', 'storage_key'])
+      .where('source_path', 'is not', null)
+      .where('kind', '=', 'content')
+      .execute(),
+  ]);
+  const byPath = <T extends { source_path: string | null }>(rows: T[]) => new Map(rows.map((r) => [r.source_path as string, r]));
+  return { sections: byPath(sections), categories: byPath(categories), articles: byPath(articles), files: byPath(files) };
+}
+
+/** Storage keys that no file row refers to any more, among those given. */
+export async function unreferencedKeys(db: Executor, keys: string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const used = await db.selectFrom('files').select('storage_key').where('storage_key', 'in', keys).execute();
+  const usedSet = new Set(used.map((r) => r.storage_key));
+  return [...new Set(keys)].filter((key) => !usedSet.has(key));
+}
+
+export function chunks<T>(items: T[], size = 500): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}

@@ -1,0 +1,294 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { href } from '../../../shared/paths.ts';
+import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/database.ts';
+import { contentTypeFor } from '../files/content-type.ts';
+import { FolderError } from './front-matter.ts';
+import { renderMarkdown } from './markdown.ts';
+import { FolderErrors, readContentFolder, type ContentFolder } from './read-folder.ts';
+import { storageKeyOf } from '../../storage/file-storage.ts';
+import { chunks, importedKeys, touchContent, unreferencedKeys } from './content.repository.ts';
+
+export interface ImportOptions {
+  prune?: boolean;
+  onProgress?: (done: number, total: number, label: string) => void;
+}
+
+export interface Tally {
+  created: number;
+  updated: number;
+  deleted: number;
+}
+
+export interface ImportSummary {
+  sections: Tally;
+  categories: Tally;
+  articles: Tally;
+  files: Tally;
+  warnings: string[];
+}
+
+const tally = (): Tally => ({ created: 0, updated: 0, deleted: 0 });
+
+/**
+ * Loads a content folder into the database. The folder is read and checked completely first; the database changes
+ * in one transaction, so an import that fails changes nothing. Paths are the keys: importing the same folder again
+ * updates in place, and `prune` removes what came from the folder earlier but is no longer in it.
+ */
+export async function importFolder(ctx: AppContext, dir: string, options: ImportOptions = {}): Promise<ImportSummary> {
+  const folder = readContentFolder(dir);
+  const summary: ImportSummary = {
+    sections: tally(),
+    categories: tally(),
+    articles: tally(),
+    files: tally(),
+    warnings: folder.warnings,
+  };
+  const total = folder.assets.length + folder.articles.length;
+  let done = 0;
+  const progress = (label: string) => options.onProgress?.(++done, total, label);
+
+  // File bytes first: storage is content-addressed, so this is idempotent, and blobs new to this import are
+  // removed again if the transaction fails.
+  const blobs = new Map<string, { key: string; size: number }>();
+  const newKeys: string[] = [];
+  try {
+    for (const asset of folder.assets) {
+      const bytes = fs.readFileSync(path.join(folder.root, asset));
+      const key = storageKeyOf(bytes);
+      if (!(await ctx.storage.has(key))) newKeys.push(key);
+      blobs.set(asset, await ctx.storage.put(bytes));
+      progress(asset);
+    }
+    const droppedKeys = await ctx.db.transaction().execute((trx) => writeFolder(trx, folder, blobs, summary, options, progress));
+    await removeBlobs(ctx, await unreferencedKeys(ctx.db, droppedKeys));
+  } catch (error) {
+    await removeBlobs(ctx, await unreferencedKeys(ctx.db, newKeys).catch(() => []));
+    throw error;
+  }
+  return summary;
+}
+
+async function removeBlobs(ctx: AppContext, keys: string[]) {
+  for (const key of keys) await ctx.storage.remove(key);
+}
+
+async function writeFolder(
+  trx: Tx,
+  folder: ContentFolder,
+  blobs: Map<string, { key: string; size: number }>,
+  summary: ImportSummary,
+  options: ImportOptions,
+  progress: (label: string) => void,
+): Promise<string[]> {
+  const now = Date.now();
+  const existing = await importedKeys(trx);
+
+  const sectionIds = new Map<string, number>();
+  for (const section of folder.sections) {
+    const values = { name: section.name, position: section.position, updated_at: now };
+    const found = existing.sections.get(section.path);
+    if (found) {
+      await trx.updateTable('sections').set(values).where('id', '=', found.id).execute();
+      sectionIds.set(section.path, found.id);
+      summary.sections.updated++;
+    } else {
+      const row = await trx
+        .insertInto('sections')
+        .values({ ...values, source_path: section.path, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      sectionIds.set(section.path, row.id);
+      summary.sections.created++;
+    }
+  }
+
+  const fileIds = new Map<string, { id: number; name: string }>();
+  for (const asset of folder.assets) {
+    const blob = blobs.get(asset);
+    if (!blob) throw new Error(`internal: ${asset} was not stored`);
+    const name = path.posix.basename(asset);
+    const values = { storage_key: blob.key, size: blob.size, original_name: name, mime_type: contentTypeFor(name) };
+    const found = existing.files.get(asset);
+    if (found) {
+      if (found.storage_key !== blob.key) summary.files.updated++;
+      await trx.updateTable('files').set(values).where('id', '=', found.id).execute();
+      fileIds.set(asset, { id: found.id, name });
+    } else {
+      const row = await trx
+        .insertInto('files')
+        .values({ ...values, kind: 'content', source_path: asset, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      fileIds.set(asset, { id: row.id, name });
+      summary.files.created++;
+    }
+  }
+
+  const categoryIds = new Map<string, number>();
+  for (const category of folder.categories) {
+    const sectionId = sectionIds.get(category.sectionPath);
+    if (sectionId === undefined) throw new Error(`internal: no section for ${category.path}`);
+    const values = {
+      section_id: sectionId,
+      parent_id: category.parentPath === null ? null : (categoryIds.get(category.parentPath) ?? null),
+      name: category.name,
+      position: category.position,
+      description_source: category.description,
+      icon_file_id: category.icon ? (fileIds.get(category.icon)?.id ?? null) : null,
+      icon_type: category.icon ? ('file' as const) : category.fontIcon ? ('font' as const) : null,
+      font_icon: category.fontIcon,
+      updated_at: now,
+    };
+    const found = existing.categories.get(category.path);
+    if (found) {
+      await trx.updateTable('categories').set(values).where('id', '=', found.id).execute();
+      categoryIds.set(category.path, found.id);
+      summary.categories.updated++;
+    } else {
+      const row = await trx
+        .insertInto('categories')
+        .values({ ...values, description: '', source_path: category.path, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      categoryIds.set(category.path, row.id);
+      summary.categories.created++;
+    }
+  }
+
+  const articleIds = new Map<string, number>();
+  for (const article of folder.articles) {
+    const sectionId = sectionIds.get(article.sectionPath);
+    if (sectionId === undefined) throw new Error(`internal: no section for ${article.path}`);
+    const values = {
+      section_id: sectionId,
+      category_id: article.categoryPath === null ? null : (categoryIds.get(article.categoryPath) ?? null),
+      title: article.title,
+      body_source: article.body,
+      lang: article.lang,
+      can_create_issue: article.canCreateIssue ? (1 as const) : (0 as const),
+      published: article.published ? (1 as const) : (0 as const),
+      position: article.position,
+      updated_at: now,
+    };
+    const found = existing.articles.get(article.path);
+    if (found) {
+      await trx.updateTable('articles').set(values).where('id', '=', found.id).execute();
+      articleIds.set(article.path, found.id);
+      summary.articles.updated++;
+    } else {
+      const row = await trx
+        .insertInto('articles')
+        .values({ ...values, body_html: '', source_path: article.path, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      articleIds.set(article.path, row.id);
+      summary.articles.created++;
+    }
+  }
+
+  // Bodies are rendered once every id is known, so relative links between articles and to files resolve.
+  const resolverFor = (documentPath: string) => (reference: string) => {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(documentPath), reference));
+    const file = fileIds.get(target);
+    if (file) return href.file(file.id, file.name);
+    const articleId = articleIds.get(target);
+    if (articleId !== undefined) return href.instruction(articleId);
+    const categoryId = categoryIds.get(target.replace(/\/$/, ''));
+    if (categoryId !== undefined) return href.category(categoryId);
+    return undefined;
+  };
+  for (const category of folder.categories) {
+    const id = categoryIds.get(category.path) as number;
+    const description = renderMarkdown(category.description, resolverFor(`${category.path}/_category.md`));
+    await trx.updateTable('categories').set({ description }).where('id', '=', id).execute();
+  }
+  for (const article of folder.articles) {
+    const id = articleIds.get(article.path) as number;
+    await trx
+      .updateTable('articles')
+      .set({ body_html: renderMarkdown(article.body, resolverFor(article.path)) })
+      .where('id', '=', id)
+      .execute();
+    progress(article.path);
+  }
+
+  const imported = [...articleIds.values()];
+  for (const ids of chunks(imported)) await trx.deleteFrom('article_files').where('article_id', 'in', ids).execute();
+  const links = folder.articles.flatMap((article) =>
+    article.files.map((file, position) => ({
+      article_id: articleIds.get(article.path) as number,
+      file_id: (fileIds.get(file) as { id: number }).id,
+      position,
+    })),
+  );
+  for (const rows of chunks(links)) await trx.insertInto('article_files').values(rows).execute();
+
+  const droppedKeys = options.prune ? await prune(trx, folder, existing, summary) : [];
+  await touchContent(trx);
+  return droppedKeys;
+}
+
+/** Deletes what an earlier import brought in and the folder no longer has; returns storage keys it let go of. */
+async function prune(
+  trx: Tx,
+  folder: ContentFolder,
+  existing: Awaited<ReturnType<typeof importedKeys>>,
+  summary: ImportSummary,
+): Promise<string[]> {
+  const keep = {
+    articles: new Set(folder.articles.map((a) => a.path)),
+    categories: new Set(folder.categories.map((c) => c.path)),
+    sections: new Set(folder.sections.map((s) => s.path)),
+    files: new Set(folder.assets),
+  };
+  const gone = <T>(map: Map<string, T>, kept: Set<string>) =>
+    [...map.entries()].filter(([key]) => !kept.has(key));
+
+  const articles = gone(existing.articles, keep.articles).map(([, row]) => row.id);
+  for (const ids of chunks(articles)) await trx.deleteFrom('articles').where('id', 'in', ids).execute();
+  summary.articles.deleted = articles.length;
+
+  // Deepest categories first, so a parent is empty by the time it goes.
+  const categories = gone(existing.categories, keep.categories).sort(
+    ([a], [b]) => b.split('/').length - a.split('/').length,
+  );
+  for (const [categoryPath, { id }] of categories) {
+    const [article, child] = await Promise.all([
+      trx.selectFrom('articles').select('id').where('category_id', '=', id).executeTakeFirst(),
+      trx.selectFrom('categories').select('id').where('parent_id', '=', id).executeTakeFirst(),
+    ]);
+    if (article || child) {
+      throw new FolderErrors([
+        new FolderError(categoryPath, 'is gone from the folder but still holds content added outside it; move that content first'),
+      ]);
+    }
+    await trx.deleteFrom('categories').where('id', '=', id).execute();
+  }
+  summary.categories.deleted = categories.length;
+
+  const sections = gone(existing.sections, keep.sections);
+  for (const [sectionPath, { id }] of sections) {
+    const [article, category] = await Promise.all([
+      trx.selectFrom('articles').select('id').where('section_id', '=', id).executeTakeFirst(),
+      trx.selectFrom('categories').select('id').where('section_id', '=', id).executeTakeFirst(),
+    ]);
+    if (article || category) {
+      throw new FolderErrors([
+        new FolderError(sectionPath, 'is gone from the folder but still holds content added outside it; move that content first'),
+      ]);
+    }
+    await trx.deleteFrom('sections').where('id', '=', id).execute();
+  }
+  summary.sections.deleted = sections.length;
+
+  const files = gone(existing.files, keep.files).map(([, row]) => row);
+  for (const batch of chunks(files)) {
+    const ids = batch.map((f) => f.id);
+    await trx.updateTable('categories').set({ icon_file_id: null, icon_type: null }).where('icon_file_id', 'in', ids).execute();
+    await trx.deleteFrom('files').where('id', 'in', ids).execute();
+  }
+  summary.files.deleted = files.length;
+  return files.map((f) => f.storage_key);
+}

@@ -1,0 +1,221 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LANGUAGES } from '../../../shared/api/settings.ts';
+import { collectReferences } from './markdown.ts';
+import {
+  FolderError,
+  checkKeys,
+  decodeText,
+  parseDocument,
+  readBoolean,
+  readInteger,
+  readString,
+  readStringList,
+} from './front-matter.ts';
+
+/** Paths in a content folder are POSIX paths relative to its root; they are the stable keys of what they hold. */
+export interface FolderSection {
+  path: string;
+  name: string;
+  position: number;
+}
+
+export interface FolderCategory {
+  path: string;
+  sectionPath: string;
+  parentPath: string | null;
+  name: string;
+  position: number;
+  description: string;
+  icon: string | null;
+  fontIcon: string | null;
+  images: string[];
+}
+
+export interface FolderArticle {
+  path: string;
+  sectionPath: string;
+  categoryPath: string | null;
+  title: string;
+  position: number;
+  canCreateIssue: boolean;
+  published: boolean;
+  lang: string | null;
+  files: string[];
+  body: string;
+  images: string[];
+}
+
+export interface ContentFolder {
+  root: string;
+  sections: FolderSection[];
+  /** Parents before children. */
+  categories: FolderCategory[];
+  articles: FolderArticle[];
+  /** Every file an article or category refers to, by path. */
+  assets: string[];
+  warnings: string[];
+}
+
+export class FolderErrors extends Error {
+  constructor(readonly errors: FolderError[]) {
+    super(`the folder has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${errors.map((e) => `  ${e.message}`).join('\n')}`);
+  }
+}
+
+export const SECTION_FILE = '_section.md';
+export const CATEGORY_FILE = '_category.md';
+const SECTION_KEYS = ['name', 'position'] as const;
+const CATEGORY_KEYS = ['name', 'position', 'icon', 'font_icon'] as const;
+const ARTICLE_KEYS = ['title', 'position', 'can_create_issue', 'published', 'files', 'lang'] as const;
+
+const isAssetFolder = (name: string) => name.startsWith('_') || name.startsWith('.');
+export const humanize = (name: string) => {
+  const words = name.replace(/\.md$/i, '').replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/**
+ * Reads a content folder completely and checks it before anything is stored, collecting every problem so the
+ * author can fix them in one go. Nothing here touches the database.
+ */
+export function readContentFolder(root: string): ContentFolder {
+  const absoluteRoot = path.resolve(root);
+  if (!fs.existsSync(absoluteRoot) || !fs.statSync(absoluteRoot).isDirectory()) {
+    throw new FolderErrors([new FolderError(root, 'is not a folder')]);
+  }
+  const errors: FolderError[] = [];
+  const folder: ContentFolder = { root: absoluteRoot, sections: [], categories: [], articles: [], assets: [], warnings: [] };
+  const assets = new Set<string>();
+  const attempt = (fn: () => void) => {
+    try {
+      fn();
+    } catch (error) {
+      if (error instanceof FolderError) errors.push(error);
+      else throw error;
+    }
+  };
+
+  const readDocument = (relative: string) => {
+    const text = decodeText(relative, fs.readFileSync(path.join(absoluteRoot, relative)));
+    return parseDocument(relative, text);
+  };
+
+  const resolveAsset = (from: string, reference: string, what: string): string => {
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), reference));
+    if (resolved.startsWith('../') || resolved === '..' || path.posix.isAbsolute(reference)) {
+      throw new FolderError(from, `${what} "${reference}" points outside the content folder`);
+    }
+    const absolute = path.join(absoluteRoot, resolved);
+    const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
+    if (!stat) throw new FolderError(from, `${what} "${reference}" does not exist`);
+    if (!stat.isFile()) throw new FolderError(from, `${what} "${reference}" is not a regular file`);
+    assets.add(resolved);
+    return resolved;
+  };
+
+  /** Positions left out of front matter follow the order of the names. */
+  const defaultPositions = (names: string[]) => new Map([...names].sort().map((name, index) => [name, index + 1]));
+
+  const listDir = (relative: string) =>
+    fs
+      .readdirSync(path.join(absoluteRoot, relative), { withFileTypes: true })
+      .filter((entry) => {
+        if (entry.isSymbolicLink()) {
+          folder.warnings.push(`${path.posix.join(relative, entry.name)}: symbolic link skipped`);
+          return false;
+        }
+        return true;
+      });
+
+  const readArticle = (relative: string, sectionPath: string, categoryPath: string | null, fallbackPosition: number) => {
+    const { data, body } = readDocument(relative);
+    checkKeys(relative, data, ARTICLE_KEYS);
+    const files = readStringList(relative, 'files', data.files).map((file) => resolveAsset(relative, file, 'attachment'));
+    const { images } = collectReferences(body);
+    const lang = readString(relative, 'lang', data.lang) ?? null;
+    if (lang !== null && !(LANGUAGES as readonly string[]).includes(lang)) {
+      throw new FolderError(relative, `lang must be one of ${LANGUAGES.join(', ')}`);
+    }
+    folder.articles.push({
+      path: relative,
+      sectionPath,
+      categoryPath,
+      title: readString(relative, 'title', data.title) ?? humanize(path.posix.basename(relative)),
+      position: readInteger(relative, 'position', data.position) ?? fallbackPosition,
+      canCreateIssue: readBoolean(relative, 'can_create_issue', data.can_create_issue) ?? false,
+      published: readBoolean(relative, 'published', data.published) ?? true,
+      lang,
+      files: [...new Set(files)],
+      body,
+      images: images.map((image) => resolveAsset(relative, image, 'image')),
+    });
+  };
+
+  const readContainer = (relative: string, sectionPath: string, parentPath: string | null) => {
+    const entries = listDir(relative);
+    const articles = entries.filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.md') && !e.name.startsWith('_'));
+    const subfolders = entries.filter((e) => e.isDirectory() && !isAssetFolder(e.name));
+    const articlePositions = defaultPositions(articles.map((e) => e.name));
+    for (const entry of articles) {
+      const file = path.posix.join(relative, entry.name);
+      attempt(() => readArticle(file, sectionPath, parentPath, articlePositions.get(entry.name) ?? 0));
+    }
+    const categoryPositions = defaultPositions(subfolders.map((e) => e.name));
+    for (const entry of subfolders) {
+      const categoryPath = path.posix.join(relative, entry.name);
+      let ok = true;
+      attempt(() => {
+        const meta = path.posix.join(categoryPath, CATEGORY_FILE);
+        const hasMeta = fs.existsSync(path.join(absoluteRoot, meta));
+        const { data, body } = hasMeta ? readDocument(meta) : { data: {}, body: '' };
+        checkKeys(meta, data, CATEGORY_KEYS);
+        const icon = readString(meta, 'icon', data.icon);
+        const fontIcon = readString(meta, 'font_icon', data.font_icon) ?? null;
+        if (icon && fontIcon) throw new FolderError(meta, 'give either icon or font_icon, not both');
+        folder.categories.push({
+          path: categoryPath,
+          sectionPath,
+          parentPath,
+          name: readString(meta, 'name', data.name) ?? humanize(entry.name),
+          position: readInteger(meta, 'position', data.position) ?? categoryPositions.get(entry.name) ?? 0,
+          description: body,
+          icon: icon ? resolveAsset(meta, icon, 'icon') : null,
+          fontIcon,
+          images: collectReferences(body).images.map((image) => resolveAsset(meta, image, 'image')),
+        });
+      });
+      ok = errors.every((e) => !e.file.startsWith(`${categoryPath}/${CATEGORY_FILE}`));
+      if (ok) readContainer(categoryPath, sectionPath, categoryPath);
+    }
+  };
+
+  const top = listDir('');
+  for (const entry of top) {
+    if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
+      folder.warnings.push(`${entry.name}: not inside a section folder, skipped`);
+    }
+  }
+  const sectionFolders = top.filter((e) => e.isDirectory() && !isAssetFolder(e.name));
+  const sectionPositions = defaultPositions(sectionFolders.map((e) => e.name));
+  for (const entry of sectionFolders) {
+    const sectionPath = entry.name;
+    attempt(() => {
+      const meta = path.posix.join(sectionPath, SECTION_FILE);
+      const hasMeta = fs.existsSync(path.join(absoluteRoot, meta));
+      const { data, body } = hasMeta ? readDocument(meta) : { data: {}, body: '' };
+      checkKeys(meta, data, SECTION_KEYS);
+      if (body.trim()) throw new FolderError(meta, 'a section has no description: leave the body empty');
+      folder.sections.push({
+        path: sectionPath,
+        name: readString(meta, 'name', data.name) ?? humanize(entry.name),
+        position: readInteger(meta, 'position', data.position) ?? sectionPositions.get(entry.name) ?? 0,
+      });
+    });
+    readContainer(sectionPath, sectionPath, null);
+  }
+
+  if (errors.length) throw new FolderErrors(errors);
+  folder.assets = [...assets].sort();
+  return folder;
+}

@@ -1,0 +1,26 @@
+import type { Config } from './config/config.ts';
+import { buildApp } from './app.ts';
+import { createContext } from './context-factory.ts';
+import { seedOnFirstStart } from './features/demo/demo.service.ts';
+
+/** Starts the server and stops it cleanly on SIGTERM or SIGINT, finishing requests in flight. */
+export async function startServer(config: Config): Promise<void> {
+  const ctx = await createContext(config);
+  const app = await buildApp(ctx, { logger: true });
+  if (config.demoContent) {
+    const seeded = await seedOnFirstStart(ctx);
+    if (seeded) app.log.info({ articles: seeded.articles.created }, 'loaded the demo help centre');
+  }
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await ctx.database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+}

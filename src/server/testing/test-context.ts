@@ -1,0 +1,93 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../config/config.ts';
+import { createContext } from '../context-factory.ts';
+import type { AppContext } from '../context.ts';
+import type { Dialect } from '../db/schema-helpers.ts';
+import { buildApp } from '../app.ts';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** The dialects every data test runs on; narrow with TEST_DIALECTS=sqlite (or postgres). */
+export function testDialects(): Dialect[] {
+  const names = (process.env.TEST_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+  for (const name of names) {
+    if (name !== 'sqlite' && name !== 'postgres') throw new Error(`TEST_DIALECTS: unknown dialect "${name}"`);
+  }
+  return names as Dialect[];
+}
+
+export interface TestEnvironment {
+  dialect: Dialect;
+  /** The environment a child process (CLI, server) needs to reach the same database and data folder. */
+  env: Record<string, string>;
+  config: Config;
+  /** PostgreSQL schema of this environment, if any. */
+  schema?: string;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A fresh, empty place to keep data: a temporary data folder and either a new SQLite file or a new PostgreSQL schema
+ * (reached through search_path in the connection URL, so child processes land in it too).
+ */
+export async function createTestEnvironment(dialect: Dialect, overrides: Record<string, string> = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-test-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...overrides };
+  let schema: string | undefined;
+  if (dialect === 'postgres') {
+    schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const url = new URL(TEST_DATABASE_URL);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    env.DATABASE_URL = url.toString();
+  }
+  const config = loadConfig(env);
+  const environment: TestEnvironment = {
+    dialect,
+    env,
+    config,
+    schema,
+    async cleanup() {
+      if (schema) {
+        const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+        await admin.connect();
+        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await admin.end();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return environment;
+}
+
+export interface TestApp {
+  ctx: AppContext;
+  app: FastifyInstance;
+  environment: TestEnvironment;
+  close(): Promise<void>;
+}
+
+/** A migrated database, its file storage and the real HTTP app on top, for one test file. */
+export async function createTestApp(dialect: Dialect, overrides: Record<string, string> = {}): Promise<TestApp> {
+  const environment = await createTestEnvironment(dialect, overrides);
+  const ctx = await createContext(environment.config);
+  const app = await buildApp(ctx);
+  return {
+    ctx,
+    app,
+    environment,
+    async close() {
+      await app.close();
+      await ctx.database.close();
+      await environment.cleanup();
+    },
+  };
+}
