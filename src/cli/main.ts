@@ -1,4 +1,3 @@
-
 import { ConfigError, loadConfig, type Config } from '../server/config/config.ts';
 import { runBranding } from './commands/branding.ts';
 import { runExport, runImport, runSeed } from './commands/content.ts';
@@ -58,4 +57,3 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
-

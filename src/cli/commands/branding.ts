@@ -5,19 +5,27 @@ import type { Config } from '../../server/config/config.ts';
 import type { AppContext } from '../../server/context.ts';
 import { contentTypeFor, isSafeInline } from '../../server/features/files/content-type.ts';
 import { storeContentFile } from '../../server/features/files/store-content-file.ts';
-import { getBranding, parseBrandingValue, updateBranding } from '../../server/features/settings/branding.service.ts';
+import {
+  getBranding,
+  parseBrandingValue,
+  updateBranding,
+} from '../../server/features/settings/branding.service.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
 import { withContext } from '../with-context.ts';
 
-const IMAGE_KEYS: Record<string, 'logo_url' | 'background_url'> = { logo: 'logo_url', background: 'background_url' };
+const IMAGE_KEYS: Record<string, 'logo_url' | 'background_url'> = {
+  logo: 'logo_url',
+  background: 'background_url',
+};
 
 /** `logo=./brand/logo.png` stores the file and links to it; `logo=https://...` links to it as it is. */
 async function imageValue(ctx: AppContext, key: string, raw: string): Promise<string | null> {
   if (raw.trim() === '') return null;
   if (/^https?:\/\//i.test(raw)) return raw;
   const file = path.resolve(raw);
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new CliError(`${key}: ${raw} is not a file or an http(s) URL`);
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile())
+    throw new CliError(`${key}: ${raw} is not a file or an http(s) URL`);
   if (!isSafeInline(contentTypeFor(file))) {
     throw new CliError(`${key}: ${raw} must be a PNG, JPEG, GIF, WebP or AVIF image`);
   }
@@ -32,7 +40,8 @@ export async function runBranding(args: string[], config: Config): Promise<void>
     for (const [key, value] of Object.entries(branding)) console.log(`${key}=${value ?? ''}`);
     return;
   }
-  if (action !== 'set' || pairs.length === 0) throw new CliError('usage: signpost branding show | branding set KEY=VALUE ...');
+  if (action !== 'set' || pairs.length === 0)
+    throw new CliError('usage: signpost branding show | branding set KEY=VALUE ...');
   const assignments = pairs.map((pair) => {
     const index = pair.indexOf('=');
     if (index < 1) throw new CliError(`"${pair}" is not KEY=VALUE`);

@@ -32,18 +32,28 @@ async function runImportOf(config: Config, dir: string, prune: boolean, load = i
 }
 
 export async function runImport(args: string[], config: Config): Promise<void> {
-  const { values, positionals } = parseArgs({ args, options: { prune: { type: 'boolean' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args,
+    options: { prune: { type: 'boolean' } },
+    allowPositionals: true,
+  });
   const [dir, ...extra] = positionals;
   if (!dir || extra.length) throw new CliError('usage: signpost import DIR [--prune]');
   await runImportOf(config, dir, values.prune === true);
 }
 
 export async function runExport(args: string[], config: Config): Promise<void> {
-  const { values, positionals } = parseArgs({ args, options: { force: { type: 'boolean' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args,
+    options: { force: { type: 'boolean' } },
+    allowPositionals: true,
+  });
   const [dir, ...extra] = positionals;
   if (!dir || extra.length) throw new CliError('usage: signpost export DIR [--force]');
   try {
-    const summary = await withContext(config, (ctx) => exportFolder(ctx, dir, { force: values.force === true }));
+    const summary = await withContext(config, (ctx) =>
+      exportFolder(ctx, dir, { force: values.force === true }),
+    );
     console.log(
       `exported ${summary.sections} sections, ${summary.categories} categories, ${summary.articles} articles and ${summary.files} files to ${dir}`,
     );

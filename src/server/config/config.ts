@@ -15,9 +15,7 @@ export interface Config {
 }
 
 export type CaptchaConfig =
-  | { provider: 'altcha' }
-  | { provider: 'none' }
-  | { provider: 'recaptcha'; siteKey: string; secret: string };
+  { provider: 'altcha' } | { provider: 'none' } | { provider: 'recaptcha'; siteKey: string; secret: string };
 
 export class ConfigError extends Error {
   constructor(
@@ -62,10 +60,14 @@ function parseDatabase(raw: string | undefined, dataDir: string): DatabaseConfig
   }
   if (raw.startsWith('sqlite:')) {
     const file = raw.slice('sqlite:'.length).replace(/^\/\//, '');
-    if (!file) throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/signpost.db');
+    if (!file)
+      throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/signpost.db');
     return { dialect: 'sqlite', file: file === ':memory:' ? file : path.resolve(file) };
   }
-  throw new ConfigError('DATABASE_URL', 'must be a postgres:// URL or sqlite:PATH (unset: SQLite under DATA_DIR)');
+  throw new ConfigError(
+    'DATABASE_URL',
+    'must be a postgres:// URL or sqlite:PATH (unset: SQLite under DATA_DIR)',
+  );
 }
 
 function parseFlag(variable: string, raw: string | undefined, fallback: boolean): boolean {
@@ -78,9 +80,12 @@ function parseFlag(variable: string, raw: string | undefined, fallback: boolean)
 function parseCaptcha(env: NodeJS.ProcessEnv): CaptchaConfig {
   const provider = env.CAPTCHA_PROVIDER ?? 'altcha';
   if (provider === 'altcha' || provider === 'none') return { provider };
-  if (provider !== 'recaptcha') throw new ConfigError('CAPTCHA_PROVIDER', 'must be altcha, recaptcha or none');
-  if (!env.RECAPTCHA_SITE_KEY) throw new ConfigError('RECAPTCHA_SITE_KEY', 'is required when CAPTCHA_PROVIDER=recaptcha');
-  if (!env.RECAPTCHA_SECRET) throw new ConfigError('RECAPTCHA_SECRET', 'is required when CAPTCHA_PROVIDER=recaptcha');
+  if (provider !== 'recaptcha')
+    throw new ConfigError('CAPTCHA_PROVIDER', 'must be altcha, recaptcha or none');
+  if (!env.RECAPTCHA_SITE_KEY)
+    throw new ConfigError('RECAPTCHA_SITE_KEY', 'is required when CAPTCHA_PROVIDER=recaptcha');
+  if (!env.RECAPTCHA_SECRET)
+    throw new ConfigError('RECAPTCHA_SECRET', 'is required when CAPTCHA_PROVIDER=recaptcha');
   return { provider, siteKey: env.RECAPTCHA_SITE_KEY, secret: env.RECAPTCHA_SECRET };
 }
 
@@ -93,7 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = parseHttpUrl('PUBLIC_URL', env.PUBLIC_URL ?? `http://localhost:${port}`);
   const portalUrl = env.PORTAL_URL ? parseHttpUrl('PORTAL_URL', env.PORTAL_URL) : null;
   const logLevel = env.LOG_LEVEL ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   return {
     port,
     host,

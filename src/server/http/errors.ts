@@ -17,7 +17,12 @@ export const notFound = (what: string) => new ApiError(404, 'not_found', `${what
 export const badRequest = (field: string, message: string) =>
   new ApiError(400, 'invalid_request', `${field} ${message}`, [{ field, message }]);
 
-export function errorBody(status: number, code: string, message: string, fields: FieldError[] = []): ErrorBody {
+export function errorBody(
+  status: number,
+  code: string,
+  message: string,
+  fields: FieldError[] = [],
+): ErrorBody {
   return { status, code, message, data: { errors: fields } };
 }
 
@@ -81,7 +86,9 @@ export function validationFields(issues: AjvIssue[], context: string | undefined
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvIssue[] }, request, reply) => {
     if (error instanceof ApiError) {
-      return reply.status(error.status).send(errorBody(error.status, error.code, error.message, error.fields));
+      return reply
+        .status(error.status)
+        .send(errorBody(error.status, error.code, error.message, error.fields));
     }
     if (error.validation) {
       const fields = validationFields(error.validation, error.validationContext);
@@ -90,7 +97,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.status(status).send(errorBody(status, (error.code ?? 'bad_request').toLowerCase(), error.message));
+      return reply
+        .status(status)
+        .send(errorBody(status, (error.code ?? 'bad_request').toLowerCase(), error.message));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send(errorBody(500, 'internal_error', 'An error has occured on the server'));

@@ -22,7 +22,11 @@ export type EndpointHandler<E extends Endpoint> = (
  * Registers one endpoint of the contract: Fastify validates the input against its schemas, and the answer is
  * checked against the response schema before it leaves, so the server can never drift from what the client expects.
  */
-export function route<E extends Endpoint>(app: FastifyInstance, endpoint: E, handler: EndpointHandler<E>): void {
+export function route<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: EndpointHandler<E>,
+): void {
   const status = endpoint.status ?? 200;
   const checkResponse = Compile(endpoint.response);
   app.route({
@@ -41,7 +45,9 @@ export function route<E extends Endpoint>(app: FastifyInstance, endpoint: E, han
       const result = await handler(request as EndpointRequest<E>, reply);
       if (!checkResponse.Check(result)) {
         const first = [...checkResponse.Errors(result)][0];
-        throw new Error(`${endpoint.method} ${endpoint.path} answered outside its contract: ${JSON.stringify(first)}`);
+        throw new Error(
+          `${endpoint.method} ${endpoint.path} answered outside its contract: ${JSON.stringify(first)}`,
+        );
       }
       reply.status(status);
       return result;

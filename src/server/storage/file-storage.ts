@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 
 export interface StoredBlob {
@@ -56,8 +55,6 @@ export function createDiskStorage(root: string): FileStorage {
 
 export async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  await pipeline(storage.read(key), async function* (source: AsyncIterable<Buffer>) {
-    for await (const chunk of source) chunks.push(chunk);
-  });
+  for await (const chunk of storage.read(key)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }

@@ -76,7 +76,10 @@ export interface TestApp {
 }
 
 /** A migrated database, its file storage and the real HTTP app on top, for one test file. */
-export async function createTestApp(dialect: Dialect, overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  dialect: Dialect,
+  overrides: Record<string, string> = {},
+): Promise<TestApp> {
   const environment = await createTestEnvironment(dialect, overrides);
   const ctx = await createContext(environment.config);
   const app = await buildApp(ctx);

@@ -29,7 +29,8 @@ export const PageMeta = Type.Object({
 });
 export type PageMeta = Static<typeof PageMeta>;
 
-export const Paged = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item), _meta: PageMeta });
+export const Paged = <T extends TSchema>(item: T) =>
+  Type.Object({ items: Type.Array(item), _meta: PageMeta });
 export interface PagedList<T> {
   items: T[];
   _meta: PageMeta;

@@ -22,7 +22,11 @@ export const Branding = Type.Object({
 });
 export type Branding = Static<typeof Branding>;
 
-export const CaptchaProvider = Type.Union([Type.Literal('altcha'), Type.Literal('recaptcha'), Type.Literal('none')]);
+export const CaptchaProvider = Type.Union([
+  Type.Literal('altcha'),
+  Type.Literal('recaptcha'),
+  Type.Literal('none'),
+]);
 export type CaptchaProvider = Static<typeof CaptchaProvider>;
 
 export const Environments = Type.Object({

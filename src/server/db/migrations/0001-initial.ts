@@ -44,7 +44,11 @@ export function up(dialect: Dialect) {
       .addColumn('created_at', time, (c) => c.notNull())
       .addColumn('updated_at', time, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('categories_section').on('categories').columns(['section_id', 'parent_id']).execute();
+    await db.schema
+      .createIndex('categories_section')
+      .on('categories')
+      .columns(['section_id', 'parent_id'])
+      .execute();
     await db.schema.createIndex('categories_parent').on('categories').column('parent_id').execute();
 
     await db.schema
@@ -63,7 +67,11 @@ export function up(dialect: Dialect) {
       .addColumn('created_at', time, (c) => c.notNull())
       .addColumn('updated_at', time, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('articles_section').on('articles').columns(['section_id', 'category_id']).execute();
+    await db.schema
+      .createIndex('articles_section')
+      .on('articles')
+      .columns(['section_id', 'category_id'])
+      .execute();
     await db.schema.createIndex('articles_category').on('articles').column('category_id').execute();
 
     await db.schema

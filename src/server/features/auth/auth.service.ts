@@ -28,15 +28,18 @@ export async function createUser(
   input: { email: string; name: string; password: string; admin: boolean },
 ): Promise<UserRow> {
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL_PATTERN.test(email)) throw new ApiError(400, 'invalid_user', 'email is not a valid email address', [
-    { field: 'email', message: 'is not a valid email address' },
-  ]);
-  if (!input.name.trim()) throw new ApiError(400, 'invalid_user', 'name must not be empty', [
-    { field: 'name', message: 'must not be empty' },
-  ]);
-  if (input.password.length < 8) throw new ApiError(400, 'invalid_user', 'password must be at least 8 characters', [
-    { field: 'password', message: 'must be at least 8 characters' },
-  ]);
+  if (!EMAIL_PATTERN.test(email))
+    throw new ApiError(400, 'invalid_user', 'email is not a valid email address', [
+      { field: 'email', message: 'is not a valid email address' },
+    ]);
+  if (!input.name.trim())
+    throw new ApiError(400, 'invalid_user', 'name must not be empty', [
+      { field: 'name', message: 'must not be empty' },
+    ]);
+  if (input.password.length < 8)
+    throw new ApiError(400, 'invalid_user', 'password must be at least 8 characters', [
+      { field: 'password', message: 'must be at least 8 characters' },
+    ]);
   if (await findUserByEmail(db, email)) {
     throw new ApiError(409, 'user_exists', `a user with email ${email} already exists`, [
       { field: 'email', message: 'is already taken' },

@@ -2,7 +2,11 @@ import type { Executor } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables.ts';
 
 export function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
 }
 
 export async function insertUser(
@@ -29,7 +33,11 @@ export async function insertToken(db: Executor, tokenHash: string, userId: numbe
     .execute();
 }
 
-export function findUserByTokenHash(db: Executor, tokenHash: string, at: number): Promise<UserRow | undefined> {
+export function findUserByTokenHash(
+  db: Executor,
+  tokenHash: string,
+  at: number,
+): Promise<UserRow | undefined> {
   return db
     .selectFrom('auth_tokens')
     .innerJoin('users', 'users.id', 'auth_tokens.user_id')

@@ -59,7 +59,8 @@ export function buildCatalog(
     // A cycle in parent links is corrupt data; refuse to recurse forever on it.
     if (depth > 1000) return false;
     const result =
-      (directInCategory.get(id) ?? 0) > 0 || (children.get(id) ?? []).some((child) => isVisible(child.id, depth + 1));
+      (directInCategory.get(id) ?? 0) > 0 ||
+      (children.get(id) ?? []).some((child) => isVisible(child.id, depth + 1));
     visible.set(id, result);
     return result;
   };

@@ -1,4 +1,10 @@
-import type { Category, FileRef, Instruction, InstructionSummary, Section } from '../../../shared/api/knowledge.ts';
+import type {
+  Category,
+  FileRef,
+  Instruction,
+  InstructionSummary,
+  Section,
+} from '../../../shared/api/knowledge.ts';
 import { href } from '../../../shared/paths.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
 import type { ArticleSummaryRow } from './knowledge.repository.ts';
@@ -18,7 +24,11 @@ export function presentSection(section: SectionRow, catalog: Catalog): Section {
   return { id: section.id, name: section.name, ...counts };
 }
 
-export function presentCategory(category: CategoryRow, catalog: Catalog, icons: Map<number, FileRow>): Category {
+export function presentCategory(
+  category: CategoryRow,
+  catalog: Catalog,
+  icons: Map<number, FileRow>,
+): Category {
   const icon = category.icon_file_id !== null ? icons.get(category.icon_file_id) : undefined;
   return {
     id: category.id,

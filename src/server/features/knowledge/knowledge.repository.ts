@@ -64,13 +64,15 @@ export async function pagePublishedArticles(
 }
 
 export function findPublishedArticle(db: Executor, id: number): Promise<ArticleRow | undefined> {
-  return db.selectFrom('articles').selectAll().where('id', '=', id).where('published', '=', 1).executeTakeFirst();
+  return db
+    .selectFrom('articles')
+    .selectAll()
+    .where('id', '=', id)
+    .where('published', '=', 1)
+    .executeTakeFirst();
 }
 
-export async function filesOfArticles(
-  db: Executor,
-  articleIds: number[],
-): Promise<Map<number, FileRow[]>> {
+export async function filesOfArticles(db: Executor, articleIds: number[]): Promise<Map<number, FileRow[]>> {
   const byArticle = new Map<number, FileRow[]>();
   if (articleIds.length === 0) return byArticle;
   const rows = await db

@@ -32,7 +32,9 @@ function pageMeta(total: number, page: number, perPage: number) {
 
 export async function getSections(db: Executor): Promise<Section[]> {
   const catalog = await loadCatalog(db);
-  return catalog.sections.filter((s) => catalog.isSectionVisible(s.id)).map((s) => presentSection(s, catalog));
+  return catalog.sections
+    .filter((s) => catalog.isSectionVisible(s.id))
+    .map((s) => presentSection(s, catalog));
 }
 
 /** Any parameter asks for one page of a list; none asks for the whole bundle. */
@@ -65,7 +67,10 @@ export async function listCategories(db: Executor, query: CategoryListQuery): Pr
 
 export async function listInstructionBundle(db: Executor): Promise<PagedList<InstructionSummary>> {
   const rows = await listPublishedArticleSummaries(db);
-  return { items: rows.map(presentInstructionSummary), _meta: pageMeta(rows.length, 1, Math.max(rows.length, 1)) };
+  return {
+    items: rows.map(presentInstructionSummary),
+    _meta: pageMeta(rows.length, 1, Math.max(rows.length, 1)),
+  };
 }
 
 export async function listInstructions(

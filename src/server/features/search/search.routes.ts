@@ -8,6 +8,8 @@ import { suggest } from './search.service.ts';
 export function registerSearchRoutes(app: FastifyInstance, { db }: AppContext): void {
   route(app, endpoints.getSuggestions, async (request) => {
     const { text, limit, perPage } = request.query;
-    return { items: await suggest(db, text, Math.min(limit ?? SUGGESTIONS_LIMIT, perPage ?? SUGGESTIONS_LIMIT)) };
+    return {
+      items: await suggest(db, text, Math.min(limit ?? SUGGESTIONS_LIMIT, perPage ?? SUGGESTIONS_LIMIT)),
+    };
   });
 }

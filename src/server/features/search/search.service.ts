@@ -31,7 +31,9 @@ export async function suggest(db: Executor, text: string, limit: number): Promis
     }
     return [{ article, score: titleHits }];
   });
-  scored.sort((a, b) => b.score - a.score || a.article.position - b.article.position || a.article.id - b.article.id);
+  scored.sort(
+    (a, b) => b.score - a.score || a.article.position - b.article.position || a.article.id - b.article.id,
+  );
   return scored.slice(0, limit).map(({ article }) => ({
     id: article.id,
     title: article.title,
