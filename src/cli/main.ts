@@ -1,9 +1,4 @@
 import { ConfigError, loadConfig, type Config } from '../server/config/config.ts';
-import { runBranding } from './commands/branding.ts';
-import { runExport, runImport, runSeed } from './commands/content.ts';
-import { runMigrate } from './commands/migrate.ts';
-import { runServe } from './commands/serve.ts';
-import { runUser } from './commands/user.ts';
 import { CliError } from './cli-error.ts';
 
 const USAGE = `Usage: signpost <command> [options]
@@ -22,14 +17,15 @@ Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the 
 
 type Command = (args: string[], config: Config) => Promise<void>;
 
-const COMMANDS: Record<string, Command> = {
-  serve: runServe,
-  migrate: runMigrate,
-  import: runImport,
-  export: runExport,
-  seed: runSeed,
-  user: runUser,
-  branding: runBranding,
+// Loaded on demand: a command pays only for the modules it uses.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./commands/serve.ts')).runServe,
+  migrate: async () => (await import('./commands/migrate.ts')).runMigrate,
+  import: async () => (await import('./commands/content.ts')).runImport,
+  export: async () => (await import('./commands/content.ts')).runExport,
+  seed: async () => (await import('./commands/content.ts')).runSeed,
+  user: async () => (await import('./commands/user.ts')).runUser,
+  branding: async () => (await import('./commands/branding.ts')).runBranding,
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -38,13 +34,15 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return name ? 0 : 1;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = COMMANDS[name];
+  if (!load) {
     console.error(`signpost: unknown command "${name}"\n\n${USAGE}`);
     return 2;
   }
   try {
-    await command(rest, loadConfig());
+    const config = loadConfig();
+    const command = await load();
+    await command(rest, config);
     return 0;
   } catch (error) {
     if (error instanceof ConfigError) console.error(`signpost: configuration: ${error.message}`);

@@ -1,0 +1,227 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
+import { readFolder, writeFolder } from '../server/testing/folder.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/signpost.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `signpost` command in a child process, as an operator would. */
+export function signpost(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts `signpost serve` on a free port and answers its base URL once it listens. */
+export async function startServe(env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    url,
+    output: () => output,
+    stop: () =>
+      new Promise<number | null>((resolve) => {
+        child.removeAllListeners('exit');
+        child.on('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+describe('signpost without a database', () => {
+  it('prints its usage and rejects unknown commands', async () => {
+    const help = await signpost(['help'], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('import DIR [--prune]');
+    const unknown = await signpost(['frobnicate'], {});
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT: "abc" is not a port number'],
+    [{ PORT: '70000' }, 'PORT: 70000 is above 65535'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL: must be a postgres:// URL or sqlite:PATH'],
+    [{ PUBLIC_URL: 'help.example.com' }, 'PUBLIC_URL: "help.example.com" is not a URL'],
+    [
+      { PUBLIC_URL: 'ftp://help.example.com' },
+      'PUBLIC_URL: "ftp://help.example.com" must start with http:// or https://',
+    ],
+    [{ CAPTCHA_PROVIDER: 'hcaptcha' }, 'CAPTCHA_PROVIDER: must be altcha, recaptcha or none'],
+    [{ DEMO_CONTENT: 'maybe' }, 'DEMO_CONTENT: must be true or false'],
+  ])('stops on bad configuration %j with one line naming the variable', async (env, message) => {
+    const run = await signpost(['serve'], { DATA_DIR: '/nonexistent-signpost', ...env });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(message);
+  });
+});
+
+describe.each(testDialects())('signpost commands on %s', (dialect) => {
+  let environment: TestEnvironment;
+  beforeAll(async () => {
+    environment = await createTestEnvironment(dialect);
+  });
+  afterAll(async () => environment?.cleanup());
+
+  it('migrates, and says so when there is nothing left to do', async () => {
+    const first = await signpost(['migrate'], environment.env);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toContain('applied 0001-initial');
+    const second = await signpost(['migrate'], environment.env);
+    expect(second.stdout).toContain('the database is up to date');
+  });
+
+  it('adds users, refuses a duplicate and a short password', async () => {
+    const added = await signpost(
+      ['user', 'add', '--email', 'Ops@Example.com', '--name', 'Ops', '--password', 'long enough', '--admin'],
+      environment.env,
+    );
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/created admin user \d+ <ops@example.com>/);
+    const again = await signpost(
+      ['user', 'add', '--email', 'ops@example.com', '--name', 'Ops', '--password', 'long enough'],
+      environment.env,
+    );
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
+    const short = await signpost(
+      ['user', 'add', '--email', 'b@example.com', '--name', 'B', '--password', 'short'],
+      environment.env,
+    );
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('password must be at least 8 characters');
+    const missing = await signpost(['user', 'add', '--email', 'c@example.com'], environment.env);
+    expect(missing.stderr).toContain('missing --name, --password');
+  });
+
+  it('sets and shows branding, storing a logo from a file', async () => {
+    const logo = writeFolder({ 'logo.png': Buffer.from('89504e470d0a1a0a', 'hex') });
+    const set = await signpost(
+      [
+        'branding',
+        'set',
+        'lang=sk',
+        'portal_enabled=true',
+        'site_title=Pomoc',
+        `logo=${path.join(logo, 'logo.png')}`,
+        'background=https://cdn.example.com/bg.jpg',
+      ],
+      environment.env,
+    );
+    expect(set.stderr).toBe('');
+    expect(set.code).toBe(0);
+    const show = await signpost(['branding', 'show'], environment.env);
+    expect(show.stdout).toContain('lang=sk');
+    expect(show.stdout).toContain('portal_enabled=true');
+    expect(show.stdout).toContain('site_title=Pomoc');
+    expect(show.stdout).toMatch(/logo_url=\/files\/\d+\/logo\.png/);
+    expect(show.stdout).toContain('background_url=https://cdn.example.com/bg.jpg');
+
+    for (const [pair, message] of [
+      ['lang=xx', 'lang must be one of en, ru, pt-BR, it, sk'],
+      ['knowledge_enabled=perhaps', 'knowledge_enabled must be true or false'],
+      ['colour=red', 'unknown branding key "colour"'],
+      ['logo=/nonexistent.png', 'is not a file or an http(s) URL'],
+      ['novalue', '"novalue" is not KEY=VALUE'],
+    ] as const) {
+      const bad = await signpost(['branding', 'set', pair], environment.env);
+      expect(bad.code, pair).toBe(1);
+      expect(bad.stderr, pair).toContain(message);
+    }
+    expect((await signpost(['branding', 'show'], environment.env)).stdout).toContain('lang=sk');
+  });
+
+  it('imports and exports a content folder, and reports a broken one without changing anything', async () => {
+    const folder = writeFolder({
+      'help/_section.md': '---\nname: Help\nposition: 1\n---\n',
+      'help/first.md': '---\ntitle: First\nposition: 1\nfiles:\n  - _files/a.txt\n---\nHello **world**.\n',
+      'help/_files/a.txt': 'attached',
+    });
+    const imported = await signpost(['import', folder], environment.env);
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout).toContain('articles: 1 created, 0 updated, 0 deleted');
+    const again = await signpost(['import', folder], environment.env);
+    expect(again.stdout).toContain('articles: 0 created, 1 updated, 0 deleted');
+
+    const out = path.join(writeFolder({}), 'export');
+    const exported = await signpost(['export', out], environment.env);
+    expect(exported.code).toBe(0);
+    const files = readFolder(out);
+    expect(files.get('help/first.md')?.toString()).toContain('Hello **world**.');
+    expect(files.get('help/_files/a.txt')?.toString()).toBe('attached');
+    const refused = await signpost(['export', out], environment.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('not empty');
+
+    fs.writeFileSync(path.join(folder, 'help/second.md'), '---\ntitle: [broken\n---\n');
+    const broken = await signpost(['import', folder], environment.env);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('nothing was changed');
+    expect(broken.stderr).toContain('help/second.md: broken front matter');
+  });
+
+  it('serves the help centre and loads the demo only into an empty database on first start', async () => {
+    const fresh = await createTestEnvironment(dialect);
+    try {
+      const server = await startServe(fresh.env);
+      const sections = await (await fetch(`${server.url}/api/knowledge/all-sections`)).json();
+      expect(sections.length).toBeGreaterThanOrEqual(3);
+      expect(await server.stop()).toBe(0);
+
+      // Nothing comes back once the team has emptied the help centre.
+      const emptied = await signpost(['import', writeFolder({}), '--prune'], fresh.env);
+      expect(emptied.code).toBe(0);
+      const again = await startServe(fresh.env);
+      expect(await (await fetch(`${again.url}/api/knowledge/all-sections`)).json()).toEqual([]);
+      await again.stop();
+
+      const seeded = await signpost(['seed', '--demo'], fresh.env);
+      expect(seeded.code).toBe(0);
+      expect(seeded.stdout).toMatch(/articles: \d+ created/);
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+});
