@@ -17,8 +17,10 @@ const PNG = Buffer.from(
 const sampleFolder = () =>
   writeFolder({
     'guides/_section.md': '---\nname: Guides\nposition: 5\n---\n',
-    'guides/welcome.md': '---\ntitle: Welcome\nposition: 1\n---\n# Welcome\n\nStart with [the setup](setup/install.md).\n',
-    'guides/setup/_category.md': '---\nname: Setup\nposition: 1\nfont_icon: fa-wrench\n---\nEverything about **setting up**.\n',
+    'guides/welcome.md':
+      '---\ntitle: Welcome\nposition: 1\n---\n# Welcome\n\nStart with [the setup](setup/install.md).\n',
+    'guides/setup/_category.md':
+      '---\nname: Setup\nposition: 1\nfont_icon: fa-wrench\n---\nEverything about **setting up**.\n',
     'guides/setup/install.md': [
       '---',
       'title: Install the app',
@@ -58,11 +60,23 @@ const sampleFolder = () =>
 
 async function snapshot(t: TestApp) {
   const { db } = t.ctx;
-  const sections = await db.selectFrom('sections').select(['name', 'position', 'source_path']).orderBy('source_path').execute();
+  const sections = await db
+    .selectFrom('sections')
+    .select(['name', 'position', 'source_path'])
+    .orderBy('source_path')
+    .execute();
   const categories = await db
     .selectFrom('categories as c')
     .leftJoin('categories as p', 'p.id', 'c.parent_id')
-    .select(['c.name', 'c.position', 'c.source_path', 'c.description_source', 'c.font_icon', 'c.icon_type', 'p.source_path as parent'])
+    .select([
+      'c.name',
+      'c.position',
+      'c.source_path',
+      'c.description_source',
+      'c.font_icon',
+      'c.icon_type',
+      'p.source_path as parent',
+    ])
     .orderBy('c.source_path')
     .execute();
   const articles = await db
@@ -120,7 +134,10 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     expect(install.can_create_issue).toBe(true);
 
     const article = (await t.app.inject(`/api/knowledge/instruction/${install.id}`)).json();
-    expect(article.files.map((f: { original_name: string }) => f.original_name)).toEqual(['manual.pdf', 'Ünïcode notes.txt']);
+    expect(article.files.map((f: { original_name: string }) => f.original_name)).toEqual([
+      'manual.pdf',
+      'Ünïcode notes.txt',
+    ]);
     expect(article.description).toContain('<table>');
     expect(article.description).toContain('<ol>');
     expect(article.description).toMatch(/<pre><code class="language-sh">lumo --version/);
@@ -135,7 +152,9 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
       expect(image.rawPayload.equals(PNG)).toBe(true);
     }
     const download = await t.app.inject(article.files[1].link);
-    expect(download.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('Ünïcode notes.txt')}`);
+    expect(download.headers['content-disposition']).toContain(
+      `filename*=UTF-8''${encodeURIComponent('Ünïcode notes.txt')}`,
+    );
     expect(download.body).toBe('notes');
 
     const welcome = bundle.items.find((a: { title: string }) => a.title === 'Welcome');
@@ -145,7 +164,12 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     const categories = (await t.app.inject('/api/knowledge/category')).json().items;
     const setup = categories.find((c: { name: string }) => c.name === 'Setup');
     expect(setup.description).toBe('<p>Everything about <strong>setting up</strong>.</p>\n');
-    expect(setup).toMatchObject({ icon_type: 'font', font_icon: 'fa-wrench', count_instruction: 1, count_category: 1 });
+    expect(setup).toMatchObject({
+      icon_type: 'font',
+      font_icon: 'fa-wrench',
+      count_instruction: 1,
+      count_category: 1,
+    });
     // "advanced" has only a draft directly in it, but a published article deeper down.
     const advanced = categories.find((c: { name: string }) => c.name === 'Advanced');
     expect(advanced).toMatchObject({ parent_id: setup.id, count_instruction: 0, count_category: 1 });
@@ -157,7 +181,9 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     const summary = await importFolder(t.ctx, sampleFolder());
     expect(summary.articles).toEqual({ created: 0, updated: 6, deleted: 0 });
     expect(await counts(t)).toEqual(before);
-    expect(await t.ctx.db.selectFrom('articles').select(['id', 'source_path']).orderBy('id').execute()).toEqual(ids);
+    expect(
+      await t.ctx.db.selectFrom('articles').select(['id', 'source_path']).orderBy('id').execute(),
+    ).toEqual(ids);
   });
 
   it('exports a folder that imports back to the same content, byte for byte on the second round', async () => {
@@ -187,7 +213,9 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     fs.rmSync(path.join(folder, 'guides/setup/_files/manual.pdf'));
     fs.writeFileSync(
       path.join(folder, 'guides/setup/install.md'),
-      fs.readFileSync(path.join(folder, 'guides/setup/install.md'), 'utf8').replace('  - _files/manual.pdf\n', ''),
+      fs
+        .readFileSync(path.join(folder, 'guides/setup/install.md'), 'utf8')
+        .replace('  - _files/manual.pdf\n', ''),
     );
     await importFolder(t.ctx, folder);
     expect((await counts(t)).articles).toBe(6);
@@ -196,19 +224,54 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     expect(summary.articles.deleted).toBe(2);
     expect(summary.categories.deleted).toBe(2);
     expect(summary.files.deleted).toBe(1);
-    const paths = (await t.ctx.db.selectFrom('articles').select('source_path').execute()).map((a) => a.source_path);
-    expect(paths.sort()).toEqual(['guides/setup/install.md', 'guides/welcome.md', 'hidden/secret.md', 'news/2026-11.md']);
+    const paths = (await t.ctx.db.selectFrom('articles').select('source_path').execute()).map(
+      (a) => a.source_path,
+    );
+    expect(paths.sort()).toEqual([
+      'guides/setup/install.md',
+      'guides/welcome.md',
+      'hidden/secret.md',
+      'news/2026-11.md',
+    ]);
   });
 
   it.each([
-    ['broken front matter', { 'a/b.md': '---\ntitle: [unclosed\n---\nbody\n' }, /a\/b\.md: broken front matter/],
-    ['an unclosed front matter', { 'a/b.md': '---\ntitle: x\nbody\n' }, /a\/b\.md: front matter starts with --- but has no closing/],
-    ['a missing attachment', { 'a/b.md': '---\ntitle: B\nfiles:\n  - nope.pdf\n---\n' }, /a\/b\.md: attachment "nope.pdf" does not exist/],
-    ['a missing image', { 'a/b.md': '---\ntitle: B\n---\n![x](gone.png)\n' }, /a\/b\.md: image "gone.png" does not exist/],
-    ['a file that is not UTF-8', { 'a/b.md': Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]) }, /a\/b\.md: is not valid UTF-8/],
+    [
+      'broken front matter',
+      { 'a/b.md': '---\ntitle: [unclosed\n---\nbody\n' },
+      /a\/b\.md: broken front matter/,
+    ],
+    [
+      'an unclosed front matter',
+      { 'a/b.md': '---\ntitle: x\nbody\n' },
+      /a\/b\.md: front matter starts with --- but has no closing/,
+    ],
+    [
+      'a missing attachment',
+      { 'a/b.md': '---\ntitle: B\nfiles:\n  - nope.pdf\n---\n' },
+      /a\/b\.md: attachment "nope.pdf" does not exist/,
+    ],
+    [
+      'a missing image',
+      { 'a/b.md': '---\ntitle: B\n---\n![x](gone.png)\n' },
+      /a\/b\.md: image "gone.png" does not exist/,
+    ],
+    [
+      'a file that is not UTF-8',
+      { 'a/b.md': Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]) },
+      /a\/b\.md: is not valid UTF-8/,
+    ],
     ['an unknown key', { 'a/b.md': '---\ntittle: B\n---\n' }, /a\/b\.md: unknown front matter key "tittle"/],
-    ['a wrong type', { 'a/b.md': '---\ntitle: B\nposition: first\n---\n' }, /a\/b\.md: position must be a whole number/],
-    ['a path outside the folder', { 'a/b.md': '---\ntitle: B\nfiles:\n  - ../../etc/passwd\n---\n' }, /points outside the content folder/],
+    [
+      'a wrong type',
+      { 'a/b.md': '---\ntitle: B\nposition: first\n---\n' },
+      /a\/b\.md: position must be a whole number/,
+    ],
+    [
+      'a path outside the folder',
+      { 'a/b.md': '---\ntitle: B\nfiles:\n  - ../../etc/passwd\n---\n' },
+      /points outside the content folder/,
+    ],
   ])('refuses %s, naming the file, and changes nothing', async (_name, files, message) => {
     const before = await snapshot(t);
     const folder = writeFolder({ ...files, 'z/fine.md': '---\ntitle: Fine\n---\nok\n' });

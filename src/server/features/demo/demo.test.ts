@@ -54,7 +54,11 @@ describe.each(testDialects())('the demo help centre on %s', (dialect) => {
     const all = await t.ctx.db.selectFrom('sections').select(['id', 'name']).execute();
     const hidden = all.filter((s) => !sections.some((v) => v.id === s.id));
     expect(hidden.length).toBeGreaterThanOrEqual(1);
-    const drafts = await t.ctx.db.selectFrom('articles').select('section_id').where('published', '=', 0).execute();
+    const drafts = await t.ctx.db
+      .selectFrom('articles')
+      .select('section_id')
+      .where('published', '=', 0)
+      .execute();
     expect(hidden.every((s) => drafts.some((d) => d.section_id === s.id))).toBe(true);
   });
 
@@ -72,7 +76,9 @@ describe.each(testDialects())('the demo help centre on %s', (dialect) => {
       expect(download.statusCode, file.link).toBe(200);
       expect(Number(download.headers['content-length'])).toBe(file.file_size);
     }
-    for (const src of new Set([...html.matchAll(/<img src="(\/files\/[^"]+)"/g)].map((m) => m[1] as string))) {
+    for (const src of new Set(
+      [...html.matchAll(/<img src="(\/files\/[^"]+)"/g)].map((m) => m[1] as string),
+    )) {
       const image = await t.app.inject(src);
       expect(image.statusCode, src).toBe(200);
       expect(image.headers['content-type'], src).toMatch(/^image\//);

@@ -18,6 +18,10 @@ export function registerFileRoutes(app: FastifyInstance, { db, storage }: AppCon
       if (!file || file.kind !== 'content' || (await isAttachedOnlyToDrafts(db, file.id))) {
         throw notFound(`File ${request.params.id}`);
       }
+      // Checked before any download header is set, so a lost file answers the plain JSON error, never cacheable.
+      if (!(await storage.has(file.storage_key))) {
+        throw new Error(`file ${file.id}: stored bytes ${file.storage_key} are missing`);
+      }
       const etag = `"${file.storage_key}"`;
       reply
         .header('Content-Type', file.mime_type)

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '../shared/api/endpoints.ts';
+import { createTestApp, testDialects, type TestApp } from './testing/test-context.ts';
+
+interface OpenApiOperation {
+  parameters?: { name: string; in: string }[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+}
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+}
+
+/** `/api/knowledge/instruction/:id` as OpenAPI writes it: `/api/knowledge/instruction/{id}`. */
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+describe.each(testDialects())('GET /api/openapi.json on %s', (dialect) => {
+  let t: TestApp;
+  let document: OpenApiDocument;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const response = await t.app.inject('/api/openapi.json');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    document = response.json<OpenApiDocument>();
+  });
+  afterAll(async () => t?.close());
+
+  it('is an OpenAPI 3 document', () => {
+    expect(document.openapi).toMatch(/^3\./);
+  });
+
+  it.each(Object.entries(endpoints))('describes %s with its success and error answers', (_name, endpoint) => {
+    const operation = document.paths[openApiPath(endpoint.path)]?.[endpoint.method.toLowerCase()];
+    expect(operation, `${endpoint.method} ${endpoint.path}`).toBeDefined();
+    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['200', '4XX', '5XX']));
+    if ('querystring' in endpoint) {
+      const names = (operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      expect(names.sort()).toEqual(Object.keys(endpoint.querystring.properties).sort());
+    }
+    if ('params' in endpoint) {
+      const names = (operation?.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+      expect(names).toEqual(Object.keys(endpoint.params.properties));
+    }
+    if ('body' in endpoint) expect(operation?.requestBody).toBeDefined();
+  });
+
+  it('describes the file downloads, and no API route outside the contract', () => {
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const contract = Object.values(endpoints).map((e) => `${e.method} ${openApiPath(e.path)}`);
+    expect(documented).toContain('GET /files/{id}/{name}');
+    const api = documented.filter((route) => /^\w+ \/(api|panel\/api)\//.test(route));
+    expect(api.sort()).toEqual(contract.sort());
+  });
+});

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Instruction } from '../../../shared/api/knowledge.ts';
+import type { ArticleRow } from '../../db/tables.ts';
+import { expectApiError } from '../../testing/api-expect.ts';
+import { buildArticle, buildFile } from '../../testing/factories.ts';
+import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+
+// A 1x1 transparent PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** The name a browser saves: RFC 6266's filename* when present, else the plain filename. */
+function savedName(disposition: string | undefined): string | undefined {
+  const extended = /filename\*=UTF-8''([^;]+)/.exec(disposition ?? '');
+  if (extended?.[1]) return decodeURIComponent(extended[1]);
+  return /filename="([^"]*)"/.exec(disposition ?? '')?.[1];
+}
+
+describe.each(testDialects())('file downloads on %s', (dialect) => {
+  let t: TestApp;
+  let published: ArticleRow;
+  let draft: ArticleRow;
+  const link = (file: { id: number; original_name: string }) =>
+    `/files/${file.id}/${encodeURIComponent(file.original_name)}`;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    published = await buildArticle(t.ctx.db, { title: 'Published' });
+    draft = await buildArticle(t.ctx.db, { title: 'Draft', published: 0 });
+  });
+  afterAll(async () => t?.close());
+
+  it('downloads an attachment with its original name, type, size and nosniff', async () => {
+    const file = await buildFile(t.ctx, {
+      name: 'manual.pdf',
+      content: '%PDF-1.4 manual',
+      articleId: published.id,
+    });
+    const response = await t.app.inject(link(file));
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('%PDF-1.4 manual');
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['content-length']).toBe(String('%PDF-1.4 manual'.length));
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-disposition']).toMatch(/^attachment;/);
+    expect(response.headers['content-disposition']).toContain('filename="manual.pdf"');
+    expect(savedName(response.headers['content-disposition'])).toBe('manual.pdf');
+  });
+
+  it('keeps a non-ASCII name exactly, with an ASCII fallback', async () => {
+    const name = 'Руководство «пользователя» "v2".txt';
+    const file = await buildFile(t.ctx, { name, content: 'инструкция', articleId: published.id });
+    const article = (await t.app.inject(`/api/knowledge/instruction/${published.id}`)).json<Instruction>();
+    const ref = article.files.find((f) => f.id === file.id);
+    expect(ref).toEqual({
+      id: file.id,
+      original_name: name,
+      file_size: Buffer.byteLength('инструкция'),
+      link: link(file),
+    });
+
+    const response = await t.app.inject(ref?.link ?? '');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('инструкция');
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const disposition = response.headers['content-disposition'] as string;
+    expect(savedName(disposition)).toBe(name);
+    // The fallback is plain ASCII and cannot end the quoted string early.
+    expect(/filename="([^"]*)"/.exec(disposition)?.[1]).toMatch(/^[\x20-\x7e]+\.txt$/);
+  });
+
+  it('names the file as stored whatever name the URL carries', async () => {
+    const file = await buildFile(t.ctx, {
+      name: 'report.csv',
+      content: 'a,b\n1,2\n',
+      articleId: published.id,
+    });
+    const response = await t.app.inject(`/files/${file.id}/other.html`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(savedName(response.headers['content-disposition'])).toBe('report.csv');
+  });
+
+  it('shows safe images inline and makes everything else a download', async () => {
+    const png = await buildFile(t.ctx, { name: 'screen.png', content: PNG, articleId: published.id });
+    const image = await t.app.inject(link(png));
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.headers['content-disposition']).toMatch(/^inline; filename="screen.png"/);
+    expect(image.rawPayload.equals(PNG)).toBe(true);
+
+    const cases: [string, string][] = [
+      ['drawing.svg', 'image/svg+xml'],
+      ['page.html', 'text/html; charset=utf-8'],
+      ['data.bin', 'application/octet-stream'],
+      ['NO-EXTENSION', 'application/octet-stream'],
+    ];
+    for (const [name, type] of cases) {
+      const file = await buildFile(t.ctx, {
+        name,
+        content: `<svg onload="alert(1)">${name}</svg>`,
+        articleId: published.id,
+      });
+      const response = await t.app.inject(link(file));
+      expect(response.statusCode, name).toBe(200);
+      expect(response.headers['content-type'], name).toBe(type);
+      expect(response.headers['content-disposition'], name).toMatch(/^attachment;/);
+      expect(response.headers['x-content-type-options'], name).toBe('nosniff');
+    }
+  });
+
+  it('serves a file attached to no article (a logo or an icon)', async () => {
+    const logo = await buildFile(t.ctx, {
+      name: 'logo.png',
+      content: Buffer.concat([PNG, Buffer.from('logo')]),
+    });
+    expect((await t.app.inject(link(logo))).statusCode).toBe(200);
+  });
+
+  it('answers 404 for a file attached only to unpublished articles', async () => {
+    const secret = await buildFile(t.ctx, {
+      name: 'secret.pdf',
+      content: 'secret plans',
+      articleId: draft.id,
+    });
+    const otherDraft = await buildArticle(t.ctx.db, { published: 0 });
+    await t.ctx.db
+      .insertInto('article_files')
+      .values({ article_id: otherDraft.id, file_id: secret.id, position: 0 })
+      .execute();
+    const error = expectApiError(await t.app.inject(link(secret)), 404, []);
+    expect(error.code).toBe('not_found');
+  });
+
+  it('follows the articles: published with one of them, hidden when it is unpublished', async () => {
+    const shared = await buildFile(t.ctx, {
+      name: 'shared.pdf',
+      content: 'shared bytes',
+      articleId: draft.id,
+    });
+    const article = await buildArticle(t.ctx.db);
+    await t.ctx.db
+      .insertInto('article_files')
+      .values({ article_id: article.id, file_id: shared.id, position: 0 })
+      .execute();
+    expect((await t.app.inject(link(shared))).statusCode).toBe(200);
+
+    await t.ctx.db.updateTable('articles').set({ published: 0 }).where('id', '=', article.id).execute();
+    expectApiError(await t.app.inject(link(shared)), 404);
+  });
+
+  it('answers 404 for an unknown file and for an uploaded (non-content) file', async () => {
+    expectApiError(await t.app.inject('/files/999999/nothing.pdf'), 404, []);
+    const upload = await buildFile(t.ctx, { name: 'upload.pdf', content: 'a visitor upload' });
+    await t.ctx.db.updateTable('files').set({ kind: 'upload' }).where('id', '=', upload.id).execute();
+    expectApiError(await t.app.inject(link(upload)), 404, []);
+  });
+
+  it('answers 400 naming id for a bad file id', async () => {
+    for (const id of ['abc', '0', '-1', '1.5']) {
+      expectApiError(await t.app.inject(`/files/${id}/x.pdf`), 400, ['id']);
+    }
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const file = await buildFile(t.ctx, { name: 'cached.txt', content: 'cache me', articleId: published.id });
+    const first = await t.app.inject(link(file));
+    const etag = first.headers.etag as string;
+    expect(etag).toBeTruthy();
+    const again = await t.app.inject({ url: link(file), headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('answers the uniform 500, not a half-sent download, when the stored bytes are gone', async () => {
+    const file = await buildFile(t.ctx, {
+      name: 'lost.pdf',
+      content: 'bytes that will be lost',
+      articleId: published.id,
+    });
+    await t.ctx.storage.remove(file.storage_key);
+    const response = await t.app.inject(link(file));
+    const error = expectApiError(response, 500, []);
+    expect(error.code).toBe('internal_error');
+    expect(response.headers['content-disposition']).toBeUndefined();
+    expect(response.headers['cache-control'] ?? '').not.toContain('public');
+    expect(response.body).not.toContain(file.storage_key);
+  });
+});

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Suggestion } from '../../../shared/api/search.ts';
+import type { ArticleRow, CategoryRow } from '../../db/tables.ts';
+import { expectApiError } from '../../testing/api-expect.ts';
+import { buildArticle, buildCategory } from '../../testing/factories.ts';
+import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+
+describe.each(testDialects())('search suggestions API on %s', (dialect) => {
+  let t: TestApp;
+  let category: CategoryRow;
+  let titleMatch: ArticleRow, bodyMatch: ArticleRow, laterTitleMatch: ArticleRow, slovak: ArticleRow;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const { db } = t.ctx;
+    category = await buildCategory(db, { name: 'Billing' });
+    // The body-only match comes first by position, so only ranking can put the title matches ahead of it.
+    bodyMatch = await buildArticle(db, {
+      category_id: category.id,
+      title: 'Payment methods',
+      body_html: '<p>You can see every <strong>invoice</strong> in your account.</p>',
+      position: 1,
+    });
+    titleMatch = await buildArticle(db, {
+      category_id: category.id,
+      title: 'Download an invoice',
+      body_html: '<p>Open the billing page.</p>',
+      position: 2,
+    });
+    laterTitleMatch = await buildArticle(db, {
+      section_id: category.section_id,
+      title: 'Invoice history',
+      body_html: '<p>All past payments.</p>',
+      position: 3,
+    });
+    slovak = await buildArticle(db, {
+      title: 'Ako nahrať súbor',
+      body_html: '<p>Kliknite na tlačidlo Nahrať.</p>',
+    });
+    await buildArticle(db, { title: 'Invoice drafts', body_html: '<p>invoice</p>', published: 0 });
+    await buildArticle(db, {
+      title: 'Links',
+      body_html: '<p><a href="https://example.com/kubernetes">the cluster guide</a></p>',
+    });
+    for (let i = 0; i < 12; i++) await buildArticle(db, { title: `Printer guide ${i}`, position: 10 + i });
+  });
+  afterAll(async () => t?.close());
+
+  const suggest = async (query: string) => {
+    const response = await t.app.inject(`/api/search/knowledge/suggestions?${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ items: Suggestion[] }>().items;
+  };
+
+  it('answers id, title, category_id and section_id, title matches first', async () => {
+    const items = await suggest('text=invoice&limit=10&perPage=10');
+    expect(items).toEqual([
+      {
+        id: titleMatch.id,
+        title: 'Download an invoice',
+        category_id: category.id,
+        section_id: category.section_id,
+      },
+      {
+        id: laterTitleMatch.id,
+        title: 'Invoice history',
+        category_id: null,
+        section_id: category.section_id,
+      },
+      {
+        id: bodyMatch.id,
+        title: 'Payment methods',
+        category_id: category.id,
+        section_id: category.section_id,
+      },
+    ]);
+  });
+
+  it('never suggests an unpublished article', async () => {
+    const titles = (await suggest('text=drafts')).map((s) => s.title);
+    expect(titles).toEqual([]);
+  });
+
+  it('respects limit and perPage, 10 by default', async () => {
+    expect(await suggest('text=printer')).toHaveLength(10);
+    expect(await suggest('text=printer&limit=3')).toHaveLength(3);
+    expect(await suggest('text=printer&perPage=4')).toHaveLength(4);
+    expect(await suggest('text=printer&limit=50&perPage=50')).toHaveLength(12);
+  });
+
+  it('folds case and diacritics both ways', async () => {
+    expect((await suggest('text=subor')).map((s) => s.id)).toEqual([slovak.id]);
+    expect((await suggest(`text=${encodeURIComponent('SÚBOR')}`)).map((s) => s.id)).toEqual([slovak.id]);
+    expect((await suggest(`text=${encodeURIComponent('nahrat subor')}`)).map((s) => s.id)).toEqual([
+      slovak.id,
+    ]);
+  });
+
+  it('matches the start of the last word as the visitor types', async () => {
+    expect((await suggest('text=invo')).map((s) => s.id)).toContain(titleMatch.id);
+  });
+
+  it('needs every word to match', async () => {
+    expect((await suggest('text=invoice%20printer')).map((s) => s.id)).toEqual([]);
+  });
+
+  it('searches the text of a body, not its markup', async () => {
+    expect(await suggest('text=kubernetes')).toEqual([]);
+    expect((await suggest('text=cluster')).map((s) => s.title)).toEqual(['Links']);
+  });
+
+  it('answers empty items for empty text or text without words', async () => {
+    expect(await suggest('text=')).toEqual([]);
+    expect(await suggest('text=%20%20')).toEqual([]);
+    expect(await suggest(`text=${encodeURIComponent('?! -')}`)).toEqual([]);
+  });
+
+  it('answers 400 naming the parameter for bad input', async () => {
+    const url = (query: string) => `/api/search/knowledge/suggestions?${query}`;
+    expectApiError(await t.app.inject(url(`text=${'a'.repeat(201)}`)), 400, ['text']);
+    expect((await t.app.inject(url(`text=${'a'.repeat(200)}`))).statusCode).toBe(200);
+    expectApiError(await t.app.inject(url('limit=5')), 400, ['text']);
+    for (const limit of ['abc', '0', '-1', '1.5', '51']) {
+      expectApiError(await t.app.inject(url(`text=a&limit=${limit}`)), 400, ['limit']);
+      expectApiError(await t.app.inject(url(`text=a&perPage=${limit}`)), 400, ['perPage']);
+    }
+  });
+});

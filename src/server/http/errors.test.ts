@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify, { type InjectOptions } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectApiError } from '../testing/api-expect.ts';
+import { registerErrorHandling } from './errors.ts';
+import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
+
+describe.each(testDialects())('errors on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 404 JSON for an unknown route under /api, naming it', async () => {
+    for (const url of [
+      '/api/nope',
+      '/api/knowledge',
+      '/api/knowledge/instruction/1/extra',
+      '/panel/api/v2/nope',
+    ]) {
+      const error = expectApiError(await t.app.inject(url), 404, []);
+      expect(error.code).toBe('not_found');
+      expect(error.message).toContain(url);
+    }
+  });
+
+  it('answers 404 JSON for a method a route does not have', async () => {
+    for (const [method, url] of [
+      ['POST', '/api/knowledge/all-sections'],
+      ['DELETE', '/api/settings/branding'],
+      ['GET', '/api/auth/login'],
+    ] as const) {
+      const error = expectApiError(await t.app.inject({ method, url }), 404, []);
+      expect(error.message).toBe(`No route for ${method} ${url}`);
+    }
+  });
+
+  it('answers every kind of failure in the same shape', async () => {
+    const json = { 'content-type': 'application/json' };
+    const failures: [string | InjectOptions, number][] = [
+      ['/api/knowledge/category?page=abc', 400],
+      ['/api/knowledge/instruction/0', 400],
+      ['/api/search/knowledge/suggestions', 400],
+      ['/files/x/y.pdf', 400],
+      [{ method: 'POST', url: '/api/auth/login', headers: json, payload: '{not json' }, 400],
+      [{ method: 'POST', url: '/api/auth/login', headers: json, payload: '{}' }, 400],
+      [{ method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.c', password: 'nope' } }, 401],
+      ['/api/user/me', 401],
+      ['/api/knowledge/instruction/424242', 404],
+      ['/api/knowledge/category?category_parent_id=424242', 404],
+      ['/files/424242/x.pdf', 404],
+      [
+        {
+          method: 'POST',
+          url: '/api/auth/login',
+          headers: { 'content-type': 'application/xml' },
+          payload: '<a/>',
+        },
+        415,
+      ],
+      [
+        {
+          method: 'POST',
+          url: '/api/auth/login',
+          headers: json,
+          payload: `"${'x'.repeat(2 * 1024 * 1024)}"`,
+        },
+        413,
+      ],
+    ];
+    for (const [request, status] of failures) {
+      const response = await t.app.inject(request);
+      const error = expectApiError(response, status);
+      expect(error.code, JSON.stringify(error)).toMatch(/^[a-z_]+$/);
+      expect(error.message.length).toBeGreaterThan(0);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('lists every bad field at once, each with a message', async () => {
+    const error = expectApiError(
+      await t.app.inject('/api/knowledge/instruction?page=0&per_page=x&category_id=-1'),
+      400,
+      ['page', 'per_page', 'category_id'],
+    );
+    expect(error.data.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'page', message: 'must be at least 1' },
+        { field: 'per_page', message: 'must be a whole number' },
+        { field: 'category_id', message: 'must be at least 1' },
+      ]),
+    );
+  });
+
+  it('sends nosniff on successful answers too', async () => {
+    const response = await t.app.inject('/api/settings/branding');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  describe('when the server itself fails', () => {
+    let broken: TestApp;
+    beforeAll(async () => {
+      broken = await createTestApp(dialect);
+      await sql`drop table settings`.execute(broken.ctx.db);
+    });
+    afterAll(async () => broken?.close());
+
+    it('answers a plain 500 without stack traces or database details', async () => {
+      const response = await broken.app.inject('/api/settings/branding');
+      const error = expectApiError(response, 500, []);
+      expect(error).toEqual({
+        status: 500,
+        code: 'internal_error',
+        message: 'An error has occured on the server',
+        data: { errors: [] },
+      });
+      expect(response.body).not.toMatch(/settings|no such table|relation|sql/i);
+    });
+  });
+});
+
+describe('registerErrorHandling', () => {
+  it('answers JSON when a download stream fails after its type was set', async () => {
+    const app = Fastify();
+    registerErrorHandling(app);
+    const missing = path.join(os.tmpdir(), `signpost-missing-${process.pid}`, 'secret.pdf');
+    app.get('/download', async (_request, reply) =>
+      reply.type('application/pdf').send(fs.createReadStream(missing)),
+    );
+    try {
+      const response = await app.inject('/download');
+      const error = expectApiError(response, 500, []);
+      expect(error.code).toBe('internal_error');
+      expect(response.body).not.toContain('secret.pdf');
+    } finally {
+      await app.close();
+    }
+  });
+});

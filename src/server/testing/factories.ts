@@ -1,0 +1,131 @@
+import type { Insertable } from 'kysely';
+import type { AppContext } from '../context.ts';
+import type { Executor } from '../db/database.ts';
+import type {
+  ArticleRow,
+  ArticleTable,
+  CategoryRow,
+  CategoryTable,
+  FileRow,
+  SectionRow,
+  SectionTable,
+  UserRow,
+} from '../db/tables.ts';
+import { createUser } from '../features/auth/auth.service.ts';
+import { contentTypeFor } from '../features/files/content-type.ts';
+
+/** Real rows for tests: every factory fills in what a test does not care about and takes the rest as overrides. */
+
+let sequence = 0;
+const next = () => ++sequence;
+const stamps = () => ({ created_at: Date.now(), updated_at: Date.now() });
+
+export function buildSection(
+  db: Executor,
+  overrides: Partial<Insertable<SectionTable>> = {},
+): Promise<SectionRow> {
+  return db
+    .insertInto('sections')
+    .values({ name: `Section ${next()}`, position: 0, ...stamps(), ...overrides })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The section a row belongs in: the one given, else its category's, else a new one. */
+async function sectionFor(db: Executor, sectionId?: number, categoryId?: number | null): Promise<number> {
+  if (sectionId !== undefined) return sectionId;
+  if (categoryId == null) return (await buildSection(db)).id;
+  const category = await db
+    .selectFrom('categories')
+    .select('section_id')
+    .where('id', '=', categoryId)
+    .executeTakeFirstOrThrow();
+  return category.section_id;
+}
+
+/** A category in the given section, or in its parent's. */
+export async function buildCategory(
+  db: Executor,
+  overrides: Partial<Insertable<CategoryTable>> = {},
+): Promise<CategoryRow> {
+  const sectionId = await sectionFor(db, overrides.section_id, overrides.parent_id);
+  return db
+    .insertInto('categories')
+    .values({
+      name: `Category ${next()}`,
+      description: '',
+      position: 0,
+      ...stamps(),
+      ...overrides,
+      section_id: sectionId,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A published article in the given section, or in its category's. */
+export async function buildArticle(
+  db: Executor,
+  overrides: Partial<Insertable<ArticleTable>> = {},
+): Promise<ArticleRow> {
+  const sectionId = await sectionFor(db, overrides.section_id, overrides.category_id);
+  const n = next();
+  return db
+    .insertInto('articles')
+    .values({
+      title: `Article ${n}`,
+      body_html: `<p>Body of article ${n}</p>`,
+      can_create_issue: 0,
+      published: 1,
+      position: 0,
+      ...stamps(),
+      ...overrides,
+      section_id: sectionId,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A stored content file; attached to an article when articleId is given. */
+export async function buildFile(
+  ctx: AppContext,
+  input: { name: string; content: string | Buffer; articleId?: number },
+): Promise<FileRow> {
+  const blob = await ctx.storage.put(Buffer.from(input.content));
+  const file = await ctx.db
+    .insertInto('files')
+    .values({
+      storage_key: blob.key,
+      original_name: input.name,
+      mime_type: contentTypeFor(input.name),
+      size: blob.size,
+      kind: 'content',
+      source_path: null,
+      created_at: Date.now(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (input.articleId !== undefined) {
+    await ctx.db
+      .insertInto('article_files')
+      .values({ article_id: input.articleId, file_id: file.id, position: file.id })
+      .execute();
+  }
+  return file;
+}
+
+export const DEFAULT_PASSWORD = 'correct horse battery';
+
+export function buildUser(
+  db: Executor,
+  overrides: Partial<{ email: string; name: string; password: string; admin: boolean }> = {},
+): Promise<UserRow> {
+  const n = next();
+  return createUser(db, {
+    email: `user${n}@example.com`,
+    name: `User ${n}`,
+    password: DEFAULT_PASSWORD,
+    admin: false,
+    ...overrides,
+  });
+}
