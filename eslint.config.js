@@ -13,7 +13,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   prettier,
   {
-    languageOptions: { globals: { ...globals.node } },
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -28,11 +28,42 @@ export default tseslint.config(
     ),
   },
   {
-    files: ['src/web/**'],
-    rules: importBan(['**/server/**', '**/cli/**'], 'The web client talks to the server over HTTP only.'),
-  },
-  {
     files: ['src/server/**'],
+    ignores: ['src/server/features/pages/**'],
     rules: importBan(['**/web/**', '**/cli/**'], 'The server does not depend on the web client or the CLI.'),
+  },
+  // The server renders the public pages: only its web feature reaches into src/web, through the entry and API client.
+  {
+    files: ['src/server/features/pages/**'],
+    rules: importBan(
+      ['**/cli/**', '**/web/routes/**', '**/web/features/**'],
+      'Render through src/web/entry-server.tsx.',
+    ),
+  },
+  // The browser bundle must not pull in the schema library: values come from shared/constants and shared/paths.
+  {
+    files: ['src/web/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/cli/**'],
+              message: 'The web client talks to the server over HTTP only.',
+            },
+            {
+              group: ['**/shared/api/**'],
+              allowTypeImports: true,
+              message: 'Import only types from shared/api.',
+            },
+            {
+              group: ['typebox', 'typebox/*'],
+              message: 'The schema library stays out of the browser bundle.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -8,9 +8,12 @@ import { registerFileRoutes } from './features/files/files.routes.ts';
 import { registerKnowledgeRoutes } from './features/knowledge/knowledge.routes.ts';
 import { registerSearchRoutes } from './features/search/search.routes.ts';
 import { registerSettingsRoutes } from './features/settings/settings.routes.ts';
+import { registerPageRoutes } from './features/pages/pages.routes.ts';
 
 export interface AppOptions {
   logger?: boolean;
+  /** Destroy open connections on close instead of letting idle keep-alive ones finish (tests). */
+  forceCloseConnections?: boolean;
 }
 
 /** Builds the whole HTTP server; main.ts listens on it and tests inject requests into it. */
@@ -21,6 +24,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
     trustProxy: false,
+    ...(options.forceCloseConnections ? { forceCloseConnections: true } : {}),
   });
 
   registerErrorHandling(app);
@@ -40,6 +44,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerKnowledgeRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   registerFileRoutes(app, ctx);
+  await registerPageRoutes(app);
 
   app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());
 

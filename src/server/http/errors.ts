@@ -85,6 +85,8 @@ export function validationFields(issues: AjvIssue[], context: string | undefined
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvIssue[] }, request, reply) => {
+    // A download stream can fail after its type was set; the error must still go out as JSON.
+    reply.type('application/json; charset=utf-8');
     if (error instanceof ApiError) {
       return reply
         .status(error.status)
@@ -107,6 +109,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
-    reply.status(404).send(errorBody(404, 'not_found', `No route for ${request.method} ${path}`));
+    // The specification sends every page address outside /knowledge to its not-found screen.
+    if (request.method === 'GET' && !/^\/(api|panel|files|assets)(\/|$)/.test(path)) {
+      return reply.redirect('/knowledge/404', 302);
+    }
+    return reply.status(404).send(errorBody(404, 'not_found', `No route for ${request.method} ${path}`));
   });
 }

@@ -82,7 +82,8 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const environment = await createTestEnvironment(dialect, overrides);
   const ctx = await createContext(environment.config);
-  const app = await buildApp(ctx);
+  // A browser may hold sockets open (preconnects); a test server drops them instead of waiting.
+  const app = await buildApp(ctx, { forceCloseConnections: true });
   return {
     ctx,
     app,

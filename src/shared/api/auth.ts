@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 
-export const AUTH_HEADER = 'x-auth-token';
+import { AUTH_HEADER } from '../constants.ts';
+
+export { AUTH_HEADER };
 
 export const AuthUser = Type.Object({
   id: Type.Integer(),

@@ -1,10 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { Id, Paged } from './common.ts';
 
-export const CATEGORY_PAGE_SIZE = 30;
-export const CATEGORY_PAGE_SIZE_MAX = 100;
-export const ARTICLE_PAGE_SIZE = 100;
-export const ARTICLE_PAGE_SIZE_MAX = 500;
+import { ARTICLE_PAGE_SIZE_MAX, CATEGORY_PAGE_SIZE_MAX } from '../constants.ts';
+
+export {
+  ARTICLE_PAGE_SIZE,
+  ARTICLE_PAGE_SIZE_MAX,
+  CATEGORY_PAGE_SIZE,
+  CATEGORY_PAGE_SIZE_MAX,
+} from '../constants.ts';
 
 export const FileRef = Type.Object({
   id: Type.Integer(),

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 
-export const SUGGESTIONS_LIMIT = 10;
-export const SUGGESTIONS_LIMIT_MAX = 50;
-export const SEARCH_TEXT_MAX = 200;
+import { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT_MAX } from '../constants.ts';
+
+export { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT, SUGGESTIONS_LIMIT_MAX } from '../constants.ts';
 
 export const SuggestionsQuery = Type.Object({
   text: Type.String({ maxLength: SEARCH_TEXT_MAX }),

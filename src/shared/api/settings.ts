@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-export const LANGUAGES = ['en', 'ru', 'pt-BR', 'it', 'sk'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES } from '../constants.ts';
 export const Language = Type.Union([
   Type.Literal('en'),
   Type.Literal('ru'),
@@ -9,6 +8,7 @@ export const Language = Type.Union([
   Type.Literal('it'),
   Type.Literal('sk'),
 ]);
+export type Language = Static<typeof Language>;
 
 export const Branding = Type.Object({
   knowledge_enabled: Type.Boolean(),

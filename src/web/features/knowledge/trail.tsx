@@ -1,0 +1,37 @@
+import { Link } from 'react-router';
+import { useI18n } from '../../i18n/i18n.tsx';
+import type { TrailStep } from '../../lib/trail.ts';
+
+const stepPath = (step: TrailStep) =>
+  step.kind === 'instruction'
+    ? `/instruction/${step.id}`
+    : step.kind === 'category'
+      ? `/category/${step.id}`
+      : '/';
+
+export function Trail({ steps }: { steps: TrailStep[] }) {
+  const { t } = useI18n();
+  return (
+    <nav className="trail" aria-label={t('breadcrumbs')}>
+      <ol>
+        <li>
+          <Link to="/">{t('main')}</Link>
+        </li>
+        {steps.map((step, index) => {
+          const last = index === steps.length - 1;
+          return (
+            <li key={`${step.kind}-${step.id}`}>
+              {last ? (
+                <span aria-current="page">{step.name}</span>
+              ) : step.kind === 'section' ? (
+                <span>{step.name}</span>
+              ) : (
+                <Link to={stepPath(step)}>{step.name}</Link>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}

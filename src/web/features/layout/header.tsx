@@ -1,0 +1,141 @@
+import { useEffect, useId, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useI18n } from '../../i18n/i18n.tsx';
+import { SearchBox } from '../search/search-box.tsx';
+import { portalHref, useRootData } from '../../routes/root-data.ts';
+import { useAuth } from './use-auth.ts';
+
+/**
+ * Header with background, logo, navigation, title and search. Wide screens show the links inline; below 720 px
+ * they move into a burger menu, and the page behind does not scroll while it is open.
+ */
+export function Header({ isHome }: { isHome: boolean }) {
+  const { t } = useI18n();
+  const { branding, environments } = useRootData();
+  const { user, exit } = useAuth();
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const portal = branding.portal_enabled;
+
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+  useEffect(() => {
+    document.body.classList.toggle('menu-open', menuOpen);
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setMenuOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  const signIn = (
+    <a className="nav-link" href={portalHref(environments, '/login?from=knowledge_base')}>
+      {t('signIn')}
+    </a>
+  );
+  const initialQuery =
+    location.pathname === '/search' ? (new URLSearchParams(location.search).get('query') ?? '') : '';
+  const title = branding.knowledge_title || t('knowledgeTitle');
+
+  return (
+    <header
+      className="site-header"
+      style={
+        branding.background_url
+          ? { backgroundImage: `url(${JSON.stringify(branding.background_url)})` }
+          : undefined
+      }
+    >
+      <div className="header-bar">
+        <Link to="/" className="logo-link">
+          {branding.logo_url ? (
+            <img
+              className="logo"
+              src={branding.logo_url}
+              alt={t('logoAlt', { title: branding.site_title })}
+              height={40}
+            />
+          ) : (
+            <span className="logo-text">{branding.site_title}</span>
+          )}
+        </Link>
+        <nav className="nav-wide" aria-label={t('main')}>
+          <Link className="nav-link" to="/">
+            {t('main')}
+          </Link>
+          {portal && (
+            <a className="nav-link" href={portalHref(environments, '/issues')}>
+              {t('tickets')}
+            </a>
+          )}
+          {user ? (
+            <>
+              {portal ? (
+                <a
+                  className="nav-link nav-user"
+                  href={portalHref(environments, '/user/profile')}
+                  title={t('profile')}
+                >
+                  {user.name}
+                </a>
+              ) : (
+                <span className="nav-user">{user.name}</span>
+              )}
+              <button type="button" className="nav-link nav-button" onClick={exit}>
+                {t('exit')}
+              </button>
+            </>
+          ) : (
+            signIn
+          )}
+        </nav>
+        <button
+          type="button"
+          className="burger"
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          aria-label={menuOpen ? t('closeMenu') : t('menu')}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true" className="burger-icon" />
+        </button>
+      </div>
+      <nav id={menuId} className="nav-narrow" hidden={!menuOpen} aria-label={t('menu')}>
+        <ul>
+          <li>
+            <Link className="nav-link" to="/">
+              {t('main')}
+            </Link>
+          </li>
+          {portal && (
+            <>
+              <li>
+                <a className="nav-link" href={portalHref(environments, '/issues')}>
+                  {t('tickets')}
+                </a>
+              </li>
+              <li>
+                <a className="nav-link" href={portalHref(environments, '/issues/create')}>
+                  {t('makeRequest')}
+                </a>
+              </li>
+            </>
+          )}
+          {user ? (
+            <li className="nav-user-row">
+              <span className="nav-user">{user.name}</span>
+              <button type="button" className="nav-link nav-button" onClick={exit}>
+                {t('exit')}
+              </button>
+            </li>
+          ) : (
+            <li>{signIn}</li>
+          )}
+        </ul>
+      </nav>
+      <div className="hero">
+        {isHome ? <h1 className="hero-title">{title}</h1> : <p className="hero-title">{title}</p>}
+        <SearchBox initialQuery={initialQuery} />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,218 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import type { Suggestion } from '../../../shared/api/search.ts';
+import { SEARCH_DEBOUNCE_MS, SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT } from '../../../shared/constants.ts';
+import { apiFrom } from '../../api/api-context.ts';
+import { useI18n } from '../../i18n/i18n.tsx';
+import { useDebouncedValue } from '../../lib/debounce.ts';
+import { readItem, storageKeys, writeItem } from '../../lib/storage.ts';
+
+type Status = 'idle' | 'loading' | 'done' | 'error';
+
+/**
+ * The search field: an ARIA 1.2 combobox. Typing saves the query and, after a pause, lists matching articles;
+ * arrows move through them, Enter opens the chosen one or the search page, Escape or a click elsewhere closes.
+ */
+export function SearchBox({ initialQuery }: { initialQuery: string }) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const listId = useId();
+  const hintId = useId();
+  const [text, setText] = useState(initialQuery);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const [items, setItems] = useState<Suggestion[]>([]);
+  const [status, setStatus] = useState<Status>('idle');
+  const [prompt, setPrompt] = useState(false);
+  const wrapper = useRef<HTMLDivElement>(null);
+  const settled = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
+
+  // Visiting / clears the query; visiting /search shows the one searched for (or the stored one).
+  useEffect(() => {
+    if (location.pathname === '/') {
+      setText('');
+      writeItem(storageKeys.query, null);
+    } else if (location.pathname === '/search') {
+      const fromUrl = new URLSearchParams(location.search).get('query');
+      setText(fromUrl ?? readItem(storageKeys.query) ?? '');
+    }
+    setOpen(false);
+  }, [location.pathname, location.search]);
+
+  useEffect(() => {
+    const query = settled.trim();
+    if (!query || !open) {
+      setItems([]);
+      setStatus('idle');
+      return;
+    }
+    let cancelled = false;
+    setStatus('loading');
+    apiFrom(undefined)
+      .suggestions(query, SUGGESTIONS_LIMIT)
+      .then((result) => {
+        if (cancelled) return;
+        setItems(result.items);
+        setActive(-1);
+        setStatus('done');
+      })
+      .catch(() => !cancelled && setStatus('error'));
+    return () => {
+      cancelled = true;
+    };
+  }, [settled, open]);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: MouseEvent) => {
+      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    return () => document.removeEventListener('mousedown', close);
+  }, [open]);
+
+  const change = (value: string) => {
+    setText(value);
+    setPrompt(false);
+    writeItem(storageKeys.query, value || null);
+    setOpen(value.trim().length > 0);
+  };
+
+  const submit = () => {
+    const query = text.trim();
+    if (!query) {
+      setPrompt(true);
+      return;
+    }
+    setOpen(false);
+    navigate(`/search?query=${encodeURIComponent(query)}`);
+  };
+
+  const choose = (item: Suggestion) => {
+    setOpen(false);
+    navigate(`/instruction/${item.id}`);
+  };
+
+  const clear = () => {
+    change('');
+    navigate('/');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown' && items.length) {
+      event.preventDefault();
+      setOpen(true);
+      setActive((index) => (index + 1) % items.length);
+    } else if (event.key === 'ArrowUp' && items.length) {
+      event.preventDefault();
+      setActive((index) => (index <= 0 ? items.length - 1 : index - 1));
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      const chosen = open ? items[active] : undefined;
+      if (chosen) choose(chosen);
+      else submit();
+    } else if (event.key === 'Escape') {
+      setOpen(false);
+      setActive(-1);
+    }
+  };
+
+  const expanded = open && text.trim().length > 0;
+  const optionId = (index: number) => `${listId}-option-${index}`;
+  const announcement =
+    status === 'loading'
+      ? t('searching')
+      : status === 'done'
+        ? items.length
+          ? t('suggestions', { count: items.length })
+          : t('nothingFound')
+        : status === 'error'
+          ? t('errorOccurred')
+          : '';
+
+  return (
+    <div className="search-box" ref={wrapper}>
+      <form
+        role="search"
+        action="/knowledge/search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <label className="visually-hidden" htmlFor={`${listId}-input`}>
+          {t('searchLabel')}
+        </label>
+        <input
+          id={`${listId}-input`}
+          className="search-input"
+          type="search"
+          name="query"
+          role="combobox"
+          autoComplete="off"
+          maxLength={SEARCH_TEXT_MAX}
+          placeholder={t('searchPlaceholder')}
+          aria-autocomplete="list"
+          aria-expanded={expanded}
+          aria-controls={listId}
+          aria-describedby={prompt ? hintId : undefined}
+          aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
+          value={text}
+          onChange={(event) => change(event.target.value)}
+          onKeyDown={onKeyDown}
+          onFocus={() => text.trim() && setOpen(true)}
+        />
+        {text && (
+          <button type="button" className="search-clear" onClick={clear} aria-label={t('clearSearch')}>
+            <span aria-hidden="true">×</span>
+          </button>
+        )}
+      </form>
+      {prompt && (
+        <p id={hintId} className="search-prompt" role="alert">
+          {t('enterRequest')}
+        </p>
+      )}
+      <div className="visually-hidden" aria-live="polite">
+        {expanded ? announcement : ''}
+      </div>
+      <div className="search-dropdown" hidden={!expanded}>
+        <ul id={listId} role="listbox" aria-label={t('searchLabel')}>
+          {items.map((item, index) => (
+            <li
+              key={item.id}
+              id={optionId(index)}
+              role="option"
+              aria-selected={index === active}
+              className={index === active ? 'suggestion active' : 'suggestion'}
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => choose(item)}
+              onMouseEnter={() => setActive(index)}
+            >
+              {item.title}
+            </li>
+          ))}
+        </ul>
+        {status === 'loading' && <p className="search-status">{t('searching')}</p>}
+        {status === 'done' && items.length === 0 && (
+          <div className="search-status">
+            <p className="search-status-title">{t('nothingFound')}</p>
+            <p>{t('noMatches')}</p>
+          </div>
+        )}
+        {status === 'error' && <p className="search-status error-text">{t('errorOccurred')}</p>}
+        {status === 'done' && items.length > 0 && (
+          <button
+            type="button"
+            className="search-show-all"
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={submit}
+          >
+            {t('showAll')}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

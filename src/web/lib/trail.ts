@@ -1,0 +1,85 @@
+import type { Category, InstructionSummary, Section } from '../../shared/api/knowledge.ts';
+
+export interface TrailStep {
+  kind: 'section' | 'category' | 'instruction';
+  id: number;
+  name: string;
+}
+
+/** The ancestors of a category, outermost first, ending with the category itself. */
+export function categoryChain(categoryId: number, categories: Category[]): Category[] {
+  const byId = new Map(categories.map((c) => [c.id, c]));
+  const chain: Category[] = [];
+  const seen = new Set<number>();
+  for (
+    let current = byId.get(categoryId);
+    current && !seen.has(current.id);
+    current = byId.get(current.parent_id ?? -1)
+  ) {
+    seen.add(current.id);
+    chain.unshift(current);
+  }
+  return chain;
+}
+
+/**
+ * The full trail of a page, computed from the data rather than from the visitor's history, so a shared link to a
+ * deep article shows where it lives: section, parent categories, category, article.
+ */
+export function computeTrail(
+  data: { sections: Section[]; categories: Category[] },
+  target: {
+    categoryId: number | null;
+    sectionId: number;
+    instruction?: Pick<InstructionSummary, 'id' | 'title'>;
+  },
+): TrailStep[] {
+  const steps: TrailStep[] = [];
+  const section = data.sections.find((s) => s.id === target.sectionId);
+  if (section) steps.push({ kind: 'section', id: section.id, name: section.name });
+  if (target.categoryId !== null) {
+    for (const category of categoryChain(target.categoryId, data.categories)) {
+      steps.push({ kind: 'category', id: category.id, name: category.name });
+    }
+  }
+  if (target.instruction)
+    steps.push({ kind: 'instruction', id: target.instruction.id, name: target.instruction.title });
+  return steps;
+}
+
+/**
+ * The specification's visited-categories rule: visiting a category drops the visited categories below it and
+ * appends it unless it is already there.
+ */
+export function visitCategory(visited: number[], categoryId: number, categories: Category[]): number[] {
+  const isBelow = (id: number) =>
+    categoryChain(id, categories).some((c) => c.id === categoryId) && id !== categoryId;
+  const kept = visited.filter((id) => !isBelow(id));
+  return kept.includes(categoryId) ? kept : [...kept, categoryId];
+}
+
+/**
+ * The specification's auto-redirect: in a section with a single category, a chain of categories that each hold one
+ * category and nothing else leads on to its end. Answers that end (which is the category itself when it holds a
+ * single article and nothing else, the case that leads straight to the article), or null when there is no chain.
+ */
+export function autoRedirectEnd(
+  category: Category,
+  section: Section | undefined,
+  categories: Category[],
+): Category | null {
+  if (!section || section.count_category !== 1) return null;
+  const chain = categoryChain(category.id, categories);
+  const isLink = (c: Category) => c.count_category === 1 && c.count_instruction === 0;
+  if (!chain.slice(0, -1).every(isLink)) return null;
+  let end = category;
+  const seen = new Set<number>([category.id]);
+  while (isLink(end)) {
+    const child = categories.find((c) => c.parent_id === end.id);
+    if (!child || seen.has(child.id)) break;
+    seen.add(child.id);
+    end = child;
+  }
+  const singleArticle = end.count_category === 0 && end.count_instruction === 1;
+  return end.id !== category.id || singleArticle ? end : null;
+}

@@ -1,0 +1,55 @@
+import type { RouteObject } from 'react-router';
+import { categoryHandle, categoryLoader, CategoryPage } from './routes/category.tsx';
+import { homeHandle, homeLoader, HomePage } from './routes/home.tsx';
+import { instructionHandle, instructionLoader, InstructionPage } from './routes/instruction.tsx';
+import { Layout, LayoutError, PageError } from './routes/layout.tsx';
+import { PageNotFound, pageNotFoundHandle } from './routes/page-not-found.tsx';
+import { rootLoader } from './routes/root-data.ts';
+import { searchHandle, searchLoader, SearchPage } from './routes/search.tsx';
+import { standaloneHandle, standaloneLoader, StandaloneNotFound } from './routes/standalone-not-found.tsx';
+
+export const BASENAME = '/knowledge';
+
+/** Every public screen, under /knowledge. The server renders these and the browser hydrates the same tree. */
+export const routes: RouteObject[] = [
+  {
+    id: 'standalone-not-found',
+    path: '/notFound',
+    loader: standaloneLoader,
+    Component: StandaloneNotFound,
+    handle: standaloneHandle,
+  },
+  {
+    id: 'root',
+    path: '/',
+    loader: rootLoader,
+    Component: Layout,
+    ErrorBoundary: LayoutError,
+    // Branding and the bundle stay as they were while the visitor moves around.
+    shouldRevalidate: () => false,
+    children: [
+      {
+        ErrorBoundary: PageError,
+        children: [
+          { id: 'home', index: true, loader: homeLoader, Component: HomePage, handle: homeHandle },
+          {
+            id: 'category',
+            path: 'category/:id',
+            loader: categoryLoader,
+            Component: CategoryPage,
+            handle: categoryHandle,
+          },
+          {
+            id: 'instruction',
+            path: 'instruction/:id',
+            loader: instructionLoader,
+            Component: InstructionPage,
+            handle: instructionHandle,
+          },
+          { id: 'search', path: 'search', loader: searchLoader, Component: SearchPage, handle: searchHandle },
+          { id: 'page-not-found', path: '*', Component: PageNotFound, handle: pageNotFoundHandle },
+        ],
+      },
+    ],
+  },
+];

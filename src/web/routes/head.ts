@@ -1,0 +1,34 @@
+import type { UIMatch } from 'react-router';
+import type { Translate } from '../i18n/i18n.tsx';
+
+export interface PageHead {
+  title: string;
+  description?: string;
+  status?: number;
+}
+
+export interface RouteHandle {
+  /** Title and description for the document head, from the route's loader data. */
+  head?: (data: unknown, t: Translate) => { title?: string; description?: string };
+  /** HTTP status to answer with when this route renders (the not-found screens). */
+  status?: number;
+  /** The spec hides the request hint on home when any article offers the request form. */
+  hideRequestHint?: (data: unknown) => boolean;
+}
+
+/** The deepest route that says something about the head wins; the site title always follows. */
+export function pageHead(
+  matches: Pick<UIMatch, 'handle' | 'data'>[],
+  siteTitle: string,
+  t: Translate,
+): PageHead {
+  let head: { title?: string; description?: string } = {};
+  let status: number | undefined;
+  for (const match of matches) {
+    const handle = match.handle as RouteHandle | undefined;
+    if (handle?.head) head = { ...head, ...handle.head(match.data, t) };
+    if (handle?.status) status = handle.status;
+  }
+  const title = head.title && head.title !== siteTitle ? `${head.title} | ${siteTitle}` : siteTitle;
+  return { title, description: head.description, status };
+}

@@ -1,0 +1,79 @@
+import { useEffect } from 'react';
+import { redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { apiFrom } from '../api/api-context.ts';
+import { HtmlContent } from '../components/html-content.tsx';
+import { ArticleList } from '../features/knowledge/article-list.tsx';
+import { FileList } from '../features/knowledge/file-list.tsx';
+import { Trail } from '../features/knowledge/trail.tsx';
+import { useI18n } from '../i18n/i18n.tsx';
+import { storageKeys, writeItem } from '../lib/storage.ts';
+import { computeTrail } from '../lib/trail.ts';
+import { parseId } from './category.tsx';
+import type { RouteHandle } from './head.ts';
+
+export async function instructionLoader({ params, context }: LoaderFunctionArgs) {
+  const id = parseId(params.id);
+  const api = apiFrom(context);
+  // The spec: an article that cannot be fetched sends the visitor to /404.
+  if (id === null) throw redirect('/404');
+  const [instruction, bundle, sections, categories] = await Promise.all([
+    api.instruction(id).catch(() => null),
+    api.instructionBundle(),
+    api.sections(),
+    api.categories(),
+  ]);
+  if (!instruction) throw redirect('/404');
+  const siblings = bundle.items
+    .filter((a) => a.section_id === instruction.section_id)
+    .map(({ id: articleId, title }) => ({ id: articleId, title }));
+  const trail = computeTrail(
+    { sections, categories: categories.items },
+    { categoryId: instruction.category_id, sectionId: instruction.section_id, instruction },
+  );
+  return { instruction, siblings, trail };
+}
+
+type InstructionData = Awaited<ReturnType<typeof instructionLoader>>;
+
+/** The first words of the body, for search engines and link previews. */
+export function describe(html: string): string {
+  const text = html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&[a-z#0-9]+;/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > 160 ? `${text.slice(0, 157).replace(/\s+\S*$/, '')}…` : text;
+}
+
+export const instructionHandle: RouteHandle = {
+  head: (loaded) => {
+    const instruction = (loaded as InstructionData | undefined)?.instruction;
+    return instruction ? { title: instruction.title, description: describe(instruction.description) } : {};
+  },
+};
+
+export function InstructionPage() {
+  const { t } = useI18n();
+  const { instruction, siblings, trail } = useLoaderData() as InstructionData;
+
+  useEffect(() => {
+    writeItem(storageKeys.currentSection, String(instruction.section_id));
+  }, [instruction.section_id]);
+
+  return (
+    <div className="instruction-layout">
+      <article className="instruction">
+        <Trail steps={trail} />
+        <h1>{instruction.title}</h1>
+        <HtmlContent html={instruction.description} />
+        <FileList files={instruction.files} />
+      </article>
+      {siblings.length > 1 && (
+        <aside className="sidebar" aria-labelledby="sidebar-heading">
+          <h2 id="sidebar-heading">{t('articlesInSection')}</h2>
+          <ArticleList articles={siblings} currentId={instruction.id} />
+        </aside>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { redirect, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
+import type { Category, Section } from '../../shared/api/knowledge.ts';
+import type { Branding, Environments } from '../../shared/api/settings.ts';
+import { apiFrom } from '../api/api-context.ts';
+
+export interface RootData {
+  branding: Branding;
+  environments: Environments;
+  sections: Section[];
+  categories: Category[];
+  /** Set when part of the knowledge base could not be loaded: the page shows what it has and says so. */
+  bundleError: 'bundleIncomplete' | null;
+}
+
+export class BundleError extends Error {}
+
+/**
+ * What every page of the layout needs: branding, environments and the sections and categories (for trails and
+ * tiles). Loaded once; client-side navigation reuses it.
+ */
+export async function rootLoader({ context }: LoaderFunctionArgs): Promise<RootData> {
+  const api = apiFrom(context);
+  const [branding, environments, sections, categories] = await Promise.allSettled([
+    api.branding(),
+    api.environments(),
+    api.sections(),
+    api.categories(),
+  ]);
+  if (branding.status === 'rejected' || environments.status === 'rejected')
+    throw new BundleError('bundleFailed');
+  if (!branding.value.knowledge_enabled) throw redirect('/notFound');
+  const incomplete = sections.status === 'rejected' || categories.status === 'rejected';
+  return {
+    branding: branding.value,
+    environments: environments.value,
+    sections: sections.status === 'fulfilled' ? sections.value : [],
+    categories: categories.status === 'fulfilled' ? categories.value.items : [],
+    bundleError: incomplete ? 'bundleIncomplete' : null,
+  };
+}
+
+export const useRootData = () => useRouteLoaderData('root') as RootData;
+
+/** Portal pages (tickets, sign-in, profile) live on the portal host, or on this host when none is configured. */
+export function portalHref(environments: Environments, path: string): string {
+  return `${environments.user_portal ?? ''}${path}`;
+}

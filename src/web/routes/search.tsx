@@ -1,0 +1,98 @@
+import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import type { Suggestion } from '../../shared/api/search.ts';
+import { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT_MAX } from '../../shared/constants.ts';
+import { apiFrom } from '../api/api-context.ts';
+import { ArticleList } from '../features/knowledge/article-list.tsx';
+import { useI18n } from '../i18n/i18n.tsx';
+import type { RouteHandle } from './head.ts';
+import { portalHref, useRootData } from './root-data.ts';
+
+export async function searchLoader({ request, context }: LoaderFunctionArgs) {
+  const query = (new URL(request.url).searchParams.get('query') ?? '').trim().slice(0, SEARCH_TEXT_MAX);
+  if (!query) return { query, results: [] as Suggestion[] };
+  const { items } = await apiFrom(context).suggestions(query, SUGGESTIONS_LIMIT_MAX);
+  return { query, results: items };
+}
+
+type SearchData = Awaited<ReturnType<typeof searchLoader>>;
+
+export const searchHandle: RouteHandle = {
+  head: (loaded, t) => {
+    const query = (loaded as SearchData | undefined)?.query;
+    return { title: query ? t('searchResultsFor', { query }) : t('searchResults') };
+  },
+};
+
+interface Group {
+  key: string;
+  heading: string;
+  items: Suggestion[];
+}
+
+/** Results grouped by category, or by section for articles outside any category, in the order found. */
+export function groupResults(
+  results: Suggestion[],
+  names: { categories: Map<number, string>; sections: Map<number, string> },
+): Group[] {
+  const groups = new Map<string, Group>();
+  for (const result of results) {
+    const key = result.category_id !== null ? `c${result.category_id}` : `s${result.section_id}`;
+    const heading =
+      (result.category_id !== null
+        ? names.categories.get(result.category_id)
+        : names.sections.get(result.section_id)) ?? '';
+    const group = groups.get(key) ?? { key, heading, items: [] };
+    group.items.push(result);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+export function SearchPage() {
+  const { t } = useI18n();
+  const { sections, categories, environments, branding } = useRootData();
+  const { query, results } = useLoaderData() as SearchData;
+
+  if (!query) {
+    return (
+      <section className="search-page">
+        <h1>{t('searchResults')}</h1>
+        <p className="search-prompt">{t('enterRequest')}</p>
+      </section>
+    );
+  }
+  if (results.length === 0) {
+    return (
+      <section className="search-page no-results">
+        <h1>{t('noResultsTitle')}</h1>
+        <p>{t('noResultsText')}</p>
+        {branding.portal_enabled && (
+          <a className="button" href={portalHref(environments, '/issues/create')}>
+            {t('makeRequest')}
+          </a>
+        )}
+      </section>
+    );
+  }
+  const groups = groupResults(results, {
+    categories: new Map(categories.map((c) => [c.id, c.name])),
+    sections: new Map(sections.map((s) => [s.id, s.name])),
+  });
+  return (
+    <section className="search-page">
+      <h1>{t('searchResultsFor', { query })}</h1>
+      {groups.map((group) => (
+        <section key={group.key} className="search-group" aria-labelledby={`group-${group.key}`}>
+          <h2 id={`group-${group.key}`}>
+            {group.key.startsWith('c') ? (
+              <Link to={`/category/${group.key.slice(1)}`}>{group.heading}</Link>
+            ) : (
+              group.heading
+            )}
+          </h2>
+          <ArticleList articles={group.items} />
+        </section>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const OUT_DIR = 'dist/web';
+
+/** Brotli and gzip copies of every text asset, made once at build time so the server never compresses per request. */
+function precompress(): Plugin {
+  return {
+    name: 'signpost-precompress',
+    apply: 'build',
+    closeBundle() {
+      const dir = path.resolve(OUT_DIR, 'assets');
+      if (!fs.existsSync(dir)) return;
+      for (const name of fs.readdirSync(dir)) {
+        if (!/\.(js|css|svg|json|txt|map)$/.test(name)) continue;
+        const file = path.join(dir, name);
+        const data = fs.readFileSync(file);
+        fs.writeFileSync(
+          `${file}.br`,
+          zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        );
+        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), precompress()],
+  publicDir: false,
+  build: {
+    outDir: OUT_DIR,
+    emptyOutDir: true,
+    manifest: true,
+    sourcemap: false,
+    target: 'es2022',
+    rollupOptions: { input: 'src/web/entry-client.tsx' },
+  },
+});
