@@ -13,11 +13,10 @@ import { Trail } from '../features/knowledge/trail.tsx';
 import { useI18n } from '../i18n/i18n.tsx';
 import { readJson, storageKeys, writeItem } from '../lib/storage.ts';
 import { autoRedirectEnd, computeTrail, visitCategory } from '../lib/trail.ts';
+import { describe, parseId } from '../lib/text.ts';
 import type { RouteHandle } from './head.ts';
 import { useRootData } from './root-data.ts';
 
-export const parseId = (raw: string | undefined): number | null =>
-  raw && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
 const notFound = () => data(null, { status: 404 });
 
 /** The list shows titles; dropping the bodies keeps the page (and its hydration data) small. */
@@ -63,7 +62,7 @@ type CategoryData = Awaited<ReturnType<typeof categoryLoader>>;
 export const categoryHandle: RouteHandle = {
   head: (loaded) => {
     const category = (loaded as CategoryData | undefined)?.category;
-    return category ? { title: category.name } : {};
+    return category ? { title: category.name, description: describe(category.description) } : {};
   },
 };
 

@@ -3,7 +3,7 @@ import type { Translate } from '../i18n/i18n.tsx';
 
 export interface PageHead {
   title: string;
-  description?: string;
+  description: string;
   status?: number;
 }
 
@@ -30,5 +30,6 @@ export function pageHead(
     if (handle?.status) status = handle.status;
   }
   const title = head.title && head.title !== siteTitle ? `${head.title} | ${siteTitle}` : siteTitle;
-  return { title, description: head.description, status };
+  // Every page gets a description for search engines; without a better one, the page's own title says it.
+  return { title, description: head.description || title, status };
 }

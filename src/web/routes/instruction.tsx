@@ -8,7 +8,7 @@ import { Trail } from '../features/knowledge/trail.tsx';
 import { useI18n } from '../i18n/i18n.tsx';
 import { storageKeys, writeItem } from '../lib/storage.ts';
 import { computeTrail } from '../lib/trail.ts';
-import { parseId } from './category.tsx';
+import { describe, parseId } from '../lib/text.ts';
 import type { RouteHandle } from './head.ts';
 
 export async function instructionLoader({ params, context }: LoaderFunctionArgs) {
@@ -34,16 +34,6 @@ export async function instructionLoader({ params, context }: LoaderFunctionArgs)
 }
 
 type InstructionData = Awaited<ReturnType<typeof instructionLoader>>;
-
-/** The first words of the body, for search engines and link previews. */
-export function describe(html: string): string {
-  const text = html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&[a-z#0-9]+;/gi, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > 160 ? `${text.slice(0, 157).replace(/\s+\S*$/, '')}…` : text;
-}
 
 export const instructionHandle: RouteHandle = {
   head: (loaded) => {

@@ -30,7 +30,6 @@ export function InfiniteList<T extends { id: number }>({
   const [pageCount, setPageCount] = useState(first._meta.pageCount);
   const [loading, setLoading] = useState(false);
   const [failed, setFailed] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -66,14 +65,14 @@ export function InfiniteList<T extends { id: number }>({
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) void loadMore();
       },
-      { root: box.current, rootMargin: '200px' },
+      { rootMargin: '200px' },
     );
     observer.observe(target);
     return () => observer.disconnect();
   }, [hasMore, loadMore]);
 
   return (
-    <div className={className} ref={box} role="region" aria-label={label} tabIndex={0}>
+    <div className={className} role="region" aria-label={label} tabIndex={0}>
       <ul className={listClassName}>{items.map((item) => renderItem(item))}</ul>
       <div ref={sentinel} className="list-end" />
       {loading && <Spinner />}

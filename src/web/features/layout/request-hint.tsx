@@ -6,9 +6,9 @@ export function RequestHint() {
   const { t } = useI18n();
   const { environments } = useRootData();
   return (
-    <div className="request-hint">
+    <aside className="request-hint" aria-label={t('makeRequest')}>
       <span>{t('requestHint')}</span>{' '}
       <a href={portalHref(environments, '/issues/create')}>{t('makeRequest')}</a>
-    </div>
+    </aside>
   );
 }

@@ -1,0 +1,89 @@
+/**
+ * Lighthouse (mobile preset) on the home, a category, an article and the search page of a production build, served
+ * by the real server with the demo content. Prints the four category scores and the JavaScript transferred.
+ * Targets: performance ≥ 0.95; accessibility, best practices and SEO 1.00; ≤ 100 KB compressed JS on an article.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { startServer } from '../e2e/support/server.ts';
+import { CHROMIUM } from '../e2e/support/browser.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+execFileSync(process.execPath, [path.join(root, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
+
+const server = await startServer();
+const categories = (await (await fetch(`${server.url}/api/knowledge/category`)).json()).items;
+const articles = (await (await fetch(`${server.url}/api/knowledge/instruction`)).json()).items;
+const category = categories.find((c: { count_instruction: number }) => c.count_instruction > 2);
+const pages = {
+  home: '/knowledge/',
+  category: `/knowledge/category/${category.id}`,
+  article: `/knowledge/instruction/${articles[0].id}`,
+  search: '/knowledge/search?query=heating',
+};
+
+const chrome = await chromeLauncher.launch({
+  chromePath: CHROMIUM,
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+
+const rows: string[][] = [];
+try {
+  for (const [name, pagePath] of Object.entries(pages)) {
+    const result = await lighthouse(`${server.url}${pagePath}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    });
+    if (!result) throw new Error(`no result for ${name}`);
+    const { categories: scores, audits } = result.lhr;
+    const requests =
+      (audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] })
+        ?.items ?? [];
+    const scriptBytes = requests
+      .filter((r) => r.resourceType === 'Script')
+      .reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
+    const failed = Object.values(audits)
+      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
+      .map((a) => a.id);
+    rows.push([
+      name,
+      (scores.performance?.score ?? 0).toFixed(2),
+      (scores.accessibility?.score ?? 0).toFixed(2),
+      (scores['best-practices']?.score ?? 0).toFixed(2),
+      (scores.seo?.score ?? 0).toFixed(2),
+      `${(scriptBytes / 1024).toFixed(1)} KB`,
+      failed.join(' ') || '-',
+    ]);
+  }
+} finally {
+  chrome.kill();
+  await server.close();
+}
+
+const header = [
+  'page',
+  'performance',
+  'accessibility',
+  'best-practices',
+  'seo',
+  'JS transferred',
+  'failing audits',
+];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
+console.log(line(header));
+for (const row of rows) console.log(line(row));
+console.log('targets: performance >= 0.95; accessibility, best-practices, seo = 1.00; article JS <= 100 KB');

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { createTranslator } from './i18n.tsx';
+
+describe('plural forms follow each language', () => {
+  it.each([
+    ['en', 1, '1 article'],
+    ['en', 2, '2 articles'],
+    ['ru', 1, '1 статья'],
+    ['ru', 21, '21 статья'],
+    ['ru', 3, '3 статьи'],
+    ['ru', 24, '24 статьи'],
+    ['ru', 5, '5 статей'],
+    ['ru', 11, '11 статей'],
+    ['ru', 12, '12 статей'],
+    ['ru', 20, '20 статей'],
+    ['ru', 100, '100 статей'],
+    ['sk', 1, '1 článok'],
+    ['sk', 2, '2 články'],
+    ['sk', 4, '4 články'],
+    ['sk', 5, '5 článkov'],
+    ['sk', 21, '21 článkov'],
+  ] as const)('%s %i → %s', (lang, count, text) => {
+    expect(createTranslator(lang)('articleCount', { count })).toBe(text);
+  });
+});
