@@ -188,14 +188,46 @@ describe('branding and the states of the knowledge base', () => {
     }
   });
 
-  it('shows the error state when the data of a page cannot be loaded', async () => {
+  it('shows the loading state, then the error state when the data of a page cannot be loaded', async () => {
     const server = await startServer();
     try {
       const { page, context } = await openPage(browser);
       await gotoHydrated(page, `${server.url}/knowledge/`);
-      await page.route('**/api/knowledge/category?*', (route) => route.fulfill({ status: 500, body: '{}' }));
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/knowledge/category?*', async (route) => {
+        await held;
+        await route.fulfill({ status: 500, body: '{}' });
+      });
       await page.locator('.tile-link').first().click();
+      // While the page's data is on its way, a spinner says so.
+      await page.locator('.page-loading [role="status"]').waitFor();
+      expect(await page.locator('.page-loading').innerText()).toBe('Loading');
+      release();
       await expect.poll(() => page.locator('main').innerText()).toContain('An error has occured');
+      await context.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('without JavaScript', () => {
+  it('reads and moves through the help centre with plain links and the search form', async () => {
+    const server = await startServer();
+    try {
+      const { page, context } = await openPage(browser, { javaScriptEnabled: false });
+      await page.goto(`${server.url}/knowledge/`);
+      await page.locator('.tile-link').first().click();
+      await page.waitForURL(/\/category\/\d+/);
+      await page.locator('.article-item a').first().click();
+      await page.waitForURL(/\/instruction\/\d+/);
+      expect((await page.locator('.rich-text').innerText()).length).toBeGreaterThan(100);
+      expect(await page.locator('.trail li').count()).toBeGreaterThanOrEqual(3);
+      await page.getByRole('combobox').fill('heating');
+      await page.getByRole('combobox').press('Enter');
+      await page.waitForURL(/\/search\?query=heating/);
+      expect(await page.locator('main h1').innerText()).toContain('heating');
       await context.close();
     } finally {
       await server.close();

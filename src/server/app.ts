@@ -44,7 +44,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerKnowledgeRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   registerFileRoutes(app, ctx);
-  await registerPageRoutes(app);
+  await registerPageRoutes(app, ctx.config.analytics);
 
   app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());
 

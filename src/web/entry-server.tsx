@@ -10,7 +10,7 @@ import { BASENAME, routes } from './routes.tsx';
 
 export type RenderResult =
   | { kind: 'redirect'; status: number; location: string }
-  | { kind: 'page'; status: number; html: string; head: PageHead; lang: string };
+  | { kind: 'page'; status: number; html: string; head: PageHead; lang: string; projectId: string | null };
 
 const handler = createStaticHandler(routes, { basename: BASENAME });
 
@@ -47,5 +47,5 @@ export async function render(request: Request, api: Api): Promise<RenderResult> 
     createTranslator(lang),
   );
   const status = head.status ?? context.statusCode;
-  return { kind: 'page', status, html, head, lang };
+  return { kind: 'page', status, html, head, lang, projectId: branding?.project_id ?? null };
 }

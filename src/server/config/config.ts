@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 export type DatabaseConfig = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
@@ -12,6 +13,13 @@ export interface Config {
   logLevel: string;
   captcha: CaptchaConfig;
   demoContent: boolean;
+  analytics: AnalyticsConfig | null;
+}
+
+/** An operator's analytics snippet (HTML), added to every public page, on the given hosts only if any are named. */
+export interface AnalyticsConfig {
+  snippet: string;
+  hosts: string[] | null;
 }
 
 export type CaptchaConfig =
@@ -77,6 +85,25 @@ function parseFlag(variable: string, raw: string | undefined, fallback: boolean)
   throw new ConfigError(variable, `must be true or false, not "${raw}"`);
 }
 
+function parseAnalytics(env: NodeJS.ProcessEnv): AnalyticsConfig | null {
+  const file = env.ANALYTICS_SNIPPET_FILE;
+  if (!file) {
+    if (env.ANALYTICS_HOSTS) throw new ConfigError('ANALYTICS_HOSTS', 'needs ANALYTICS_SNIPPET_FILE');
+    return null;
+  }
+  let snippet: string;
+  try {
+    snippet = fs.readFileSync(path.resolve(file), 'utf8');
+  } catch {
+    throw new ConfigError('ANALYTICS_SNIPPET_FILE', `cannot read ${file}`);
+  }
+  const hosts =
+    env.ANALYTICS_HOSTS?.split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean) ?? [];
+  return { snippet, hosts: hosts.length ? hosts : null };
+}
+
 function parseCaptcha(env: NodeJS.ProcessEnv): CaptchaConfig {
   const provider = env.CAPTCHA_PROVIDER ?? 'altcha';
   if (provider === 'altcha' || provider === 'none') return { provider };
@@ -110,5 +137,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     captcha: parseCaptcha(env),
     demoContent: parseFlag('DEMO_CONTENT', env.DEMO_CONTENT, true),
+    analytics: parseAnalytics(env),
   };
 }

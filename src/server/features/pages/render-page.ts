@@ -3,7 +3,7 @@ import type { RenderResult } from '../../../web/entry-server.tsx';
 import { createApi, type Transport } from '../../../web/api/client.ts';
 import type { WebAssets } from './web-assets.ts';
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
@@ -32,16 +32,21 @@ export async function renderPage(app: FastifyInstance, url: string): Promise<Ren
   return render(request, createApi(inProcessTransport(app)));
 }
 
-export function htmlDocument(page: Extract<RenderResult, { kind: 'page' }>, assets: WebAssets): string {
+export function htmlDocument(
+  page: Extract<RenderResult, { kind: 'page' }>,
+  assets: WebAssets,
+  extraHead = '',
+): string {
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(page.head.title)}</title>`,
-    page.head.description ? `<meta name="description" content="${escapeHtml(page.head.description)}">` : '',
+    `<meta name="description" content="${escapeHtml(page.head.description)}">`,
     '<link rel="icon" href="data:,">',
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
     ...assets.preloads.map((href) => `<link rel="modulepreload" href="${href}">`),
     assets.script ? `<script type="module" src="${assets.script}"></script>` : '',
+    extraHead,
   ]
     .filter(Boolean)
     .join('\n');
