@@ -23,7 +23,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
-    trustProxy: false,
+    trustProxy: ctx.config.tickets.trustProxy,
     ...(options.forceCloseConnections ? { forceCloseConnections: true } : {}),
   });
 

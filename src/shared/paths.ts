@@ -14,6 +14,10 @@ export const apiPaths = {
   suggestions: '/api/search/knowledge/suggestions',
   openapi: '/api/openapi.json',
   file: '/files/:id/:name',
+  upload: '/api/file',
+  issueOpen: '/panel/api/issue-open',
+  captchaChallenge: '/api/captcha/challenge',
+  adminTickets: '/api/admin/tickets',
 } as const;
 
 export const href = {

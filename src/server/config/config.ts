@@ -14,6 +14,21 @@ export interface Config {
   captcha: CaptchaConfig;
   demoContent: boolean;
   analytics: AnalyticsConfig | null;
+  tickets: TicketsConfig;
+}
+
+/** Where tickets go, and how much a single client may send. */
+export interface TicketsConfig {
+  webhookUrl: string | null;
+  /** HMAC-SHA256 key for the webhook's signature header; without one the webhook is not signed. */
+  webhookSecret: string | null;
+  supportEmail: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  requestsPerHour: number;
+  uploadsPerHour: number;
+  /** Trust X-Forwarded-For: from any proxy (true), or only from these addresses or CIDR ranges. */
+  trustProxy: boolean | string[];
 }
 
 /** An operator's analytics snippet (HTML), added to every public page, on the given hosts only if any are named. */
@@ -104,6 +119,41 @@ function parseAnalytics(env: NodeJS.ProcessEnv): AnalyticsConfig | null {
   return { snippet, hosts: hosts.length ? hosts : null };
 }
 
+function parsePositive(variable: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new ConfigError(variable, `must be a whole number of at least 1, not "${raw}"`);
+  return Number(raw);
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | string[] {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const addresses = raw.split(',').map((a) => a.trim()).filter(Boolean);
+  if (addresses.some((a) => !/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(a))) {
+    throw new ConfigError('TRUST_PROXY', 'must be true, false, or a comma-separated list of addresses or CIDR ranges');
+  }
+  return addresses;
+}
+
+function parseTickets(env: NodeJS.ProcessEnv, publicUrl: string): TicketsConfig {
+  const webhookUrl = env.TICKET_WEBHOOK_URL ? parseHttpUrl('TICKET_WEBHOOK_URL', env.TICKET_WEBHOOK_URL) : null;
+  const supportEmail = env.SUPPORT_EMAIL?.trim() || null;
+  if (supportEmail && !/^[^\s@]+@[^\s@]+$/.test(supportEmail)) throw new ConfigError('SUPPORT_EMAIL', 'is not an email address');
+  const smtpUrl = env.SMTP_URL?.trim() || null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://');
+  if (supportEmail && !smtpUrl) throw new ConfigError('SMTP_URL', 'is required when SUPPORT_EMAIL is set');
+  return {
+    webhookUrl,
+    webhookSecret: env.TICKET_WEBHOOK_SECRET || null,
+    supportEmail,
+    smtpUrl,
+    mailFrom: env.MAIL_FROM?.trim() || `Signpost <no-reply@${new URL(publicUrl).hostname}>`,
+    requestsPerHour: parsePositive('REQUESTS_PER_HOUR', env.REQUESTS_PER_HOUR, 20),
+    uploadsPerHour: parsePositive('UPLOADS_PER_HOUR', env.UPLOADS_PER_HOUR, 60),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+  };
+}
+
 function parseCaptcha(env: NodeJS.ProcessEnv): CaptchaConfig {
   const provider = env.CAPTCHA_PROVIDER ?? 'altcha';
   if (provider === 'altcha' || provider === 'none') return { provider };
@@ -138,5 +188,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     captcha: parseCaptcha(env),
     demoContent: parseFlag('DEMO_CONTENT', env.DEMO_CONTENT, true),
     analytics: parseAnalytics(env),
+    tickets: parseTickets(env, publicUrl),
   };
 }

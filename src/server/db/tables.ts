@@ -56,6 +56,8 @@ export interface FileTable {
   size: number;
   kind: FileKind;
   source_path: string | null;
+  /** Uploads only: `visitor:<cookie id>` or `user:<id>`. */
+  owner_key: string | null;
   created_at: Millis;
 }
 
@@ -86,6 +88,51 @@ export interface AuthTokenTable {
   expires_at: Millis;
 }
 
+export interface TicketTable {
+  id: Generated<number>;
+  title: string;
+  description: string;
+  name: string;
+  email: string;
+  channel: string;
+  user_id: number | null;
+  lang: string;
+  created_at: Millis;
+}
+
+export interface TicketFileTable {
+  ticket_id: number;
+  file_id: number;
+  position: number;
+}
+
+export type OutboxTarget = 'webhook' | 'email';
+export type OutboxStatus = 'pending' | 'delivered' | 'failed';
+
+export interface OutboxTable {
+  id: Generated<number>;
+  ticket_id: number;
+  target: OutboxTarget;
+  status: OutboxStatus;
+  attempts: number;
+  next_attempt_at: Millis;
+  locked_until: Millis | null;
+  last_error: string | null;
+  delivered_at: Millis | null;
+  created_at: Millis;
+}
+
+export interface CaptchaUseTable {
+  key: string;
+  expires_at: Millis;
+}
+
+export interface RateLimitTable {
+  key: string;
+  window_start: Millis;
+  count: number;
+}
+
 export interface Database {
   sections: SectionTable;
   categories: CategoryTable;
@@ -95,6 +142,11 @@ export interface Database {
   settings: SettingTable;
   users: UserTable;
   auth_tokens: AuthTokenTable;
+  tickets: TicketTable;
+  ticket_files: TicketFileTable;
+  outbox: OutboxTable;
+  captcha_uses: CaptchaUseTable;
+  rate_limits: RateLimitTable;
 }
 
 export type SectionRow = Selectable<SectionTable>;
@@ -102,5 +154,7 @@ export type CategoryRow = Selectable<CategoryTable>;
 export type ArticleRow = Selectable<ArticleTable>;
 export type FileRow = Selectable<FileTable>;
 export type UserRow = Selectable<UserTable>;
+export type TicketRow = Selectable<TicketTable>;
+export type OutboxRow = Selectable<OutboxTable>;
 export type NewArticle = Insertable<ArticleTable>;
 export type ArticleUpdate = Updateable<ArticleTable>;

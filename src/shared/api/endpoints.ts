@@ -14,6 +14,7 @@ import {
 } from './knowledge.ts';
 import { Branding, Environments } from './settings.ts';
 import { SuggestionList, SuggestionsQuery } from './search.ts';
+import { CaptchaChallenge, IssueOpenBody, IssueOpenResult } from './tickets.ts';
 
 export interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -111,6 +112,23 @@ export const endpoints = {
     tags: ['search'],
     querystring: SuggestionsQuery,
     response: SuggestionList,
+  },
+  issueOpen: {
+    method: 'POST',
+    path: apiPaths.issueOpen,
+    summary: 'Send a support request (header x-auth-token when signed in); files are ids from POST /api/file',
+    tags: ['requests'],
+    headers: authHeader,
+    body: IssueOpenBody,
+    response: IssueOpenResult,
+    status: 201,
+  },
+  getCaptchaChallenge: {
+    method: 'GET',
+    path: apiPaths.captchaChallenge,
+    summary: 'A proof-of-work challenge for the request form (CAPTCHA_PROVIDER=altcha)',
+    tags: ['requests'],
+    response: CaptchaChallenge,
   },
 } as const satisfies Record<string, Endpoint>;
 

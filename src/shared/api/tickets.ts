@@ -1,0 +1,67 @@
+import { Type, type Static } from 'typebox';
+import { ISSUE_DESCRIPTION_MAX, ISSUE_FILES_MAX, ISSUE_NAME_MAX, ISSUE_TITLE_MAX } from '../constants.ts';
+
+export const UploadedFile = Type.Object({
+  id: Type.Integer(),
+  original_name: Type.String(),
+  file_size: Type.Integer({ minimum: 0, description: 'bytes' }),
+});
+export type UploadedFile = Static<typeof UploadedFile>;
+export const UploadResult = Type.Array(UploadedFile);
+
+/**
+ * The specification's request body. Limits are generous for what a person types and firm against abuse; every
+ * field is checked again by the service, which answers per-field errors in the interface language.
+ */
+export const IssueOpenBody = Type.Object({
+  title: Type.String({ maxLength: ISSUE_TITLE_MAX }),
+  description: Type.String({ maxLength: ISSUE_DESCRIPTION_MAX }),
+  channel: Type.Optional(Type.Literal('web')),
+  name: Type.String({ maxLength: ISSUE_NAME_MAX }),
+  email: Type.String({ maxLength: 320 }),
+  files: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: ISSUE_FILES_MAX })),
+  g_recaptcha_response: Type.Optional(Type.String({ maxLength: 20_000 })),
+});
+export type IssueOpenBody = Static<typeof IssueOpenBody>;
+
+export const IssueOpenResult = Type.Object({
+  data: Type.Object({ id: Type.Integer(), files: Type.Array(Type.Integer()) }),
+});
+export type IssueOpenResult = Static<typeof IssueOpenResult>;
+
+export const CaptchaChallenge = Type.Object({
+  algorithm: Type.Literal('SHA-256'),
+  challenge: Type.String(),
+  maxnumber: Type.Integer(),
+  salt: Type.String(),
+  signature: Type.String(),
+});
+export type CaptchaChallenge = Static<typeof CaptchaChallenge>;
+
+export const TicketDelivery = Type.Object({
+  target: Type.Union([Type.Literal('webhook'), Type.Literal('email')]),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  attempts: Type.Integer(),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+  delivered_at: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const TicketView = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  description: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  channel: Type.String(),
+  user_id: Type.Union([Type.Integer(), Type.Null()]),
+  lang: Type.String(),
+  created_at: Type.String({ description: 'ISO 8601' }),
+  files: Type.Array(Type.Object({ id: Type.Integer(), original_name: Type.String(), file_size: Type.Integer() })),
+  deliveries: Type.Array(TicketDelivery),
+});
+export type TicketView = Static<typeof TicketView>;
+
+export const TicketListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+});
