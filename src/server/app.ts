@@ -9,6 +9,9 @@ import { registerKnowledgeRoutes } from './features/knowledge/knowledge.routes.t
 import { registerSearchRoutes } from './features/search/search.routes.ts';
 import { registerSettingsRoutes } from './features/settings/settings.routes.ts';
 import { registerPageRoutes } from './features/pages/pages.routes.ts';
+import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
+import { registerTicketRoutes } from './features/tickets/tickets.routes.ts';
+import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
 
 export interface AppOptions {
   logger?: boolean;
@@ -44,6 +47,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerKnowledgeRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   registerFileRoutes(app, ctx);
+  await registerUploadRoutes(app, ctx);
+  registerTicketRoutes(app, ctx);
+  registerCaptchaRoutes(app, ctx);
   await registerPageRoutes(app, ctx.config.analytics);
 
   app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());

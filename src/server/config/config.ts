@@ -121,26 +121,37 @@ function parseAnalytics(env: NodeJS.ProcessEnv): AnalyticsConfig | null {
 
 function parsePositive(variable: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new ConfigError(variable, `must be a whole number of at least 1, not "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw new ConfigError(variable, `must be a whole number of at least 1, not "${raw}"`);
   return Number(raw);
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | string[] {
   if (raw === undefined || raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
-  const addresses = raw.split(',').map((a) => a.trim()).filter(Boolean);
+  const addresses = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   if (addresses.some((a) => !/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(a))) {
-    throw new ConfigError('TRUST_PROXY', 'must be true, false, or a comma-separated list of addresses or CIDR ranges');
+    throw new ConfigError(
+      'TRUST_PROXY',
+      'must be true, false, or a comma-separated list of addresses or CIDR ranges',
+    );
   }
   return addresses;
 }
 
 function parseTickets(env: NodeJS.ProcessEnv, publicUrl: string): TicketsConfig {
-  const webhookUrl = env.TICKET_WEBHOOK_URL ? parseHttpUrl('TICKET_WEBHOOK_URL', env.TICKET_WEBHOOK_URL) : null;
+  const webhookUrl = env.TICKET_WEBHOOK_URL
+    ? parseHttpUrl('TICKET_WEBHOOK_URL', env.TICKET_WEBHOOK_URL)
+    : null;
   const supportEmail = env.SUPPORT_EMAIL?.trim() || null;
-  if (supportEmail && !/^[^\s@]+@[^\s@]+$/.test(supportEmail)) throw new ConfigError('SUPPORT_EMAIL', 'is not an email address');
+  if (supportEmail && !/^[^\s@]+@[^\s@]+$/.test(supportEmail))
+    throw new ConfigError('SUPPORT_EMAIL', 'is not an email address');
   const smtpUrl = env.SMTP_URL?.trim() || null;
-  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://');
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
+    throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://');
   if (supportEmail && !smtpUrl) throw new ConfigError('SMTP_URL', 'is required when SUPPORT_EMAIL is set');
   return {
     webhookUrl,

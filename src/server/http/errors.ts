@@ -83,11 +83,28 @@ export function validationFields(issues: AjvIssue[], context: string | undefined
   return [...seen.values()];
 }
 
+/** Our stable names for the errors Fastify and its plugins raise before a handler runs. */
+const FRAMEWORK_CODES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupported_media_type',
+  FST_FILES_LIMIT: 'too_many_files',
+  FST_PARTS_LIMIT: 'too_many_parts',
+  FST_FIELDS_LIMIT: 'too_many_fields',
+  FST_REQ_FILE_TOO_LARGE: 'file_too_large',
+  FST_PROTO_VIOLATION: 'invalid_json',
+};
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvIssue[] }, request, reply) => {
     // A download stream can fail after its type was set; the error must still go out as JSON.
     reply.type('application/json; charset=utf-8');
     if (error instanceof ApiError) {
+      const retryAfter = (error as ApiError & { retryAfterSeconds?: number }).retryAfterSeconds;
+      if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
       return reply
         .status(error.status)
         .send(errorBody(error.status, error.code, error.message, error.fields));
@@ -101,7 +118,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       return reply
         .status(status)
-        .send(errorBody(status, (error.code ?? 'bad_request').toLowerCase(), error.message));
+        .send(errorBody(status, FRAMEWORK_CODES[error.code ?? ''] ?? 'bad_request', error.message));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send(errorBody(500, 'internal_error', 'An error has occured on the server'));

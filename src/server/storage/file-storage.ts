@@ -12,8 +12,12 @@ export interface StoredBlob {
  * Where file bytes live. Keys are content hashes, so storing the same bytes twice stores them once and a key never
  * contains anything a visitor wrote. One interface, so another backend (database, object store) can replace the disk.
  */
+export class TooLargeError extends Error {}
+
 export interface FileStorage {
   put(data: Buffer): Promise<StoredBlob>;
+  /** Streams bytes in, hashing as they come; past `maxBytes` it stops, keeps nothing and throws TooLargeError. */
+  putStream(source: AsyncIterable<Buffer | Uint8Array>, maxBytes: number): Promise<StoredBlob>;
   read(key: string): Readable;
   has(key: string): Promise<boolean>;
   remove(key: string): Promise<void>;
@@ -40,6 +44,33 @@ export function createDiskStorage(root: string): FileStorage {
         await fs.promises.rename(temp, target);
       }
       return { key, size: data.length };
+    },
+    async putStream(source, maxBytes) {
+      await fs.promises.mkdir(root, { recursive: true });
+      const temp = path.join(root, `upload.${process.pid}.${crypto.randomBytes(8).toString('hex')}.tmp`);
+      const hash = crypto.createHash('sha256');
+      const out = fs.createWriteStream(temp);
+      let size = 0;
+      try {
+        for await (const chunk of source) {
+          size += chunk.length;
+          if (size > maxBytes) throw new TooLargeError(`more than ${maxBytes} bytes`);
+          hash.update(chunk);
+          if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+        }
+        await new Promise<void>((resolve, reject) =>
+          out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+        );
+        const key = hash.digest('hex');
+        const target = pathOf(key);
+        await fs.promises.mkdir(path.dirname(target), { recursive: true });
+        await fs.promises.rename(temp, target);
+        return { key, size };
+      } catch (error) {
+        out.destroy();
+        await fs.promises.rm(temp, { force: true });
+        throw error;
+      }
     },
     read(key) {
       return fs.createReadStream(pathOf(key));

@@ -56,7 +56,9 @@ export const TicketView = Type.Object({
   user_id: Type.Union([Type.Integer(), Type.Null()]),
   lang: Type.String(),
   created_at: Type.String({ description: 'ISO 8601' }),
-  files: Type.Array(Type.Object({ id: Type.Integer(), original_name: Type.String(), file_size: Type.Integer() })),
+  files: Type.Array(
+    Type.Object({ id: Type.Integer(), original_name: Type.String(), file_size: Type.Integer() }),
+  ),
   deliveries: Type.Array(TicketDelivery),
 });
 export type TicketView = Static<typeof TicketView>;

@@ -27,7 +27,12 @@ export async function attachFiles(db: Executor, ticketId: number, fileIds: numbe
     .execute();
 }
 
-export async function enqueueDeliveries(db: Executor, ticketId: number, targets: OutboxTarget[], now: number) {
+export async function enqueueDeliveries(
+  db: Executor,
+  ticketId: number,
+  targets: OutboxTarget[],
+  now: number,
+) {
   if (targets.length === 0) return;
   await db
     .insertInto('outbox')

@@ -1,0 +1,107 @@
+import type { IssueOpenBody, IssueOpenResult } from '../../../shared/api/tickets.ts';
+import {
+  ISSUE_DESCRIPTION_MAX,
+  ISSUE_FILES_MAX,
+  ISSUE_NAME_MAX,
+  ISSUE_TITLE_MAX,
+  type Language,
+} from '../../../shared/constants.ts';
+import type { FieldError } from '../../../shared/api/common.ts';
+import type { AppContext } from '../../context.ts';
+import type { OutboxTarget, UserRow } from '../../db/tables.ts';
+import { ApiError } from '../../http/errors.ts';
+import { verifyCaptcha } from '../captcha/captcha.service.ts';
+import { getBranding } from '../settings/branding.service.ts';
+import { message, type MessageKey } from './messages.ts';
+import { attachFiles, enqueueDeliveries, findAttachableUploads, insertTicket } from './tickets.repository.ts';
+import { userKey } from './visitor.ts';
+
+const EMAIL_PATTERN = /^[^\s@"<>(),;:\\[\]]+@[^\s@"<>(),;:\\[\]]+\.[^\s@"<>(),;:\\[\]]{2,}$/;
+
+/** Text as a person typed it, without the invisible characters that hide or reorder what others read. */
+export function cleanText(text: string, multiline: boolean): string {
+  const normalized = text.normalize('NFC').replace(/\r\n?/g, '\n');
+  // eslint-disable-next-line no-control-regex
+  const controls = multiline
+    ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g
+    : /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+  return normalized.replace(controls, '').trim();
+}
+
+export interface Requester {
+  visitorKey: string | null;
+  user: UserRow | null;
+}
+
+function targets(ctx: AppContext): OutboxTarget[] {
+  const { webhookUrl, supportEmail, smtpUrl } = ctx.config.tickets;
+  return [
+    ...(webhookUrl ? ['webhook' as const] : []),
+    ...(supportEmail && smtpUrl ? ['email' as const] : []),
+  ];
+}
+
+/**
+ * Checks a support request field by field and stores the ticket, its files and its deliveries in one transaction.
+ * Every problem is answered at once (422, per field, in the interface language) and nothing is stored.
+ */
+export async function openIssue(
+  ctx: AppContext,
+  body: IssueOpenBody,
+  requester: Requester,
+): Promise<IssueOpenResult> {
+  const { lang } = await getBranding(ctx.db);
+  const errors: FieldError[] = [];
+  const flag = (field: string, key: MessageKey, vars?: Record<string, string | number>) =>
+    errors.push({ field, message: message(lang as Language, key, vars) });
+
+  const title = cleanText(body.title, false);
+  const name = cleanText(body.name, false);
+  const email = cleanText(body.email, false);
+  const description = cleanText(body.description, true);
+  if (!title) flag('title', 'required');
+  else if (title.length > ISSUE_TITLE_MAX) flag('title', 'tooLong', { max: ISSUE_TITLE_MAX });
+  if (!name) flag('name', 'required');
+  else if (name.length > ISSUE_NAME_MAX) flag('name', 'tooLong', { max: ISSUE_NAME_MAX });
+  if (!email) flag('email', 'required');
+  else if (!EMAIL_PATTERN.test(email)) flag('email', 'invalidEmail');
+  if (!description) flag('description', 'required');
+  else if (description.length > ISSUE_DESCRIPTION_MAX)
+    flag('description', 'tooLong', { max: ISSUE_DESCRIPTION_MAX });
+  if (body.channel !== undefined && body.channel !== 'web') flag('channel', 'invalidChannel');
+
+  const fileIds = [...new Set(body.files ?? [])];
+  if (fileIds.length > ISSUE_FILES_MAX) flag('files', 'tooManyFiles', { max: ISSUE_FILES_MAX });
+  const owners = [requester.visitorKey, requester.user ? userKey(requester.user.id) : null].filter(
+    (key): key is string => key !== null,
+  );
+  const attachable = new Set((await findAttachableUploads(ctx.db, owners, fileIds)).map((f) => f.id));
+  for (const id of fileIds) if (!attachable.has(id)) flag('files', 'fileUnavailable', { id });
+
+  // The captcha is checked last, and only for an otherwise valid request, so fixing a typo does not burn it.
+  if (errors.length === 0) {
+    const problem = await verifyCaptcha(ctx, body.g_recaptcha_response);
+    if (problem) flag('g_recaptcha_response', problem);
+  }
+  if (errors.length > 0) {
+    throw new ApiError(
+      422,
+      'invalid_request',
+      errors.map((e) => `${e.field}: ${e.message}`).join('; '),
+      errors,
+    );
+  }
+
+  const now = Date.now();
+  const ticket = await ctx.db.transaction().execute(async (trx) => {
+    const row = await insertTicket(
+      trx,
+      { title, description, name, email, channel: 'web', user_id: requester.user?.id ?? null, lang },
+      now,
+    );
+    await attachFiles(trx, row.id, fileIds);
+    await enqueueDeliveries(trx, row.id, targets(ctx), now);
+    return row;
+  });
+  return { data: { id: ticket.id, files: fileIds } };
+}

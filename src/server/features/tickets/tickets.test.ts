@@ -1,0 +1,372 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CaptchaChallenge } from '../../../shared/api/tickets.ts';
+import { expectApiError } from '../../testing/api-expect.ts';
+import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
+import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { updateBranding } from '../settings/branding.service.ts';
+
+const BOUNDARY = '----signpost-test-boundary';
+
+/** A multipart/form-data body as a browser sends it. */
+export function multipart(files: { name: string; content: Buffer | string; field?: string }[]) {
+  const parts: Buffer[] = [];
+  for (const file of files) {
+    parts.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${file.field ?? 'file[]'}"; filename="${file.name}"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      ),
+      Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+  };
+}
+
+const cookieOf = (setCookie: string | string[] | undefined) => String(setCookie ?? '').split(';')[0] ?? '';
+
+/** Solves a proof-of-work challenge the way the browser widget does. */
+export function solve(challenge: CaptchaChallenge): string {
+  for (let number = 0; number <= challenge.maxnumber; number++) {
+    if (
+      crypto.createHash('sha256').update(`${challenge.salt}${number}`).digest('hex') === challenge.challenge
+    ) {
+      return Buffer.from(JSON.stringify({ ...challenge, number })).toString('base64');
+    }
+  }
+  throw new Error('unsolvable challenge');
+}
+
+const validRequest = (overrides: Record<string, unknown> = {}) => ({
+  title: 'How can we help you? Troubleshooting',
+  description:
+    'My thermostat shows E42.\n\nTroubleshooting > Display > Error codes\nhttp://localhost/knowledge/instruction/1',
+  channel: 'web',
+  name: 'Ann Lee',
+  email: 'ann@example.com',
+  files: [],
+  g_recaptcha_response: '',
+  ...overrides,
+});
+
+function storedBlobs(t: TestApp): string[] {
+  const root = path.join(t.environment.config.dataDir, 'files');
+  if (!fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
+}
+
+const count = async (t: TestApp, table: 'tickets' | 'files' | 'outbox' | 'ticket_files') =>
+  (await t.ctx.db.selectFrom(table).selectAll().execute()).length;
+
+describe.each(testDialects())('support requests on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      CAPTCHA_PROVIDER: 'none',
+      TICKET_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+      REQUESTS_PER_HOUR: '1000',
+      UPLOADS_PER_HOUR: '1000',
+    });
+  });
+  afterAll(async () => t?.close());
+
+  const upload = (
+    files: Parameters<typeof multipart>[0],
+    cookie = '',
+    headers: Record<string, string> = {},
+  ) => {
+    const body = multipart(files);
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/file',
+      payload: body.payload,
+      headers: { ...body.headers, cookie, ...headers },
+    });
+  };
+  const open = (body: unknown, cookie = '', headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: body as object,
+      headers: { cookie, ...headers },
+    });
+
+  it('stores uploads under generated names and answers their records, with an HTTP-only cookie', async () => {
+    const response = await upload([
+      { name: '../../etc/passwd', content: 'not really' },
+      { name: 'screen shot ü.png', content: Buffer.alloc(3000, 7) },
+    ]);
+    expect(response.statusCode).toBe(200);
+    const records = response.json();
+    expect(records).toEqual([
+      { id: expect.any(Number), original_name: 'passwd', file_size: 10 },
+      { id: expect.any(Number), original_name: 'screen shot ü.png', file_size: 3000 },
+    ]);
+    expect(String(response.headers['set-cookie'])).toMatch(
+      /^signpost_visitor=[\w-]{32}; Path=\/; HttpOnly; SameSite=Lax/,
+    );
+    expect(storedBlobs(t).every((name) => /^[0-9a-f]{64}$/.test(name))).toBe(true);
+    // A visitor's upload has no public link.
+    expect((await t.app.inject(`/files/${records[1].id}/x.png`)).statusCode).toBe(404);
+  });
+
+  it('refuses a file over 25 MB with 413 and keeps nothing of it', async () => {
+    const files = await count(t, 'files');
+    const blobs = storedBlobs(t).length;
+    const response = await upload([
+      { name: 'small.txt', content: 'fine' },
+      { name: 'huge.bin', content: Buffer.alloc(25 * 1024 * 1024 + 1, 1) },
+    ]);
+    expectApiError(response, 413, ['file[]']);
+    expect(await count(t, 'files')).toBe(files);
+    expect(storedBlobs(t).length).toBe(blobs);
+    const root = path.join(t.environment.config.dataDir, 'files');
+    expect(fs.readdirSync(root).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('refuses an eleventh file with 413 and keeps nothing', async () => {
+    const files = await count(t, 'files');
+    const eleven = Array.from({ length: 11 }, (_, i) => ({
+      name: `f${i}.txt`,
+      content: `unique content ${i} ${Math.random()}`,
+    }));
+    const blobs = storedBlobs(t).length;
+    const response = await upload(eleven);
+    expect(response.statusCode).toBe(413);
+    expect(response.json().code).toBe('too_many_files');
+    expect(await count(t, 'files')).toBe(files);
+    expect(storedBlobs(t).length).toBe(blobs);
+  });
+
+  it('refuses an upload that is not multipart, or has no file', async () => {
+    const json = await t.app.inject({ method: 'POST', url: '/api/file', payload: { file: 'x' } });
+    expectApiError(json, 415, ['file[]']);
+    const empty = await t.app.inject({ method: 'POST', url: '/api/file', ...multipart([]) });
+    expectApiError(empty, 400, ['file[]']);
+  });
+
+  it('opens a ticket with the visitor’s own files, stored with its deliveries in one go', async () => {
+    const uploaded = await upload([
+      { name: 'a.txt', content: 'aaa' },
+      { name: 'b.txt', content: 'bbb' },
+    ]);
+    const cookie = cookieOf(uploaded.headers['set-cookie']);
+    const ids = uploaded.json().map((f: { id: number }) => f.id);
+    const response = await open(validRequest({ files: ids, name: 'Ann\u0000 Lee\u202e' }), cookie);
+    expect(response.statusCode).toBe(201);
+    const { id, files } = response.json().data;
+    expect(files).toEqual(ids);
+    const ticket = await t.ctx.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(ticket).toMatchObject({ name: 'Ann Lee', email: 'ann@example.com', channel: 'web', lang: 'en' });
+    const attached = await t.ctx.db
+      .selectFrom('ticket_files')
+      .select('file_id')
+      .where('ticket_id', '=', id)
+      .execute();
+    expect(attached.map((a) => a.file_id)).toEqual(ids);
+    const outbox = await t.ctx.db.selectFrom('outbox').selectAll().where('ticket_id', '=', id).execute();
+    expect(outbox.map((o) => [o.target, o.status])).toEqual([['webhook', 'pending']]);
+
+    // The same files cannot go with a second request.
+    const again = await open(validRequest({ files: ids }), cookie);
+    expectApiError(again, 422, ['files', 'files']);
+  });
+
+  it('accepts only files of the same visitor or signed-in user', async () => {
+    const mine = await upload([{ name: 'mine.txt', content: 'mine' }]);
+    const theirs = await upload([{ name: 'theirs.txt', content: 'theirs' }]);
+    const cookie = cookieOf(mine.headers['set-cookie']);
+    const tickets = await count(t, 'tickets');
+    const response = await open(
+      validRequest({ files: [mine.json()[0].id, theirs.json()[0].id, 99999999] }),
+      cookie,
+    );
+    expectApiError(response, 422, ['files', 'files']);
+    expect(response.json().data.errors[0].message).toContain(String(theirs.json()[0].id));
+    expect(await count(t, 'tickets')).toBe(tickets);
+
+    await buildUser(t.ctx.db, { email: 'user@example.com', name: 'User' });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'user@example.com', password: DEFAULT_PASSWORD },
+    });
+    const token = login.json().token;
+    const userUpload = await upload([{ name: 'u.txt', content: 'from the account' }], '', {
+      'x-auth-token': token,
+    });
+    expect(userUpload.headers['set-cookie']).toBeUndefined();
+    // From another browser, the same account may attach it.
+    const sent = await open(validRequest({ files: [userUpload.json()[0].id] }), '', {
+      'x-auth-token': token,
+    });
+    expect(sent.statusCode).toBe(201);
+    const ticket = await t.ctx.db
+      .selectFrom('tickets')
+      .select('user_id')
+      .where('id', '=', sent.json().data.id)
+      .executeTakeFirstOrThrow();
+    expect(ticket.user_id).not.toBeNull();
+  });
+
+  it('flags every empty or malformed field at once, in the interface language, storing nothing', async () => {
+    const tickets = await count(t, 'tickets');
+    const empty = await open(validRequest({ name: '  ', email: '', description: '\u200b', title: '' }));
+    expectApiError(empty, 422, ['title', 'name', 'email', 'description']);
+    const badEmail = await open(validRequest({ email: 'ann@' }));
+    expectApiError(badEmail, 422, ['email']);
+    expect(badEmail.json().data.errors[0].message).toBe('Enter a valid email address');
+    await updateBranding(t.ctx.db, { lang: 'ru' });
+    const russian = await open(validRequest({ name: '' }));
+    expect(russian.json().data.errors[0]).toEqual({ field: 'name', message: 'Это поле обязательно' });
+    await updateBranding(t.ctx.db, { lang: 'en' });
+    expect(await count(t, 'tickets')).toBe(tickets);
+  });
+
+  it('answers clear 4xx errors for broken, huge and mistyped bodies', async () => {
+    const tickets = await count(t, 'tickets');
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().code).toBe('invalid_json');
+    const emptyBody = await t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(emptyBody.statusCode).toBe(400);
+    const huge = await open(validRequest({ description: 'x'.repeat(3 * 1024 * 1024) }));
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().code).toBe('body_too_large');
+    const long = await open(validRequest({ description: 'x'.repeat(20_001) }));
+    expectApiError(long, 400, ['description']);
+    const xml = await t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: '<name/>',
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json().code).toBe('unsupported_media_type');
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: 'name=x',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectApiError(text, 400, ['body']);
+    const missing = await open({});
+    expectApiError(missing, 400, ['title', 'description', 'name', 'email']);
+    const tooMany = await open(validRequest({ files: Array.from({ length: 11 }, (_, i) => i + 1) }));
+    expectApiError(tooMany, 400, ['files']);
+    expect(await count(t, 'tickets')).toBe(tickets);
+  });
+});
+
+describe.each(testDialects())('captcha and abuse limits on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      CAPTCHA_PROVIDER: 'altcha',
+      REQUESTS_PER_HOUR: '6',
+      UPLOADS_PER_HOUR: '2',
+    });
+  });
+  afterAll(async () => t?.close());
+
+  const challenge = async () => (await t.app.inject('/api/captcha/challenge')).json() as CaptchaChallenge;
+  const open = (body: unknown) =>
+    t.app.inject({ method: 'POST', url: '/panel/api/issue-open', payload: body as object });
+
+  it('tells the client which captcha to show', async () => {
+    const environments = (await t.app.inject('/panel/api/v2/system/environments')).json();
+    expect(environments).toMatchObject({
+      disable_google_captcha: false,
+      captcha: { provider: 'altcha', site_key: null, challenge_url: '/api/captcha/challenge' },
+    });
+  });
+
+  it('requires a solved challenge, once: missing, forged and reused solutions are refused', async () => {
+    const missing = await open(validRequest());
+    expectApiError(missing, 422, ['g_recaptcha_response']);
+
+    const first = await challenge();
+    const forged = solve({ ...first, signature: 'f'.repeat(64) });
+    expectApiError(await open(validRequest({ g_recaptcha_response: forged })), 422, ['g_recaptcha_response']);
+    expectApiError(await open(validRequest({ g_recaptcha_response: 'bm90IGpzb24=' })), 422, [
+      'g_recaptcha_response',
+    ]);
+
+    const solution = solve(first);
+    expect((await open(validRequest({ g_recaptcha_response: solution }))).statusCode).toBe(201);
+    const reused = await open(validRequest({ g_recaptcha_response: solution }));
+    expectApiError(reused, 422, ['g_recaptcha_response']);
+    expect(reused.json().data.errors[0].message).toBe('This check was already used; try again');
+  });
+
+  it('limits requests per client address per hour with 429 and Retry-After', async () => {
+    let last = await open(validRequest());
+    for (let i = 0; i < 6 && last.statusCode !== 429; i++) last = await open(validRequest());
+    expectApiError(last, 429);
+    expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(last.headers['retry-after'])).toBeLessThanOrEqual(3600);
+
+    const body = multipart([{ name: 'a.txt', content: 'a' }]);
+    const uploads = [];
+    for (let i = 0; i < 3; i++)
+      uploads.push(await t.app.inject({ method: 'POST', url: '/api/file', ...body }));
+    expect(uploads.map((u) => u.statusCode)).toEqual([200, 200, 429]);
+  });
+});
+
+describe.each(testDialects())('uploads nobody sent on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { CAPTCHA_PROVIDER: 'none' });
+  });
+  afterAll(async () => t?.close());
+
+  it('are deleted after 24 hours, bytes included, while sent ones stay', async () => {
+    const { deleteStaleUploads, UPLOAD_LIFETIME_MS } = await import('./stale-uploads.ts');
+    const body = multipart([
+      { name: 'kept.txt', content: 'kept bytes' },
+      { name: 'dropped.txt', content: 'dropped bytes' },
+    ]);
+    const uploaded = await t.app.inject({ method: 'POST', url: '/api/file', ...body });
+    const [kept, dropped] = uploaded.json();
+    const cookie = cookieOf(uploaded.headers['set-cookie']);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: validRequest({ files: [kept.id] }),
+      headers: { cookie },
+    });
+    expect(sent.statusCode).toBe(201);
+    expect(await deleteStaleUploads(t.ctx, Date.now())).toBe(0);
+    const before = storedBlobs(t).length;
+    expect(await deleteStaleUploads(t.ctx, Date.now() + UPLOAD_LIFETIME_MS + 1000)).toBe(1);
+    const remaining = (await t.ctx.db.selectFrom('files').select('id').execute()).map((f) => f.id);
+    expect(remaining).toContain(kept.id);
+    expect(remaining).not.toContain(dropped.id);
+    expect(storedBlobs(t).length).toBe(before - 1);
+  });
+});
