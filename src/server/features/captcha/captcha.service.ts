@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { CaptchaChallenge } from '../../../shared/api/tickets.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
-import { readSetting, writeSetting } from '../settings/settings.repository.ts';
+import { readSetting } from '../settings/settings.repository.ts';
 
 /** How many hashes a browser tries at most: a second or two of work for a person, real cost for a spammer. */
 export const MAX_NUMBER = 50_000;

@@ -15,18 +15,9 @@ import { getBranding } from '../settings/branding.service.ts';
 import { message, type MessageKey } from './messages.ts';
 import { attachFiles, enqueueDeliveries, findAttachableUploads, insertTicket } from './tickets.repository.ts';
 import { userKey } from './visitor.ts';
+import { cleanText } from './clean-text.ts';
 
 const EMAIL_PATTERN = /^[^\s@"<>(),;:\\[\]]+@[^\s@"<>(),;:\\[\]]+\.[^\s@"<>(),;:\\[\]]{2,}$/;
-
-/** Text as a person typed it, without the invisible characters that hide or reorder what others read. */
-export function cleanText(text: string, multiline: boolean): string {
-  const normalized = text.normalize('NFC').replace(/\r\n?/g, '\n');
-  // eslint-disable-next-line no-control-regex
-  const controls = multiline
-    ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g
-    : /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-  return normalized.replace(controls, '').trim();
-}
 
 export interface Requester {
   visitorKey: string | null;

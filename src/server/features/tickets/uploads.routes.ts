@@ -11,19 +11,9 @@ import { unreferencedKeys } from '../content/content.repository.ts';
 import { contentTypeFor } from '../files/content-type.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { ensureVisitorKey, userKey } from './visitor.ts';
+import { cleanFileName } from './clean-text.ts';
 
 const FIELD_NAMES = new Set(['file[]', 'file', 'files[]', 'files']);
-
-/** A visitor's file name, made safe to show and store: no path, no control characters, at most 255 characters. */
-export function cleanFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-    .trim();
-  return (clean || 'file').slice(0, 255);
-}
 
 export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(multipart, {
