@@ -1,8 +1,7 @@
+/* eslint-disable no-control-regex -- matching control characters is what this module is for */
 // Control characters (C0, C1) and the invisible marks that hide or reorder what others read (zero-width, bidi).
-// eslint-disable-next-line no-control-regex
 const INVISIBLE_KEEPING_LINES =
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-// eslint-disable-next-line no-control-regex
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /** Text as a person typed it, normalised, without invisible characters; line breaks kept only where asked. */
