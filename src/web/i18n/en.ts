@@ -56,6 +56,23 @@ export const en = {
   toSearch: 'Search the knowledge base',
   knowledgeUnavailable: 'The knowledge base is not available.',
   logoAlt: '{{title}} logo',
+  requestFormTitle: 'Send a request to support',
+  makeRequestButton: 'Make a request',
+  hideRequestForm: 'Hide the request form',
+  nameLabel: 'Name',
+  emailLabel: 'Email',
+  messageLabel: 'Message',
+  filesLabel: 'Attach files',
+  fileHint: 'Less than 15 Mb not more than 25 Mb',
+  removeFile: 'Remove {{name}}',
+  send: 'Send',
+  sending: 'Sending',
+  fieldRequired: 'This field is required',
+  captchaChecking: 'Checking that you are not a robot…',
+  captchaDone: 'Checked: you are not a robot',
+  captchaFailed: 'The check could not be done; try again',
+  requestSentToast: 'Sent: your request has reached our support team',
+  prefilledHint: 'Filled in from your account or the link you followed',
 };
 
 export type MessageKey = keyof typeof en;

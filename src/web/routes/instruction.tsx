@@ -4,6 +4,7 @@ import { apiFrom } from '../api/api-context.ts';
 import { HtmlContent } from '../components/html-content.tsx';
 import { ArticleList } from '../features/knowledge/article-list.tsx';
 import { FileList } from '../features/knowledge/file-list.tsx';
+import { RequestSection } from '../features/request/request-section.tsx';
 import { Trail } from '../features/knowledge/trail.tsx';
 import { useI18n } from '../i18n/i18n.tsx';
 import { storageKeys, writeItem } from '../lib/storage.ts';
@@ -57,6 +58,7 @@ export function InstructionPage() {
         <h1>{instruction.title}</h1>
         <HtmlContent html={instruction.description} />
         <FileList files={instruction.files} />
+        {instruction.can_create_issue && <RequestSection instruction={instruction} trail={trail} />}
       </article>
       {siblings.length > 1 && (
         <aside className="sidebar" aria-labelledby="sidebar-heading">

@@ -9,6 +9,7 @@ import {
 } from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
 import { Header } from '../features/layout/header.tsx';
+import { AuthProvider } from '../features/layout/use-auth.tsx';
 import { RequestHint } from '../features/layout/request-hint.tsx';
 import { I18nProvider, useI18n } from '../i18n/i18n.tsx';
 import { storageKeys, writeItem } from '../lib/storage.ts';
@@ -86,7 +87,9 @@ export function Layout() {
   const { branding } = useRootData();
   return (
     <I18nProvider lang={branding.lang}>
-      <LayoutBody />
+      <AuthProvider>
+        <LayoutBody />
+      </AuthProvider>
     </I18nProvider>
   );
 }

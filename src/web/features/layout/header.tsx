@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { SearchBox } from '../search/search-box.tsx';
 import { portalHref, useRootData } from '../../routes/root-data.ts';
-import { useAuth } from './use-auth.ts';
+import { useAuth } from './use-auth.tsx';
 
 /**
  * Header with background, logo, navigation, title and search. Wide screens show the links inline; below 720 px

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { AuthUser } from '../../../shared/api/auth.ts';
 import { apiFrom } from '../../api/api-context.ts';
 import { clearAuthToken, readAuthToken } from '../../lib/storage.ts';
@@ -6,14 +6,17 @@ import { clearAuthToken, readAuthToken } from '../../lib/storage.ts';
 export interface AuthState {
   user: AuthUser | null;
   error: string | null;
+  exit: () => void;
 }
 
+const AuthContext = createContext<AuthState>({ user: null, error: null, exit: () => {} });
+
 /**
- * The signed-in visitor, read after hydration: the token lives in the browser's storage, so the server always
- * renders the anonymous header and this fills it in.
+ * The signed-in visitor, read once after hydration: the token lives in the browser's storage, so the server
+ * always renders the anonymous page and this fills it in.
  */
-export function useAuth(): AuthState & { exit: () => void } {
-  const [state, setState] = useState<AuthState>({ user: null, error: null });
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<Omit<AuthState, 'exit'>>({ user: null, error: null });
   useEffect(() => {
     const token = readAuthToken();
     if (!token) return;
@@ -34,5 +37,7 @@ export function useAuth(): AuthState & { exit: () => void } {
     setState({ user: null, error: null });
     window.location.reload();
   };
-  return { ...state, exit };
+  return <AuthContext.Provider value={{ ...state, exit }}>{children}</AuthContext.Provider>;
 }
+
+export const useAuth = () => useContext(AuthContext);

@@ -1,0 +1,260 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { FieldError } from '../../../shared/api/common.ts';
+import type { Instruction } from '../../../shared/api/knowledge.ts';
+import { REQUEST_TOAST_MS, SENT_STATE_MS } from '../../../shared/constants.ts';
+import { useI18n } from '../../i18n/i18n.tsx';
+import { sizeInKb } from '../../lib/format.ts';
+import { readAuthToken, readItem, storageKeys } from '../../lib/storage.ts';
+import type { TrailStep } from '../../lib/trail.ts';
+import { useRootData } from '../../routes/root-data.ts';
+import { useAuth } from '../layout/use-auth.tsx';
+import { openIssue, RequestError, uploadFiles } from './request-api.ts';
+import { useCaptcha } from './use-captcha.ts';
+
+type Field = 'name' | 'email' | 'description';
+type Errors = Partial<Record<Field | 'files' | 'captcha' | 'form', string>>;
+
+/** The spec's request description: the visitor's text, then where they were (trail and the article's address). */
+export function composeDescription(text: string, trail: TrailStep[], articleUrl: string): string {
+  const where = trail.map((step) => step.name).join(' > ');
+  return `${text.trim()}\n\n---\n${where}\n${articleUrl}`;
+}
+
+function serverErrors(fields: FieldError[]): Errors {
+  const errors: Errors = {};
+  for (const { field, message } of fields) {
+    const key =
+      field === 'g_recaptcha_response' ? 'captcha' : field.startsWith('files') ? 'files' : (field as Field);
+    errors[key] ??= message;
+  }
+  return errors;
+}
+
+/**
+ * The support-request form: name, email, message and files; the server's per-field errors under each field;
+ * after a send, a disabled "sent" button and a toast for 5 seconds. Loaded only when the visitor opens it.
+ */
+export default function RequestForm({
+  formId,
+  instruction,
+  trail,
+}: {
+  formId: string;
+  instruction: Instruction;
+  trail: TrailStep[];
+}) {
+  const { t } = useI18n();
+  const { branding, environments, sections } = useRootData();
+  const { user } = useAuth();
+  const [values, setValues] = useState({ name: '', email: '', description: '' });
+  const [locked, setLocked] = useState({ name: false, email: false });
+  const [files, setFiles] = useState<File[]>([]);
+  const [errors, setErrors] = useState<Errors>({});
+  const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const [toast, setToast] = useState(false);
+  const [round, setRound] = useState(0);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const captcha = useCaptcha(environments, round);
+
+  // Name and email come from the account, or from the link's megapolName/megapolEmail; then they are fixed.
+  useEffect(() => {
+    const name = user?.name ?? readItem(storageKeys.megapolName);
+    const email = user?.email ?? readItem(storageKeys.megapolEmail);
+    setValues((current) => ({ ...current, name: name ?? current.name, email: email ?? current.email }));
+    setLocked({ name: Boolean(name), email: Boolean(email) });
+  }, [user]);
+
+  useEffect(() => {
+    if (status !== 'sent') return;
+    const timer = setTimeout(() => setStatus('idle'), SENT_STATE_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+  useEffect(() => {
+    if (!toast) return;
+    const timer = setTimeout(() => setToast(false), REQUEST_TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [toast]);
+
+  const change = (field: Field, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const addFiles = (list: FileList | null) => {
+    if (!list) return;
+    // Copy now: the FileList is live and empties when the input is reset below.
+    const added = Array.from(list);
+    setFiles((current) => [...current, ...added]);
+    setErrors((current) => ({ ...current, files: undefined }));
+    if (fileInput.current) fileInput.current.value = '';
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const missing: Errors = {};
+    for (const field of ['name', 'email', 'description'] as const) {
+      if (!values[field].trim()) missing[field] = t('fieldRequired');
+    }
+    setErrors(missing);
+    if (Object.keys(missing).length > 0) return;
+
+    setStatus('sending');
+    const token = readAuthToken();
+    const section = sections.find((s) => s.id === instruction.section_id);
+    const articleUrl = `${environments.knowledge_portal}/knowledge/instruction/${instruction.id}`;
+    try {
+      const uploaded = files.length ? await uploadFiles(files, token) : [];
+      await openIssue(
+        {
+          title: [branding.site_title, section?.name].filter(Boolean).join(': '),
+          description: composeDescription(values.description, trail, articleUrl),
+          channel: 'web',
+          name: values.name.trim(),
+          email: values.email.trim(),
+          files: uploaded.map((file) => file.id),
+          g_recaptcha_response: captcha.read(),
+        },
+        token,
+      );
+      setValues((current) => ({
+        name: locked.name ? current.name : '',
+        email: locked.email ? current.email : '',
+        description: '',
+      }));
+      setFiles([]);
+      setErrors({});
+      setStatus('sent');
+      setToast(true);
+    } catch (error) {
+      setStatus('idle');
+      if (error instanceof RequestError && error.fields.length > 0) setErrors(serverErrors(error.fields));
+      else
+        setErrors({
+          form: error instanceof RequestError && error.status !== 0 ? error.message : t('errorOccurred'),
+        });
+    } finally {
+      // A captcha answer is good for one request only.
+      setRound((value) => value + 1);
+    }
+  };
+
+  const fieldProps = (field: Field) => ({
+    id: `${formId}-${field}`,
+    name: field,
+    value: values[field],
+    'aria-invalid': errors[field] ? true : undefined,
+    'aria-describedby': errors[field] ? `${formId}-${field}-error` : undefined,
+  });
+  const fieldError = (field: Field | 'files' | 'captcha') =>
+    errors[field] ? (
+      <p id={`${formId}-${field}-error`} className="field-error">
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <>
+      <form
+        id={`${formId}-form`}
+        className="request-form"
+        noValidate
+        onSubmit={(event) => void submit(event)}
+      >
+        <div className="field">
+          <label htmlFor={`${formId}-name`}>{t('nameLabel')}</label>
+          <input
+            {...fieldProps('name')}
+            type="text"
+            autoComplete="name"
+            maxLength={200}
+            disabled={locked.name}
+            onChange={(e) => change('name', e.target.value)}
+          />
+          {fieldError('name')}
+        </div>
+        <div className="field">
+          <label htmlFor={`${formId}-email`}>{t('emailLabel')}</label>
+          <input
+            {...fieldProps('email')}
+            type="email"
+            autoComplete="email"
+            maxLength={320}
+            disabled={locked.email}
+            onChange={(e) => change('email', e.target.value)}
+          />
+          {fieldError('email')}
+        </div>
+        {(locked.name || locked.email) && <p className="field-hint">{t('prefilledHint')}</p>}
+        <div className="field">
+          <label htmlFor={`${formId}-description`}>{t('messageLabel')}</label>
+          <textarea
+            {...fieldProps('description')}
+            rows={6}
+            maxLength={19_000}
+            onChange={(e) => change('description', e.target.value)}
+          />
+          {fieldError('description')}
+        </div>
+        <div className="field">
+          <label htmlFor={`${formId}-files`}>{t('filesLabel')}</label>
+          <input
+            ref={fileInput}
+            id={`${formId}-files`}
+            type="file"
+            multiple
+            aria-describedby={`${formId}-files-hint`}
+            onChange={(event) => addFiles(event.target.files)}
+          />
+          <p id={`${formId}-files-hint`} className="field-hint">
+            {t('fileHint')}
+          </p>
+          {files.length > 0 && (
+            <ul className="attached-files">
+              {files.map((file, index) => (
+                <li key={`${file.name}-${index}`}>
+                  <span>{file.name}</span>{' '}
+                  <span className="file-size">{t('fileSize', { size: sizeInKb(file.size) })}</span>{' '}
+                  <button
+                    type="button"
+                    className="link-button"
+                    aria-label={t('removeFile', { name: file.name })}
+                    onClick={() => setFiles((current) => current.filter((_, i) => i !== index))}
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {fieldError('files')}
+        </div>
+        {captcha.provider !== 'none' && (
+          <div className="field captcha" aria-live="polite">
+            {captcha.provider === 'recaptcha' && <div ref={captcha.recaptchaBox} />}
+            {captcha.provider === 'altcha' && (
+              <p className="field-hint">
+                {captcha.state === 'ready'
+                  ? t('captchaDone')
+                  : captcha.state === 'failed'
+                    ? t('captchaFailed')
+                    : t('captchaChecking')}
+              </p>
+            )}
+            {fieldError('captcha')}
+          </div>
+        )}
+        {errors.form && (
+          <p className="field-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <button type="submit" className="button" disabled={status !== 'idle' || captcha.state === 'working'}>
+          {status === 'sent' ? t('sent') : status === 'sending' ? t('sending') : t('send')}
+        </button>
+      </form>
+      <div className="toast-region" role="status" aria-live="polite">
+        {toast && <div className="toast">{t('requestSentToast')}</div>}
+      </div>
+    </>
+  );
+}
