@@ -67,7 +67,11 @@ export function createDiskStorage(root: string): FileStorage {
         await fs.promises.rename(temp, target);
         return { key, size };
       } catch (error) {
-        out.destroy();
+        // The file opens asynchronously: wait for the stream to close, or it could appear after we removed it.
+        await new Promise<void>((resolve) => {
+          if (out.closed) resolve();
+          else out.once('close', () => resolve()).destroy();
+        });
         await fs.promises.rm(temp, { force: true });
         throw error;
       }

@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { ISSUE_DESCRIPTION_MAX, ISSUE_FILES_MAX, ISSUE_NAME_MAX, ISSUE_TITLE_MAX } from '../constants.ts';
 
 export const UploadedFile = Type.Object({
   id: Type.Integer(),
@@ -10,16 +9,17 @@ export type UploadedFile = Static<typeof UploadedFile>;
 export const UploadResult = Type.Array(UploadedFile);
 
 /**
- * The specification's request body. Limits are generous for what a person types and firm against abuse; every
- * field is checked again by the service, which answers per-field errors in the interface language.
+ * The specification's request body. The schema checks types only: the service checks presence, formats and lengths
+ * so that it can answer every field's problem at once, in the interface language (422). The body limit (1 MB)
+ * bounds what arrives at all.
  */
 export const IssueOpenBody = Type.Object({
-  title: Type.String({ maxLength: ISSUE_TITLE_MAX }),
-  description: Type.String({ maxLength: ISSUE_DESCRIPTION_MAX }),
-  channel: Type.Optional(Type.Literal('web')),
-  name: Type.String({ maxLength: ISSUE_NAME_MAX }),
-  email: Type.String({ maxLength: 320 }),
-  files: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: ISSUE_FILES_MAX })),
+  title: Type.String(),
+  description: Type.String(),
+  channel: Type.Optional(Type.String()),
+  name: Type.String(),
+  email: Type.String(),
+  files: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 })),
   g_recaptcha_response: Type.Optional(Type.String({ maxLength: 20_000 })),
 });
 export type IssueOpenBody = Static<typeof IssueOpenBody>;

@@ -257,8 +257,9 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
     const huge = await open(validRequest({ description: 'x'.repeat(3 * 1024 * 1024) }));
     expect(huge.statusCode).toBe(413);
     expect(huge.json().code).toBe('body_too_large');
-    const long = await open(validRequest({ description: 'x'.repeat(20_001) }));
-    expectApiError(long, 400, ['description']);
+    const long = await open(validRequest({ description: 'x'.repeat(20_001), name: 'n'.repeat(201) }));
+    expectApiError(long, 422, ['description', 'name']);
+    expect(long.json().data.errors[0].message).toMatch(/at most \d+ characters/);
     const xml = await t.app.inject({
       method: 'POST',
       url: '/panel/api/issue-open',
@@ -277,7 +278,10 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
     const missing = await open({});
     expectApiError(missing, 400, ['title', 'description', 'name', 'email']);
     const tooMany = await open(validRequest({ files: Array.from({ length: 11 }, (_, i) => i + 1) }));
-    expectApiError(tooMany, 400, ['files']);
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.json().data.errors[0]).toEqual({ field: 'files', message: 'Attach at most 10 files' });
+    const wrongTypes = await open(validRequest({ name: { first: 'Ann' }, files: ['a'] }));
+    expectApiError(wrongTypes, 400, ['name', 'files.0']);
     expect(await count(t, 'tickets')).toBe(tickets);
   });
 });
@@ -321,6 +325,39 @@ describe.each(testDialects())('captcha and abuse limits on %s', (dialect) => {
     const reused = await open(validRequest({ g_recaptcha_response: solution }));
     expectApiError(reused, 422, ['g_recaptcha_response']);
     expect(reused.json().data.errors[0].message).toBe('This check was already used; try again');
+  });
+
+  it('trusts X-Forwarded-For only when told to', async () => {
+    const spoofed = multipart([{ name: 'a.txt', content: 'a' }]);
+    const statusesFor = async (app: TestApp, addresses: string[]) => {
+      const statuses = [];
+      for (const address of addresses) {
+        const response = await app.app.inject({
+          method: 'POST',
+          url: '/api/file',
+          ...spoofed,
+          headers: { ...spoofed.headers, 'x-forwarded-for': address },
+        });
+        statuses.push(response.statusCode);
+      }
+      return statuses;
+    };
+    for (const [trust, expected] of [
+      // Untrusted, three forwarded addresses are still one client: the limit of 1 applies.
+      ['false', [200, 429, 429]],
+      ['true', [200, 200, 429]],
+    ] as const) {
+      const app = await createTestApp(dialect, {
+        CAPTCHA_PROVIDER: 'none',
+        UPLOADS_PER_HOUR: '1',
+        TRUST_PROXY: trust,
+      });
+      try {
+        expect(await statusesFor(app, ['10.0.0.1', '10.0.0.2', '10.0.0.1']), trust).toEqual(expected);
+      } finally {
+        await app.close();
+      }
+    }
   });
 
   it('limits requests per client address per hour with 429 and Retry-After', async () => {
