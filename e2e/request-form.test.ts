@@ -16,7 +16,10 @@ beforeAll(async () => {
   server = await startServer({ env: { CAPTCHA_PROVIDER: 'altcha' } });
   browser = await launchBrowser();
   const bundle = (await (await fetch(`${server.url}/api/knowledge/instruction`)).json()).items;
-  const article = bundle.find((a: { can_create_issue: boolean; category_id: number | null }) => a.can_create_issue && a.category_id !== null);
+  const article = bundle.find(
+    (a: { can_create_issue: boolean; category_id: number | null }) =>
+      a.can_create_issue && a.category_id !== null,
+  );
   articleId = article.id;
   articleTitle = article.title;
 });
@@ -27,76 +30,90 @@ afterAll(async () => {
 });
 
 describe('the support-request form', () => {
-  it('flags empty fields without sending, then sends with one of two files, shows the sent state and toast', { timeout: 60_000 }, async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-attach-'));
-    fs.writeFileSync(path.join(dir, 'photo-of-display.png'), Buffer.alloc(2048, 1));
-    fs.writeFileSync(path.join(dir, 'wrong-file.txt'), 'not this one');
+  it(
+    'flags empty fields without sending, then sends with one of two files, shows the sent state and toast',
+    { timeout: 60_000 },
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-attach-'));
+      fs.writeFileSync(path.join(dir, 'photo-of-display.png'), Buffer.alloc(2048, 1));
+      fs.writeFileSync(path.join(dir, 'wrong-file.txt'), 'not this one');
 
-    const { page, context, problems } = await openPage(browser);
-    const sentRequests: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST') sentRequests.push(new URL(request.url()).pathname);
-    });
-    await gotoHydrated(page, `${server.url}/knowledge/instruction/${articleId}`);
-    const toggle = page.locator('.request-toggle');
-    expect(await toggle.innerText()).toBe('Make a request');
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-    await toggle.click();
-    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
-    expect(await page.locator('.request-form').innerText()).toContain('Less than 15 Mb not more than 25 Mb');
+      const { page, context, problems } = await openPage(browser);
+      const sentRequests: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST') sentRequests.push(new URL(request.url()).pathname);
+      });
+      await gotoHydrated(page, `${server.url}/knowledge/instruction/${articleId}`);
+      const toggle = page.locator('.request-toggle');
+      expect(await toggle.innerText()).toBe('Make a request');
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      expect(await page.locator('.request-form').innerText()).toContain(
+        'Less than 15 Mb not more than 25 Mb',
+      );
 
-    await page.getByRole('button', { name: 'Send' }).click();
-    for (const label of ['Name', 'Email', 'Message']) {
-      expect(await page.getByLabel(label, { exact: true }).getAttribute('aria-invalid'), label).toBe('true');
-    }
-    expect(await page.locator('.field-error').count()).toBe(3);
-    expect(sentRequests).toEqual([]);
+      await page.getByRole('button', { name: 'Send' }).click();
+      for (const label of ['Name', 'Email', 'Message']) {
+        expect(await page.getByLabel(label, { exact: true }).getAttribute('aria-invalid'), label).toBe(
+          'true',
+        );
+      }
+      expect(await page.locator('.field-error').count()).toBe(3);
+      expect(sentRequests).toEqual([]);
 
-    await page.getByLabel('Name', { exact: true }).fill('Ann Lee');
-    await page.getByLabel('Email', { exact: true }).fill('ann@example.com');
-    await page.getByLabel('Message', { exact: true }).fill('The display shows E42 after the update.');
-    await page.getByLabel('Attach files').setInputFiles([
-      path.join(dir, 'photo-of-display.png'),
-      path.join(dir, 'wrong-file.txt'),
-    ]);
-    expect(await page.locator('.attached-files li').count()).toBe(2);
-    await page.getByRole('button', { name: 'Remove wrong-file.txt' }).click();
-    expect(await page.locator('.attached-files li').count()).toBe(1);
+      await page.getByLabel('Name', { exact: true }).fill('Ann Lee');
+      await page.getByLabel('Email', { exact: true }).fill('ann@example.com');
+      await page.getByLabel('Message', { exact: true }).fill('The display shows E42 after the update.');
+      await page
+        .getByLabel('Attach files')
+        .setInputFiles([path.join(dir, 'photo-of-display.png'), path.join(dir, 'wrong-file.txt')]);
+      expect(await page.locator('.attached-files li').count()).toBe(2);
+      await page.getByRole('button', { name: 'Remove wrong-file.txt' }).click();
+      expect(await page.locator('.attached-files li').count()).toBe(1);
 
-    // The proof-of-work captcha solves itself while the form is open.
-    await page.getByText('Checked: you are not a robot').waitFor({ timeout: 20_000 });
-    await page.getByRole('button', { name: 'Send' }).click();
-    const sent = page.getByRole('button', { name: 'Sent' });
-    await sent.waitFor();
-    expect(await sent.isDisabled()).toBe(true);
-    expect(await page.locator('.toast').innerText()).toContain('Sent');
-    expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('');
-    expect(await page.locator('.attached-files li').count()).toBe(0);
-    expect(sentRequests).toEqual(['/api/file', '/panel/api/issue-open']);
+      // The proof-of-work captcha solves itself while the form is open.
+      await page.getByText('Checked: you are not a robot').waitFor({ timeout: 20_000 });
+      await page.getByRole('button', { name: 'Send' }).click();
+      const sent = page.getByRole('button', { name: 'Sent' });
+      await sent.waitFor();
+      expect(await sent.isDisabled()).toBe(true);
+      expect(await page.locator('.toast').innerText()).toContain('Sent');
+      expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('');
+      expect(await page.locator('.attached-files li').count()).toBe(0);
+      expect(sentRequests).toEqual(['/api/file', '/panel/api/issue-open']);
 
-    // Five seconds later the button and the toast are back to normal.
-    await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 7000 });
-    expect(await page.locator('.toast').count()).toBe(0);
+      // Five seconds later the button and the toast are back to normal.
+      await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 7000 });
+      expect(await page.locator('.toast').count()).toBe(0);
 
-    const ticket = await server.ctx.db.selectFrom('tickets').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(ticket).toMatchObject({ name: 'Ann Lee', email: 'ann@example.com', channel: 'web' });
-    expect(ticket.description).toContain('The display shows E42 after the update.');
-    expect(ticket.description).toContain(articleTitle);
-    expect(ticket.description).toContain(`/knowledge/instruction/${articleId}`);
-    const files = await server.ctx.db
-      .selectFrom('ticket_files')
-      .innerJoin('files', 'files.id', 'ticket_files.file_id')
-      .select(['files.original_name', 'files.size'])
-      .where('ticket_files.ticket_id', '=', ticket.id)
-      .execute();
-    expect(files).toEqual([{ original_name: 'photo-of-display.png', size: 2048 }]);
-    expect(problems).toEqual([]);
-    await context.close();
-  });
+      const ticket = await server.ctx.db
+        .selectFrom('tickets')
+        .selectAll()
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(ticket).toMatchObject({ name: 'Ann Lee', email: 'ann@example.com', channel: 'web' });
+      expect(ticket.description).toContain('The display shows E42 after the update.');
+      expect(ticket.description).toContain(articleTitle);
+      expect(ticket.description).toContain(`/knowledge/instruction/${articleId}`);
+      const files = await server.ctx.db
+        .selectFrom('ticket_files')
+        .innerJoin('files', 'files.id', 'ticket_files.file_id')
+        .select(['files.original_name', 'files.size'])
+        .where('ticket_files.ticket_id', '=', ticket.id)
+        .execute();
+      expect(files).toEqual([{ original_name: 'photo-of-display.png', size: 2048 }]);
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('prefills and locks name and email from megapolName and megapolEmail, and passes axe open', async () => {
     const { page, context } = await openPage(browser);
-    await gotoHydrated(page, `${server.url}/knowledge/instruction/${articleId}?megapolName=Bo%20Kim&megapolEmail=bo%40example.com`);
+    await gotoHydrated(
+      page,
+      `${server.url}/knowledge/instruction/${articleId}?megapolName=Bo%20Kim&megapolEmail=bo%40example.com`,
+    );
     await page.getByRole('button', { name: 'Make a request' }).last().click();
     const name = page.getByLabel('Name', { exact: true });
     expect(await name.inputValue()).toBe('Bo Kim');

@@ -12,6 +12,8 @@ Commands:
   user add --email E --name N --password P [--admin]
   branding show                      print the branding
   branding set KEY=VALUE ...         change branding (logo=PATH|URL, background=PATH|URL, lang=ru, ...)
+  tickets list [--limit N]           the newest support requests and where they were delivered
+  tickets show ID                    one request: its fields, description, files and delivery state
 
 Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
 
@@ -26,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   seed: async () => (await import('./commands/content.ts')).runSeed,
   user: async () => (await import('./commands/user.ts')).runUser,
   branding: async () => (await import('./commands/branding.ts')).runBranding,
+  tickets: async () => (await import('./commands/tickets.ts')).runTickets,
 };
 
 export async function main(argv: string[]): Promise<number> {

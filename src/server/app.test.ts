@@ -34,7 +34,8 @@ describe.each(testDialects())('GET /api/openapi.json on %s', (dialect) => {
   it.each(Object.entries(endpoints))('describes %s with its success and error answers', (_name, endpoint) => {
     const operation = document.paths[openApiPath(endpoint.path)]?.[endpoint.method.toLowerCase()];
     expect(operation, `${endpoint.method} ${endpoint.path}`).toBeDefined();
-    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['200', '4XX', '5XX']));
+    const success = String('status' in endpoint ? endpoint.status : 200);
+    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining([success, '4XX', '5XX']));
     if ('querystring' in endpoint) {
       const names = (operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
       expect(names.sort()).toEqual(Object.keys(endpoint.querystring.properties).sort());
@@ -51,8 +52,12 @@ describe.each(testDialects())('GET /api/openapi.json on %s', (dialect) => {
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );
     const contract = Object.values(endpoints).map((e) => `${e.method} ${openApiPath(e.path)}`);
-    expect(documented).toContain('GET /files/{id}/{name}');
-    const api = documented.filter((route) => /^\w+ \/(api|panel\/api)\//.test(route));
+    // Routes that move file bytes rather than JSON are registered by hand, and documented all the same.
+    const fileRoutes = ['GET /files/{id}/{name}', 'POST /api/file', 'GET /api/ticket-files/{id}'];
+    for (const route of fileRoutes) expect(documented).toContain(route);
+    const api = documented.filter(
+      (route) => /^\w+ \/(api|panel\/api)\//.test(route) && !fileRoutes.includes(route),
+    );
     expect(api.sort()).toEqual(contract.sort());
   });
 });

@@ -12,6 +12,8 @@ import { registerPageRoutes } from './features/pages/pages.routes.ts';
 import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
 import { registerTicketRoutes } from './features/tickets/tickets.routes.ts';
 import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
+import { registerAdminRoutes } from './features/admin/admin.routes.ts';
+import { registerDeliveryRoutes } from './features/delivery/delivery.routes.ts';
 
 export interface AppOptions {
   logger?: boolean;
@@ -50,6 +52,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await registerUploadRoutes(app, ctx);
   registerTicketRoutes(app, ctx);
   registerCaptchaRoutes(app, ctx);
+  registerAdminRoutes(app, ctx);
+  registerDeliveryRoutes(app, ctx);
   await registerPageRoutes(app, ctx.config.analytics);
 
   app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());

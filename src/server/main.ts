@@ -2,11 +2,15 @@ import type { Config } from './config/config.ts';
 import { buildApp } from './app.ts';
 import { createContext } from './context-factory.ts';
 import { seedOnFirstStart } from './features/demo/demo.service.ts';
+import { startDeliveryWorker } from './features/delivery/delivery.service.ts';
+import { startUploadCleanup } from './features/tickets/stale-uploads.ts';
 
 /** Starts the server and stops it cleanly on SIGTERM or SIGINT, finishing requests in flight. */
 export async function startServer(config: Config): Promise<void> {
   const ctx = await createContext(config);
   const app = await buildApp(ctx, { logger: true });
+  const deliveries = startDeliveryWorker(ctx, app.log);
+  const cleanup = startUploadCleanup(ctx);
   if (config.demoContent) {
     const seeded = await seedOnFirstStart(ctx);
     if (seeded) app.log.info({ articles: seeded.articles.created }, 'loaded the demo help centre');
@@ -15,8 +19,10 @@ export async function startServer(config: Config): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    cleanup.stop();
     app.log.info({ signal }, 'shutting down');
-    await app.close();
+    // A delivery in flight finishes (or times out) while requests drain; only then does the database close.
+    await Promise.all([app.close(), deliveries.stop()]);
     await ctx.database.close();
     process.exit(0);
   };

@@ -18,11 +18,14 @@ export const apiPaths = {
   issueOpen: '/panel/api/issue-open',
   captchaChallenge: '/api/captcha/challenge',
   adminTickets: '/api/admin/tickets',
+  adminTicket: '/api/admin/tickets/:id',
+  ticketFile: '/api/ticket-files/:id',
 } as const;
 
 export const href = {
   instructionApi: (id: number) => `/api/knowledge/instruction/${id}`,
   file: (id: number, name: string) => `/files/${id}/${encodeURIComponent(name)}`,
+  ticketFile: (id: number) => `/api/ticket-files/${id}`,
   home: () => `${BASE_PATH}/`,
   category: (id: number) => `${BASE_PATH}/category/${id}`,
   instruction: (id: number) => `${BASE_PATH}/instruction/${id}`,

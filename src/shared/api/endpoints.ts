@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import { apiPaths } from '../paths.ts';
-import { ErrorBody, OkBody } from './common.ts';
+import { ErrorBody, Id, OkBody, Paged } from './common.ts';
 import { AUTH_HEADER, AuthUser, LoginBody, LoginResult } from './auth.ts';
 import {
   CategoryList,
@@ -14,7 +14,7 @@ import {
 } from './knowledge.ts';
 import { Branding, Environments } from './settings.ts';
 import { SuggestionList, SuggestionsQuery } from './search.ts';
-import { CaptchaChallenge, IssueOpenBody, IssueOpenResult } from './tickets.ts';
+import { CaptchaChallenge, IssueOpenBody, IssueOpenResult, TicketListQuery, TicketView } from './tickets.ts';
 
 export interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -129,6 +129,24 @@ export const endpoints = {
     summary: 'A proof-of-work challenge for the request form (CAPTCHA_PROVIDER=altcha)',
     tags: ['requests'],
     response: CaptchaChallenge,
+  },
+  listAdminTickets: {
+    method: 'GET',
+    path: apiPaths.adminTickets,
+    summary: "Support requests, newest first, with their files and delivery state (an admin's x-auth-token)",
+    tags: ['admin'],
+    headers: authHeader,
+    querystring: TicketListQuery,
+    response: Paged(TicketView),
+  },
+  getAdminTicket: {
+    method: 'GET',
+    path: apiPaths.adminTicket,
+    summary: "One support request with its files and delivery state (an admin's x-auth-token)",
+    tags: ['admin'],
+    headers: authHeader,
+    params: Type.Object({ id: Id }),
+    response: TicketView,
   },
 } as const satisfies Record<string, Endpoint>;
 

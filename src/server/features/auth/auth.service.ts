@@ -75,6 +75,13 @@ export async function authenticate(db: Executor, token: string | undefined): Pro
   return user;
 }
 
+/** The signed-in user, who must be an administrator: 401 without a valid token, 403 for anyone else. */
+export async function requireAdmin(db: Executor, token: string | undefined): Promise<UserRow> {
+  const user = await authenticate(db, token);
+  if (user.is_admin !== 1) throw new ApiError(403, 'forbidden', 'This needs an administrator account');
+  return user;
+}
+
 export async function logout(db: Executor, token: string | undefined): Promise<void> {
   if (!token || !(await deleteToken(db, hashToken(token)))) {
     throw unauthorized('The token is unknown or has expired');

@@ -1,0 +1,38 @@
+import type { Executor } from '../../db/database.ts';
+import type { FileRow, OutboxRow } from '../../db/tables.ts';
+
+export async function countTickets(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The files of several tickets in one query, in each ticket's order. */
+export function filesOfTickets(
+  db: Executor,
+  ticketIds: number[],
+): Promise<(FileRow & { ticket_id: number })[]> {
+  if (ticketIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('ticket_files')
+    .innerJoin('files', 'files.id', 'ticket_files.file_id')
+    .selectAll('files')
+    .select('ticket_files.ticket_id')
+    .where('ticket_files.ticket_id', 'in', ticketIds)
+    .orderBy('ticket_files.ticket_id')
+    .orderBy('ticket_files.position')
+    .execute();
+}
+
+export function deliveriesOfTickets(db: Executor, ticketIds: number[]): Promise<OutboxRow[]> {
+  if (ticketIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('ticket_id', 'in', ticketIds)
+    .orderBy('ticket_id')
+    .orderBy('target')
+    .execute();
+}

@@ -1,0 +1,129 @@
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Paged } from '../../../shared/api/common.ts';
+import { TicketView } from '../../../shared/api/tickets.ts';
+import type { FileRow, TicketRow } from '../../db/tables.ts';
+import { expectApiError } from '../../testing/api-expect.ts';
+import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
+import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { deliverDue } from '../delivery/delivery.service.ts';
+import { buildTicket, buildUpload } from '../delivery/ticket-fixtures.ts';
+
+const TicketPage = Paged(TicketView);
+
+describe.each(testDialects())('admin tickets API on %s', (dialect) => {
+  let t: TestApp;
+  let adminToken: string;
+  let userToken: string;
+  let tickets: TicketRow[];
+  let file: FileRow;
+  const start = Date.UTC(2025, 0, 2, 10, 0, 0);
+
+  const signIn = async (email: string) =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: DEFAULT_PASSWORD },
+      })
+    ).json<{
+      token: string;
+    }>().token;
+  const get = (url: string, token?: string) =>
+    t.app.inject({ url, headers: token === undefined ? {} : { 'x-auth-token': token } });
+
+  beforeAll(async () => {
+    // The webhook goes nowhere (a port fetch refuses to use), so its row records a failure the API must show.
+    t = await createTestApp(dialect, { TICKET_WEBHOOK_URL: 'http://127.0.0.1:9/' });
+    const admin = await buildUser(t.ctx.db, { admin: true });
+    const user = await buildUser(t.ctx.db);
+    adminToken = await signIn(admin.email);
+    userToken = await signIn(user.email);
+    file = await buildUpload(t.ctx, 'screen.png', 'not really a png');
+    tickets = [];
+    for (let i = 0; i < 5; i++) {
+      tickets.push(
+        await buildTicket(t.ctx, {
+          now: start + i * 60_000,
+          files: i === 0 ? [file] : [],
+          targets: i === 0 ? ['webhook'] : [],
+          title: `Request ${i}`,
+          user_id: i === 1 ? user.id : null,
+        }),
+      );
+    }
+    await deliverDue(t.ctx, start);
+  });
+  afterAll(async () => t?.close());
+
+  it('lists tickets newest first, paged, with files and delivery state', async () => {
+    const response = await get('/api/admin/tickets?page=2&per_page=2', adminToken);
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(Value.Check(TicketPage, body)).toBe(true);
+    expect(body._meta).toEqual({ pageCount: 3, totalCount: 5, currentPage: 2, perPage: 2 });
+    expect(body.items.map((item: TicketView) => item.title)).toEqual(['Request 2', 'Request 1']);
+
+    const all = (await get('/api/admin/tickets', adminToken)).json();
+    expect(all._meta).toEqual({ pageCount: 1, totalCount: 5, currentPage: 1, perPage: 20 });
+    expect(all.items.map((item: TicketView) => item.id)).toEqual(
+      [...tickets].reverse().map((ticket) => ticket.id),
+    );
+    const oldest = all.items.at(-1) as TicketView;
+    expect(oldest).toMatchObject({
+      id: tickets[0]!.id,
+      title: 'Request 0',
+      created_at: new Date(start).toISOString(),
+      files: [{ id: file.id, original_name: 'screen.png', file_size: 'not really a png'.length }],
+      deliveries: [{ target: 'webhook', status: 'pending', attempts: 1, delivered_at: null }],
+    });
+    expect(oldest.deliveries[0]?.last_error).toMatch(/^fetch failed: /);
+
+    const past = (await get('/api/admin/tickets?page=99999999999', adminToken)).json();
+    expect(past).toEqual({
+      items: [],
+      _meta: { pageCount: 1, totalCount: 5, currentPage: 99999999999, perPage: 20 },
+    });
+  });
+
+  it('shows one ticket with every field', async () => {
+    const response = await get(`/api/admin/tickets/${tickets[1]!.id}`, adminToken);
+    expect(response.statusCode, response.body).toBe(200);
+    const ticket = tickets[1]!;
+    expect(response.json()).toEqual({
+      id: ticket.id,
+      title: 'Request 1',
+      description: ticket.description,
+      name: ticket.name,
+      email: ticket.email,
+      channel: 'web',
+      user_id: ticket.user_id,
+      lang: 'en',
+      created_at: new Date(start + 60_000).toISOString(),
+      files: [],
+      deliveries: [],
+    });
+    expectApiError(await get('/api/admin/tickets/999999', adminToken), 404);
+    expectApiError(await get('/api/admin/tickets/abc', adminToken), 400, ['id']);
+  });
+
+  it.each(['/api/admin/tickets', '/api/admin/tickets/1'])('answers 401 and 403 on %s', async (url) => {
+    expectApiError(await get(url), 401);
+    expectApiError(await get(url, 'not-a-token'), 401);
+    expectApiError(await get(url, userToken), 403);
+  });
+
+  it('answers 401 once the token is revoked', async () => {
+    const admin = await buildUser(t.ctx.db, { admin: true });
+    const token = await signIn(admin.email);
+    expect((await get('/api/admin/tickets', token)).statusCode).toBe(200);
+    await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { 'x-auth-token': token } });
+    expectApiError(await get('/api/admin/tickets', token), 401);
+  });
+
+  it('rejects bad paging', async () => {
+    expectApiError(await get('/api/admin/tickets?page=0', adminToken), 400, ['page']);
+    expectApiError(await get('/api/admin/tickets?per_page=101', adminToken), 400, ['per_page']);
+    expectApiError(await get('/api/admin/tickets?per_page=x', adminToken), 400, ['per_page']);
+  });
+});

@@ -1,0 +1,127 @@
+import type { AppContext } from '../../context.ts';
+import type { OutboxRow, OutboxTarget } from '../../db/tables.ts';
+import { filesOfTicket, findTicket } from '../tickets/tickets.repository.ts';
+import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
+import { sendEmail } from './email.ts';
+import { buildWebhookPayload, sendWebhook, WEBHOOK_TIMEOUT_MS } from './webhook.ts';
+
+/** How long a claimed row is ours; a server that dies mid-delivery gives it back when this runs out. */
+export const CLAIM_MS = 60_000;
+export const MAX_ATTEMPTS = 12;
+const FIRST_RETRY_MS = 10_000;
+const LONGEST_RETRY_MS = 60 * 60 * 1000;
+const PASS_INTERVAL_MS = 1000;
+
+/** 10 s, 20 s, 40 s, ... up to an hour: a receiver that is down for a while is not hammered, nor forgotten. */
+export const retryDelay = (attempts: number) =>
+  Math.min(FIRST_RETRY_MS * 2 ** Math.max(attempts - 1, 0), LONGEST_RETRY_MS);
+
+export interface DeliveryOutcome {
+  id: number;
+  ticketId: number;
+  target: OutboxTarget;
+  status: 'delivered' | 'retry' | 'failed';
+  attempts: number;
+  error?: string;
+}
+
+export interface DeliveryOptions {
+  webhookTimeoutMs?: number;
+}
+
+async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: DeliveryOptions) {
+  const ticket = await findTicket(ctx.db, row.ticket_id);
+  if (!ticket) throw new Error(`ticket ${row.ticket_id} no longer exists`);
+  const files = await filesOfTicket(ctx.db, ticket.id);
+  if (row.target === 'webhook') {
+    const payload = await buildWebhookPayload(ctx, ticket, files, now);
+    await sendWebhook(ctx, row, payload, options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS);
+  } else {
+    await sendEmail(ctx, ticket, files);
+  }
+}
+
+/**
+ * One pass over the outbox: every due row is claimed, sent, and marked delivered or rescheduled. A row is marked
+ * only after its receiver accepted it, so a crash in between sends it again later (at least once); the receiver
+ * drops the repeat by its idempotency key. Tests pass `now` to move time; otherwise each row reads the clock, so a
+ * long pass never claims a row with a lock that has already run out.
+ */
+export async function deliverDue(
+  ctx: AppContext,
+  now?: number,
+  options: DeliveryOptions = {},
+): Promise<DeliveryOutcome[]> {
+  const clock = () => now ?? Date.now();
+  const outcomes: DeliveryOutcome[] = [];
+  for (;;) {
+    const at = clock();
+    const due = await findDueDelivery(ctx.db, at);
+    if (!due) return outcomes;
+    const row = await claimDelivery(ctx.db, due.id, at, at + CLAIM_MS);
+    // Another server took it between our look and our claim; it is locked now, so the next look skips it.
+    if (!row) continue;
+    const outcome = { id: row.id, ticketId: row.ticket_id, target: row.target, attempts: row.attempts };
+    try {
+      await deliver(ctx, row, at, options);
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+      const status = row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending';
+      const nextAttemptAt = clock() + retryDelay(row.attempts);
+      await recordFailure(ctx.db, row, { status, nextAttemptAt, error: message });
+      outcomes.push({ ...outcome, status: status === 'failed' ? 'failed' : 'retry', error: message });
+      continue;
+    }
+    await markDelivered(ctx.db, row.id, clock());
+    outcomes.push({ ...outcome, status: 'delivered' });
+  }
+}
+
+/** What the worker reports to; the server passes its logger. */
+export interface DeliveryLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface DeliveryWorker {
+  /** No pass starts after this; resolves once the one running, if any, has finished. */
+  stop(): Promise<void>;
+}
+
+/** Runs a pass every second, one at a time, without keeping the process alive on its own. */
+export function startDeliveryWorker(ctx: AppContext, log?: DeliveryLog): DeliveryWorker {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const runPass = async () => {
+    try {
+      for (const outcome of await deliverDue(ctx)) {
+        if (outcome.status === 'delivered') log?.info(outcome, 'ticket delivered');
+        else if (outcome.status === 'retry') log?.warn(outcome, 'ticket delivery failed; will retry');
+        else log?.error(outcome, 'ticket delivery failed for good');
+      }
+    } catch (error) {
+      // The database may be briefly unreachable; the next pass tries again.
+      log?.error({ err: error }, 'delivery pass failed');
+    }
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runPass().finally(schedule);
+    }, PASS_INTERVAL_MS);
+    timer.unref();
+  };
+
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import nodemailer from 'nodemailer';
+import type { AppContext } from '../../context.ts';
+import type { FileRow, TicketRow } from '../../db/tables.ts';
+
+// Well inside the 60 s a claimed row stays locked, so a stalled mail server does not let another server step in.
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+/** The same id on every attempt, so a mail system that saw the first copy can drop a repeat. */
+export const messageIdOf = (ticketId: number) => `<ticket-${ticketId}@signpost>`;
+
+const formatSize = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+export function emailText(ticket: TicketRow, files: FileRow[]): string {
+  const lines = [
+    `Ticket #${ticket.id}`,
+    `From: ${ticket.name} <${ticket.email}>`,
+    `Channel: ${ticket.channel}`,
+    `Language: ${ticket.lang}`,
+    `Created: ${new Date(Number(ticket.created_at)).toISOString()}`,
+    '',
+    ticket.description,
+  ];
+  if (files.length > 0) {
+    lines.push('', 'Attached files:');
+    for (const file of files) lines.push(`- ${file.original_name} (${formatSize(Number(file.size))})`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Mails one ticket to the support address, with the visitor as Reply-To so answering reaches them. */
+export async function sendEmail(ctx: AppContext, ticket: TicketRow, files: FileRow[]): Promise<void> {
+  const { smtpUrl, supportEmail, mailFrom } = ctx.config.tickets;
+  if (!smtpUrl) throw new Error('SMTP_URL is not set');
+  if (!supportEmail) throw new Error('SUPPORT_EMAIL is not set');
+  // Options in the URL's query (e.g. ?requireTLS=true) win over these defaults.
+  const transport = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
+  try {
+    await transport.sendMail({
+      from: mailFrom,
+      to: supportEmail,
+      replyTo: { name: ticket.name, address: ticket.email },
+      subject: ticket.title,
+      text: emailText(ticket, files),
+      messageId: messageIdOf(ticket.id),
+      attachments: files.map((file) => ({
+        filename: file.original_name,
+        contentType: file.mime_type,
+        content: ctx.storage.read(file.storage_key),
+      })),
+    });
+  } finally {
+    transport.close();
+  }
+}

@@ -1,0 +1,49 @@
+import crypto from 'node:crypto';
+import { href } from '../../../shared/paths.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import { readOrCreateSecret } from './delivery.repository.ts';
+
+/** Long enough for a team to work through a backlog; the receiver keeps the file if it needs it for longer. */
+export const FILE_LINK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+const SECRET_SETTING = 'ticket_file_link_key';
+
+// The key never changes once stored, so each database handle reads it once.
+const keys = new WeakMap<Db, Promise<Buffer>>();
+
+function linkKey(db: Db): Promise<Buffer> {
+  let key = keys.get(db);
+  if (!key) {
+    key = readOrCreateSecret(db, SECRET_SETTING, () => crypto.randomBytes(32).toString('base64')).then(
+      (secret) => Buffer.from(secret, 'base64'),
+    );
+    // A failed read (database down) must not be remembered.
+    key.catch(() => keys.delete(db));
+    keys.set(db, key);
+  }
+  return key;
+}
+
+const signatureOf = (key: Buffer, fileId: number, expires: number) =>
+  crypto.createHmac('sha256', key).update(`ticket-file:${fileId}:${expires}`).digest('hex');
+
+/** A link that lets whoever holds it download one private upload, without signing in, until it expires. */
+export async function signFileLink(ctx: AppContext, fileId: number, now = Date.now()): Promise<string> {
+  const expires = now + FILE_LINK_LIFETIME_MS;
+  const signature = signatureOf(await linkKey(ctx.db), fileId, expires);
+  return `${ctx.config.publicUrl}${href.ticketFile(fileId)}?expires=${expires}&signature=${signature}`;
+}
+
+export async function isValidFileLink(
+  db: Db,
+  fileId: number,
+  expires: string | undefined,
+  signature: string | undefined,
+  now = Date.now(),
+): Promise<boolean> {
+  if (!expires || !signature || !/^\d{1,15}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature))
+    return false;
+  if (Number(expires) <= now) return false;
+  const expected = Buffer.from(signatureOf(await linkKey(db), fileId, Number(expires)), 'hex');
+  return crypto.timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}

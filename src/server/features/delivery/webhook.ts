@@ -1,0 +1,97 @@
+import crypto from 'node:crypto';
+import type { AppContext } from '../../context.ts';
+import type { FileRow, OutboxRow, TicketRow } from '../../db/tables.ts';
+import { signFileLink } from './file-links.ts';
+
+export const SIGNATURE_HEADER = 'x-signpost-signature';
+export const DELIVERY_HEADER = 'x-signpost-delivery';
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+export interface WebhookPayload {
+  event: 'ticket.created';
+  ticket: {
+    id: number;
+    title: string;
+    description: string;
+    name: string;
+    email: string;
+    channel: string;
+    lang: string;
+    created_at: string;
+    files: { id: number; original_name: string; file_size: number; mime_type: string; link: string }[];
+  };
+}
+
+export async function buildWebhookPayload(
+  ctx: AppContext,
+  ticket: TicketRow,
+  files: FileRow[],
+  now: number,
+): Promise<WebhookPayload> {
+  return {
+    event: 'ticket.created',
+    ticket: {
+      id: ticket.id,
+      title: ticket.title,
+      description: ticket.description,
+      name: ticket.name,
+      email: ticket.email,
+      channel: ticket.channel,
+      lang: ticket.lang,
+      created_at: new Date(Number(ticket.created_at)).toISOString(),
+      files: await Promise.all(
+        files.map(async (file) => ({
+          id: file.id,
+          original_name: file.original_name,
+          file_size: Number(file.size),
+          mime_type: file.mime_type,
+          link: await signFileLink(ctx, file.id, now),
+        })),
+      ),
+    },
+  };
+}
+
+/** `sha256=<hex>` over the exact bytes sent, so a receiver checks what it got before parsing it. */
+export const signBody = (secret: string, body: string) =>
+  `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** Posts one ticket; resolves when the receiver answered 2xx and throws with the reason otherwise. */
+export async function sendWebhook(
+  ctx: AppContext,
+  delivery: OutboxRow,
+  payload: WebhookPayload,
+  timeoutMs = WEBHOOK_TIMEOUT_MS,
+): Promise<void> {
+  const { webhookUrl, webhookSecret } = ctx.config.tickets;
+  if (!webhookUrl) throw new Error('TICKET_WEBHOOK_URL is not set');
+  const body = JSON.stringify(payload);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    [DELIVERY_HEADER]: String(delivery.id),
+    'idempotency-key': `ticket-${delivery.ticket_id}-webhook`,
+  };
+  if (webhookSecret) headers[SIGNATURE_HEADER] = signBody(webhookSecret, body);
+  let response: Response;
+  try {
+    response = await fetch(webhookUrl, {
+      method: 'POST',
+      headers,
+      body,
+      // A redirect is the receiver's misconfiguration to fix, not a place to send tickets to.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TimeoutError') {
+      throw new Error(`no answer within ${timeoutMs / 1000} s`, { cause: error });
+    }
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    throw new Error(`${error instanceof Error ? error.message : String(error)}${cause}`, { cause: error });
+  }
+  const text = await response.text().catch(() => '');
+  if (response.status < 200 || response.status >= 300) {
+    const excerpt = text.trim().slice(0, 200);
+    throw new Error(`HTTP ${response.status}${excerpt ? `: ${excerpt}` : ''}`);
+  }
+}
