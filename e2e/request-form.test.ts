@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gotoHydrated, launchBrowser, openPage } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
+import { signpost } from '../src/cli/testing/run-cli.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -87,22 +88,18 @@ describe('the support-request form', () => {
       await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 7000 });
       expect(await page.locator('.toast').count()).toBe(0);
 
-      const ticket = await server.ctx.db
-        .selectFrom('tickets')
-        .selectAll()
-        .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
-      expect(ticket).toMatchObject({ name: 'Ann Lee', email: 'ann@example.com', channel: 'web' });
-      expect(ticket.description).toContain('The display shows E42 after the update.');
-      expect(ticket.description).toContain(articleTitle);
-      expect(ticket.description).toContain(`/knowledge/instruction/${articleId}`);
-      const files = await server.ctx.db
-        .selectFrom('ticket_files')
-        .innerJoin('files', 'files.id', 'ticket_files.file_id')
-        .select(['files.original_name', 'files.size'])
-        .where('ticket_files.ticket_id', '=', ticket.id)
-        .execute();
-      expect(files).toEqual([{ original_name: 'photo-of-display.png', size: 2048 }]);
+      // The support team finds it with the CLI, on the same database, with the one file that was kept.
+      const listed = await signpost(['tickets', 'list'], server.environment.env);
+      const id = /^\s*(\d+)\s/m.exec(listed.stdout.split('\n').slice(1).join('\n'))?.[1];
+      expect(id, listed.stdout).toBeDefined();
+      const shown = await signpost(['tickets', 'show', String(id)], server.environment.env);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain('Ann Lee <ann@example.com>');
+      expect(shown.stdout).toContain('The display shows E42 after the update.');
+      expect(shown.stdout).toContain(articleTitle);
+      expect(shown.stdout).toContain(`/knowledge/instruction/${articleId}`);
+      expect(shown.stdout).toMatch(/Files \(1\):\n\s+\d+\s+photo-of-display\.png\s+.*\(2048 bytes\)/);
+      expect(shown.stdout).not.toContain('wrong-file.txt');
       expect(problems).toEqual([]);
       await context.close();
     },

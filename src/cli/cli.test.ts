@@ -1,73 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
+import { signpost, startServe } from './testing/run-cli.ts';
 import { readFolder, writeFolder } from '../server/testing/folder.ts';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/signpost.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real `signpost` command in a child process, as an operator would. */
-export function signpost(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Starts `signpost serve` on a free port and answers its base URL once it listens. */
-export async function startServe(env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      ...env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  return {
-    url,
-    output: () => output,
-    stop: () =>
-      new Promise<number | null>((resolve) => {
-        child.removeAllListeners('exit');
-        child.on('exit', (code) => resolve(code));
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 describe('signpost without a database', () => {
   it('prints its usage and rejects unknown commands', async () => {

@@ -1,29 +1,10 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../server/context-factory.ts';
 import type { AppContext } from '../server/context.ts';
 import type { TicketRow } from '../server/db/tables.ts';
 import { buildTicket, buildUpload } from '../server/features/delivery/ticket-fixtures.ts';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/signpost.js');
-
-// The same child-process run as cli.test.ts; importing that file would run its whole suite here a second time.
-function signpost(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { signpost } from './testing/run-cli.ts';
 
 describe('signpost tickets with bad arguments', () => {
   it('explains the mistake in one line, before touching any database', async () => {

@@ -38,7 +38,9 @@ export interface AnalyticsConfig {
 }
 
 export type CaptchaConfig =
-  { provider: 'altcha' } | { provider: 'none' } | { provider: 'recaptcha'; siteKey: string; secret: string };
+  | { provider: 'altcha' }
+  | { provider: 'none' }
+  | { provider: 'recaptcha'; siteKey: string; secret: string; verifyUrl: string };
 
 export class ConfigError extends Error {
   constructor(
@@ -174,7 +176,11 @@ function parseCaptcha(env: NodeJS.ProcessEnv): CaptchaConfig {
     throw new ConfigError('RECAPTCHA_SITE_KEY', 'is required when CAPTCHA_PROVIDER=recaptcha');
   if (!env.RECAPTCHA_SECRET)
     throw new ConfigError('RECAPTCHA_SECRET', 'is required when CAPTCHA_PROVIDER=recaptcha');
-  return { provider, siteKey: env.RECAPTCHA_SITE_KEY, secret: env.RECAPTCHA_SECRET };
+  const verifyUrl = parseHttpUrl(
+    'RECAPTCHA_VERIFY_URL',
+    env.RECAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify',
+  );
+  return { provider, siteKey: env.RECAPTCHA_SITE_KEY, secret: env.RECAPTCHA_SECRET, verifyUrl };
 }
 
 /** Reads and checks the configuration once; a bad value throws a ConfigError naming the variable. */

@@ -91,9 +91,8 @@ async function verifyAltcha(db: Executor, payload: string, now: number): Promise
 async function verifyRecaptcha(
   ctx: AppContext,
   token: string,
-  secret: string,
+  { secret, verifyUrl }: { secret: string; verifyUrl: string },
 ): Promise<CaptchaProblem | null> {
-  const verifyUrl = process.env.RECAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify';
   try {
     const response = await fetch(verifyUrl, {
       method: 'POST',
@@ -118,5 +117,5 @@ export async function verifyCaptcha(ctx: AppContext, answer: string | undefined,
   if (!answer) return 'captchaRequired';
   return captcha.provider === 'altcha'
     ? verifyAltcha(ctx.db, answer, now)
-    : verifyRecaptcha(ctx, answer, captcha.secret);
+    : verifyRecaptcha(ctx, answer, captcha);
 }

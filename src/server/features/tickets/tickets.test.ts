@@ -407,3 +407,56 @@ describe.each(testDialects())('uploads nobody sent on %s', (dialect) => {
     expect(storedBlobs(t).length).toBe(before - 1);
   });
 });
+
+describe.each(testDialects())('reCAPTCHA on %s', (dialect) => {
+  let t: TestApp;
+  let verifier: import('node:http').Server;
+  const asked: string[] = [];
+  beforeAll(async () => {
+    const http = await import('node:http');
+    // Google's siteverify, as a local stand-in: it knows one good token and checks the secret.
+    verifier = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        const form = new URLSearchParams(body);
+        asked.push(form.get('response') ?? '');
+        const success = form.get('secret') === 'server-secret' && form.get('response') === 'good-token';
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success }));
+      });
+    });
+    await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', resolve));
+    const { port } = verifier.address() as import('node:net').AddressInfo;
+    t = await createTestApp(dialect, {
+      CAPTCHA_PROVIDER: 'recaptcha',
+      RECAPTCHA_SITE_KEY: 'site-key',
+      RECAPTCHA_SECRET: 'server-secret',
+      RECAPTCHA_VERIFY_URL: `http://127.0.0.1:${port}/siteverify`,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    verifier?.close();
+  });
+
+  const open = (token: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: validRequest({ g_recaptcha_response: token }),
+    });
+
+  it('tells the client its site key, checks tokens with the verifier, and refuses a token used twice', async () => {
+    const environments = (await t.app.inject('/panel/api/v2/system/environments')).json();
+    expect(environments.captcha).toEqual({
+      provider: 'recaptcha',
+      site_key: 'site-key',
+      challenge_url: null,
+    });
+    expect((await t.app.inject('/api/captcha/challenge')).statusCode).toBe(404);
+    expectApiError(await open('bad-token'), 422, ['g_recaptcha_response']);
+    expect((await open('good-token')).statusCode).toBe(201);
+    expectApiError(await open('good-token'), 422, ['g_recaptcha_response']);
+    expect(asked).toEqual(['bad-token', 'good-token', 'good-token']);
+  });
+});
