@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptchaChallenge } from '../../../shared/api/tickets.ts';
@@ -410,10 +412,9 @@ describe.each(testDialects())('uploads nobody sent on %s', (dialect) => {
 
 describe.each(testDialects())('reCAPTCHA on %s', (dialect) => {
   let t: TestApp;
-  let verifier: import('node:http').Server;
+  let verifier: http.Server;
   const asked: string[] = [];
   beforeAll(async () => {
-    const http = await import('node:http');
     // Google's siteverify, as a local stand-in: it knows one good token and checks the secret.
     verifier = http.createServer((request, response) => {
       let body = '';
@@ -426,7 +427,7 @@ describe.each(testDialects())('reCAPTCHA on %s', (dialect) => {
       });
     });
     await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', resolve));
-    const { port } = verifier.address() as import('node:net').AddressInfo;
+    const { port } = verifier.address() as AddressInfo;
     t = await createTestApp(dialect, {
       CAPTCHA_PROVIDER: 'recaptcha',
       RECAPTCHA_SITE_KEY: 'site-key',
