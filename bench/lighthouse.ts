@@ -8,7 +8,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServer } from '../e2e/support/server.ts';
-import { CHROMIUM } from '../e2e/support/browser.ts';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../e2e/support/browser.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 execFileSync(process.execPath, [path.join(root, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
@@ -26,16 +26,7 @@ const pages = {
 
 const chrome = await chromeLauncher.launch({
   chromePath: CHROMIUM,
-  chromeFlags: [
-    '--headless=new',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
 });
 
 const rows: string[][] = [];

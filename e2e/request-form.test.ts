@@ -122,6 +122,43 @@ describe('the support-request form', () => {
     await context.close();
   });
 
+  it('takes name and email from the signed-in account, and asks for a captcha only once the form opens', async () => {
+    const { createUser } = await import('../src/server/features/auth/auth.service.ts');
+    await createUser(server.ctx.db, {
+      email: 'cleo@example.com',
+      name: 'Cleo Customer',
+      password: 'long password',
+      admin: false,
+    });
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'cleo@example.com', password: 'long password' }),
+    });
+    const { token } = await login.json();
+    const { page, context } = await openPage(browser);
+    const challenges: string[] = [];
+    page.on(
+      'request',
+      (request) => request.url().includes('/api/captcha/challenge') && challenges.push(request.url()),
+    );
+    await gotoHydrated(page, `${server.url}/knowledge/`);
+    await page.evaluate((value) => localStorage.setItem('authToken', value), token);
+    await gotoHydrated(page, `${server.url}/knowledge/instruction/${articleId}`);
+    await expect.poll(() => page.locator('.nav-wide').innerText()).toContain('Cleo Customer');
+    expect(challenges).toEqual([]);
+    await page.locator('.request-toggle').click();
+    const name = page.getByLabel('Name', { exact: true });
+    await expect.poll(() => name.inputValue()).toBe('Cleo Customer');
+    expect(await name.isDisabled()).toBe(true);
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('cleo@example.com');
+    await page.getByText('Checked: you are not a robot').waitFor({ timeout: 20_000 });
+    expect(challenges).toHaveLength(1);
+    await page.locator('.request-toggle').click();
+    expect(await page.locator('.request-form').count()).toBe(0);
+    await context.close();
+  });
+
   it('shows the server’s field errors under the fields', async () => {
     const { page, context } = await openPage(browser);
     await gotoHydrated(page, `${server.url}/knowledge/instruction/${articleId}`);

@@ -26,6 +26,8 @@ if (built < Math.max(...sources.filter((p) => fs.existsSync(p)).map(newest))) {
     {
       cwd: root,
       stdio: 'inherit',
+      // Under a test runner NODE_ENV is 'test', which would build React's development bundle.
+      env: { ...process.env, NODE_ENV: 'production' },
     },
   );
 }
