@@ -3,6 +3,7 @@ import type { Config } from './config/config.ts';
 import type { AppContext } from './context.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { createDiskStorage } from './storage/file-storage.ts';
+import { createSearchService } from './features/search/search.service.ts';
 
 /** Opens the database (migrating it) and the file storage: everything a server or a CLI command runs on. */
 export async function createContext(config: Config): Promise<AppContext> {
@@ -18,5 +19,6 @@ export async function createContext(config: Config): Promise<AppContext> {
     database,
     db: database.db,
     storage: createDiskStorage(path.join(config.dataDir, 'files')),
+    search: createSearchService(database.db),
   };
 }

@@ -11,6 +11,15 @@ export async function startServer(config: Config): Promise<void> {
   const app = await buildApp(ctx, { logger: true });
   const deliveries = startDeliveryWorker(ctx, app.log);
   const cleanup = startUploadCleanup(ctx);
+  // The index is built after the server listens and refreshed within a second of any change, on every server.
+  const searchWatch = setInterval(
+    () =>
+      void ctx.search
+        .refresh()
+        .catch((error: unknown) => app.log.error({ err: error }, 'search index refresh failed')),
+    1000,
+  );
+  searchWatch.unref();
   if (config.demoContent) {
     const seeded = await seedOnFirstStart(ctx);
     if (seeded) app.log.info({ articles: seeded.articles.created }, 'loaded the demo help centre');
@@ -20,6 +29,7 @@ export async function startServer(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     cleanup.stop();
+    clearInterval(searchWatch);
     app.log.info({ signal }, 'shutting down');
     // A delivery in flight finishes (or times out) while requests drain; only then does the database close.
     await Promise.all([app.close(), deliveries.stop()]);

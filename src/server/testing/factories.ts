@@ -13,6 +13,7 @@ import type {
 } from '../db/tables.ts';
 import { createUser } from '../features/auth/auth.service.ts';
 import { contentTypeFor } from '../features/files/content-type.ts';
+import { touchContent } from '../features/content/content.repository.ts';
 
 /** Real rows for tests: every factory fills in what a test does not care about and takes the rest as overrides. */
 
@@ -20,15 +21,25 @@ let sequence = 0;
 const next = () => ++sequence;
 const stamps = () => ({ created_at: Date.now(), updated_at: Date.now() });
 
+/** Every content write bumps the revision (search and caches follow it); factories write content too. */
+const touched = async <T>(db: Executor, row: Promise<T>): Promise<T> => {
+  const value = await row;
+  await touchContent(db);
+  return value;
+};
+
 export function buildSection(
   db: Executor,
   overrides: Partial<Insertable<SectionTable>> = {},
 ): Promise<SectionRow> {
-  return db
-    .insertInto('sections')
-    .values({ name: `Section ${next()}`, position: 0, ...stamps(), ...overrides })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return touched(
+    db,
+    db
+      .insertInto('sections')
+      .values({ name: `Section ${next()}`, position: 0, ...stamps(), ...overrides })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** The section a row belongs in: the one given, else its category's, else a new one. */
@@ -49,18 +60,21 @@ export async function buildCategory(
   overrides: Partial<Insertable<CategoryTable>> = {},
 ): Promise<CategoryRow> {
   const sectionId = await sectionFor(db, overrides.section_id, overrides.parent_id);
-  return db
-    .insertInto('categories')
-    .values({
-      name: `Category ${next()}`,
-      description: '',
-      position: 0,
-      ...stamps(),
-      ...overrides,
-      section_id: sectionId,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return touched(
+    db,
+    db
+      .insertInto('categories')
+      .values({
+        name: `Category ${next()}`,
+        description: '',
+        position: 0,
+        ...stamps(),
+        ...overrides,
+        section_id: sectionId,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** A published article in the given section, or in its category's. */
@@ -70,20 +84,23 @@ export async function buildArticle(
 ): Promise<ArticleRow> {
   const sectionId = await sectionFor(db, overrides.section_id, overrides.category_id);
   const n = next();
-  return db
-    .insertInto('articles')
-    .values({
-      title: `Article ${n}`,
-      body_html: `<p>Body of article ${n}</p>`,
-      can_create_issue: 0,
-      published: 1,
-      position: 0,
-      ...stamps(),
-      ...overrides,
-      section_id: sectionId,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return touched(
+    db,
+    db
+      .insertInto('articles')
+      .values({
+        title: `Article ${n}`,
+        body_html: `<p>Body of article ${n}</p>`,
+        can_create_issue: 0,
+        published: 1,
+        position: 0,
+        ...stamps(),
+        ...overrides,
+        section_id: sectionId,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** A stored content file; attached to an article when articleId is given. */

@@ -16,6 +16,7 @@ export const Suggestion = Type.Object({
   title: Type.String(),
   category_id: Type.Union([Type.Integer(), Type.Null()]),
   section_id: Type.Integer(),
+  snippet: Type.String({ description: 'escaped text around the match, matched words in <mark>' }),
 });
 export type Suggestion = Static<typeof Suggestion>;
 

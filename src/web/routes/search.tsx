@@ -2,7 +2,6 @@ import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { Suggestion } from '../../shared/api/search.ts';
 import { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT_MAX } from '../../shared/constants.ts';
 import { apiFrom } from '../api/api-context.ts';
-import { ArticleList } from '../features/knowledge/article-list.tsx';
 import { useI18n } from '../i18n/i18n.tsx';
 import type { RouteHandle } from './head.ts';
 import { portalHref, useRootData } from './root-data.ts';
@@ -90,7 +89,15 @@ export function SearchPage() {
               group.heading
             )}
           </h2>
-          <ArticleList articles={group.items} />
+          <ul className="article-list search-results">
+            {group.items.map((item) => (
+              <li key={item.id} className="article-item">
+                <Link to={`/instruction/${item.id}`}>{item.title}</Link>
+                {/* The server escapes the snippet and marks only the matched words. */}
+                {item.snippet && <p className="snippet" dangerouslySetInnerHTML={{ __html: item.snippet }} />}
+              </li>
+            ))}
+          </ul>
         </section>
       ))}
     </section>

@@ -1,43 +1,92 @@
 import type { Suggestion } from '../../../shared/api/search.ts';
+import type { Language } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
-import { htmlToText, tokenize } from './text.ts';
+import { getBranding } from '../settings/branding.service.ts';
+import { readSetting } from '../settings/settings.repository.ts';
+import { SearchIndex, type SearchDocument } from './search-index.ts';
+import { htmlToText } from './text.ts';
 
-/**
- * A plain, correct search: every word of the query must appear in the title or the body (the last word may be
- * the start of a word); titles rank above bodies. It reads the published articles on each call; the in-process
- * index replaces it.
- */
-export async function suggest(db: Executor, text: string, limit: number): Promise<Suggestion[]> {
-  const words = tokenize(text);
-  if (words.length === 0) return [];
-  const articles = await db
-    .selectFrom('articles')
-    .select(['id', 'title', 'body_html', 'category_id', 'section_id', 'position'])
-    .where('published', '=', 1)
-    .execute();
-
-  const matches = (haystack: string[], word: string, isLast: boolean) =>
-    haystack.some((token) => (isLast ? token.startsWith(word) : token === word || token.startsWith(word)));
-
-  const scored = articles.flatMap((article) => {
-    const title = tokenize(article.title);
-    const body = tokenize(htmlToText(article.body_html));
-    let titleHits = 0;
-    for (const [index, word] of words.entries()) {
-      const isLast = index === words.length - 1;
-      const inTitle = matches(title, word, isLast);
-      if (!inTitle && !matches(body, word, isLast)) return [];
-      if (inTitle) titleHits++;
-    }
-    return [{ article, score: titleHits }];
-  });
-  scored.sort(
-    (a, b) => b.score - a.score || a.article.position - b.article.position || a.article.id - b.article.id,
-  );
-  return scored.slice(0, limit).map(({ article }) => ({
-    id: article.id,
-    title: article.title,
-    category_id: article.category_id,
-    section_id: article.section_id,
+/** Published articles as the index reads them, each in its own language or the help centre's. */
+export async function loadSearchDocuments(db: Executor): Promise<SearchDocument[]> {
+  const [{ lang }, rows] = await Promise.all([
+    getBranding(db),
+    db
+      .selectFrom('articles')
+      .innerJoin('sections', 'sections.id', 'articles.section_id')
+      .leftJoin('categories', 'categories.id', 'articles.category_id')
+      .select([
+        'articles.id',
+        'articles.title',
+        'articles.body_html',
+        'articles.lang',
+        'articles.category_id',
+        'articles.section_id',
+        'sections.name as section',
+        'categories.name as category',
+      ])
+      .where('articles.published', '=', 1)
+      .orderBy('articles.id')
+      .execute(),
+  ]);
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    text: htmlToText(row.body_html),
+    category: row.category ?? '',
+    section: row.section,
+    lang: (row.lang ?? lang) as Language,
+    category_id: row.category_id,
+    section_id: row.section_id,
   }));
 }
+
+/**
+ * Keeps one index per server in step with the content: every content change bumps `content_revision` in the
+ * database, and a search (or the server's watcher) that sees a new revision rebuilds the index first. So a change
+ * made through any server is searchable on all of them.
+ */
+export function createSearchService(db: Executor) {
+  let index: SearchIndex | null = null;
+  let revision: unknown = undefined;
+  let building: Promise<SearchIndex> | null = null;
+
+  const rebuild = async (seen: unknown) => {
+    building ??= loadSearchDocuments(db)
+      .then((documents) => SearchIndex.build(documents))
+      .then((built) => {
+        index = built;
+        revision = seen;
+        return built;
+      })
+      .finally(() => {
+        building = null;
+      });
+    return building;
+  };
+
+  const current = async (): Promise<SearchIndex> => {
+    const seen = await readSetting<number>(db, 'content_revision');
+    if (index && seen === revision) return index;
+    return rebuild(seen);
+  };
+
+  return {
+    async suggest(text: string, limit: number): Promise<Suggestion[]> {
+      const hits = (await current()).search(text, limit);
+      return hits.map(({ id, title, category_id, section_id, snippet }) => ({
+        id,
+        title,
+        category_id,
+        section_id,
+        snippet,
+      }));
+    },
+    /** Builds or refreshes the index in the background; servers call it at start and every second. */
+    refresh: () => current().then(() => undefined),
+    get size() {
+      return index?.size ?? 0;
+    },
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearchService>;

@@ -53,27 +53,33 @@ describe.each(testDialects())('search suggestions API on %s', (dialect) => {
   };
 
   it('answers id, title, category_id and section_id, title matches first', async () => {
-    const items = await suggest('text=invoice&limit=10&perPage=10');
-    expect(items).toEqual([
-      {
-        id: titleMatch.id,
-        title: 'Download an invoice',
-        category_id: category.id,
-        section_id: category.section_id,
-      },
-      {
-        id: laterTitleMatch.id,
-        title: 'Invoice history',
-        category_id: null,
-        section_id: category.section_id,
-      },
-      {
-        id: bodyMatch.id,
-        title: 'Payment methods',
-        category_id: category.id,
-        section_id: category.section_id,
-      },
-    ]);
+    const items = (await suggest('text=invoice&limit=10&perPage=10')).map(
+      ({ snippet: _snippet, ...item }) => item,
+    );
+    // Both title matches, in the order of their relevance, then the body-only match, though it comes first by position.
+    expect(items.slice(0, 2)).toEqual(
+      expect.arrayContaining([
+        {
+          id: titleMatch.id,
+          title: 'Download an invoice',
+          category_id: category.id,
+          section_id: category.section_id,
+        },
+        {
+          id: laterTitleMatch.id,
+          title: 'Invoice history',
+          category_id: null,
+          section_id: category.section_id,
+        },
+      ]),
+    );
+    expect(items[2]).toEqual({
+      id: bodyMatch.id,
+      title: 'Payment methods',
+      category_id: category.id,
+      section_id: category.section_id,
+    });
+    expect(items).toHaveLength(3);
   });
 
   it('never suggests an unpublished article', async () => {
@@ -100,8 +106,17 @@ describe.each(testDialects())('search suggestions API on %s', (dialect) => {
     expect((await suggest('text=invo')).map((s) => s.id)).toContain(titleMatch.id);
   });
 
-  it('needs every word to match', async () => {
-    expect((await suggest('text=invoice%20printer')).map((s) => s.id)).toEqual([]);
+  it('ranks articles with every word above those with only some', async () => {
+    const titles = (await suggest('text=download%20invoice')).map((s) => s.title);
+    expect(titles[0]).toBe('Download an invoice');
+    expect(titles).toContain('Invoice history');
+  });
+
+  it('marks the matched words in an escaped snippet of the body', async () => {
+    const [first] = await suggest('text=cluster');
+    expect(first?.snippet).toBe('the <mark>cluster</mark> guide');
+    const payment = (await suggest('text=invoices')).find((s) => s.id === bodyMatch.id);
+    expect(payment?.snippet).toBe('You can see every <mark>invoice</mark> in your account.');
   });
 
   it('searches the text of a body, not its markup', async () => {

@@ -1,0 +1,91 @@
+import { createRequire } from 'node:module';
+import type { Language } from '../../../shared/constants.ts';
+
+interface Stemmer {
+  stem(word: string): string;
+}
+const snowball = createRequire(import.meta.url)('snowball-stemmers') as { newStemmer(name: string): Stemmer };
+
+/**
+ * Stemmers by interface language. Slovak has no Snowball stemmer; the Czech one, a close relative, finds the
+ * shared stem of most Slovak inflections (faktúra, faktúry, faktúru → faktúr), which the relevance set measures.
+ */
+const STEMMERS: Record<Language, Stemmer> = {
+  en: snowball.newStemmer('english'),
+  ru: snowball.newStemmer('russian'),
+  'pt-BR': snowball.newStemmer('portuguese'),
+  it: snowball.newStemmer('italian'),
+  sk: snowball.newStemmer('czech'),
+};
+export const ANALYSED_LANGUAGES = Object.keys(STEMMERS) as Language[];
+
+/** Lower case without diacritics: 'subor' meets 'súbor', 'ежик' meets 'ёжик'. */
+export function fold(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Words with their places in the text, for highlighting. */
+export function words(text: string): { word: string; start: number; end: number }[] {
+  return [...text.matchAll(WORD)].map((m) => ({
+    word: m[0],
+    start: m.index ?? 0,
+    end: (m.index ?? 0) + m[0].length,
+  }));
+}
+
+const cache = new Map<string, string>();
+
+/** One word as the index keeps it: lower case, stemmed in its language, then folded. */
+export function analyse(word: string, lang: Language): string {
+  const key = `${lang}\u0000${word}`;
+  let term = cache.get(key);
+  if (term === undefined) {
+    const lower = word.toLowerCase().replace(/ё/g, 'е');
+    term = fold(lower.length > 2 && !/^\d+$/.test(lower) ? STEMMERS[lang].stem(lower) : lower);
+    if (cache.size > 200_000) cache.clear();
+    cache.set(key, term);
+  }
+  return term;
+}
+
+export function analyseText(text: string, lang: Language): string[] {
+  return words(text).map(({ word }) => analyse(word, lang));
+}
+
+/**
+ * A query word in every form it may take in the index: the language of a query is unknown, so the word is
+ * stemmed by each stemmer, with and without its diacritics (people often type 'subor' for 'súbor').
+ */
+export function variants(word: string): string[] {
+  const forms = new Set<string>([fold(word)]);
+  for (const lang of ANALYSED_LANGUAGES) {
+    forms.add(analyse(word, lang));
+    forms.add(analyse(fold(word), lang));
+  }
+  return [...forms].filter(Boolean);
+}
+
+const STOPWORDS = new Set(
+  [
+    'a an the is are was were be been do does did doing my your our their its it i you we they me to of in on at by for',
+    'from with and or but not no can could should would will how what why when where which who whom this that these',
+    'those there here have has had get gets got keep keeps any some all about into out up down off over after before',
+    'как что почему где когда зачем не нет и или в во на с со по для у мой моя мое мои я вы мы это ли же бы к ко от',
+    'до из за о об при так то тот та те также ещё еще уже можно нужно',
+    'o a os as um uma uns umas de do da dos das em no na nos nas por para com como que porque é e ou não meu minha eu',
+    'você se ao aos à às pelo pela seu sua',
+    'il lo la i gli le un una uno di del della dei delle in con per come che perché è e o non mio mia io lei si al',
+    'alla ai alle nel nella su da dal dalla posso può',
+    'a je sa na v vo s so z zo ako čo prečo kde kedy nie môj moja ja vy to aj ale alebo do od pre pri po mi si',
+  ]
+    .join(' ')
+    .split(' ')
+    .map(fold),
+);
+
+export const isStopword = (word: string) => STOPWORDS.has(fold(word));

@@ -1,0 +1,138 @@
+import MiniSearch, { type Query, type SearchResult } from 'minisearch';
+import type { Language } from '../../../shared/constants.ts';
+import { analyse, analyseText, isStopword, variants, words } from './analysis.ts';
+
+export interface SearchDocument {
+  id: number;
+  title: string;
+  text: string;
+  category: string;
+  section: string;
+  lang: Language;
+  category_id: number | null;
+  section_id: number;
+}
+
+export interface SearchHit {
+  id: number;
+  title: string;
+  category_id: number | null;
+  section_id: number;
+  score: number;
+  /** Escaped text around the first match, the matched words in <mark>. */
+  snippet: string;
+}
+
+const FIELDS = ['title', 'category', 'section', 'text'] as const;
+const MAX_QUERY_WORDS = 12;
+const SNIPPET_CHARS = 160;
+
+/** Edits allowed by word length: none for short words, where a typo is another word. */
+const fuzziness = (term: string) => (term.length >= 9 ? 2 : term.length >= 5 ? 1 : false);
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
+
+/**
+ * The in-process full-text index over published articles. Every field is analysed in its document's language
+ * (stemmed, then folded); a query word is looked up in all its language variants, the last one also as a prefix,
+ * longer ones with typos tolerated. Titles weigh most.
+ */
+export class SearchIndex {
+  private readonly mini: MiniSearch<SearchDocument>;
+  private readonly docs = new Map<number, SearchDocument>();
+
+  /** Builds in chunks, giving the event loop back between them, so other requests are answered meanwhile. */
+  static async build(documents: SearchDocument[]): Promise<SearchIndex> {
+    const index = new SearchIndex();
+    await index.mini.addAllAsync(documents, { chunkSize: 250 });
+    for (const doc of documents) index.docs.set(doc.id, doc);
+    return index;
+  }
+
+  private constructor() {
+    this.mini = new MiniSearch<SearchDocument>({
+      fields: [...FIELDS],
+      idField: 'id',
+      extractField: (doc, field) => {
+        if (field === 'id') return doc.id as unknown as string;
+        const value = doc[field as keyof SearchDocument];
+        return typeof value === 'string' ? analyseText(value, doc.lang).join(' ') : String(value ?? '');
+      },
+      tokenize: (text) => text.split(' '),
+      processTerm: (term) => term || null,
+      searchOptions: {
+        boost: { title: 4, category: 1.5, section: 1, text: 1 },
+        weights: { fuzzy: 0.4, prefix: 0.5 },
+        tokenize: (text) => text.split(' '),
+        processTerm: (term) => term || null,
+      },
+    });
+  }
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  search(query: string, limit: number): SearchHit[] {
+    const all = words(query)
+      .map((w) => w.word)
+      .slice(0, MAX_QUERY_WORDS);
+    if (all.length === 0) return [];
+    const meaningful = all.filter((word) => !isStopword(word));
+    const terms = meaningful.length > 0 ? meaningful : all;
+    const groups: Query[] = terms.map((word, index) => ({
+      combineWith: 'OR',
+      queries: variants(word),
+      prefix: index === terms.length - 1,
+      fuzzy: fuzziness,
+    }));
+    // Every word first; then, for questions in whole sentences, articles that match most of them.
+    const strict = this.mini.search({ combineWith: 'AND', queries: groups });
+    const results =
+      strict.length >= limit || terms.length === 1
+        ? strict
+        : this.merge(strict, this.mini.search({ combineWith: 'OR', queries: groups }));
+    return results.slice(0, limit).map((result) => this.present(result));
+  }
+
+  private merge(first: SearchResult[], second: SearchResult[]): SearchResult[] {
+    const seen = new Set(first.map((r) => r.id));
+    return [...first, ...second.filter((r) => !seen.has(r.id))];
+  }
+
+  private present(result: SearchResult): SearchHit {
+    const doc = this.docs.get(result.id as number) as SearchDocument;
+    return {
+      id: doc.id,
+      title: doc.title,
+      category_id: doc.category_id,
+      section_id: doc.section_id,
+      score: result.score,
+      snippet: snippet(doc, new Set(result.terms)),
+    };
+  }
+}
+
+/** A window of the body around its first matching word, escaped, with every matching word marked. */
+export function snippet(doc: SearchDocument, matched: Set<string>): string {
+  const found = words(doc.text);
+  const first = found.findIndex((w) => matched.has(analyse(w.word, doc.lang)));
+  const from = first === -1 ? 0 : Math.max(0, (found[first]?.start ?? 0) - 40);
+  let start = from === 0 ? 0 : doc.text.indexOf(' ', from) + 1;
+  if (start <= 0) start = from;
+  const end = Math.min(doc.text.length, start + SNIPPET_CHARS);
+  let html = start > 0 ? '…' : '';
+  let cursor = start;
+  for (const w of found) {
+    if (w.start < start || w.end > end) continue;
+    if (!matched.has(analyse(w.word, doc.lang))) continue;
+    html += escapeHtml(doc.text.slice(cursor, w.start)) + `<mark>${escapeHtml(w.word)}</mark>`;
+    cursor = w.end;
+  }
+  html += escapeHtml(doc.text.slice(cursor, end));
+  return end < doc.text.length ? `${html}…` : html;
+}
