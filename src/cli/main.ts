@@ -14,6 +14,7 @@ Commands:
   branding set KEY=VALUE ...         change branding (logo=PATH|URL, background=PATH|URL, lang=ru, ...)
   tickets list [--limit N]           the newest support requests and where they were delivered
   tickets show ID                    one request: its fields, description, files and delivery state
+  search-report [--limit N]          the most frequent queries and those that found nothing
 
 Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
 
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   seed: async () => (await import('./commands/content.ts')).runSeed,
   user: async () => (await import('./commands/user.ts')).runUser,
   branding: async () => (await import('./commands/branding.ts')).runBranding,
+  'search-report': async () => (await import('./commands/search-report.ts')).runSearchReport,
   tickets: async () => (await import('./commands/tickets.ts')).runTickets,
 };
 

@@ -12,6 +12,8 @@ export const apiPaths = {
   instructions: '/api/knowledge/instruction',
   instruction: '/api/knowledge/instruction/:id',
   suggestions: '/api/search/knowledge/suggestions',
+  searchEvents: '/api/search/events',
+  adminSearchReport: '/api/admin/search-report',
   openapi: '/api/openapi.json',
   file: '/files/:id/:name',
   upload: '/api/file',

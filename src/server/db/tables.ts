@@ -133,6 +133,14 @@ export interface RateLimitTable {
   count: number;
 }
 
+export interface SearchQueryTable {
+  query: string;
+  searches: number;
+  empty_results: number;
+  opened: number;
+  last_searched_at: Millis;
+}
+
 export interface Database {
   sections: SectionTable;
   categories: CategoryTable;
@@ -147,6 +155,7 @@ export interface Database {
   outbox: OutboxTable;
   captcha_uses: CaptchaUseTable;
   rate_limits: RateLimitTable;
+  search_queries: SearchQueryTable;
 }
 
 export type SectionRow = Selectable<SectionTable>;

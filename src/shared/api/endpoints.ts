@@ -13,7 +13,7 @@ import {
   SectionList,
 } from './knowledge.ts';
 import { Branding, Environments } from './settings.ts';
-import { SuggestionList, SuggestionsQuery } from './search.ts';
+import { SearchEvent, SearchReport, SearchReportQuery, SuggestionList, SuggestionsQuery } from './search.ts';
 import { CaptchaChallenge, IssueOpenBody, IssueOpenResult, TicketListQuery, TicketView } from './tickets.ts';
 
 export interface Endpoint {
@@ -147,6 +147,23 @@ export const endpoints = {
     headers: authHeader,
     params: Type.Object({ id: Id }),
     response: TicketView,
+  },
+  recordSearchEvent: {
+    method: 'POST',
+    path: apiPaths.searchEvents,
+    summary: 'Record a search the visitor saw, or a result they opened (no personal data is kept)',
+    tags: ['search'],
+    body: SearchEvent,
+    response: OkBody,
+  },
+  getSearchReport: {
+    method: 'GET',
+    path: apiPaths.adminSearchReport,
+    summary: 'Most frequent queries and queries that found nothing (admins)',
+    tags: ['admin'],
+    headers: authHeader,
+    querystring: SearchReportQuery,
+    response: SearchReport,
   },
 } as const satisfies Record<string, Endpoint>;
 

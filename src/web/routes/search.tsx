@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { reportSearch } from '../features/search/search-events.ts';
 import type { Suggestion } from '../../shared/api/search.ts';
 import { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT_MAX } from '../../shared/constants.ts';
 import { apiFrom } from '../api/api-context.ts';
@@ -52,6 +54,11 @@ export function SearchPage() {
   const { sections, categories, environments, branding } = useRootData();
   const { query, results } = useLoaderData() as SearchData;
 
+  // Each search the visitor sees counts once in the team's report, found or not.
+  useEffect(() => {
+    if (query) reportSearch({ type: 'search', query, found: results.length });
+  }, [query, results]);
+
   if (!query) {
     return (
       <section className="search-page">
@@ -92,7 +99,12 @@ export function SearchPage() {
           <ul className="article-list search-results">
             {group.items.map((item) => (
               <li key={item.id} className="article-item">
-                <Link to={`/instruction/${item.id}`}>{item.title}</Link>
+                <Link
+                  to={`/instruction/${item.id}`}
+                  onClick={() => reportSearch({ type: 'open', query, id: item.id })}
+                >
+                  {item.title}
+                </Link>
                 {/* The server escapes the snippet and marks only the matched words. */}
                 {item.snippet && <p className="snippet" dangerouslySetInnerHTML={{ __html: item.snippet }} />}
               </li>

@@ -2,11 +2,13 @@ import type { Migration } from 'kysely';
 import type { Dialect } from '../schema-helpers.ts';
 import * as initial from './0001-initial.ts';
 import * as tickets from './0002-tickets.ts';
+import * as searchQueries from './0003-search-queries.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': { up: initial.up(dialect) },
     '0002-tickets': { up: tickets.up(dialect) },
+    '0003-search-queries': { up: searchQueries.up(dialect) },
   };
 }

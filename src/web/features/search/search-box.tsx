@@ -6,6 +6,7 @@ import { apiFrom } from '../../api/api-context.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { useDebouncedValue } from '../../lib/debounce.ts';
 import { readItem, storageKeys, writeItem } from '../../lib/storage.ts';
+import { reportSearch } from './search-events.ts';
 
 type Status = 'idle' | 'loading' | 'done' | 'error';
 
@@ -91,6 +92,8 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
 
   const choose = (item: Suggestion) => {
     setOpen(false);
+    reportSearch({ type: 'search', query: text, found: items.length });
+    reportSearch({ type: 'open', query: text, id: item.id });
     navigate(`/instruction/${item.id}`);
   };
 
