@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { signpost } from '../../../cli/testing/run-cli.ts';
 import { normaliseQuery } from './search-analytics.ts';
 
 describe('query normalisation', () => {
@@ -83,12 +82,5 @@ describe.each(testDialects())('search analytics on %s', (dialect) => {
       }),
       403,
     );
-  });
-
-  it('prints the same report from the command line', async () => {
-    const run = await signpost(['search-report', '--limit', '5'], t.environment.env);
-    expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/Most frequent queries:\n\s+3 {2}reset password {2}\(searched 3, opened 1\)/);
-    expect(run.stdout).toMatch(/Queries that found nothing:\n\s+2 {2}refund \[email\]/);
   });
 });
