@@ -7,15 +7,20 @@ interface Stemmer {
 const snowball = createRequire(import.meta.url)('snowball-stemmers') as { newStemmer(name: string): Stemmer };
 
 /**
- * Stemmers by interface language. Slovak has no Snowball stemmer; the Czech one, a close relative, finds the
- * shared stem of most Slovak inflections (faktúra, faktúry, faktúru → faktúr), which the relevance set measures.
+ * Slovak has no Snowball stemmer. Measured on the relevance set (Slovak queries): Czech Snowball MRR 0.947, no
+ * stemming 0.934, this light stripping of case endings 0.961 with recall@3 1.000, so Slovak gets this.
  */
+const SLOVAK_ENDINGS =
+  /(iach|ovia|ových|ovým|ými|ých|ého|ému|ami|ách|ovi|och|om|ov|ou|ej|ie|ia|iu|y|a|e|i|u|o|á|é|í|ú|ý)$/u;
+const slovakLight: Stemmer = { stem: (word) => (word.length > 5 ? word.replace(SLOVAK_ENDINGS, '') : word) };
+
+/** Stemmers by interface language. */
 const STEMMERS: Record<Language, Stemmer> = {
   en: snowball.newStemmer('english'),
   ru: snowball.newStemmer('russian'),
   'pt-BR': snowball.newStemmer('portuguese'),
   it: snowball.newStemmer('italian'),
-  sk: snowball.newStemmer('czech'),
+  sk: slovakLight,
 };
 export const ANALYSED_LANGUAGES = Object.keys(STEMMERS) as Language[];
 
@@ -53,8 +58,16 @@ export function analyse(word: string, lang: Language): string {
   return term;
 }
 
+/**
+ * The terms a text is indexed under: each word's stem, and its folded whole form when that differs, so a typo
+ * that breaks a suffix rule ('fatturazzione') can still reach the whole word by edit distance.
+ */
 export function analyseText(text: string, lang: Language): string[] {
-  return words(text).map(({ word }) => analyse(word, lang));
+  return words(text).flatMap(({ word }) => {
+    const stem = analyse(word, lang);
+    const whole = fold(word.replace(/ё/gi, 'е'));
+    return whole === stem ? [stem] : [stem, whole];
+  });
 }
 
 /**

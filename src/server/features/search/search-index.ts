@@ -28,7 +28,7 @@ const MAX_QUERY_WORDS = 12;
 const SNIPPET_CHARS = 160;
 
 /** Edits allowed by word length: none for short words, where a typo is another word. */
-const fuzziness = (term: string) => (term.length >= 9 ? 2 : term.length >= 5 ? 1 : false);
+const fuzziness = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
 
 const escapeHtml = (text: string) =>
   text.replace(
