@@ -163,6 +163,8 @@ describe('in the browser', () => {
     await input.press('Enter');
     await page.waitForURL(/\/search\?query=thermostats/);
     await expect.poll(() => page.locator('main h1').innerText()).toContain('thermostats');
+    // Each result shows the matching text with the matched words highlighted.
+    expect(await page.locator('.snippet mark').count()).toBeGreaterThan(0);
     expect(await page.locator('.search-group h2').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Clear the search' }).click();
     await page.waitForURL(/\/knowledge\/?$/);

@@ -141,3 +141,71 @@ describe.each(testDialects())('search suggestions API on %s', (dialect) => {
     }
   });
 });
+
+describe.each(testDialects())('search under odd input on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await buildArticle(t.ctx.db, {
+      title: 'Сброс пароля',
+      body_html: '<p>Нажмите «Забыли пароль?»</p>',
+      lang: 'ru',
+    });
+    await buildArticle(t.ctx.db, { title: 'Reset your password', body_html: '<p>Use the link.</p>' });
+  });
+  afterAll(async () => t?.close());
+
+  it.each([
+    ['only punctuation', '?!?!... ---'],
+    ['only emoji', '🔥🔥🙈'],
+    ['one letter, the longest allowed', 'a'.repeat(200)],
+    ['many words', Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ')],
+    ['mixed scripts', 'пароль password ПАРОЛЬ'],
+  ])('answers %s with 200', async (_name, text) => {
+    const response = await t.app.inject(`/api/search/knowledge/suggestions?text=${encodeURIComponent(text)}`);
+    expect(response.statusCode, response.body).toBe(200);
+  });
+
+  it('never fails on text that is not proper UTF-8', async () => {
+    for (const raw of ['%ED%A0%BD', '%FF%FE', '%E2%82', '%']) {
+      const response = await t.app.inject(`/api/search/knowledge/suggestions?text=${raw}`);
+      expect(response.statusCode, raw).toBeLessThan(500);
+    }
+  });
+
+  it('refuses 10,000 characters of one letter with 400 naming the text', async () => {
+    const response = await t.app.inject(`/api/search/knowledge/suggestions?text=${'a'.repeat(10_000)}`);
+    expectApiError(response, 400, ['text']);
+  });
+
+  it('finds an article by a word in another script than the rest of the query', async () => {
+    const response = await t.app.inject(
+      `/api/search/knowledge/suggestions?text=${encodeURIComponent('пароля')}`,
+    );
+    expect(response.json().items.map((i: Suggestion) => i.title)).toEqual(['Сброс пароля']);
+  });
+});
+
+describe('two servers on one database', () => {
+  it.runIf(testDialects().includes('postgres'))(
+    'search a change made through the other at once',
+    async () => {
+      const a = await createTestApp('postgres');
+      const { createContext } = await import('../../context-factory.ts');
+      const { buildApp } = await import('../../app.ts');
+      const ctxB = await createContext(a.environment.config);
+      const b = await buildApp(ctxB, { forceCloseConnections: true });
+      try {
+        const before = await b.inject('/api/search/knowledge/suggestions?text=geofencing');
+        expect(before.json().items).toEqual([]);
+        await buildArticle(a.ctx.db, { title: 'Geofencing explained' });
+        const after = await b.inject('/api/search/knowledge/suggestions?text=geofencing');
+        expect(after.json().items.map((i: Suggestion) => i.title)).toEqual(['Geofencing explained']);
+      } finally {
+        await b.close();
+        await ctxB.database.close();
+        await a.close();
+      }
+    },
+  );
+});
