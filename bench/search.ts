@@ -1,0 +1,828 @@
+/**
+ * Search benchmark: generates deterministic corpora of 10,000 and 100,000 articles mixing en, ru, pt-BR, it and sk
+ * (pseudo-words built from each language's letters, inflected with its real endings, so stemmers have work to do),
+ * and a set of about 200 queries per corpus with a known target article, derived from the target's title: exact
+ * words, inflected forms, one typo, and the last word cut short (as typed).
+ *
+ * For each size it prints: index build time (loadSearchDocuments + SearchIndex.build) and heap used by the index;
+ * p50/p99 latency and requests per second of GET /api/search/knowledge/suggestions over HTTP under load (autocannon
+ * in a separate process, 10 connections, 10 s, cycling through the queries); then latency (direct calls, p50/p99)
+ * and recall@10 over the query set for our index, PostgreSQL full-text search (tsvector per language, GIN index,
+ * to_tsquery with the last word as a prefix) and SQLite FTS5 (unicode61 remove_diacritics 2, last term prefix),
+ * overall and per kind of query.
+ *
+ * Targets: HTTP p99 ≤ 10 ms at 10,000 articles; recall@10 above both SQL engines on typo and inflection queries.
+ *
+ *   npm run bench:search
+ *   BENCH_SIZES=10000 npm run bench:search          (sizes to run, comma separated)
+ *   BENCH_DATABASE_URL=postgres://... (default postgres://postgres@127.0.0.1:5432/test; a fresh schema is dropped after)
+ *   BENCH_DURATION=10 (seconds of HTTP load per size)
+ */
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import Sqlite from 'better-sqlite3';
+import pg from 'pg';
+import { startServer } from '../e2e/support/server.ts';
+import type { Language } from '../src/shared/constants.ts';
+import { touchContent } from '../src/server/features/content/content.repository.ts';
+import { SearchIndex } from '../src/server/features/search/search-index.ts';
+import { loadSearchDocuments } from '../src/server/features/search/search.service.ts';
+
+const SUGGESTIONS_PATH = '/api/search/knowledge/suggestions';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Load mode: the same file, started as a child process, runs autocannon so the load does not share our event loop.
+// ---------------------------------------------------------------------------------------------------------------
+if (process.env.BENCH_SEARCH_LOAD) {
+  const { default: autocannon } = await import('autocannon');
+  const job = JSON.parse(fs.readFileSync(process.env.BENCH_SEARCH_LOAD, 'utf8')) as {
+    url: string;
+    paths: string[];
+    duration: number;
+  };
+  const result = await autocannon({
+    url: job.url,
+    connections: 10,
+    duration: job.duration,
+    requests: job.paths.map((p) => ({ method: 'GET' as const, path: p })),
+  });
+  process.stdout.write(
+    JSON.stringify({
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      rps: result.requests.average,
+      total: result.requests.total,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+    }),
+  );
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Deterministic corpus
+// ---------------------------------------------------------------------------------------------------------------
+
+/** mulberry32: small, seeded, good enough for test data. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  return { next, int, pick };
+}
+type Rng = ReturnType<typeof prng>;
+
+interface LanguageSpec {
+  lang: Language;
+  /** PostgreSQL text search configuration. */
+  pg: string;
+  onsets: string[];
+  vowels: string[];
+  codas: string[];
+  /** Endings of one lexeme: every stem takes one paradigm; the forms are stem + ending. */
+  paradigms: string[][];
+  /** Common real words, for the body text between the pseudo-words. */
+  common: string[];
+}
+
+const SPECS: LanguageSpec[] = [
+  {
+    lang: 'en',
+    pg: 'english',
+    onsets: [
+      'b',
+      'br',
+      'c',
+      'cl',
+      'd',
+      'dr',
+      'f',
+      'g',
+      'gr',
+      'k',
+      'l',
+      'm',
+      'n',
+      'p',
+      'pl',
+      'r',
+      's',
+      'st',
+      't',
+      'tr',
+      'v',
+      'w',
+    ],
+    vowels: ['a', 'e', 'i', 'o', 'u', 'oa', 'ea'],
+    codas: ['nt', 'rk', 'st', 'nd', 'lt', 'rm', 'mp', 'sk', 'ck', 'rn'],
+    paradigms: [
+      ['', 's', 'ing', 'ed'],
+      ['', 'er', 'ers', 'ing'],
+    ],
+    common: [
+      'the',
+      'to',
+      'your',
+      'account',
+      'click',
+      'settings',
+      'page',
+      'and',
+      'you',
+      'can',
+      'open',
+      'then',
+      'select',
+    ],
+  },
+  {
+    lang: 'ru',
+    pg: 'russian',
+    onsets: [
+      'б',
+      'в',
+      'г',
+      'д',
+      'ж',
+      'з',
+      'к',
+      'л',
+      'м',
+      'н',
+      'п',
+      'р',
+      'с',
+      'т',
+      'ф',
+      'х',
+      'ч',
+      'ш',
+      'пр',
+      'ст',
+      'кр',
+    ],
+    vowels: ['а', 'о', 'у', 'и', 'е', 'ё'],
+    codas: ['н', 'р', 'к', 'т', 'л', 'д', 'ск', 'рт', 'нт'],
+    paradigms: [
+      ['а', 'ы', 'е', 'у', 'ой', 'ами'],
+      ['', 'а', 'у', 'ом', 'ы', 'ов'],
+      ['ить', 'ишь', 'ит', 'ите', 'ил', 'ила'],
+    ],
+    common: [
+      'и',
+      'в',
+      'на',
+      'для',
+      'настройки',
+      'нажмите',
+      'страница',
+      'вы',
+      'можете',
+      'затем',
+      'выберите',
+      'учётной',
+    ],
+  },
+  {
+    lang: 'pt-BR',
+    pg: 'portuguese',
+    onsets: ['b', 'c', 'd', 'f', 'g', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'br', 'pr', 'tr', 'cr'],
+    vowels: ['a', 'e', 'i', 'o', 'u', 'ã', 'ê'],
+    codas: ['r', 'l', 's', 'nt', 'nd', 'rt', 'st'],
+    paradigms: [
+      ['ar', 'ado', 'ando', 'ação', 'ações'],
+      ['o', 'os', 'inho', 'inhos'],
+      ['ente', 'entes', 'ência', 'ências'],
+    ],
+    common: [
+      'o',
+      'a',
+      'de',
+      'para',
+      'sua',
+      'conta',
+      'clique',
+      'configurações',
+      'página',
+      'você',
+      'pode',
+      'então',
+    ],
+  },
+  {
+    lang: 'it',
+    pg: 'italian',
+    onsets: [
+      'b',
+      'c',
+      'd',
+      'f',
+      'g',
+      'l',
+      'm',
+      'n',
+      'p',
+      'r',
+      's',
+      't',
+      'v',
+      'z',
+      'br',
+      'pr',
+      'tr',
+      'sc',
+      'st',
+    ],
+    vowels: ['a', 'e', 'i', 'o', 'u'],
+    codas: ['r', 'l', 'n', 'nt', 'st', 'rt', 'ss', 'tt'],
+    paradigms: [
+      ['are', 'ato', 'ando', 'azione', 'azioni'],
+      ['o', 'i', 'etto', 'etti'],
+      ['ità', 'ità', 'ale', 'ali'],
+    ],
+    common: [
+      'il',
+      'la',
+      'di',
+      'per',
+      'tuo',
+      'account',
+      'fai',
+      'clic',
+      'impostazioni',
+      'pagina',
+      'puoi',
+      'poi',
+    ],
+  },
+  {
+    lang: 'sk',
+    pg: 'simple',
+    onsets: [
+      'b',
+      'c',
+      'č',
+      'd',
+      'h',
+      'j',
+      'k',
+      'l',
+      'ľ',
+      'm',
+      'n',
+      'p',
+      'r',
+      's',
+      'š',
+      't',
+      'v',
+      'z',
+      'ž',
+      'pr',
+      'st',
+      'kr',
+    ],
+    vowels: ['a', 'á', 'e', 'é', 'i', 'í', 'o', 'ô', 'u', 'ú', 'y'],
+    codas: ['n', 'r', 'k', 't', 'l', 'd', 'sk', 'st', 'v'],
+    paradigms: [
+      ['a', 'y', 'e', 'u', 'ou', 'ami'],
+      ['', 'u', 'om', 'y', 'ov', 'och'],
+      ['ovať', 'ujem', 'uje', 'ujú', 'oval', 'ovala'],
+    ],
+    common: [
+      'a',
+      'v',
+      'na',
+      'pre',
+      'váš',
+      'účet',
+      'kliknite',
+      'nastavenia',
+      'stránka',
+      'môžete',
+      'potom',
+      'vyberte',
+    ],
+  },
+];
+
+const LEXEMES_PER_LANGUAGE = 2000;
+
+interface Lexeme {
+  id: number;
+  forms: string[];
+}
+
+/** The vocabulary of one language: distinct stems of two or three syllables, each with its paradigm's forms. */
+function vocabulary(spec: LanguageSpec, rng: Rng, firstId: number): Lexeme[] {
+  const stems = new Set<string>();
+  while (stems.size < LEXEMES_PER_LANGUAGE) {
+    let stem = '';
+    const syllables = rng.int(2, 3);
+    for (let i = 0; i < syllables; i++) stem += rng.pick(spec.onsets) + rng.pick(spec.vowels);
+    stems.add(stem + rng.pick(spec.codas));
+  }
+  return [...stems].map((stem, i) => ({
+    id: firstId + i,
+    forms: [...new Set(rng.pick(spec.paradigms).map((ending) => stem + ending))],
+  }));
+}
+
+type Kind = 'exact' | 'typo' | 'inflection' | 'prefix';
+const KINDS: Kind[] = ['exact', 'typo', 'inflection', 'prefix'];
+
+interface Article {
+  id: number;
+  lang: Language;
+  spec: LanguageSpec;
+  title: string;
+  /** The title's words as [lexeme, form index]. */
+  words: [Lexeme, number][];
+  body: string;
+}
+
+interface Query {
+  text: string;
+  kind: Kind;
+  lang: Language;
+  target: number;
+}
+
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+function generateCorpus(size: number) {
+  const rng = prng(20240605 + size);
+  let nextId = 1;
+  const vocab = new Map<LanguageSpec, Lexeme[]>();
+  for (const spec of SPECS) {
+    vocab.set(spec, vocabulary(spec, rng, nextId));
+    nextId += LEXEMES_PER_LANGUAGE;
+  }
+  const articles: Article[] = [];
+  for (let id = 1; id <= size; id++) {
+    const spec = SPECS[(id - 1) % SPECS.length] as LanguageSpec;
+    const lexemes = vocab.get(spec) as Lexeme[];
+    const count = rng.int(3, 8);
+    const words: [Lexeme, number][] = [];
+    while (words.length < count) {
+      const lexeme = rng.pick(lexemes);
+      if (!words.some(([l]) => l === lexeme)) words.push([lexeme, rng.int(0, lexeme.forms.length - 1)]);
+    }
+    const title = capitalise(words.map(([l, f]) => l.forms[f]).join(' '));
+    const bodyWords: string[] = [];
+    const length = rng.int(80, 200);
+    for (let i = 0; i < length; i++) {
+      if (rng.next() < 0.35) bodyWords.push(rng.pick(spec.common));
+      else {
+        const lexeme = rng.pick(lexemes);
+        bodyWords.push(rng.pick(lexeme.forms));
+      }
+    }
+    const sentences: string[] = [];
+    for (let i = 0; i < bodyWords.length; i += 12)
+      sentences.push(`${capitalise(bodyWords.slice(i, i + 12).join(' '))}.`);
+    articles.push({ id, lang: spec.lang, spec, title, words, body: sentences.join(' ') });
+  }
+  return { articles, queries: generateQueries(articles, rng) };
+}
+
+/** One edit at a random place after the first letter: substitution, deletion, transposition or insertion. */
+function typo(word: string, spec: LanguageSpec, rng: Rng): string {
+  const letters = [...word];
+  const alphabet = [...new Set([...spec.vowels.join(''), ...spec.onsets.join('')])];
+  for (;;) {
+    const at = rng.int(1, letters.length - 2);
+    const edit = rng.int(0, 3);
+    const next = [...letters];
+    if (edit === 0) next[at] = rng.pick(alphabet);
+    else if (edit === 1) next.splice(at, 1);
+    else if (edit === 2) [next[at], next[at + 1]] = [next[at + 1] as string, next[at] as string];
+    else next.splice(at, 0, rng.pick(alphabet));
+    const result = next.join('');
+    if (result !== word) return result;
+  }
+}
+
+/** About 200 queries: 50 of each kind, 10 per language, each aimed at an article whose title it was made from. */
+function generateQueries(articles: Article[], rng: Rng): Query[] {
+  // A query must point at few titles, so its target is a fair answer: count titles per pair of lexemes.
+  const pairCount = new Map<string, number>();
+  const pairKey = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
+  for (const article of articles) {
+    const ids = article.words.map(([l]) => l.id);
+    for (let i = 0; i < ids.length; i++) {
+      for (let j = i + 1; j < ids.length; j++) {
+        const key = pairKey(ids[i] as number, ids[j] as number);
+        pairCount.set(key, (pairCount.get(key) ?? 0) + 1);
+      }
+    }
+  }
+  const queries: Query[] = [];
+  const used = new Set<number>();
+  for (const kind of KINDS) {
+    for (const spec of SPECS) {
+      let made = 0;
+      while (made < 10) {
+        const article = articles[rng.int(0, articles.length - 1)] as Article;
+        if (article.spec !== spec || used.has(article.id)) continue;
+        const size = rng.next() < 0.5 ? 2 : 3;
+        const shuffled = [...article.words];
+        for (let i = shuffled.length - 1; i > 0; i--) {
+          const j = rng.int(0, i);
+          [shuffled[i], shuffled[j]] = [shuffled[j] as [Lexeme, number], shuffled[i] as [Lexeme, number]];
+        }
+        const chosen = shuffled.slice(0, size);
+        if (chosen.length < size) continue;
+        const [first, second] = chosen as [[Lexeme, number], [Lexeme, number]];
+        if ((pairCount.get(pairKey(first[0].id, second[0].id)) ?? 0) > 1) continue;
+        let forms = chosen.map(([l, f]) => l.forms[f] as string);
+        if (kind === 'inflection') {
+          // Every word in another form of its lexeme than the title has (where the paradigm has one).
+          if (!chosen.every(([l]) => l.forms.length > 1)) continue;
+          forms = chosen.map(([l, f]) => {
+            const others = l.forms.filter((_, i) => i !== f);
+            return rng.pick(others);
+          });
+        } else if (kind === 'typo') {
+          const at = forms.findIndex((w) => [...w].length >= 6);
+          if (at === -1) continue;
+          forms[at] = typo(forms[at] as string, spec, rng);
+        } else if (kind === 'prefix') {
+          const last = [...(forms[forms.length - 1] as string)];
+          if (last.length < 5) continue;
+          forms[forms.length - 1] = last.slice(0, Math.max(3, Math.ceil(last.length * 0.6))).join('');
+        }
+        used.add(article.id);
+        queries.push({ text: forms.join(' '), kind, lang: spec.lang, target: article.id });
+        made++;
+      }
+    }
+  }
+  return queries;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Measuring helpers
+// ---------------------------------------------------------------------------------------------------------------
+
+const gc: (() => void) | null = (() => {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return exposed;
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc') as () => void;
+  } catch {
+    return null;
+  }
+})();
+const collect = () => {
+  if (gc) for (let i = 0; i < 3; i++) gc();
+};
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] as number;
+}
+
+interface EngineResult {
+  name: string;
+  p50: number;
+  p99: number;
+  recall: Record<Kind | 'all', number>;
+}
+
+/** Runs every query once to warm up, then again timed; recall@10 from the timed run. */
+async function measureEngine(
+  name: string,
+  queries: Query[],
+  run: (query: Query) => Promise<number[]> | number[],
+): Promise<EngineResult> {
+  for (const query of queries) await run(query);
+  const times: number[] = [];
+  const found = new Map<Kind | 'all', [number, number]>();
+  for (const query of queries) {
+    const started = performance.now();
+    const ids = await run(query);
+    times.push(performance.now() - started);
+    const hit = ids.slice(0, 10).includes(query.target) ? 1 : 0;
+    for (const key of ['all', query.kind] as const) {
+      const [hits, total] = found.get(key) ?? [0, 0];
+      found.set(key, [hits + hit, total + 1]);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const recall = Object.fromEntries(
+    [...found].map(([key, [hits, total]]) => [key, hits / total]),
+  ) as EngineResult['recall'];
+  return { name, p50: percentile(times, 0.5), p99: percentile(times, 0.99), recall };
+}
+
+/** Words of a query as the SQL engines are given them: letters and digits only. */
+const queryWords = (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? [];
+
+async function runLoad(url: string, paths: string[], duration: number) {
+  const jobFile = path.join(os.tmpdir(), `signpost-bench-search-${process.pid}.json`);
+  fs.writeFileSync(jobFile, JSON.stringify({ url, paths, duration }));
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename], {
+      env: { ...process.env, BENCH_SEARCH_LOAD: jobFile },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`load process exited with ${code}`);
+    return JSON.parse(output) as {
+      p50: number;
+      p99: number;
+      rps: number;
+      total: number;
+      non2xx: number;
+      errors: number;
+      timeouts: number;
+    };
+  } finally {
+    fs.rmSync(jobFile, { force: true });
+  }
+}
+
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+const pct = (n: number | undefined) => (n === undefined ? '-' : `${(n * 100).toFixed(1)}%`);
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One corpus size
+// ---------------------------------------------------------------------------------------------------------------
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+
+async function benchSize(size: number) {
+  const stepStarted = performance.now();
+  const { articles, queries } = generateCorpus(size);
+  const counts = Object.fromEntries(KINDS.map((k) => [k, queries.filter((q) => q.kind === k).length]));
+  console.log(
+    `\n=== ${size.toLocaleString('en')} articles: corpus and ${queries.length} queries generated in ` +
+      `${fmt((performance.now() - stepStarted) / 1000)} s (${KINDS.map((k) => `${k} ${counts[k]}`).join(', ')})`,
+  );
+  console.log(
+    `    e.g. ${KINDS.map((k) => `${k}: "${queries.find((q) => q.kind === k)?.text}"`).join('; ')}`,
+  );
+
+  const server = await startServer({ demo: false });
+  const schema = `bench_search_${crypto.randomBytes(5).toString('hex')}`;
+  const pgClient = new pg.Client({ connectionString: DATABASE_URL });
+  const fts = new Sqlite(':memory:');
+  try {
+    // --- The help centre's database: one section per language, ten categories in each.
+    const db = server.ctx.db;
+    let loadStarted = performance.now();
+    const now = Date.now();
+    const categoryOf = new Map<Language, { section: number; categories: number[] }>();
+    for (const [i, spec] of SPECS.entries()) {
+      const section = await db
+        .insertInto('sections')
+        .values({
+          name: `Help ${spec.lang}`,
+          position: i,
+          source_path: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const categories: number[] = [];
+      for (let c = 0; c < 10; c++) {
+        const row = await db
+          .insertInto('categories')
+          .values({
+            section_id: section.id,
+            parent_id: null,
+            name: `Topic ${c + 1}`,
+            description: '',
+            description_source: null,
+            icon_file_id: null,
+            icon_type: null,
+            font_icon: null,
+            position: c,
+            source_path: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        categories.push(row.id);
+      }
+      categoryOf.set(spec.lang, { section: section.id, categories });
+    }
+    const BATCH = 500;
+    for (let i = 0; i < articles.length; i += BATCH) {
+      await db
+        .insertInto('articles')
+        .values(
+          articles.slice(i, i + BATCH).map((a) => {
+            const place = categoryOf.get(a.lang) as { section: number; categories: number[] };
+            return {
+              id: a.id,
+              section_id: place.section,
+              category_id: place.categories[a.id % place.categories.length] as number,
+              title: a.title,
+              body_html: `<p>${a.body}</p>`,
+              body_source: null,
+              lang: a.lang,
+              can_create_issue: 0 as const,
+              published: 1 as const,
+              position: a.id,
+              source_path: null,
+              created_at: now,
+              updated_at: now,
+            };
+          }),
+        )
+        .execute();
+    }
+    console.log(`    SQLite (server) rows inserted in ${fmt((performance.now() - loadStarted) / 1000)} s`);
+
+    // --- Our index, built here apart from the server's, for build time, memory and direct calls.
+    collect();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const buildStarted = performance.now();
+    const documents = await loadSearchDocuments(db);
+    const loaded = performance.now();
+    let index: SearchIndex | null = await SearchIndex.build(documents);
+    const built = performance.now();
+    collect();
+    const heapDelta = process.memoryUsage().heapUsed - heapBefore;
+    // Direct calls now, then let this copy go before the server builds its own (two at 100,000 would crowd the heap).
+    const oursDirect = await measureEngine('signpost (MiniSearch)', queries, (q) =>
+      (index as SearchIndex).search(q.text, 10).map((h) => h.id),
+    );
+    index = null;
+    documents.length = 0;
+    collect();
+
+    // --- The server's index follows the content: bump the revision, then wait for its first answer.
+    await touchContent(db);
+    const firstStarted = performance.now();
+    const first = await fetch(
+      `${server.url}${SUGGESTIONS_PATH}?text=${encodeURIComponent(queries[0]?.text ?? 'x')}&limit=10&perPage=10`,
+    );
+    if (!first.ok) throw new Error(`suggestions answered ${first.status}`);
+    const firstAnswer = performance.now() - firstStarted;
+
+    // --- HTTP under load.
+    const paths = queries.map(
+      (q) => `${SUGGESTIONS_PATH}?text=${encodeURIComponent(q.text)}&limit=10&perPage=10`,
+    );
+    const load = await runLoad(server.url, paths, DURATION);
+
+    // --- PostgreSQL.
+    loadStarted = performance.now();
+    await pgClient.connect();
+    await pgClient.query(`CREATE SCHEMA ${schema}`);
+    await pgClient.query(`SET search_path = ${schema}`);
+    await pgClient.query(
+      'CREATE TABLE docs (id integer PRIMARY KEY, lang text NOT NULL, cfg regconfig NOT NULL, title text NOT NULL, body text NOT NULL, tsv tsvector)',
+    );
+    for (let i = 0; i < articles.length; i += 5000) {
+      const batch = articles.slice(i, i + 5000);
+      await pgClient.query(
+        'INSERT INTO docs (id, lang, cfg, title, body) SELECT * FROM unnest($1::int[], $2::text[], $3::regconfig[], $4::text[], $5::text[])',
+        [
+          batch.map((a) => a.id),
+          batch.map((a) => a.lang),
+          batch.map((a) => a.spec.pg),
+          batch.map((a) => a.title),
+          batch.map((a) => a.body),
+        ],
+      );
+    }
+    await pgClient.query(
+      "UPDATE docs SET tsv = setweight(to_tsvector(cfg, title), 'A') || setweight(to_tsvector(cfg, body), 'D')",
+    );
+    await pgClient.query('CREATE INDEX docs_tsv ON docs USING gin (tsv)');
+    await pgClient.query('CREATE INDEX docs_lang ON docs (lang)');
+    await pgClient.query('ANALYZE docs');
+    const pgBuild = performance.now() - loadStarted;
+    // The query's language is unknown: it is parsed in each configuration and matched against that language's rows.
+    const pgSql =
+      SPECS.map(
+        (s) =>
+          `SELECT id, ts_rank(tsv, to_tsquery('${s.pg}', $1)) AS rank FROM docs ` +
+          `WHERE lang = '${s.lang}' AND tsv @@ to_tsquery('${s.pg}', $1)`,
+      ).join(' UNION ALL ') + ' ORDER BY rank DESC, id LIMIT 10';
+    const pgQueryText = (text: string) => {
+      const words = queryWords(text);
+      return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+    };
+
+    // --- SQLite FTS5.
+    loadStarted = performance.now();
+    fts.exec(
+      "CREATE VIRTUAL TABLE fts USING fts5(title, body, lang UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')",
+    );
+    const insert = fts.prepare('INSERT INTO fts (rowid, title, body, lang) VALUES (?, ?, ?, ?)');
+    fts.transaction(() => {
+      for (const a of articles) insert.run(a.id, a.title, a.body, a.lang);
+    })();
+    const ftsBuild = performance.now() - loadStarted;
+    const ftsSelect = fts.prepare(
+      'SELECT rowid AS id FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, 4.0, 1.0) LIMIT 10',
+    );
+    const ftsQueryText = (text: string) => {
+      const words = queryWords(text);
+      return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+    };
+
+    // --- The three engines on the same queries, direct calls.
+    const engines = [
+      oursDirect,
+      await measureEngine('PostgreSQL FTS', queries, async (q) =>
+        (await pgClient.query<{ id: number }>(pgSql, [pgQueryText(q.text)])).rows.map((r) => r.id),
+      ),
+      await measureEngine('SQLite FTS5', queries, (q) =>
+        (ftsSelect.all(ftsQueryText(q.text)) as { id: number }[]).map((r) => r.id),
+      ),
+    ];
+
+    // --- Report.
+    console.log(
+      `    index build: ${fmt((built - buildStarted) / 1000, 2)} s ` +
+        `(loadSearchDocuments ${fmt((loaded - buildStarted) / 1000, 2)} s + SearchIndex.build ${fmt((built - loaded) / 1000, 2)} s); ` +
+        `heap used by the index: ${fmt(heapDelta / 1024 / 1024)} MB${gc ? '' : ' (no gc available: rough)'}`,
+    );
+    console.log(
+      `    server: first suggestion after the content changed ${fmt(firstAnswer / 1000, 2)} s (its own rebuild); ` +
+        `PostgreSQL load+tsvector+GIN ${fmt(pgBuild / 1000, 1)} s; FTS5 load ${fmt(ftsBuild / 1000, 1)} s`,
+    );
+    const target = size === 10_000 ? ' (target p99 ≤ 10 ms)' : '';
+    console.log(
+      `    HTTP suggestions, autocannon 10 connections ${DURATION} s: p50 ${load.p50} ms, p99 ${load.p99} ms${target}, ` +
+        `${fmt(load.rps, 0)} req/s, ${load.total} requests, ${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts`,
+    );
+    console.log('');
+    console.log(
+      table([
+        ['engine (direct calls)', 'p50 ms', 'p99 ms', 'recall@10', ...KINDS],
+        ...engines.map((e) => [
+          e.name,
+          fmt(e.p50, 2),
+          fmt(e.p99, 2),
+          pct(e.recall.all),
+          ...KINDS.map((k) => pct(e.recall[k])),
+        ]),
+      ]),
+    );
+    const ours = engines[0] as EngineResult;
+    const others = engines.slice(1);
+    const verdicts = [
+      size === 10_000 ? `HTTP p99 ${load.p99} ms ≤ 10 ms: ${load.p99 <= 10 ? 'MET' : 'NOT MET'}` : null,
+      ...(['typo', 'inflection'] as const).map(
+        (k) =>
+          `recall on ${k} above both SQL engines: ` +
+          (others.every((o) => ours.recall[k] > o.recall[k]) ? 'MET' : 'NOT MET'),
+      ),
+    ].filter(Boolean);
+    console.log(`\n    targets: ${verdicts.join('; ')}`);
+    return { size, load, ours };
+  } finally {
+    fts.close();
+    try {
+      await pgClient.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    } catch {
+      // never connected
+    }
+    await pgClient.end().catch(() => undefined);
+    await server.close();
+  }
+}
+
+const sizes = (process.env.BENCH_SIZES ?? '10000,100000')
+  .split(',')
+  .map((s) => Number(s.trim()))
+  .filter((n) => Number.isInteger(n) && n > 0);
+console.log(
+  `Search benchmark: sizes ${sizes.join(', ')}; languages ${SPECS.map((s) => s.lang).join(', ')}; ` +
+    `${os.cpus().length} CPUs, Node ${process.version}`,
+);
+const started = performance.now();
+for (const size of sizes) await benchSize(size);
+console.log(`\nTotal ${fmt((performance.now() - started) / 1000)} s`);
