@@ -43,19 +43,38 @@ export function words(text: string): { word: string; start: number; end: number 
   }));
 }
 
-const cache = new Map<string, string>();
+interface Analysed {
+  stem: string;
+  whole: string;
+}
+
+/** Words repeat a lot in help articles: each (language, word) is analysed once; the cache is bounded. */
+const cache = new Map<string, Analysed>();
+const CACHE_LIMIT = 500_000;
+
+function analysed(word: string, lang: Language): Analysed {
+  const key = `${lang}\u0000${word}`;
+  let entry = cache.get(key);
+  if (entry === undefined) {
+    const lower = word.toLowerCase().replace(/ё/g, 'е');
+    const whole = fold(lower);
+    const stem = lower.length > 2 && !/^\d+$/.test(lower) ? fold(STEMMERS[lang].stem(lower)) : whole;
+    entry = { stem, whole };
+    // Dropping the oldest entries keeps the common words cached, unlike clearing everything.
+    if (cache.size >= CACHE_LIMIT) {
+      for (const old of cache.keys()) {
+        cache.delete(old);
+        if (cache.size < CACHE_LIMIT * 0.9) break;
+      }
+    }
+    cache.set(key, entry);
+  }
+  return entry;
+}
 
 /** One word as the index keeps it: lower case, stemmed in its language, then folded. */
 export function analyse(word: string, lang: Language): string {
-  const key = `${lang}\u0000${word}`;
-  let term = cache.get(key);
-  if (term === undefined) {
-    const lower = word.toLowerCase().replace(/ё/g, 'е');
-    term = fold(lower.length > 2 && !/^\d+$/.test(lower) ? STEMMERS[lang].stem(lower) : lower);
-    if (cache.size > 200_000) cache.clear();
-    cache.set(key, term);
-  }
-  return term;
+  return analysed(word, lang).stem;
 }
 
 /**
@@ -63,24 +82,29 @@ export function analyse(word: string, lang: Language): string {
  * that breaks a suffix rule ('fatturazzione') can still reach the whole word by edit distance.
  */
 export function analyseText(text: string, lang: Language): string[] {
-  return words(text).flatMap(({ word }) => {
-    const stem = analyse(word, lang);
-    const whole = fold(word.replace(/ё/gi, 'е'));
-    return whole === stem ? [stem] : [stem, whole];
-  });
+  const terms: string[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const { stem, whole } = analysed(match[0], lang);
+    terms.push(stem);
+    if (whole !== stem) terms.push(whole);
+  }
+  return terms;
 }
 
 /**
- * A query word in every form it may take in the index: the language of a query is unknown, so the word is
- * stemmed by each stemmer, with and without its diacritics (people often type 'subor' for 'súbor').
+ * A query word as the index may hold it. The language of a query is unknown, so `stems` are the word's stems in
+ * every language, with and without its diacritics (people type 'subor' for 'súbor'); `whole` is the folded word,
+ * the one form worth a fuzzy (typo-tolerant) lookup, since whole words are indexed too.
  */
-export function variants(word: string): string[] {
-  const forms = new Set<string>([fold(word)]);
+export function variants(word: string): { whole: string; stems: string[] } {
+  const whole = fold(word.replace(/ё/gi, 'е'));
+  const stems = new Set<string>();
   for (const lang of ANALYSED_LANGUAGES) {
-    forms.add(analyse(word, lang));
-    forms.add(analyse(fold(word), lang));
+    stems.add(analyse(word, lang));
+    stems.add(analyse(whole, lang));
   }
-  return [...forms].filter(Boolean);
+  stems.delete(whole);
+  return { whole, stems: [...stems].filter(Boolean) };
 }
 
 const STOPWORDS = new Set(

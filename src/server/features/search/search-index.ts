@@ -84,12 +84,15 @@ export class SearchIndex {
     if (all.length === 0) return [];
     const meaningful = all.filter((word) => !isStopword(word));
     const terms = meaningful.length > 0 ? meaningful : all;
-    const groups: Query[] = terms.map((word, index) => ({
-      combineWith: 'OR',
-      queries: variants(word),
-      prefix: index === terms.length - 1,
-      fuzzy: fuzziness,
-    }));
+    const groups: Query[] = terms.map((word, index) => {
+      const { whole, stems } = variants(word);
+      const prefix = index === terms.length - 1;
+      // Typos are looked for once, on the whole word; stems are matched as they are, which keeps queries cheap.
+      const wholeWord: Query = { queries: [whole], prefix, fuzzy: fuzziness };
+      return stems.length
+        ? { combineWith: 'OR', queries: [wholeWord, { queries: stems, combineWith: 'OR', prefix }] }
+        : wholeWord;
+    });
     // Every word first; then, for questions in whole sentences, articles that match most of them.
     const strict = this.mini.search({ combineWith: 'AND', queries: groups });
     const results =

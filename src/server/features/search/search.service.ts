@@ -45,6 +45,8 @@ export async function loadSearchDocuments(db: Executor): Promise<SearchDocument[
  * database, and a search (or the server's watcher) that sees a new revision rebuilds the index first. So a change
  * made through any server is searchable on all of them.
  */
+const ANSWER_CACHE_SIZE = 10_000;
+
 export function createSearchService(db: Executor) {
   let index: SearchIndex | null = null;
   let revision: unknown = undefined;
@@ -70,16 +72,33 @@ export function createSearchService(db: Executor) {
     return rebuild(seen);
   };
 
+  // Visitors repeat each other (an incident sends many to the same words) and retype the same prefixes: answers
+  // are kept per index, so a repeated query costs a map lookup. A new index starts with an empty cache.
+  let answers = new Map<string, Suggestion[]>();
+  let answersFor: SearchIndex | null = null;
+
   return {
     async suggest(text: string, limit: number): Promise<Suggestion[]> {
-      const hits = (await current()).search(text, limit);
-      return hits.map(({ id, title, category_id, section_id, snippet }) => ({
-        id,
-        title,
-        category_id,
-        section_id,
-        snippet,
-      }));
+      const searchIndex = await current();
+      if (answersFor !== searchIndex) {
+        answers = new Map();
+        answersFor = searchIndex;
+      }
+      const key = `${limit}\u0000${text}`;
+      const known = answers.get(key);
+      if (known) return known;
+      const hits = searchIndex
+        .search(text, limit)
+        .map(({ id, title, category_id, section_id, snippet }) => ({
+          id,
+          title,
+          category_id,
+          section_id,
+          snippet,
+        }));
+      if (answers.size >= ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
+      answers.set(key, hits);
+      return hits;
     },
     /** Builds or refreshes the index in the background; servers call it at start and every second. */
     refresh: () => current().then(() => undefined),
