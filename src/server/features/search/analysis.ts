@@ -78,15 +78,15 @@ export function analyse(word: string, lang: Language): string {
 }
 
 /**
- * The terms a text is indexed under: each word's stem, and its folded whole form when that differs, so a typo
- * that breaks a suffix rule ('fatturazzione') can still reach the whole word by edit distance.
+ * The terms a text is indexed under: each word's stem and, where asked, its folded whole form when that differs,
+ * so a typo that breaks a suffix rule ('fatturazzione') can still reach the whole word by edit distance.
  */
-export function analyseText(text: string, lang: Language): string[] {
+export function analyseText(text: string, lang: Language, withWholeWords = true): string[] {
   const terms: string[] = [];
   for (const match of text.matchAll(WORD)) {
     const { stem, whole } = analysed(match[0], lang);
     terms.push(stem);
-    if (whole !== stem) terms.push(whole);
+    if (withWholeWords && whole !== stem) terms.push(whole);
   }
   return terms;
 }

@@ -60,7 +60,10 @@ export class SearchIndex {
       extractField: (doc, field) => {
         if (field === 'id') return doc.id as unknown as string;
         const value = doc[field as keyof SearchDocument];
-        return typeof value === 'string' ? analyseText(value, doc.lang).join(' ') : String(value ?? '');
+        // Whole words (for typos) in titles and names only: bodies are most of the index, and stems serve them.
+        return typeof value === 'string'
+          ? analyseText(value, doc.lang, field !== 'text').join(' ')
+          : String(value ?? '');
       },
       tokenize: (text) => text.split(' '),
       processTerm: (term) => term || null,

@@ -87,15 +87,13 @@ export function createSearchService(db: Executor) {
       const key = `${limit}\u0000${text}`;
       const known = answers.get(key);
       if (known) return known;
-      const hits = searchIndex
-        .search(text, limit)
-        .map(({ id, title, category_id, section_id, snippet }) => ({
-          id,
-          title,
-          category_id,
-          section_id,
-          snippet,
-        }));
+      const hits = searchIndex.search(text, limit).map(({ id, title, category_id, section_id, snippet }) => ({
+        id,
+        title,
+        category_id,
+        section_id,
+        snippet,
+      }));
       if (answers.size >= ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
       answers.set(key, hits);
       return hits;
