@@ -80,6 +80,22 @@ export class SearchIndex {
     return this.docs.size;
   }
 
+  /** Adds new articles and replaces changed ones, leaving the rest of the index as it is. */
+  upsert(documents: SearchDocument[]): void {
+    for (const doc of documents) {
+      if (this.docs.has(doc.id)) this.mini.discard(doc.id);
+      this.mini.add(doc);
+      this.docs.set(doc.id, doc);
+    }
+  }
+
+  remove(ids: number[]): void {
+    for (const id of ids) {
+      if (!this.docs.delete(id)) continue;
+      this.mini.discard(id);
+    }
+  }
+
   search(query: string, limit: number): SearchHit[] {
     const all = words(query)
       .map((w) => w.word)

@@ -7,27 +7,25 @@ import { SearchIndex, type SearchDocument } from './search-index.ts';
 import { htmlToText } from './text.ts';
 
 /** Published articles as the index reads them, each in its own language or the help centre's. */
-export async function loadSearchDocuments(db: Executor): Promise<SearchDocument[]> {
-  const [{ lang }, rows] = await Promise.all([
-    getBranding(db),
-    db
-      .selectFrom('articles')
-      .innerJoin('sections', 'sections.id', 'articles.section_id')
-      .leftJoin('categories', 'categories.id', 'articles.category_id')
-      .select([
-        'articles.id',
-        'articles.title',
-        'articles.body_html',
-        'articles.lang',
-        'articles.category_id',
-        'articles.section_id',
-        'sections.name as section',
-        'categories.name as category',
-      ])
-      .where('articles.published', '=', 1)
-      .orderBy('articles.id')
-      .execute(),
-  ]);
+export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise<SearchDocument[]> {
+  if (ids && ids.length === 0) return [];
+  let query = db
+    .selectFrom('articles')
+    .innerJoin('sections', 'sections.id', 'articles.section_id')
+    .leftJoin('categories', 'categories.id', 'articles.category_id')
+    .select([
+      'articles.id',
+      'articles.title',
+      'articles.body_html',
+      'articles.lang',
+      'articles.category_id',
+      'articles.section_id',
+      'sections.name as section',
+      'categories.name as category',
+    ])
+    .where('articles.published', '=', 1);
+  if (ids) query = query.where('articles.id', 'in', ids);
+  const [{ lang }, rows] = await Promise.all([getBranding(db), query.orderBy('articles.id').execute()]);
   return rows.map((row) => ({
     id: row.id,
     title: row.title,
@@ -41,48 +39,82 @@ export async function loadSearchDocuments(db: Executor): Promise<SearchDocument[
 }
 
 /**
- * Keeps one index per server in step with the content: every content change bumps `content_revision` in the
- * database, and a search (or the server's watcher) that sees a new revision rebuilds the index first. So a change
- * made through any server is searchable on all of them.
+ * What an indexed article depends on: its own row, its category's and section's names, and the branding's
+ * language. A changed version means the article is indexed again.
  */
+async function loadVersions(db: Executor): Promise<Map<number, string>> {
+  const [{ lang }, rows] = await Promise.all([
+    getBranding(db),
+    db
+      .selectFrom('articles')
+      .innerJoin('sections', 'sections.id', 'articles.section_id')
+      .leftJoin('categories', 'categories.id', 'articles.category_id')
+      .select([
+        'articles.id',
+        'articles.updated_at',
+        'sections.updated_at as s',
+        'categories.updated_at as c',
+      ])
+      .where('articles.published', '=', 1)
+      .execute(),
+  ]);
+  return new Map(rows.map((row) => [row.id, `${row.updated_at}:${row.c ?? ''}:${row.s}:${lang}`]));
+}
+
+/** Past this share of changed articles, building anew is cheaper than updating in place. */
+const REBUILD_SHARE = 0.3;
+
 const ANSWER_CACHE_SIZE = 10_000;
 
 export function createSearchService(db: Executor) {
   let index: SearchIndex | null = null;
+  let versions = new Map<number, string>();
   let revision: unknown = undefined;
-  let building: Promise<SearchIndex> | null = null;
+  let generation = 0;
+  let updating: Promise<SearchIndex> | null = null;
 
-  const rebuild = async (seen: unknown) => {
-    building ??= loadSearchDocuments(db)
-      .then((documents) => SearchIndex.build(documents))
-      .then((built) => {
-        index = built;
-        revision = seen;
-        return built;
-      })
-      .finally(() => {
-        building = null;
-      });
-    return building;
+  /**
+   * Brings the index to the content's revision: a first build, or an update of only the articles whose version
+   * changed (and removal of those gone), so an edit is searchable in milliseconds however large the help centre.
+   */
+  const update = (seen: unknown) => {
+    updating ??= (async () => {
+      const next = await loadVersions(db);
+      const changed = [...next].filter(([id, version]) => versions.get(id) !== version).map(([id]) => id);
+      const removed = [...versions.keys()].filter((id) => !next.has(id));
+      if (!index || changed.length + removed.length > next.size * REBUILD_SHARE) {
+        index = await SearchIndex.build(await loadSearchDocuments(db));
+      } else {
+        index.upsert(await loadSearchDocuments(db, changed));
+        index.remove(removed);
+      }
+      versions = next;
+      revision = seen;
+      generation++;
+      return index;
+    })().finally(() => {
+      updating = null;
+    });
+    return updating;
   };
 
   const current = async (): Promise<SearchIndex> => {
     const seen = await readSetting<number>(db, 'content_revision');
     if (index && seen === revision) return index;
-    return rebuild(seen);
+    return update(seen);
   };
 
   // Visitors repeat each other (an incident sends many to the same words) and retype the same prefixes: answers
   // are kept per index, so a repeated query costs a map lookup. A new index starts with an empty cache.
   let answers = new Map<string, Suggestion[]>();
-  let answersFor: SearchIndex | null = null;
+  let answersFor = -1;
 
   return {
     async suggest(text: string, limit: number): Promise<Suggestion[]> {
       const searchIndex = await current();
-      if (answersFor !== searchIndex) {
+      if (answersFor !== generation) {
         answers = new Map();
-        answersFor = searchIndex;
+        answersFor = generation;
       }
       const key = `${limit}\u0000${text}`;
       const known = answers.get(key);

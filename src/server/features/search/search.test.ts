@@ -209,3 +209,37 @@ describe('two servers on one database', () => {
     },
   );
 });
+
+describe.each(testDialects())('the index follows edits in place on %s', (dialect) => {
+  it('finds an edited title at once, and forgets an unpublished or deleted article', async () => {
+    const t = await createTestApp(dialect);
+    try {
+      const { touchContent } = await import('../content/content.repository.ts');
+      const first = await buildArticle(t.ctx.db, { title: 'Pairing the hub' });
+      const second = await buildArticle(t.ctx.db, { title: 'Replacing the battery' });
+      const titles = async (text: string) =>
+        (await t.app.inject(`/api/search/knowledge/suggestions?text=${encodeURIComponent(text)}`))
+          .json()
+          .items.map((i: Suggestion) => i.title);
+      expect(await titles('pairing')).toEqual(['Pairing the hub']);
+
+      await t.ctx.db
+        .updateTable('articles')
+        .set({ title: 'Connecting the hub', updated_at: Date.now() + 1 })
+        .where('id', '=', first.id)
+        .execute();
+      await touchContent(t.ctx.db);
+      expect(await titles('pairing')).toEqual([]);
+      expect(await titles('connecting')).toEqual(['Connecting the hub']);
+
+      await t.ctx.db.updateTable('articles').set({ published: 0 }).where('id', '=', second.id).execute();
+      await touchContent(t.ctx.db);
+      expect(await titles('battery')).toEqual([]);
+      await t.ctx.db.deleteFrom('articles').where('id', '=', first.id).execute();
+      await touchContent(t.ctx.db);
+      expect(await titles('hub')).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
