@@ -68,13 +68,4 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
-  const migrator = await createMigrator(handle);
-  const all = await migrator.getMigrations();
-  return all.filter((m) => !m.executedAt).map((m) => m.name);
-}
-
 export const now = (): number => Date.now();
-
-/** Case-insensitive equality on a text column, the same on both databases. */
-export const lower = (column: string) => sql<string>`lower(${sql.ref(column)})`;

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /** Booleans are stored as 0/1 integers on both databases, so one row type serves both dialects. */
 export type Flag = 0 | 1;
@@ -165,5 +165,3 @@ export type FileRow = Selectable<FileTable>;
 export type UserRow = Selectable<UserTable>;
 export type TicketRow = Selectable<TicketTable>;
 export type OutboxRow = Selectable<OutboxTable>;
-export type NewArticle = Insertable<ArticleTable>;
-export type ArticleUpdate = Updateable<ArticleTable>;

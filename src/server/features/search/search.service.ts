@@ -6,24 +6,27 @@ import { readSetting } from '../settings/settings.repository.ts';
 import { SearchIndex, type SearchDocument } from './search-index.ts';
 import { htmlToText } from './text.ts';
 
-/** Published articles as the index reads them, each in its own language or the help centre's. */
-export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise<SearchDocument[]> {
-  if (ids && ids.length === 0) return [];
-  let query = db
+/** Published articles with their section and category, which the index reads names and versions from. */
+const publishedArticles = (db: Executor) =>
+  db
     .selectFrom('articles')
     .innerJoin('sections', 'sections.id', 'articles.section_id')
     .leftJoin('categories', 'categories.id', 'articles.category_id')
-    .select([
-      'articles.id',
-      'articles.title',
-      'articles.body_html',
-      'articles.lang',
-      'articles.category_id',
-      'articles.section_id',
-      'sections.name as section',
-      'categories.name as category',
-    ])
     .where('articles.published', '=', 1);
+
+/** Published articles as the index reads them, each in its own language or the help centre's. */
+export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise<SearchDocument[]> {
+  if (ids && ids.length === 0) return [];
+  let query = publishedArticles(db).select([
+    'articles.id',
+    'articles.title',
+    'articles.body_html',
+    'articles.lang',
+    'articles.category_id',
+    'articles.section_id',
+    'sections.name as section',
+    'categories.name as category',
+  ]);
   if (ids) query = query.where('articles.id', 'in', ids);
   const [{ lang }, rows] = await Promise.all([getBranding(db), query.orderBy('articles.id').execute()]);
   return rows.map((row) => ({
@@ -45,17 +48,13 @@ export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise
 async function loadVersions(db: Executor): Promise<Map<number, string>> {
   const [{ lang }, rows] = await Promise.all([
     getBranding(db),
-    db
-      .selectFrom('articles')
-      .innerJoin('sections', 'sections.id', 'articles.section_id')
-      .leftJoin('categories', 'categories.id', 'articles.category_id')
+    publishedArticles(db)
       .select([
         'articles.id',
         'articles.updated_at',
         'sections.updated_at as s',
         'categories.updated_at as c',
       ])
-      .where('articles.published', '=', 1)
       .execute(),
   ]);
   return new Map(rows.map((row) => [row.id, `${row.updated_at}:${row.c ?? ''}:${row.s}:${lang}`]));

@@ -1,15 +1,3 @@
-/** Lower case without diacritics, so 'subor' matches 'súbor' and 'ежик' matches 'ёжик'. */
-export function foldText(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
-
-export function tokenize(text: string): string[] {
-  return foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 /** The readable text of stored (already sanitised) HTML. */

@@ -1,15 +1,8 @@
 import type { Executor } from '../../db/database.ts';
-import type { FileRow, OutboxRow, OutboxTarget, TicketRow } from '../../db/tables.ts';
+import type { Insertable } from 'kysely';
+import type { FileRow, OutboxRow, OutboxTarget, TicketRow, TicketTable } from '../../db/tables.ts';
 
-export interface NewTicket {
-  title: string;
-  description: string;
-  name: string;
-  email: string;
-  channel: string;
-  user_id: number | null;
-  lang: string;
-}
+export type NewTicket = Omit<Insertable<TicketTable>, 'id' | 'created_at'>;
 
 export async function insertTicket(db: Executor, ticket: NewTicket, now: number): Promise<TicketRow> {
   return db
