@@ -12,7 +12,9 @@ function printSummary(summary: ImportSummary) {
   for (const warning of summary.warnings) console.error(`warning: ${warning}`);
   for (const kind of ['sections', 'categories', 'articles', 'files'] as const) {
     const t = summary[kind];
-    console.log(`${kind}: ${t.created} created, ${t.updated} updated, ${t.deleted} deleted`);
+    console.log(
+      `${kind}: ${t.created} created, ${t.updated} updated, ${t.unchanged} unchanged, ${t.deleted} deleted`,
+    );
   }
 }
 

@@ -179,11 +179,31 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     const before = await counts(t);
     const ids = await t.ctx.db.selectFrom('articles').select(['id', 'source_path']).orderBy('id').execute();
     const summary = await importFolder(t.ctx, sampleFolder());
-    expect(summary.articles).toEqual({ created: 0, updated: 6, deleted: 0 });
+    expect(summary.articles).toEqual({ created: 0, updated: 0, unchanged: 6, deleted: 0 });
     expect(await counts(t)).toEqual(before);
     expect(
       await t.ctx.db.selectFrom('articles').select(['id', 'source_path']).orderBy('id').execute(),
     ).toEqual(ids);
+  });
+
+  it('leaves what did not change alone, so a re-import moves only the changed articles in search and caches', async () => {
+    const versions = () =>
+      t.ctx.db.selectFrom('articles').select(['source_path', 'updated_at']).orderBy('source_path').execute();
+    const revision = () => t.ctx.db.selectFrom('settings').select('value').where('key', '=', 'content_revision').executeTakeFirst();
+    const before = await versions();
+    const revisionBefore = await revision();
+    await importFolder(t.ctx, sampleFolder());
+    expect(await versions()).toEqual(before);
+    expect(await revision()).toEqual(revisionBefore);
+
+    const folder = sampleFolder();
+    fs.writeFileSync(path.join(folder, 'guides/setup/advanced/deeper/tuning.md'), '---\ntitle: Tuning\n---\nTune it well.\n');
+    const summary = await importFolder(t.ctx, folder);
+    expect(summary.articles).toEqual({ created: 0, updated: 1, unchanged: 5, deleted: 0 });
+    const after = await versions();
+    const moved = after.filter((row, i) => row.updated_at !== before[i]?.updated_at).map((row) => row.source_path);
+    expect(moved).toEqual(['guides/setup/advanced/deeper/tuning.md']);
+    expect(await revision()).not.toEqual(revisionBefore);
   });
 
   it('exports a folder that imports back to the same content, byte for byte on the second round', async () => {

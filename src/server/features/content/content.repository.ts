@@ -8,18 +8,34 @@ export async function touchContent(db: Executor): Promise<void> {
 
 export async function importedKeys(db: Executor) {
   const [sections, categories, articles, files] = await Promise.all([
-    db.selectFrom('sections').select(['id', 'source_path']).where('source_path', 'is not', null).execute(),
-    db.selectFrom('categories').select(['id', 'source_path']).where('source_path', 'is not', null).execute(),
-    db.selectFrom('articles').select(['id', 'source_path']).where('source_path', 'is not', null).execute(),
+    db.selectFrom('sections').selectAll().where('source_path', 'is not', null).execute(),
+    db.selectFrom('categories').selectAll().where('source_path', 'is not', null).execute(),
+    db.selectFrom('articles').selectAll().where('source_path', 'is not', null).execute(),
     db
       .selectFrom('files')
-      .select(['id', 'source_path', 'storage_key'])
+      .selectAll()
       .where('source_path', 'is not', null)
       .where('kind', '=', 'content')
       .execute(),
   ]);
   const byPath = <T extends { source_path: string | null }>(rows: T[]) => new Map(rows.map((r) => [r.source_path as string, r]));
   return { sections: byPath(sections), categories: byPath(categories), articles: byPath(articles), files: byPath(files) };
+}
+
+/** The files attached to each of the articles, in their order. */
+export async function attachedFiles(db: Executor, articleIds: number[]): Promise<Map<number, number[]>> {
+  const result = new Map<number, number[]>();
+  for (const ids of chunks(articleIds)) {
+    const rows = await db
+      .selectFrom('article_files')
+      .select(['article_id', 'file_id'])
+      .where('article_id', 'in', ids)
+      .orderBy('article_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) result.set(row.article_id, [...(result.get(row.article_id) ?? []), row.file_id]);
+  }
+  return result;
 }
 
 /** Storage keys that no file row refers to any more, among those given. */

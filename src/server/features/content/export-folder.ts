@@ -67,7 +67,8 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
   const placeFile = async (file: FileRow, besideFolder: string): Promise<string> => {
     const known = written.get(file.id);
     if (known) return known;
-    const relative = file.source_path ?? path.posix.join(besideFolder, '_files', `${file.id}-${file.original_name}`);
+    // A folder per file keeps its name exactly (the import names files after their path) and never collides.
+    const relative = file.source_path ?? path.posix.join(besideFolder, '_files', String(file.id), file.original_name);
     const target = path.join(root, relative);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, await readAll(ctx.storage, file.storage_key));
@@ -81,7 +82,10 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
     let result = html;
     for (const match of html.matchAll(/\/files\/(\d+)\/[^"'\s)<>]*/g)) {
       const file = fileById.get(Number(match[1]));
-      if (file) result = result.replaceAll(match[0], relativeTo(folder, await placeFile(file, folder)));
+      if (file) {
+        const relative = relativeTo(folder, await placeFile(file, folder));
+        result = result.replaceAll(match[0], relative.split('/').map(encodeURIComponent).join('/'));
+      }
     }
     return result;
   };
@@ -113,17 +117,19 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
     for (const category of children) {
       const sub = path.posix.join(folder, take(baseName(category.source_path) ?? slugify(category.name, `category-${category.id}`)));
       const icon = category.icon_file_id !== null ? fileById.get(category.icon_file_id) : undefined;
-      const body =
-        category.description_source ?? (await localiseHtml(category.description, sub));
+      const isHtml = category.description_source === null && category.description !== '';
+      const body = category.description_source ?? (await localiseHtml(category.description, sub));
       write(
         root,
         path.posix.join(sub, CATEGORY_FILE),
-        formatDocument(
+        (isHtml ? formatHtmlDocument : formatDocument)(
           {
             name: category.name,
             position: category.position,
             icon: icon ? relativeTo(sub, await placeFile(icon, sub)) : undefined,
             font_icon: category.icon_type === 'font' ? (category.font_icon ?? undefined) : undefined,
+            // A description written in the admin is HTML: it must not go through Markdown on the way back.
+            format: isHtml ? 'html' : undefined,
           },
           body,
         ),
@@ -147,7 +153,7 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
     write(
       root,
       file,
-      formatDocument(
+      (article.body_source === null ? formatHtmlDocument : formatDocument)(
         {
           title: article.title,
           position: article.position,
@@ -155,6 +161,8 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
           published: article.published === 1,
           lang: article.lang ?? undefined,
           files: attached.length ? attached : undefined,
+          // A body written in the admin is HTML: imported back as it is (sanitised), never read as Markdown.
+          format: article.body_source === null ? 'html' : undefined,
         },
         body,
       ),
@@ -170,6 +178,11 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
   }
 
   return { sections: sections.length, categories: categories.length, articles: articles.length, files: written.size };
+}
+
+/** An HTML body exactly as it is, newlines included; the reader takes back the one newline added at the end. */
+function formatHtmlDocument(data: Record<string, unknown>, html: string): string {
+  return `${formatDocument(data, '')}\n${html}\n`;
 }
 
 function write(root: string, relative: string, text: string) {

@@ -5,10 +5,11 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/database.ts';
 import { contentTypeFor } from '../files/content-type.ts';
 import { FolderError } from './front-matter.ts';
-import { renderMarkdown } from './markdown.ts';
+import { renderHtml, renderMarkdown } from './markdown.ts';
+import { recordRevisions } from '../authoring/revisions.repository.ts';
 import { FolderErrors, readContentFolder, type ContentFolder } from './read-folder.ts';
 import { storageKeyOf } from '../../storage/file-storage.ts';
-import { chunks, importedKeys, touchContent, unreferencedKeys } from './content.repository.ts';
+import { attachedFiles, chunks, importedKeys, touchContent, unreferencedKeys } from './content.repository.ts';
 
 export interface ImportOptions {
   prune?: boolean;
@@ -18,6 +19,8 @@ export interface ImportOptions {
 export interface Tally {
   created: number;
   updated: number;
+  /** Already as the folder says: left alone, so its version (and search, caches) do not move. */
+  unchanged: number;
   deleted: number;
 }
 
@@ -29,7 +32,11 @@ export interface ImportSummary {
   warnings: string[];
 }
 
-const tally = (): Tally => ({ created: 0, updated: 0, deleted: 0 });
+const tally = (): Tally => ({ created: 0, updated: 0, unchanged: 0, deleted: 0 });
+
+/** Whether any of the values differs from what the row holds. */
+const differs = (row: object, values: object) =>
+  Object.entries(values).some(([key, value]) => (row as Record<string, unknown>)[key] !== value);
 
 /**
  * Loads a content folder into the database. The folder is read and checked completely first; the database changes
@@ -85,18 +92,23 @@ async function writeFolder(
   const now = Date.now();
   const existing = await importedKeys(trx);
 
+  // Paths of existing categories and articles that differ from the folder; those new to the database are counted
+  // as created and need no mark.
+  const changed = new Set<string>();
   const sectionIds = new Map<string, number>();
   for (const section of folder.sections) {
-    const values = { name: section.name, position: section.position, updated_at: now };
+    const values = { name: section.name, position: section.position };
     const found = existing.sections.get(section.path);
     if (found) {
-      await trx.updateTable('sections').set(values).where('id', '=', found.id).execute();
       sectionIds.set(section.path, found.id);
-      summary.sections.updated++;
+      if (differs(found, values)) {
+        await trx.updateTable('sections').set({ ...values, updated_at: now }).where('id', '=', found.id).execute();
+        summary.sections.updated++;
+      } else summary.sections.unchanged++;
     } else {
       const row = await trx
         .insertInto('sections')
-        .values({ ...values, source_path: section.path, created_at: now })
+        .values({ ...values, source_path: section.path, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       sectionIds.set(section.path, row.id);
@@ -112,9 +124,11 @@ async function writeFolder(
     const values = { storage_key: blob.key, size: blob.size, original_name: name, mime_type: contentTypeFor(name) };
     const found = existing.files.get(asset);
     if (found) {
-      if (found.storage_key !== blob.key) summary.files.updated++;
-      await trx.updateTable('files').set(values).where('id', '=', found.id).execute();
       fileIds.set(asset, { id: found.id, name });
+      if (differs(found, values)) {
+        await trx.updateTable('files').set(values).where('id', '=', found.id).execute();
+        summary.files.updated++;
+      } else summary.files.unchanged++;
     } else {
       const row = await trx
         .insertInto('files')
@@ -135,21 +149,22 @@ async function writeFolder(
       parent_id: category.parentPath === null ? null : (categoryIds.get(category.parentPath) ?? null),
       name: category.name,
       position: category.position,
-      description_source: category.description,
+      description_source: category.format === 'html' ? null : category.description,
       icon_file_id: category.icon ? (fileIds.get(category.icon)?.id ?? null) : null,
       icon_type: category.icon ? ('file' as const) : category.fontIcon ? ('font' as const) : null,
       font_icon: category.fontIcon,
-      updated_at: now,
     };
     const found = existing.categories.get(category.path);
     if (found) {
-      await trx.updateTable('categories').set(values).where('id', '=', found.id).execute();
       categoryIds.set(category.path, found.id);
-      summary.categories.updated++;
+      if (differs(found, values)) {
+        await trx.updateTable('categories').set({ ...values, updated_at: now }).where('id', '=', found.id).execute();
+        changed.add(category.path);
+      }
     } else {
       const row = await trx
         .insertInto('categories')
-        .values({ ...values, description: '', source_path: category.path, created_at: now })
+        .values({ ...values, description: '', source_path: category.path, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       categoryIds.set(category.path, row.id);
@@ -165,22 +180,23 @@ async function writeFolder(
       section_id: sectionId,
       category_id: article.categoryPath === null ? null : (categoryIds.get(article.categoryPath) ?? null),
       title: article.title,
-      body_source: article.body,
+      body_source: article.format === 'html' ? null : article.body,
       lang: article.lang,
       can_create_issue: article.canCreateIssue ? (1 as const) : (0 as const),
       published: article.published ? (1 as const) : (0 as const),
       position: article.position,
-      updated_at: now,
     };
     const found = existing.articles.get(article.path);
     if (found) {
-      await trx.updateTable('articles').set(values).where('id', '=', found.id).execute();
       articleIds.set(article.path, found.id);
-      summary.articles.updated++;
+      if (differs(found, values)) {
+        await trx.updateTable('articles').set({ ...values, updated_at: now }).where('id', '=', found.id).execute();
+        changed.add(article.path);
+      }
     } else {
       const row = await trx
         .insertInto('articles')
-        .values({ ...values, body_html: '', source_path: article.path, created_at: now })
+        .values({ ...values, body_html: '', source_path: article.path, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       articleIds.set(article.path, row.id);
@@ -201,32 +217,59 @@ async function writeFolder(
   };
   for (const category of folder.categories) {
     const id = categoryIds.get(category.path) as number;
-    const description = renderMarkdown(category.description, resolverFor(`${category.path}/_category.md`));
-    await trx.updateTable('categories').set({ description }).where('id', '=', id).execute();
+    const render = category.format === 'html' ? renderHtml : renderMarkdown;
+    const description = render(category.description, resolverFor(`${category.path}/_category.md`));
+    const found = existing.categories.get(category.path);
+    if (found && found.description === description) {
+      if (changed.has(category.path)) summary.categories.updated++;
+      else summary.categories.unchanged++;
+      continue;
+    }
+    if (found) {
+      await trx.updateTable('categories').set({ description, updated_at: now }).where('id', '=', id).execute();
+      summary.categories.updated++;
+    } else {
+      await trx.updateTable('categories').set({ description }).where('id', '=', id).execute();
+    }
   }
+
+  const attached = await attachedFiles(trx, [...existing.articles.values()].map((row) => row.id));
+  const links: { article_id: number; file_id: number; position: number }[] = [];
+  // Articles this import creates or changes: each keeps a revision of what the folder made of it.
+  const revised: number[] = [];
   for (const article of folder.articles) {
     const id = articleIds.get(article.path) as number;
-    await trx
-      .updateTable('articles')
-      .set({ body_html: renderMarkdown(article.body, resolverFor(article.path)) })
-      .where('id', '=', id)
-      .execute();
+    const files = article.files.map((file) => (fileIds.get(file) as { id: number }).id);
+    files.forEach((file_id, position) => links.push({ article_id: id, file_id, position }));
+    const body_html = (article.format === 'html' ? renderHtml : renderMarkdown)(article.body, resolverFor(article.path));
+    const found = existing.articles.get(article.path);
+    const sameFiles = (attached.get(id) ?? []).join() === files.join();
+    if (found && found.body_html === body_html && sameFiles) {
+      if (changed.has(article.path)) {
+        summary.articles.updated++;
+        revised.push(id);
+      } else summary.articles.unchanged++;
+    } else if (found) {
+      await trx.updateTable('articles').set({ body_html, updated_at: now }).where('id', '=', id).execute();
+      summary.articles.updated++;
+      revised.push(id);
+    } else {
+      await trx.updateTable('articles').set({ body_html }).where('id', '=', id).execute();
+      revised.push(id);
+    }
     progress(article.path);
   }
 
   const imported = [...articleIds.values()];
   for (const ids of chunks(imported)) await trx.deleteFrom('article_files').where('article_id', 'in', ids).execute();
-  const links = folder.articles.flatMap((article) =>
-    article.files.map((file, position) => ({
-      article_id: articleIds.get(article.path) as number,
-      file_id: (fileIds.get(file) as { id: number }).id,
-      position,
-    })),
-  );
   for (const rows of chunks(links)) await trx.insertInto('article_files').values(rows).execute();
+  await recordRevisions(trx, revised, { action: 'imported', author: null, now });
 
   const droppedKeys = options.prune ? await prune(trx, folder, existing, summary) : [];
-  await touchContent(trx);
+  const touched = (['sections', 'categories', 'articles', 'files'] as const).some(
+    (kind) => summary[kind].created + summary[kind].updated + summary[kind].deleted > 0,
+  );
+  if (touched) await touchContent(trx);
   return droppedKeys;
 }
 

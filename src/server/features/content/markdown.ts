@@ -45,14 +45,40 @@ export function collectReferences(source: string): { images: string[]; links: st
   return { images: [...images], links: [...links] };
 }
 
+type Resolve = (path: string, kind: 'src' | 'href') => string | undefined;
+
+const rewriteWith = (resolve: Resolve) => (url: string, attribute: 'src' | 'href') => {
+  if (!isRelativeReference(url)) return url;
+  const { path, suffix } = splitReference(url);
+  const target = resolve(path, attribute);
+  return target === undefined ? url : target + (target.includes('#') ? '' : suffix);
+};
+
 /** Markdown to the sanitised HTML the public sees; relative references go through `resolve`. */
-export function renderMarkdown(source: string, resolve: (path: string, kind: 'src' | 'href') => string | undefined) {
-  return sanitizeArticleHtml(markdown.render(source), {
-    rewriteUrl: (url, attribute) => {
-      if (!isRelativeReference(url)) return url;
-      const { path, suffix } = splitReference(url);
-      const target = resolve(path, attribute);
-      return target === undefined ? url : target + (target.includes('#') ? '' : suffix);
-    },
-  });
+export function renderMarkdown(source: string, resolve: Resolve) {
+  return sanitizeArticleHtml(markdown.render(source), { rewriteUrl: rewriteWith(resolve) });
+}
+
+/** A body written as HTML (`format: html`, as the admin's editor makes them): only sanitised, never Markdown. */
+export function renderHtml(source: string, resolve: Resolve) {
+  return sanitizeArticleHtml(source, { rewriteUrl: rewriteWith(resolve) });
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', '#39': "'" };
+const decodeAttribute = (value: string) => value.replace(/&(amp|quot|apos|lt|gt|#39);/g, (_, name: string) => ENTITIES[name] ?? '');
+
+/** Relative references an HTML body makes: image sources and link targets. */
+export function collectHtmlReferences(source: string): { images: string[]; links: string[] } {
+  const collect = (pattern: RegExp) => {
+    const found = new Set<string>();
+    for (const match of source.matchAll(pattern)) {
+      const url = match[1] && decodeAttribute(match[1]);
+      if (url && isRelativeReference(url)) found.add(splitReference(url).path);
+    }
+    return [...found];
+  };
+  return {
+    images: collect(/<img\b[^>]*?\ssrc\s*=\s*["']([^"']+)["']/gi),
+    links: collect(/<a\b[^>]*?\shref\s*=\s*["']([^"']+)["']/gi),
+  };
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LANGUAGES } from '../../../shared/api/settings.ts';
-import { collectReferences } from './markdown.ts';
+import { collectHtmlReferences, collectReferences } from './markdown.ts';
 import {
   FolderError,
   checkKeys,
@@ -12,6 +12,8 @@ import {
   readString,
   readStringList,
 } from './front-matter.ts';
+
+export type BodyFormat = 'markdown' | 'html';
 
 /** Paths in a content folder are POSIX paths relative to its root; they are the stable keys of what they hold. */
 export interface FolderSection {
@@ -29,6 +31,8 @@ export interface FolderCategory {
   description: string;
   icon: string | null;
   fontIcon: string | null;
+  /** How the description is written: Markdown, or HTML as the admin's editor makes it. */
+  format: BodyFormat;
   images: string[];
 }
 
@@ -43,6 +47,7 @@ export interface FolderArticle {
   lang: string | null;
   files: string[];
   body: string;
+  format: BodyFormat;
   images: string[];
 }
 
@@ -66,8 +71,17 @@ export class FolderErrors extends Error {
 export const SECTION_FILE = '_section.md';
 export const CATEGORY_FILE = '_category.md';
 const SECTION_KEYS = ['name', 'position'] as const;
-const CATEGORY_KEYS = ['name', 'position', 'icon', 'font_icon'] as const;
-const ARTICLE_KEYS = ['title', 'position', 'can_create_issue', 'published', 'files', 'lang'] as const;
+const CATEGORY_KEYS = ['name', 'position', 'icon', 'font_icon', 'format'] as const;
+const ARTICLE_KEYS = ['title', 'position', 'can_create_issue', 'published', 'files', 'lang', 'format'] as const;
+
+/** The newline that ends the file is not part of an HTML body (the export adds one). */
+const withoutFinalNewline = (body: string) => body.replace(/\n$/, '');
+
+function readFormat(file: string, value: unknown): BodyFormat {
+  const format = readString(file, 'format', value) ?? 'markdown';
+  if (format !== 'markdown' && format !== 'html') throw new FolderError(file, 'format must be markdown or html');
+  return format;
+}
 
 const isAssetFolder = (name: string) => name.startsWith('_') || name.startsWith('.');
 export const humanize = (name: string) => {
@@ -128,11 +142,26 @@ export function readContentFolder(root: string): ContentFolder {
         return true;
       });
 
+  /** Images a body shows; an HTML body's links to files in the folder (not to articles) come along too. */
+  const bodyAssets = (from: string, body: string, format: BodyFormat): string[] => {
+    if (format === 'markdown') return collectReferences(body).images.map((image) => resolveAsset(from, image, 'image'));
+    const { images, links } = collectHtmlReferences(body);
+    const linked = links.filter((link) => {
+      const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), link));
+      const stat = fs.lstatSync(path.join(absoluteRoot, resolved), { throwIfNoEntry: false });
+      return !resolved.startsWith('../') && !link.toLowerCase().endsWith('.md') && stat?.isFile() === true;
+    });
+    return [
+      ...images.map((image) => resolveAsset(from, image, 'image')),
+      ...linked.map((link) => resolveAsset(from, link, 'linked file')),
+    ];
+  };
+
   const readArticle = (relative: string, sectionPath: string, categoryPath: string | null, fallbackPosition: number) => {
     const { data, body } = readDocument(relative);
     checkKeys(relative, data, ARTICLE_KEYS);
     const files = readStringList(relative, 'files', data.files).map((file) => resolveAsset(relative, file, 'attachment'));
-    const { images } = collectReferences(body);
+    const format = readFormat(relative, data.format);
     const lang = readString(relative, 'lang', data.lang) ?? null;
     if (lang !== null && !(LANGUAGES as readonly string[]).includes(lang)) {
       throw new FolderError(relative, `lang must be one of ${LANGUAGES.join(', ')}`);
@@ -147,8 +176,9 @@ export function readContentFolder(root: string): ContentFolder {
       published: readBoolean(relative, 'published', data.published) ?? true,
       lang,
       files: [...new Set(files)],
-      body,
-      images: images.map((image) => resolveAsset(relative, image, 'image')),
+      body: format === 'html' ? withoutFinalNewline(body) : body,
+      format,
+      images: bodyAssets(relative, body, format),
     });
   };
 
@@ -173,16 +203,18 @@ export function readContentFolder(root: string): ContentFolder {
         const icon = readString(meta, 'icon', data.icon);
         const fontIcon = readString(meta, 'font_icon', data.font_icon) ?? null;
         if (icon && fontIcon) throw new FolderError(meta, 'give either icon or font_icon, not both');
+        const format = readFormat(meta, data.format);
         folder.categories.push({
           path: categoryPath,
           sectionPath,
           parentPath,
           name: readString(meta, 'name', data.name) ?? humanize(entry.name),
           position: readInteger(meta, 'position', data.position) ?? categoryPositions.get(entry.name) ?? 0,
-          description: body,
+          description: format === 'html' ? withoutFinalNewline(body) : body,
           icon: icon ? resolveAsset(meta, icon, 'icon') : null,
           fontIcon,
-          images: collectReferences(body).images.map((image) => resolveAsset(meta, image, 'image')),
+          format,
+          images: bodyAssets(meta, body, format),
         });
       });
       ok = errors.every((e) => !e.file.startsWith(`${categoryPath}/${CATEGORY_FILE}`));

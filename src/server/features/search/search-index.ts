@@ -2,6 +2,11 @@ import MiniSearch, { type Query, type SearchResult } from 'minisearch';
 import type { Language } from '../../../shared/constants.ts';
 import { analyse, analyseText, isStopword, variants, words } from './analysis.ts';
 
+/** Longest stretch of indexing between two turns of the event loop. */
+const SLICE_MS = 8;
+
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface SearchDocument {
   id: number;
   title: string;
@@ -48,8 +53,7 @@ export class SearchIndex {
   /** Builds in chunks, giving the event loop back between them, so other requests are answered meanwhile. */
   static async build(documents: SearchDocument[]): Promise<SearchIndex> {
     const index = new SearchIndex();
-    await index.mini.addAllAsync(documents, { chunkSize: 250 });
-    for (const doc of documents) index.docs.set(doc.id, doc);
+    await index.upsert(documents);
     return index;
   }
 
@@ -80,12 +84,20 @@ export class SearchIndex {
     return this.docs.size;
   }
 
-  /** Adds new articles and replaces changed ones, leaving the rest of the index as it is. */
-  upsert(documents: SearchDocument[]): void {
+  /**
+   * Adds new articles and replaces changed ones, leaving the rest of the index as it is. The work is cut into slices
+   * of a few milliseconds with the event loop free in between, so other requests are answered while it goes on.
+   */
+  async upsert(documents: SearchDocument[]): Promise<void> {
+    let sliceStarted = performance.now();
     for (const doc of documents) {
       if (this.docs.has(doc.id)) this.mini.discard(doc.id);
       this.mini.add(doc);
       this.docs.set(doc.id, doc);
+      if (performance.now() - sliceStarted > SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStarted = performance.now();
+      }
     }
   }
 

@@ -1,9 +1,10 @@
 import type { Suggestion } from '../../../shared/api/search.ts';
 import type { Language } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
+import { chunks } from '../content/content.repository.ts';
 import { getBranding } from '../settings/branding.service.ts';
 import { readSetting } from '../settings/settings.repository.ts';
-import { SearchIndex, type SearchDocument } from './search-index.ts';
+import { SearchIndex, yieldToEventLoop, type SearchDocument } from './search-index.ts';
 import { htmlToText } from './text.ts';
 
 /** Published articles with their section and category, which the index reads names and versions from. */
@@ -14,32 +15,60 @@ const publishedArticles = (db: Executor) =>
     .leftJoin('categories', 'categories.id', 'articles.category_id')
     .where('articles.published', '=', 1);
 
-/** Published articles as the index reads them, each in its own language or the help centre's. */
+/** Articles read per query while loading, with the event loop free in between. */
+const LOAD_PAGE = 500;
+
+/**
+ * Published articles as the index reads them, each in its own language or the help centre's: all of them, or those
+ * with the given ids. Read a page at a time, so a large help centre does not hold the event loop while it loads.
+ */
 export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise<SearchDocument[]> {
-  if (ids && ids.length === 0) return [];
-  let query = publishedArticles(db).select([
-    'articles.id',
-    'articles.title',
-    'articles.body_html',
-    'articles.lang',
-    'articles.category_id',
-    'articles.section_id',
-    'sections.name as section',
-    'categories.name as category',
-  ]);
-  if (ids) query = query.where('articles.id', 'in', ids);
-  const [{ lang }, rows] = await Promise.all([getBranding(db), query.orderBy('articles.id').execute()]);
-  return rows.map((row) => ({
-    id: row.id,
-    title: row.title,
-    text: htmlToText(row.body_html),
-    category: row.category ?? '',
-    section: row.section,
-    lang: (row.lang ?? lang) as Language,
-    category_id: row.category_id,
-    section_id: row.section_id,
-  }));
+  const { lang } = await getBranding(db);
+  const documents: SearchDocument[] = [];
+  const readPage = async (
+    restrict: (query: ReturnType<typeof documentQuery>) => ReturnType<typeof documentQuery>,
+  ) => {
+    const rows = await restrict(documentQuery(db)).execute();
+    for (const row of rows) {
+      documents.push({
+        id: row.id,
+        title: row.title,
+        text: htmlToText(row.body_html),
+        category: row.category ?? '',
+        section: row.section,
+        lang: (row.lang ?? lang) as Language,
+        category_id: row.category_id,
+        section_id: row.section_id,
+      });
+    }
+    await yieldToEventLoop();
+    return rows;
+  };
+  if (ids) {
+    for (const page of chunks(ids, LOAD_PAGE))
+      await readPage((query) => query.where('articles.id', 'in', page));
+    return documents;
+  }
+  for (let after = 0; ;) {
+    const rows = await readPage((query) => query.where('articles.id', '>', after).limit(LOAD_PAGE));
+    if (rows.length < LOAD_PAGE) return documents;
+    after = rows[rows.length - 1]?.id ?? after;
+  }
 }
+
+const documentQuery = (db: Executor) =>
+  publishedArticles(db)
+    .select([
+      'articles.id',
+      'articles.title',
+      'articles.body_html',
+      'articles.lang',
+      'articles.category_id',
+      'articles.section_id',
+      'sections.name as section',
+      'categories.name as category',
+    ])
+    .orderBy('articles.id');
 
 /**
  * What an indexed article depends on: its own row, its category's and section's names, and the branding's
@@ -63,34 +92,64 @@ async function loadVersions(db: Executor): Promise<Map<number, string>> {
 /** Past this share of changed articles, building anew is cheaper than updating in place. */
 const REBUILD_SHARE = 0.3;
 
+/**
+ * Up to this many articles a rebuild takes well under a second and searches wait for it (an edit is found by the next
+ * search); past it, they answer from the current index while the new one is built.
+ */
+const BACKGROUND_REBUILD_FROM = 2_000;
+
 const ANSWER_CACHE_SIZE = 10_000;
 
-export function createSearchService(db: Executor) {
+export interface SearchServiceOptions {
+  /** Index size from which large changes are rebuilt in the background (tests lower it). */
+  backgroundRebuildFrom?: number;
+}
+
+export function createSearchService(db: Executor, options: SearchServiceOptions = {}) {
+  const backgroundFrom = options.backgroundRebuildFrom ?? BACKGROUND_REBUILD_FROM;
   let index: SearchIndex | null = null;
   let versions = new Map<number, string>();
   let revision: unknown = undefined;
   let generation = 0;
   let updating: Promise<SearchIndex> | null = null;
+  let rebuilding: Promise<void> | null = null;
 
   /**
    * Brings the index to the content's revision: a first build, or an update of only the articles whose version
    * changed (and removal of those gone), so an edit is searchable in milliseconds however large the help centre.
+   * A change too large for that (a first import, most articles re-written) builds a new index in the background
+   * while searches go on answering from the one there is, which is swapped in when complete.
    */
-  const update = (seen: unknown) => {
+  const update = (seen: unknown): Promise<SearchIndex> => {
+    if (rebuilding && index) return Promise.resolve(index);
     updating ??= (async () => {
       const next = await loadVersions(db);
       const changed = [...next].filter(([id, version]) => versions.get(id) !== version).map(([id]) => id);
       const removed = [...versions.keys()].filter((id) => !next.has(id));
-      if (!index || changed.length + removed.length > next.size * REBUILD_SHARE) {
-        index = await SearchIndex.build(await loadSearchDocuments(db));
-      } else {
-        index.upsert(await loadSearchDocuments(db, changed));
-        index.remove(removed);
+      const install = (built: SearchIndex) => {
+        index = built;
+        versions = next;
+        revision = seen;
+        generation++;
+        return built;
+      };
+      const existing = index;
+      const rebuild = !existing || changed.length + removed.length > next.size * REBUILD_SHARE;
+      if (!existing || (rebuild && next.size < backgroundFrom)) {
+        return install(await SearchIndex.build(await loadSearchDocuments(db)));
       }
-      versions = next;
-      revision = seen;
-      generation++;
-      return index;
+      if (rebuild) {
+        rebuilding = loadSearchDocuments(db)
+          .then((documents) => SearchIndex.build(documents))
+          .then(install, () => undefined)
+          .then(() => {
+            rebuilding = null;
+          });
+        return existing;
+      }
+      await existing.upsert(await loadSearchDocuments(db, changed));
+      existing.remove(removed);
+      return install(existing);
     })().finally(() => {
       updating = null;
     });
@@ -131,6 +190,12 @@ export function createSearchService(db: Executor) {
     },
     /** Builds or refreshes the index in the background; servers call it at start and every second. */
     refresh: () => current().then(() => undefined),
+    /** Settles when a background rebuild under way (if any) is complete. */
+    settled: () => rebuilding ?? Promise.resolve(),
+    /** Whether the first build is complete, so searches answer without waiting for it. */
+    get ready() {
+      return index !== null;
+    },
     get size() {
       return index?.size ?? 0;
     },

@@ -4,6 +4,7 @@ import type { ArticleRow, CategoryRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle, buildCategory } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { createSearchService } from './search.service.ts';
 
 describe.each(testDialects())('search suggestions API on %s', (dialect) => {
   let t: TestApp;
@@ -238,6 +239,40 @@ describe.each(testDialects())('the index follows edits in place on %s', (dialect
       await t.ctx.db.deleteFrom('articles').where('id', '=', first.id).execute();
       await touchContent(t.ctx.db);
       expect(await titles('hub')).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(testDialects())('a large change to a large index on %s', (dialect) => {
+  it('is indexed in the background while searches answer from the index there is', async () => {
+    const t = await createTestApp(dialect);
+    try {
+      const { touchContent } = await import('../content/content.repository.ts');
+      const articles = [];
+      for (let i = 0; i < 10; i++)
+        articles.push(await buildArticle(t.ctx.db, { title: `Router model ${i}` }));
+      const search = createSearchService(t.ctx.db, { backgroundRebuildFrom: 5 });
+      const titles = async (text: string) =>
+        (await search.suggest(text, 20)).map((item) => item.title).sort();
+      expect(await titles('router')).toHaveLength(10);
+
+      await t.ctx.db
+        .updateTable('articles')
+        .set({ title: 'Wireless guide', updated_at: Date.now() + 1 })
+        .where(
+          'id',
+          'in',
+          articles.slice(0, 8).map((a) => a.id),
+        )
+        .execute();
+      await touchContent(t.ctx.db);
+      // Eight of ten changed: a rebuild, started by this search, which still answers from the index it has.
+      expect(await titles('router')).toHaveLength(10);
+      await search.settled();
+      expect(await titles('router')).toEqual(['Router model 8', 'Router model 9']);
+      expect(await titles('wireless')).toHaveLength(8);
     } finally {
       await t.close();
     }
