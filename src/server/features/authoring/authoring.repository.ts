@@ -1,0 +1,150 @@
+import type { Executor } from '../../db/database.ts';
+import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
+
+export type ItemKind = 'section' | 'category' | 'article';
+
+export interface Sibling {
+  id: number;
+  position: number;
+}
+
+export function listAllSections(db: Executor): Promise<SectionRow[]> {
+  return db.selectFrom('sections').selectAll().orderBy('position').orderBy('id').execute();
+}
+
+export function listAllCategories(db: Executor): Promise<CategoryRow[]> {
+  return db.selectFrom('categories').selectAll().orderBy('position').orderBy('id').execute();
+}
+
+export function listAllArticleSummaries(db: Executor) {
+  return db
+    .selectFrom('articles')
+    .select([
+      'id',
+      'section_id',
+      'category_id',
+      'title',
+      'position',
+      'published',
+      'can_create_issue',
+      'updated_at',
+    ])
+    .orderBy('section_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export const findSection = (db: Executor, id: number): Promise<SectionRow | undefined> =>
+  db.selectFrom('sections').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findCategory = (db: Executor, id: number): Promise<CategoryRow | undefined> =>
+  db.selectFrom('categories').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findArticle = (db: Executor, id: number): Promise<ArticleRow | undefined> =>
+  db.selectFrom('articles').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findFile = (db: Executor, id: number): Promise<FileRow | undefined> =>
+  db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function filesByIds(db: Executor, ids: number[]): Promise<Map<number, FileRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('files').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export function attachedFileRows(db: Executor, articleId: number): Promise<FileRow[]> {
+  return db
+    .selectFrom('article_files')
+    .innerJoin('files', 'files.id', 'article_files.file_id')
+    .selectAll('files')
+    .where('article_files.article_id', '=', articleId)
+    .orderBy('article_files.position')
+    .execute();
+}
+
+export async function replaceAttachments(db: Executor, articleId: number, fileIds: number[]): Promise<void> {
+  await db.deleteFrom('article_files').where('article_id', '=', articleId).execute();
+  if (fileIds.length === 0) return;
+  await db
+    .insertInto('article_files')
+    .values(fileIds.map((file_id, position) => ({ article_id: articleId, file_id, position })))
+    .execute();
+}
+
+/** Siblings in their order: every section; a container's categories; a container's articles. */
+export function listSiblings(
+  db: Executor,
+  kind: ItemKind,
+  sectionId: number,
+  parentId: number | null,
+): Promise<Sibling[]> {
+  if (kind === 'section') {
+    return db.selectFrom('sections').select(['id', 'position']).orderBy('position').orderBy('id').execute();
+  }
+  if (kind === 'category') {
+    let query = db.selectFrom('categories').select(['id', 'position']).where('section_id', '=', sectionId);
+    query =
+      parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
+    return query.orderBy('position').orderBy('id').execute();
+  }
+  let query = db.selectFrom('articles').select(['id', 'position']).where('section_id', '=', sectionId);
+  query =
+    parentId === null ? query.where('category_id', 'is', null) : query.where('category_id', '=', parentId);
+  return query.orderBy('position').orderBy('id').execute();
+}
+
+export async function setPosition(
+  db: Executor,
+  kind: ItemKind,
+  id: number,
+  position: number,
+  now: number,
+): Promise<void> {
+  const values = { position, updated_at: now };
+  if (kind === 'section') await db.updateTable('sections').set(values).where('id', '=', id).execute();
+  else if (kind === 'category') await db.updateTable('categories').set(values).where('id', '=', id).execute();
+  else await db.updateTable('articles').set(values).where('id', '=', id).execute();
+}
+
+/** A category and every category below it, from the categories of its section. */
+export async function subtreeIds(db: Executor, category: CategoryRow): Promise<number[]> {
+  const all = await db
+    .selectFrom('categories')
+    .select(['id', 'parent_id'])
+    .where('section_id', '=', category.section_id)
+    .execute();
+  const children = new Map<number, number[]>();
+  for (const row of all) {
+    if (row.parent_id !== null) children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row.id]);
+  }
+  const result: number[] = [];
+  const queue = [category.id];
+  while (queue.length) {
+    const id = queue.shift() as number;
+    result.push(id);
+    queue.push(...(children.get(id) ?? []));
+  }
+  return result;
+}
+
+export async function articleIdsIn(
+  db: Executor,
+  where: { sectionId: number } | { categoryIds: number[] },
+): Promise<number[]> {
+  if ('categoryIds' in where) {
+    if (where.categoryIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('articles')
+      .select('id')
+      .where('category_id', 'in', where.categoryIds)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+  const rows = await db
+    .selectFrom('articles')
+    .select('id')
+    .where('section_id', '=', where.sectionId)
+    .execute();
+  return rows.map((row) => row.id);
+}

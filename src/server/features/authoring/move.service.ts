@@ -1,0 +1,225 @@
+import type { AdminTree, MoveBody } from '../../../shared/api/admin.ts';
+import type { Executor, Tx } from '../../db/database.ts';
+import type { ArticleRow, CategoryRow } from '../../db/tables.ts';
+import { ApiError, badRequest, notFound } from '../../http/errors.ts';
+import { touchContent } from '../content/content.repository.ts';
+import {
+  articleIdsIn,
+  findArticle,
+  findCategory,
+  findSection,
+  listAllArticleSummaries,
+  listAllCategories,
+  listAllSections,
+  listSiblings,
+  setPosition,
+  subtreeIds,
+  type ItemKind,
+} from './authoring.repository.ts';
+import {
+  presentAdminArticleSummary,
+  presentAdminCategory,
+  presentAdminSection,
+} from './authoring.presenters.ts';
+import { filesByIds } from './authoring.repository.ts';
+import { recordRevisions, type RevisionAuthor } from './revisions.repository.ts';
+
+/**
+ * Puts an item at `index` among its siblings (past the end means last) and numbers the siblings 0..n. Only rows
+ * whose position changes are written, so an untouched sibling keeps its updated_at.
+ */
+export async function placeAt(
+  trx: Executor,
+  kind: ItemKind,
+  sectionId: number,
+  parentId: number | null,
+  id: number,
+  index: number | undefined,
+  now: number,
+): Promise<void> {
+  const siblings = (await listSiblings(trx, kind, sectionId, parentId)).filter((s) => s.id !== id);
+  const at = Math.min(index ?? siblings.length, siblings.length);
+  const ordered = [...siblings.slice(0, at), { id, position: -1 }, ...siblings.slice(at)];
+  for (const [position, sibling] of ordered.entries()) {
+    if (sibling.position !== position) await setPosition(trx, kind, sibling.id, position, now);
+  }
+}
+
+/** Numbers what is left in a place 0..n, after something left it. */
+export async function closeGap(
+  trx: Executor,
+  kind: ItemKind,
+  sectionId: number,
+  parentId: number | null,
+  now: number,
+): Promise<void> {
+  const siblings = await listSiblings(trx, kind, sectionId, parentId);
+  for (const [position, sibling] of siblings.entries()) {
+    if (sibling.position !== position) await setPosition(trx, kind, sibling.id, position, now);
+  }
+}
+
+export interface Container {
+  sectionId: number;
+  /** The category inside which, or null for the section's top level. */
+  categoryId: number | null;
+}
+
+/**
+ * Where an item goes: the section given (or the parent's, or the current one) and the parent given. A parent in
+ * another section than the one named is refused, naming parent_id.
+ */
+export async function resolveContainer(
+  trx: Executor,
+  current: Container,
+  sectionId: number | undefined,
+  parentId: number | null | undefined,
+  parentField = 'parent_id',
+): Promise<Container> {
+  if (parentId !== undefined && parentId !== null) {
+    const parent = await findCategory(trx, parentId);
+    if (!parent)
+      throw new ApiError(404, 'not_found', `Category ${parentId} was not found`, [
+        { field: parentField, message: 'is not a category' },
+      ]);
+    if (sectionId !== undefined && parent.section_id !== sectionId) {
+      throw badRequest(parentField, `is in section ${parent.section_id}, not in section ${sectionId}`);
+    }
+    return { sectionId: parent.section_id, categoryId: parent.id };
+  }
+  const section = sectionId ?? current.sectionId;
+  if (sectionId !== undefined && !(await findSection(trx, sectionId))) {
+    throw new ApiError(404, 'not_found', `Section ${sectionId} was not found`, [
+      { field: 'section_id', message: 'is not a section' },
+    ]);
+  }
+  // Without a parent, an item staying in its section keeps its category; one changing section goes to the top.
+  if (parentId === undefined && section === current.sectionId) return current;
+  return { sectionId: section, categoryId: null };
+}
+
+/** Moves a category with everything inside it; it cannot go into itself or below itself (409, parent_id). */
+export async function moveCategory(
+  trx: Tx,
+  category: CategoryRow,
+  target: Container,
+  index: number | undefined,
+  author: RevisionAuthor | null,
+  now: number,
+): Promise<void> {
+  const subtree = await subtreeIds(trx, category);
+  if (target.categoryId !== null && subtree.includes(target.categoryId)) {
+    throw new ApiError(
+      409,
+      'invalid_move',
+      target.categoryId === category.id
+        ? 'A category cannot be moved into itself'
+        : 'A category cannot be moved into one of its own subcategories',
+      [{ field: 'parent_id', message: 'is the category itself or below it' }],
+    );
+  }
+  if (target.sectionId !== category.section_id) {
+    await trx
+      .updateTable('categories')
+      .set({ section_id: target.sectionId, updated_at: now })
+      .where('id', 'in', subtree)
+      .execute();
+    const articles = await articleIdsIn(trx, { categoryIds: subtree });
+    if (articles.length) {
+      await trx
+        .updateTable('articles')
+        .set({ section_id: target.sectionId, updated_at: now })
+        .where('id', 'in', articles)
+        .execute();
+      await recordRevisions(trx, articles, { action: 'moved', author, now });
+    }
+  }
+  await trx
+    .updateTable('categories')
+    .set({ parent_id: target.categoryId, section_id: target.sectionId, updated_at: now })
+    .where('id', '=', category.id)
+    .execute();
+  await placeAt(trx, 'category', target.sectionId, target.categoryId, category.id, index, now);
+  if (target.sectionId !== category.section_id || target.categoryId !== category.parent_id) {
+    await closeGap(trx, 'category', category.section_id, category.parent_id, now);
+  }
+}
+
+export async function moveArticle(
+  trx: Tx,
+  article: ArticleRow,
+  target: Container,
+  index: number | undefined,
+  author: RevisionAuthor | null,
+  now: number,
+): Promise<void> {
+  const changesPlace = target.sectionId !== article.section_id || target.categoryId !== article.category_id;
+  await trx
+    .updateTable('articles')
+    .set({ section_id: target.sectionId, category_id: target.categoryId, updated_at: now })
+    .where('id', '=', article.id)
+    .execute();
+  await placeAt(trx, 'article', target.sectionId, target.categoryId, article.id, index, now);
+  if (changesPlace) {
+    await closeGap(trx, 'article', article.section_id, article.category_id, now);
+    // Reordering among the same siblings is not a save of the article; changing its place is.
+    await recordRevisions(trx, [article.id], { action: 'moved', author, now });
+  }
+}
+
+export async function moveItem(db: Executor, body: MoveBody, author: RevisionAuthor): Promise<AdminTree> {
+  await db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    if (body.kind === 'section') {
+      if (!(await findSection(trx, body.id))) throw notFound(`Section ${body.id}`);
+      if (body.section_id !== undefined || body.parent_id !== undefined) {
+        throw badRequest(
+          body.section_id !== undefined ? 'section_id' : 'parent_id',
+          'does not apply to a section',
+        );
+      }
+      await placeAt(trx, 'section', 0, null, body.id, body.index, now);
+    } else if (body.kind === 'category') {
+      const category = await findCategory(trx, body.id);
+      if (!category) throw notFound(`Category ${body.id}`);
+      const target = await resolveContainer(
+        trx,
+        { sectionId: category.section_id, categoryId: category.parent_id },
+        body.section_id,
+        body.parent_id,
+      );
+      await moveCategory(trx, category, target, body.index, author, now);
+    } else {
+      const article = await findArticle(trx, body.id);
+      if (!article) throw notFound(`Article ${body.id}`);
+      const target = await resolveContainer(
+        trx,
+        { sectionId: article.section_id, categoryId: article.category_id },
+        body.section_id,
+        body.parent_id,
+      );
+      await moveArticle(trx, article, target, body.index, author, now);
+    }
+    await touchContent(trx);
+  });
+  return getTree(db);
+}
+
+export async function getTree(db: Executor): Promise<AdminTree> {
+  const [sections, categories, articles] = await Promise.all([
+    listAllSections(db),
+    listAllCategories(db),
+    listAllArticleSummaries(db),
+  ]);
+  const icons = await filesByIds(
+    db,
+    categories.flatMap((c) => (c.icon_file_id === null ? [] : [c.icon_file_id])),
+  );
+  return {
+    sections: sections.map(presentAdminSection),
+    categories: categories.map((c) =>
+      presentAdminCategory(c, c.icon_file_id === null ? undefined : icons.get(c.icon_file_id)),
+    ),
+    articles: articles.map(presentAdminArticleSummary),
+  };
+}

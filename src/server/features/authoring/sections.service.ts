@@ -1,0 +1,111 @@
+import type {
+  AdminSection,
+  DeleteQuery,
+  SectionCreateBody,
+  SectionUpdateBody,
+} from '../../../shared/api/admin.ts';
+import type { Db } from '../../db/database.ts';
+import { ApiError, badRequest, notFound } from '../../http/errors.ts';
+import { touchContent } from '../content/content.repository.ts';
+import { findCategory, findSection } from './authoring.repository.ts';
+import { presentAdminSection } from './authoring.presenters.ts';
+import { checkOneDeleteOption, cleanName, notEmpty } from './content-rules.ts';
+import { closeGap, moveArticle, moveCategory, placeAt } from './move.service.ts';
+import type { RevisionAuthor } from './revisions.repository.ts';
+
+export async function createSection(db: Db, body: SectionCreateBody): Promise<AdminSection> {
+  const name = cleanName(body.name);
+  return db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    const row = await trx
+      .insertInto('sections')
+      .values({ name, position: 1_000_000, source_path: null, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await placeAt(trx, 'section', 0, null, row.id, body.position, now);
+    await touchContent(trx);
+    return presentAdminSection((await findSection(trx, row.id))!);
+  });
+}
+
+export async function updateSection(db: Db, id: number, body: SectionUpdateBody): Promise<AdminSection> {
+  return db.transaction().execute(async (trx) => {
+    const section = await findSection(trx, id);
+    if (!section) throw notFound(`Section ${id}`);
+    if (body.name !== undefined) {
+      await trx
+        .updateTable('sections')
+        .set({ name: cleanName(body.name), updated_at: Date.now() })
+        .where('id', '=', id)
+        .execute();
+      await touchContent(trx);
+    }
+    return presentAdminSection((await findSection(trx, id))!);
+  });
+}
+
+/**
+ * Deletes a section. What is inside is deleted with it (content=delete), moved to the top level of another section
+ * or into a category first; without either, a section that is not empty stays (409 not_empty).
+ */
+export async function deleteSection(
+  db: Db,
+  id: number,
+  query: DeleteQuery,
+  author: RevisionAuthor,
+): Promise<void> {
+  checkOneDeleteOption(query);
+  await db.transaction().execute(async (trx) => {
+    const section = await findSection(trx, id);
+    if (!section) throw notFound(`Section ${id}`);
+    const now = Date.now();
+    const [categories, articles] = await Promise.all([
+      trx.selectFrom('categories').selectAll().where('section_id', '=', id).execute(),
+      trx.selectFrom('articles').selectAll().where('section_id', '=', id).execute(),
+    ]);
+    const hasContent = categories.length + articles.length > 0;
+    if (hasContent && query.content === 'delete') {
+      await trx.deleteFrom('articles').where('section_id', '=', id).execute();
+      await trx.deleteFrom('categories').where('section_id', '=', id).execute();
+    } else if (hasContent && query.move_to_section_id !== undefined) {
+      const targetId = query.move_to_section_id;
+      if (targetId === id) throw badRequest('move_to_section_id', 'is the section being deleted');
+      if (!(await findSection(trx, targetId))) {
+        throw new ApiError(404, 'not_found', `Section ${targetId} was not found`, [
+          { field: 'move_to_section_id', message: 'is not a section' },
+        ]);
+      }
+      const target = { sectionId: targetId, categoryId: null };
+      for (const category of categories.filter((c) => c.parent_id === null)) {
+        await moveCategory(trx, category, target, undefined, author, now);
+      }
+      for (const article of articles.filter((a) => a.category_id === null)) {
+        await moveArticle(trx, article, target, undefined, author, now);
+      }
+    } else if (hasContent && query.move_to_category_id !== undefined) {
+      const category = await findCategory(trx, query.move_to_category_id);
+      if (!category) {
+        throw new ApiError(404, 'not_found', `Category ${query.move_to_category_id} was not found`, [
+          { field: 'move_to_category_id', message: 'is not a category' },
+        ]);
+      }
+      if (category.section_id === id) {
+        throw new ApiError(409, 'invalid_move', 'The category is inside the section being deleted', [
+          { field: 'move_to_category_id', message: 'is inside the section being deleted' },
+        ]);
+      }
+      const target = { sectionId: category.section_id, categoryId: category.id };
+      for (const child of categories.filter((c) => c.parent_id === null)) {
+        await moveCategory(trx, child, target, undefined, author, now);
+      }
+      for (const article of articles.filter((a) => a.category_id === null)) {
+        await moveArticle(trx, article, target, undefined, author, now);
+      }
+    } else if (hasContent) {
+      throw notEmpty(`Section "${section.name}"`, categories.length, articles.length);
+    }
+    await trx.deleteFrom('sections').where('id', '=', id).execute();
+    await closeGap(trx, 'section', 0, null, now);
+    await touchContent(trx);
+  });
+}

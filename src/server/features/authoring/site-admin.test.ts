@@ -1,0 +1,178 @@
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AdminUserList,
+  type AdminUser,
+  type AdminUserList as AdminUserListType,
+} from '../../../shared/api/admin.ts';
+import { expectApiError } from '../../testing/api-expect.ts';
+import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
+import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { adminAndUserTokens, caller, ok, signIn, type Call } from './authoring-test-support.ts';
+
+describe.each(testDialects())('branding and users through the admin API on %s', (dialect) => {
+  let t: TestApp;
+  let as: Call;
+  let adminId: number;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const tokens = await adminAndUserTokens(t);
+    as = caller(t, tokens.adminToken);
+    adminId = tokens.admin.id;
+    adminToken = tokens.adminToken;
+  });
+  afterAll(async () => t?.close());
+
+  describe('branding', () => {
+    it('changes what the public site reads at once', async () => {
+      const changed = await ok(
+        as('PATCH', '/api/admin/branding', {
+          knowledge_title: 'Ask us anything',
+          site_title: ' Acme help ',
+          lang: 'it',
+          knowledge_enabled: false,
+          portal_enabled: true,
+          project_id: 'acme',
+        }),
+      );
+      const expected = {
+        knowledge_enabled: false,
+        portal_enabled: true,
+        logo_url: null,
+        background_url: null,
+        project_id: 'acme',
+        knowledge_title: 'Ask us anything',
+        site_title: 'Acme help',
+        lang: 'it',
+      };
+      expect(changed).toEqual(expected);
+      expect((await t.app.inject('/api/settings/branding')).json()).toEqual(expected);
+      expect(await ok(as('GET', '/api/admin/branding'))).toEqual(expected);
+
+      await ok(as('PATCH', '/api/admin/branding', { project_id: null, knowledge_enabled: true }));
+      expect((await t.app.inject('/api/settings/branding')).json()).toMatchObject({
+        project_id: null,
+        knowledge_enabled: true,
+        site_title: 'Acme help',
+      });
+    });
+
+    it('refuses empty titles, unknown languages and unknown files, changing nothing', async () => {
+      const before = (await t.app.inject('/api/settings/branding')).json();
+      expectApiError(await as('PATCH', '/api/admin/branding', { site_title: '  ' }), 400, ['site_title']);
+      expectApiError(await as('PATCH', '/api/admin/branding', { lang: 'fr' }), 400, ['lang']);
+      expectApiError(await as('PATCH', '/api/admin/branding', { background_file_id: 999999 }), 400, [
+        'background_file_id',
+      ]);
+      expect((await t.app.inject('/api/settings/branding')).json()).toEqual(before);
+    });
+  });
+
+  describe('users', () => {
+    it('lists users without anything secret', async () => {
+      const list = await ok<AdminUserListType>(as('GET', '/api/admin/users'));
+      expect(Value.Check(AdminUserList, list)).toBe(true);
+      expect(list.items.find((u) => u.id === adminId)).toMatchObject({ is_admin: true });
+      expect(list.items[0]?.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
+      expect(JSON.stringify(list)).not.toMatch(/password|scrypt/);
+    });
+
+    it('adds users who can sign in, refusing a taken email', async () => {
+      const created = await ok<AdminUser>(
+        as('POST', '/api/admin/users', {
+          email: 'New.Editor@Example.com',
+          name: 'Editor',
+          password: 'long enough',
+          is_admin: true,
+        }),
+        201,
+      );
+      expect(created).toMatchObject({ email: 'new.editor@example.com', name: 'Editor', is_admin: true });
+      await signIn(t, 'new.editor@example.com', 'long enough');
+      const taken = expectApiError(
+        await as('POST', '/api/admin/users', {
+          email: 'new.editor@example.com',
+          name: 'Again',
+          password: 'long enough',
+        }),
+        409,
+        ['email'],
+      );
+      expect(taken.code).toBe('user_exists');
+      expectApiError(
+        await as('POST', '/api/admin/users', { email: 'not-an-email', name: 'X', password: 'long enough' }),
+        400,
+        ['email'],
+      );
+      expectApiError(
+        await as('POST', '/api/admin/users', { email: 'short@example.com', name: 'X', password: 'short' }),
+        400,
+        ['password'],
+      );
+    });
+
+    it('renames users, sets passwords (signing them out) and the admin flag', async () => {
+      const user = await buildUser(t.ctx.db);
+      const token = await signIn(t, user.email);
+      const renamed = await ok<AdminUser>(
+        as('PATCH', `/api/admin/users/${user.id}`, { name: 'Renamed', is_admin: true }),
+      );
+      expect(renamed).toMatchObject({ name: 'Renamed', is_admin: true });
+      expect((await caller(t, token)('GET', '/api/admin/tree')).statusCode).toBe(200);
+
+      await ok(as('PATCH', `/api/admin/users/${user.id}`, { password: 'a new password', is_admin: false }));
+      expectApiError(await caller(t, token)('GET', '/api/user/me'), 401);
+      expectApiError(
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: user.email, password: DEFAULT_PASSWORD },
+        }),
+        401,
+      );
+      const fresh = await signIn(t, user.email, 'a new password');
+      expectApiError(await caller(t, fresh)('GET', '/api/admin/tree'), 403);
+
+      // An admin changing their own password stays signed in here.
+      await ok(as('PATCH', `/api/admin/users/${adminId}`, { password: 'my own new password' }));
+      expect((await as('GET', '/api/admin/users')).statusCode).toBe(200);
+      expectApiError(await as('PATCH', '/api/admin/users/999999', { name: 'Nobody' }), 404);
+    });
+
+    it('keeps an admin from removing their own flag or account, so the last admin stays', async () => {
+      const other = await buildUser(t.ctx.db, { admin: true });
+      await ok(as('PATCH', `/api/admin/users/${other.id}`, { is_admin: false }));
+      const own = expectApiError(await as('PATCH', `/api/admin/users/${adminId}`, { is_admin: false }), 409, [
+        'is_admin',
+      ]);
+      expect(own.code).toBe('own_account');
+      expect(expectApiError(await as('DELETE', `/api/admin/users/${adminId}`), 409).code).toBe('own_account');
+      const admins = (await ok<AdminUserListType>(as('GET', '/api/admin/users'))).items.filter(
+        (u) => u.is_admin,
+      );
+      expect(admins.map((u) => u.id)).toContain(adminId);
+      expect((await as('GET', '/api/admin/tree')).statusCode).toBe(200);
+      expect(adminToken).toBeTruthy();
+    });
+
+    it('deletes a user and every token of theirs', async () => {
+      const user = await buildUser(t.ctx.db);
+      const token = await signIn(t, user.email);
+      await signIn(t, user.email);
+      expect(await ok(as('DELETE', `/api/admin/users/${user.id}`))).toEqual({ ok: true });
+      expectApiError(await caller(t, token)('GET', '/api/user/me'), 401);
+      const tokens = await t.ctx.db
+        .selectFrom('auth_tokens')
+        .select('user_id')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(tokens).toEqual([]);
+      expect(
+        (await ok<AdminUserListType>(as('GET', '/api/admin/users'))).items.some((u) => u.id === user.id),
+      ).toBe(false);
+      expectApiError(await as('DELETE', `/api/admin/users/${user.id}`), 404);
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import type { AdminUser, AdminUserList, UserCreateBody, UserUpdateBody } from '../../../shared/api/admin.ts';
+import type { Db, Executor } from '../../db/database.ts';
+import type { UserRow } from '../../db/tables.ts';
+import { ApiError, notFound } from '../../http/errors.ts';
+import { createUser, hashToken } from '../auth/auth.service.ts';
+import { hashPassword } from '../auth/password.ts';
+import { presentAdminUser } from './authoring.presenters.ts';
+import { cleanName } from './content-rules.ts';
+
+const findUser = (db: Executor, id: number) =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+async function adminCount(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('is_admin', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+const lastAdmin = (field: string) =>
+  new ApiError(409, 'last_admin', 'The help centre needs at least one administrator', [
+    { field, message: 'would leave no administrator' },
+  ]);
+
+export async function listUsers(db: Executor): Promise<AdminUserList> {
+  const users = await db.selectFrom('users').selectAll().orderBy('id').execute();
+  return { items: users.map(presentAdminUser) };
+}
+
+export async function addUser(db: Executor, body: UserCreateBody): Promise<AdminUser> {
+  const user = await createUser(db, {
+    email: body.email,
+    name: body.name,
+    password: body.password,
+    admin: body.is_admin ?? false,
+  });
+  return presentAdminUser(user);
+}
+
+/**
+ * Renames a user, sets a password (which signs them out everywhere but in the admin's own session) or the admin
+ * flag. An admin cannot take their own flag away, and the last admin keeps theirs.
+ */
+export async function changeUser(
+  db: Db,
+  actor: UserRow,
+  actorToken: string,
+  id: number,
+  body: UserUpdateBody,
+): Promise<AdminUser> {
+  const name = body.name === undefined ? undefined : cleanName(body.name);
+  const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
+  return db.transaction().execute(async (trx) => {
+    const user = await findUser(trx, id);
+    if (!user) throw notFound(`User ${id}`);
+    if (body.is_admin === false && user.is_admin === 1) {
+      if (user.id === actor.id) {
+        throw new ApiError(409, 'own_account', 'You cannot remove your own admin flag; ask another admin', [
+          { field: 'is_admin', message: 'cannot be removed from your own account' },
+        ]);
+      }
+      if ((await adminCount(trx)) <= 1) throw lastAdmin('is_admin');
+    }
+    const changes: Partial<Pick<UserRow, 'name' | 'password_hash' | 'is_admin'>> = {};
+    if (name !== undefined) changes.name = name;
+    if (passwordHash !== undefined) changes.password_hash = passwordHash;
+    if (body.is_admin !== undefined) changes.is_admin = body.is_admin ? 1 : 0;
+    if (Object.keys(changes).length)
+      await trx.updateTable('users').set(changes).where('id', '=', id).execute();
+    if (passwordHash !== undefined) {
+      await trx
+        .deleteFrom('auth_tokens')
+        .where('user_id', '=', id)
+        .where('token_hash', '!=', hashToken(actorToken))
+        .execute();
+    }
+    return presentAdminUser((await findUser(trx, id)) as UserRow);
+  });
+}
+
+/** Deletes a user and every token of theirs; their requests stay, without the link to them. */
+export async function removeUser(db: Db, actor: UserRow, id: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const user = await findUser(trx, id);
+    if (!user) throw notFound(`User ${id}`);
+    if (user.id === actor.id) {
+      throw new ApiError(409, 'own_account', 'You cannot delete your own account; ask another admin');
+    }
+    if (user.is_admin === 1 && (await adminCount(trx)) <= 1) throw lastAdmin('id');
+    await trx.deleteFrom('auth_tokens').where('user_id', '=', id).execute();
+    await trx.updateTable('tickets').set({ user_id: null }).where('user_id', '=', id).execute();
+    await trx.deleteFrom('users').where('id', '=', id).execute();
+  });
+}

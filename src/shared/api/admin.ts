@@ -1,0 +1,293 @@
+import { Type, type Static } from 'typebox';
+import { Id } from './common.ts';
+import { Language } from './settings.ts';
+
+/**
+ * The authoring contract: what the admin app at /admin (and any script with an admin's token) reads and writes.
+ * Every call needs the x-auth-token of a user with the admin flag: 401 without a valid token, 403 for others.
+ */
+
+/** Stored article bodies and category descriptions are limited to this many UTF-8 bytes (checked on the server). */
+export const MAX_HTML_BYTES = 1_048_576;
+
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Html = Type.String({ maxLength: MAX_HTML_BYTES });
+const Position = Type.Integer({ minimum: 0, maximum: 1_000_000 });
+const NullableId = Type.Union([Id, Type.Null()]);
+const IsoTime = Type.String({ description: 'ISO 8601' });
+const FontIcon = Type.Union([Type.String({ maxLength: 64, pattern: '^[a-z0-9-]+$' }), Type.Null()]);
+
+export const AdminSection = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  position: Type.Integer(),
+  updated_at: IsoTime,
+});
+export type AdminSection = Static<typeof AdminSection>;
+
+export const AdminCategory = Type.Object({
+  id: Type.Integer(),
+  section_id: Type.Integer(),
+  parent_id: Type.Union([Type.Integer(), Type.Null()]),
+  name: Type.String(),
+  /** Sanitised HTML, as the public site shows it. */
+  description: Type.String(),
+  position: Type.Integer(),
+  icon_type: Type.Union([Type.Literal('file'), Type.Literal('font'), Type.Null()]),
+  font_icon: Type.Union([Type.String(), Type.Null()]),
+  icon_url: Type.Union([Type.String(), Type.Null()]),
+  updated_at: IsoTime,
+});
+export type AdminCategory = Static<typeof AdminCategory>;
+
+export const AdminArticleSummary = Type.Object({
+  id: Type.Integer(),
+  section_id: Type.Integer(),
+  category_id: Type.Union([Type.Integer(), Type.Null()]),
+  title: Type.String(),
+  position: Type.Integer(),
+  published: Type.Boolean(),
+  can_create_issue: Type.Boolean(),
+  updated_at: IsoTime,
+});
+export type AdminArticleSummary = Static<typeof AdminArticleSummary>;
+
+/** Everything the tree shows, flat: the client nests categories by parent_id and articles by category_id. */
+export const AdminTree = Type.Object({
+  sections: Type.Array(AdminSection),
+  categories: Type.Array(AdminCategory),
+  articles: Type.Array(AdminArticleSummary),
+});
+export type AdminTree = Static<typeof AdminTree>;
+
+export const AdminFile = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  size: Type.Integer(),
+  mime_type: Type.String(),
+  /** Where the file downloads; for files of drafts and unattached uploads it answers only to admins. */
+  url: Type.String(),
+});
+export type AdminFile = Static<typeof AdminFile>;
+
+export const AdminArticle = Type.Object({
+  ...AdminArticleSummary.properties,
+  /** Sanitised HTML, as stored and as the public site shows it. */
+  body_html: Type.String(),
+  /** The article's own language; null means the help centre's. */
+  lang: Type.Union([Language, Type.Null()]),
+  files: Type.Array(AdminFile),
+  /** The newest revision: send it back as base_revision_id so a save over someone else's is refused (409). */
+  revision_id: Type.Integer(),
+  created_at: IsoTime,
+});
+export type AdminArticle = Static<typeof AdminArticle>;
+
+// ---- sections ----
+
+export const SectionCreateBody = Type.Object({
+  name: Name,
+  /** Where among the sections; at the end when absent. */
+  position: Type.Optional(Position),
+});
+export type SectionCreateBody = Static<typeof SectionCreateBody>;
+
+export const SectionUpdateBody = Type.Object({ name: Type.Optional(Name) });
+export type SectionUpdateBody = Static<typeof SectionUpdateBody>;
+
+/**
+ * What becomes of what is inside a section or category being deleted. Without either, deleting something that is
+ * not empty is refused with 409 `not_empty`.
+ */
+export const DeleteQuery = Type.Object({
+  /** Delete everything inside too. */
+  content: Type.Optional(Type.Literal('delete')),
+  /** Move what is inside to this section (top level) first. */
+  move_to_section_id: Type.Optional(Id),
+  /** Move what is inside into this category first. */
+  move_to_category_id: Type.Optional(Id),
+});
+export type DeleteQuery = Static<typeof DeleteQuery>;
+
+// ---- categories ----
+
+export const CategoryCreateBody = Type.Object({
+  section_id: Id,
+  parent_id: Type.Optional(NullableId),
+  name: Name,
+  description: Type.Optional(Html),
+  font_icon: Type.Optional(FontIcon),
+  /** An image from POST /api/admin/files to show as the category's icon; null removes it. */
+  icon_file_id: Type.Optional(NullableId),
+  position: Type.Optional(Position),
+});
+export type CategoryCreateBody = Static<typeof CategoryCreateBody>;
+
+export const CategoryUpdateBody = Type.Object({
+  name: Type.Optional(Name),
+  description: Type.Optional(Html),
+  font_icon: Type.Optional(FontIcon),
+  icon_file_id: Type.Optional(NullableId),
+});
+export type CategoryUpdateBody = Static<typeof CategoryUpdateBody>;
+
+// ---- articles ----
+
+const ArticleFields = {
+  title: Name,
+  body_html: Html,
+  published: Type.Boolean(),
+  can_create_issue: Type.Boolean(),
+  lang: Type.Union([Language, Type.Null()]),
+  /** Attachments in their order: files from POST /api/admin/files or already attached. */
+  file_ids: Type.Array(Id, { maxItems: 100 }),
+};
+
+export const ArticleCreateBody = Type.Object({
+  section_id: Id,
+  category_id: Type.Optional(NullableId),
+  title: ArticleFields.title,
+  body_html: Type.Optional(ArticleFields.body_html),
+  published: Type.Optional(ArticleFields.published),
+  can_create_issue: Type.Optional(ArticleFields.can_create_issue),
+  lang: Type.Optional(ArticleFields.lang),
+  file_ids: Type.Optional(ArticleFields.file_ids),
+  position: Type.Optional(Position),
+});
+export type ArticleCreateBody = Static<typeof ArticleCreateBody>;
+
+export const ArticleUpdateBody = Type.Object({
+  title: Type.Optional(ArticleFields.title),
+  body_html: Type.Optional(ArticleFields.body_html),
+  published: Type.Optional(ArticleFields.published),
+  can_create_issue: Type.Optional(ArticleFields.can_create_issue),
+  lang: Type.Optional(ArticleFields.lang),
+  file_ids: Type.Optional(ArticleFields.file_ids),
+  /** The revision the editor started from; when another save came since, the answer is 409 `conflict`. */
+  base_revision_id: Type.Optional(Id),
+});
+export type ArticleUpdateBody = Static<typeof ArticleUpdateBody>;
+
+// ---- moving and ordering ----
+
+/**
+ * Puts one item at `index` among its siblings (0 = first), optionally under a new parent; siblings are renumbered.
+ * Sections: siblings are all sections. Categories: same section_id and parent_id (a category moves with everything
+ * inside it; it cannot go inside itself). Articles: same section_id and category_id.
+ */
+export const MoveBody = Type.Object({
+  kind: Type.Union([Type.Literal('section'), Type.Literal('category'), Type.Literal('article')]),
+  id: Id,
+  /** Categories and articles: the section to be in (defaults to the current one). */
+  section_id: Type.Optional(Id),
+  /** Categories: the parent category; articles: the category; null for the section's top level. */
+  parent_id: Type.Optional(NullableId),
+  index: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+});
+export type MoveBody = Static<typeof MoveBody>;
+
+// ---- revisions ----
+
+export const RevisionSummary = Type.Object({
+  id: Type.Integer(),
+  /** 1 for the first save of the article, counting up. */
+  number: Type.Integer(),
+  created_at: IsoTime,
+  author: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+  /** What the save was: 'created', 'edited', 'published', 'unpublished', 'restored', 'imported', 'moved'. */
+  action: Type.String(),
+  /** The revision this one restored, when action is 'restored'. */
+  restored_from: Type.Union([Type.Integer(), Type.Null()]),
+  title: Type.String(),
+  published: Type.Boolean(),
+});
+export type RevisionSummary = Static<typeof RevisionSummary>;
+
+export const Revision = Type.Object({
+  ...RevisionSummary.properties,
+  body_html: Type.String(),
+  can_create_issue: Type.Boolean(),
+  lang: Type.Union([Language, Type.Null()]),
+  file_ids: Type.Array(Type.Integer()),
+});
+export type Revision = Static<typeof Revision>;
+
+export const RevisionList = Type.Object({ items: Type.Array(RevisionSummary) });
+export type RevisionList = Static<typeof RevisionList>;
+
+export const RevisionParams = Type.Object({ id: Id, revision: Id });
+
+export const RevisionDiffQuery = Type.Object({ from: Id, to: Id });
+
+/** Runs of text the same in both, only in `to` (insert) or only in `from` (delete). */
+export const DiffPart = Type.Object({
+  op: Type.Union([Type.Literal('equal'), Type.Literal('insert'), Type.Literal('delete')]),
+  text: Type.String(),
+});
+export type DiffPart = Static<typeof DiffPart>;
+
+export const RevisionDiff = Type.Object({
+  from: RevisionSummary,
+  to: RevisionSummary,
+  /** Word by word over the title. */
+  title: Type.Array(DiffPart),
+  /** Line by line over the body's HTML, one tag per line where the HTML allows. */
+  body: Type.Array(DiffPart),
+  /** Other fields that differ, by name, e.g. { published: { from: false, to: true } }. */
+  fields: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() })),
+});
+export type RevisionDiff = Static<typeof RevisionDiff>;
+
+// ---- files ----
+
+/** POST /api/admin/files takes multipart `file` parts (up to 10, 25 MB each) and answers the stored files. */
+export const AdminFileList = Type.Object({ items: Type.Array(AdminFile) });
+export type AdminFileList = Static<typeof AdminFileList>;
+
+// ---- branding ----
+
+export const BrandingUpdateBody = Type.Object({
+  knowledge_title: Type.Optional(Type.String({ maxLength: 200 })),
+  site_title: Type.Optional(Type.String({ maxLength: 200 })),
+  lang: Type.Optional(Language),
+  knowledge_enabled: Type.Optional(Type.Boolean()),
+  portal_enabled: Type.Optional(Type.Boolean()),
+  project_id: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  /** An image from POST /api/admin/files; null removes the logo. */
+  logo_file_id: Type.Optional(NullableId),
+  background_file_id: Type.Optional(NullableId),
+});
+export type BrandingUpdateBody = Static<typeof BrandingUpdateBody>;
+
+// ---- users ----
+
+export const AdminUser = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  name: Type.String(),
+  is_admin: Type.Boolean(),
+  created_at: IsoTime,
+});
+export type AdminUser = Static<typeof AdminUser>;
+
+export const AdminUserList = Type.Object({ items: Type.Array(AdminUser) });
+export type AdminUserList = Static<typeof AdminUserList>;
+
+export const UserCreateBody = Type.Object({
+  email: Type.String({ minLength: 3, maxLength: 320 }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  /** At least 8 characters, as for `signpost user add`. */
+  password: Type.String({ minLength: 8, maxLength: 1024 }),
+  is_admin: Type.Optional(Type.Boolean()),
+});
+export type UserCreateBody = Static<typeof UserCreateBody>;
+
+/** An admin cannot take away their own admin flag or delete themselves, and the last admin stays. */
+export const UserUpdateBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
+  is_admin: Type.Optional(Type.Boolean()),
+});
+export type UserUpdateBody = Static<typeof UserUpdateBody>;
+
+export const IdParams = Type.Object({ id: Id });

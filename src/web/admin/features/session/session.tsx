@@ -1,0 +1,59 @@
+import { useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { redirect } from 'react-router';
+import type { AuthUser } from '../../../../shared/api/auth.ts';
+import type { Branding } from '../../../../shared/api/settings.ts';
+import { adminApi } from '../../api/admin-api.ts';
+import { statusOf } from '../../lib/errors.ts';
+import { readToken, writeToken } from '../../lib/session.ts';
+
+export interface SessionData {
+  user: AuthUser;
+  branding: Branding;
+}
+
+const BASENAME = '/admin';
+
+/** The path inside the admin app, to come back to after signing in. */
+export function pathInApp(url: string): string {
+  const { pathname, search } = new URL(url);
+  const inside = pathname.startsWith(BASENAME) ? pathname.slice(BASENAME.length) : pathname;
+  return `${inside || '/'}${search}`;
+}
+
+export const signInPath = (next: string) =>
+  next === '/' || next.startsWith('/sign-in') ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`;
+
+/**
+ * Who is signed in, and whether they may use the admin app: the admin branding call answers 403 to anyone who is not
+ * an administrator, which the shell's error boundary turns into its own page.
+ */
+export async function sessionLoader({ request }: LoaderFunctionArgs): Promise<SessionData> {
+  if (!readToken()) throw redirect(signInPath(pathInApp(request.url)));
+  try {
+    const user = await adminApi.me();
+    const branding = await adminApi.branding();
+    return { user, branding };
+  } catch (error) {
+    if (statusOf(error) === 401) {
+      writeToken(null);
+      throw redirect(signInPath(pathInApp(request.url)));
+    }
+    throw error;
+  }
+}
+
+export const useSession = () => useRouteLoaderData('session') as SessionData;
+
+/**
+ * Signing out is a visit to the sign-in page with this state, which revokes the token there: an editor with unsaved
+ * work can still refuse to leave, and then stays signed in.
+ */
+export const SIGN_OUT = { signOut: true };
+
+export async function signOut(): Promise<void> {
+  if (!readToken()) return;
+  // The request takes the token as it starts; the browser forgets it at once, whatever the server answers.
+  const revoking = adminApi.logout();
+  writeToken(null);
+  await revoking.catch(() => undefined);
+}

@@ -1,0 +1,58 @@
+import type { RouteObject, ShouldRevalidateFunctionArgs } from 'react-router';
+import { sessionLoader } from './features/session/session.tsx';
+import { articleLoader, newArticleLoader } from './routes/article.tsx';
+import { BrandingPage, brandingLoader } from './routes/branding.tsx';
+import { ContentHome, ContentLayout, contentLoader } from './routes/content.tsx';
+import { AdminNotFound, Loading, PageError, Shell, ShellError } from './routes/shell.tsx';
+import { SignInPage } from './routes/sign-in.tsx';
+import { UsersPage, usersLoader } from './routes/users.tsx';
+
+export const BASENAME = '/admin';
+
+/** Loaders of the frame run again only when asked to (after a branding save), not on every move inside. */
+const onlyWhenAsked = ({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) =>
+  currentUrl.href === nextUrl.href && defaultShouldRevalidate;
+
+/** The admin app, under /admin, rendered in the browser only. */
+export const routes: RouteObject[] = [
+  { path: '/sign-in', Component: SignInPage },
+  {
+    id: 'session',
+    path: '/',
+    loader: sessionLoader,
+    shouldRevalidate: onlyWhenAsked,
+    Component: Shell,
+    HydrateFallback: Loading,
+    ErrorBoundary: ShellError,
+    children: [
+      {
+        ErrorBoundary: PageError,
+        children: [
+          {
+            id: 'content',
+            loader: contentLoader,
+            // The tree keeps its own state once loaded (content-tree-context.tsx).
+            shouldRevalidate: () => false,
+            Component: ContentLayout,
+            children: [
+              { index: true, Component: ContentHome },
+              {
+                path: 'articles/new',
+                loader: newArticleLoader,
+                lazy: async () => ({ Component: (await import('./routes/article-page.tsx')).NewArticlePage }),
+              },
+              {
+                path: 'articles/:id',
+                loader: articleLoader,
+                lazy: async () => ({ Component: (await import('./routes/article-page.tsx')).ArticlePage }),
+              },
+            ],
+          },
+          { path: 'branding', loader: brandingLoader, Component: BrandingPage },
+          { path: 'users', loader: usersLoader, Component: UsersPage },
+          { path: '*', Component: AdminNotFound },
+        ],
+      },
+    ],
+  },
+];

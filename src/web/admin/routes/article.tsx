@@ -1,0 +1,23 @@
+import { data, type LoaderFunctionArgs } from 'react-router';
+import type { AdminArticle } from '../../../shared/api/admin.ts';
+import { adminApi } from '../api/admin-api.ts';
+import type { Placement } from '../features/editor/article-editor.tsx';
+
+const positiveId = (text: string | null | undefined) => {
+  const id = Number(text);
+  return Number.isInteger(id) && id > 0 ? id : null;
+};
+
+export async function articleLoader({ params }: LoaderFunctionArgs): Promise<AdminArticle> {
+  const id = positiveId(params.id);
+  if (id === null) throw data('not found', { status: 404 });
+  return adminApi.article(id);
+}
+
+/** /articles/new?section=1&category=2: where the new article goes. */
+export function newArticleLoader({ request }: LoaderFunctionArgs): Placement {
+  const query = new URL(request.url).searchParams;
+  const sectionId = positiveId(query.get('section'));
+  if (sectionId === null) throw data('not found', { status: 404 });
+  return { sectionId, categoryId: positiveId(query.get('category')) };
+}

@@ -1,0 +1,268 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useLoaderData, useRevalidator } from 'react-router';
+import type { BrandingUpdateBody } from '../../../shared/api/admin.ts';
+import type { Branding } from '../../../shared/api/settings.ts';
+import { LANGUAGES, type Language } from '../../../shared/constants.ts';
+import { adminApi } from '../api/admin-api.ts';
+import { Field, FormError } from '../components/field.tsx';
+import { fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
+import { LANGUAGE_NAMES } from '../lib/languages.ts';
+import { usePageTitle } from '../lib/use-page-title.ts';
+import { HeaderPreview } from '../features/branding/header-preview.tsx';
+
+export const brandingLoader = (): Promise<Branding> => adminApi.branding();
+
+const formOf = (branding: Branding) => ({
+  knowledge_title: branding.knowledge_title,
+  site_title: branding.site_title,
+  lang: branding.lang,
+  knowledge_enabled: branding.knowledge_enabled,
+  portal_enabled: branding.portal_enabled,
+  project_id: branding.project_id ?? '',
+});
+
+/** Object URLs of chosen images are let go when the choice changes. */
+function useObjectUrlCleanup(url: string | null) {
+  useEffect(() => () => (url?.startsWith('blob:') ? URL.revokeObjectURL(url) : undefined), [url]);
+}
+
+/** An image chosen for the logo or background: undefined while unchanged, null to remove it. */
+interface ImageChoice {
+  fileId: number | null | undefined;
+  url: string | null;
+}
+
+function ImageField({
+  label,
+  choice,
+  error,
+  onChoose,
+  onRemove,
+}: {
+  label: string;
+  choice: ImageChoice;
+  error?: string | undefined;
+  onChoose: (file: File) => void;
+  onRemove: () => void;
+}) {
+  const id = useId();
+  return (
+    <div className="field image-field">
+      <label htmlFor={id}>{label}</label>
+      {choice.url ? (
+        <img className="image-thumb" src={choice.url} alt={`Current ${label.toLowerCase()}`} />
+      ) : (
+        <p className="muted">None</p>
+      )}
+      <input
+        id={id}
+        type="file"
+        accept="image/*"
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          if (file) onChoose(file);
+          event.target.value = '';
+        }}
+      />
+      {choice.url && (
+        <button type="button" className="button button-quiet" onClick={onRemove}>
+          Remove the {label.toLowerCase()}
+        </button>
+      )}
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function BrandingPage() {
+  usePageTitle('Branding');
+  const loaded = useLoaderData() as Branding;
+  const revalidator = useRevalidator();
+  const [saved, setSaved] = useState(loaded);
+  const [form, setForm] = useState(() => formOf(loaded));
+  const [logo, setLogo] = useState<ImageChoice>({ fileId: undefined, url: loaded.logo_url });
+  const [background, setBackground] = useState<ImageChoice>({
+    fileId: undefined,
+    url: loaded.background_url,
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useObjectUrlCleanup(logo.url);
+  useObjectUrlCleanup(background.url);
+
+  const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) =>
+    setForm((current) => ({ ...current, [key]: value }));
+
+  const choose = async (file: File, apply: (choice: ImageChoice) => void, field: string) => {
+    setStatus(`Uploading ${file.name}…`);
+    setErrors((current) => ({ ...current, [field]: '' }));
+    try {
+      const [stored] = (await adminApi.uploadFiles([file])).items;
+      if (!stored) throw new Error('The server kept no file.');
+      apply({ fileId: stored.id, url: URL.createObjectURL(file) });
+      setStatus(`${file.name} is ready: save to use it.`);
+    } catch (error) {
+      setErrors((current) => ({ ...current, [field]: `The upload failed: ${messageOf(error)}` }));
+      setStatus('');
+    }
+  };
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    setMessage(null);
+    const body: BrandingUpdateBody = {
+      knowledge_title: form.knowledge_title,
+      site_title: form.site_title,
+      lang: form.lang,
+      knowledge_enabled: form.knowledge_enabled,
+      portal_enabled: form.portal_enabled,
+      project_id: form.project_id.trim() || null,
+      ...(logo.fileId !== undefined ? { logo_file_id: logo.fileId } : {}),
+      ...(background.fileId !== undefined ? { background_file_id: background.fileId } : {}),
+    };
+    try {
+      const next = await adminApi.updateBranding(body);
+      setSaved(next);
+      setForm(formOf(next));
+      setLogo({ fileId: undefined, url: next.logo_url });
+      setBackground({ fileId: undefined, url: next.background_url });
+      setStatus('Saved: the public site shows the new branding now.');
+      revalidator.revalidate();
+    } catch (error) {
+      const fields = fieldErrorsOf(error);
+      setErrors(fields);
+      setMessage(messageOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const changed =
+    JSON.stringify(form) !== JSON.stringify(formOf(saved)) ||
+    logo.fileId !== undefined ||
+    background.fileId !== undefined;
+
+  return (
+    <div className="branding-page">
+      <h1 tabIndex={-1}>Branding</h1>
+      <section aria-labelledby="preview-heading" className="preview-section">
+        <h2 id="preview-heading">Public header preview</h2>
+        <HeaderPreview
+          look={{
+            knowledge_title: form.knowledge_title,
+            site_title: form.site_title,
+            lang: form.lang,
+            portal_enabled: form.portal_enabled,
+            logoUrl: logo.url,
+            backgroundUrl: background.url,
+          }}
+        />
+        {!form.knowledge_enabled && (
+          <p className="banner banner-warning">The help centre is off: visitors see the not-found page.</p>
+        )}
+      </section>
+      <form className="branding-form" onSubmit={handleSubmit} noValidate>
+        <FormError message={message} />
+        <div className="form-grid">
+          <Field
+            label="Help centre title"
+            hint="The heading over the search box; empty shows “How can we help you?” in the site’s language."
+            error={errors.knowledge_title}
+          >
+            <input
+              type="text"
+              maxLength={200}
+              value={form.knowledge_title}
+              onChange={(e) => set('knowledge_title', e.target.value)}
+            />
+          </Field>
+          <Field
+            label="Site title"
+            hint="Shown in the browser tab and instead of a logo."
+            error={errors.site_title}
+          >
+            <input
+              type="text"
+              maxLength={200}
+              value={form.site_title}
+              onChange={(e) => set('site_title', e.target.value)}
+            />
+          </Field>
+          <Field label="Language of the public site" error={errors.lang}>
+            <select value={form.lang} onChange={(e) => set('lang', e.target.value as Language)}>
+              {LANGUAGES.map((lang) => (
+                <option key={lang} value={lang}>
+                  {LANGUAGE_NAMES[lang]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field
+            label="Project id"
+            hint="Passed to the analytics snippet, if one is configured."
+            error={errors.project_id}
+          >
+            <input
+              type="text"
+              maxLength={200}
+              value={form.project_id}
+              onChange={(e) => set('project_id', e.target.value)}
+            />
+          </Field>
+          <div className="field checkbox-field">
+            <label>
+              <input
+                type="checkbox"
+                checked={form.knowledge_enabled}
+                onChange={(e) => set('knowledge_enabled', e.target.checked)}
+              />
+              The help centre is on
+            </label>
+          </div>
+          <div className="field checkbox-field">
+            <label>
+              <input
+                type="checkbox"
+                checked={form.portal_enabled}
+                onChange={(e) => set('portal_enabled', e.target.checked)}
+              />
+              Link the customer portal (tickets and the support-request form)
+            </label>
+          </div>
+          <ImageField
+            label="Logo"
+            choice={logo}
+            error={errors.logo_file_id}
+            onChoose={(file) => void choose(file, setLogo, 'logo_file_id')}
+            onRemove={() => setLogo({ fileId: null, url: null })}
+          />
+          <ImageField
+            label="Background"
+            choice={background}
+            error={errors.background_file_id}
+            onChoose={(file) => void choose(file, setBackground, 'background_file_id')}
+            onRemove={() => setBackground({ fileId: null, url: null })}
+          />
+        </div>
+        <div className="editor-actions">
+          <button type="submit" className="button" disabled={busy || !changed}>
+            Save branding
+          </button>
+          <span role="status" className="editor-status">
+            {status}
+          </span>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { Outlet, useLoaderData } from 'react-router';
+import type { AdminTree } from '../../../shared/api/admin.ts';
+import { adminApi } from '../api/admin-api.ts';
+import { usePageTitle } from '../lib/use-page-title.ts';
+import { ContentTree } from '../features/tree/content-tree.tsx';
+import { ContentTreeProvider, useContentTree } from '../features/tree/content-tree-context.tsx';
+
+export const contentLoader = async (): Promise<AdminTree> => adminApi.tree();
+
+/** The tree on the left, the article being edited (or an overview) on the right. */
+export function ContentLayout() {
+  const tree = useLoaderData() as AdminTree;
+  return (
+    <ContentTreeProvider initial={tree}>
+      <div className="content-layout">
+        <section className="tree-pane" aria-labelledby="tree-heading">
+          <h2 id="tree-heading" className="pane-title">
+            Sections, categories and articles
+          </h2>
+          <ContentTree />
+        </section>
+        <div className="content-detail">
+          <Outlet />
+        </div>
+      </div>
+    </ContentTreeProvider>
+  );
+}
+
+export function ContentHome() {
+  usePageTitle('Content');
+  const { tree } = useContentTree();
+  const drafts = tree.articles.filter((article) => !article.published).length;
+  return (
+    <div className="content-home">
+      <h1 tabIndex={-1}>Content</h1>
+      <p>
+        {tree.sections.length} sections, {tree.categories.length} categories and {tree.articles.length}{' '}
+        articles ({drafts} {drafts === 1 ? 'draft' : 'drafts'}).
+      </p>
+      <p>
+        Choose an article in the tree to edit it. To add something, select where it goes and use the buttons
+        above the tree; drafts stay hidden from visitors until they are published.
+      </p>
+      <h2>Keyboard</h2>
+      <dl className="keys">
+        <dt>↑ ↓ Home End</dt>
+        <dd>Move through the tree</dd>
+        <dt>→ ←</dt>
+        <dd>Open or close a section or category</dd>
+        <dt>Enter</dt>
+        <dd>Open the article</dd>
+        <dt>Alt+↑ Alt+↓</dt>
+        <dd>Move the selected item up or down among its siblings</dd>
+        <dt>Alt+→ Alt+←</dt>
+        <dd>Move it into the category above, or out of its category</dd>
+        <dt>F2, Delete</dt>
+        <dd>Rename, delete</dd>
+      </dl>
+    </div>
+  );
+}

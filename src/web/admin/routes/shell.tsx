@@ -1,0 +1,190 @@
+import { useEffect, useRef } from 'react';
+import {
+  isRouteErrorResponse,
+  Link,
+  Navigate,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useNavigation,
+  useRouteError,
+} from 'react-router';
+import { href } from '../../../shared/paths.ts';
+import { messageOf, statusOf } from '../lib/errors.ts';
+import { writeToken } from '../lib/session.ts';
+import { usePageTitle } from '../lib/use-page-title.ts';
+import { SIGN_OUT, useSession } from '../features/session/session.tsx';
+
+const NAV = [
+  { to: '/', label: 'Content', active: (path: string) => path === '/' || path.startsWith('/articles') },
+  { to: '/branding', label: 'Branding', active: (path: string) => path.startsWith('/branding') },
+  { to: '/users', label: 'Users', active: (path: string) => path.startsWith('/users') },
+];
+
+/** After a move to another page, focus goes to its heading, so a screen reader starts reading there. */
+function useFocusHeadingOnNavigate() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.querySelector<HTMLElement>('#main h1')?.focus();
+  }, [pathname]);
+}
+
+/** Marks the document once React has taken over, as the public site does (tests wait for it). */
+function useReadyMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+}
+
+export function Shell() {
+  const { user, branding } = useSession();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  useFocusHeadingOnNavigate();
+  useReadyMarker();
+
+  return (
+    <div className="admin-app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="admin-bar">
+        <p className="admin-brand">
+          {branding.site_title || 'Help centre'} <span className="admin-brand-tag">admin</span>
+        </p>
+        <nav aria-label="Admin">
+          <ul className="admin-nav">
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <Link to={item.to} aria-current={item.active(pathname) ? 'page' : undefined}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="admin-user">
+          <a href={href.home()} target="_blank" rel="noopener">
+            View the help centre<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+          <span className="admin-user-name">{user.name}</span>
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => navigate('/sign-in', { state: SIGN_OUT })}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" className="admin-main" tabIndex={-1} aria-busy={navigation.state === 'loading'}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+/** A signed-in person without the admin flag: the admin API answers 403 to everything. */
+function NotAdministrator({ standalone = true }: { standalone?: boolean }) {
+  usePageTitle('Not an administrator');
+  const navigate = useNavigate();
+  useReadyMarker();
+  const Frame = standalone ? 'main' : 'div';
+  return (
+    <Frame id={standalone ? 'main' : undefined} className="sign-in">
+      <div className="sign-in-card">
+        <h1 tabIndex={-1}>This account is not an administrator</h1>
+        <p>
+          You are signed in, but only administrators can change the help centre. Ask an administrator to give
+          your account the admin flag, or sign in with another account.
+        </p>
+        <div className="modal-actions">
+          <button type="button" className="button" onClick={() => navigate('/sign-in', { state: SIGN_OUT })}>
+            Sign out
+          </button>
+          <a className="button button-secondary" href={href.home()}>
+            Go to the help centre
+          </a>
+        </div>
+      </div>
+    </Frame>
+  );
+}
+
+/** Errors of the session itself: not an admin, signed out meanwhile, or the server unreachable. */
+export function ShellError() {
+  const error = useRouteError();
+  const status = statusOf(error);
+  if (status === 403) return <NotAdministrator />;
+  if (status === 401) {
+    writeToken(null);
+    return <Navigate to="/sign-in" replace />;
+  }
+  return <ProblemPage message={messageOf(error)} />;
+}
+
+function ProblemPage({ message }: { message: string }) {
+  usePageTitle('Error');
+  useReadyMarker();
+  return (
+    <main id="main" className="sign-in">
+      <div className="sign-in-card" role="alert">
+        <h1>The admin app could not load</h1>
+        <p>{message}</p>
+        <a className="button" href="">
+          Try again
+        </a>
+      </div>
+    </main>
+  );
+}
+
+/** Errors inside a page keep the admin's frame; session errors go up to the shell. */
+export function PageError() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : statusOf(error);
+  // The admin flag taken away or the session ended while the app was open.
+  if (status === 403) return <NotAdministrator standalone={false} />;
+  if (status === 401) {
+    writeToken(null);
+    return <Navigate to="/sign-in" replace />;
+  }
+  return (
+    <div className="page-problem" role="alert">
+      <h1 tabIndex={-1}>{status === 404 ? 'Not found' : 'Something went wrong'}</h1>
+      <p>{status === 404 ? 'This item does not exist, or it was deleted.' : messageOf(error)}</p>
+      <Link className="button" to="/">
+        Back to the content
+      </Link>
+    </div>
+  );
+}
+
+export function Loading() {
+  return (
+    <main id="main" className="sign-in">
+      <p className="muted" role="status">
+        Loading…
+      </p>
+    </main>
+  );
+}
+
+export function AdminNotFound() {
+  usePageTitle('Not found');
+  return (
+    <div className="page-problem">
+      <h1 tabIndex={-1}>Not found</h1>
+      <p>There is no admin page at this address.</p>
+      <Link className="button" to="/">
+        Back to the content
+      </Link>
+    </div>
+  );
+}

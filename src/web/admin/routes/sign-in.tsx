@@ -1,0 +1,86 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { adminApi } from '../api/admin-api.ts';
+import { Field, FormError } from '../components/field.tsx';
+import { fieldErrorsOf, messageOf, statusOf, type FieldErrors } from '../lib/errors.ts';
+import { writeToken } from '../lib/session.ts';
+import { signOut } from '../features/session/session.tsx';
+import { usePageTitle } from '../lib/use-page-title.ts';
+
+/** Where to go after signing in: only paths inside the admin app. */
+const safeNext = (next: string | null) =>
+  next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+
+export function SignInPage() {
+  usePageTitle('Sign in');
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const location = useLocation();
+  const [status, setStatus] = useState('');
+  useEffect(() => heading.current?.focus(), []);
+  useEffect(() => {
+    if (!(location.state as { signOut?: boolean } | null)?.signOut) return;
+    void signOut().then(() => setStatus('You are signed out.'));
+  }, [location.state]);
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    setMessage(null);
+    try {
+      const result = await adminApi.login({ email: email.trim(), password });
+      writeToken(result.token);
+      navigate(safeNext(params.get('next')), { replace: true });
+    } catch (error) {
+      setErrors(fieldErrorsOf(error));
+      setMessage(statusOf(error) === 401 ? 'Wrong email or password.' : messageOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="sign-in" id="main">
+      <form className="sign-in-card" onSubmit={handleSubmit} noValidate>
+        <h1 ref={heading} tabIndex={-1}>
+          Sign in to the help centre admin
+        </h1>
+        <p role="status" className="muted">
+          {status}
+        </p>
+        <FormError message={message} />
+        <Field label="Email" error={errors.email}>
+          <input
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </Field>
+        <Field label="Password" error={errors.password}>
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </Field>
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        <p className="sign-in-note">
+          Accounts are made with <code>signpost user add --admin</code> or by another administrator.
+        </p>
+      </form>
+    </main>
+  );
+}
