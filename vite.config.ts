@@ -5,6 +5,8 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const OUT_DIR = 'dist/web';
+// `npm run dev` rebuilds each bundle on its own: emptying the folder then would delete the other bundle's files.
+const WATCH = process.argv.includes('--watch') || process.argv.includes('-w');
 
 /** Brotli and gzip copies of every text asset, made once at build time so the server never compresses per request. */
 function precompress(): Plugin {
@@ -33,10 +35,30 @@ export default defineConfig({
   publicDir: false,
   build: {
     outDir: OUT_DIR,
-    emptyOutDir: true,
+    emptyOutDir: !WATCH,
     manifest: true,
     sourcemap: false,
     target: 'es2022',
     rollupOptions: { input: 'src/web/entry-client.tsx' },
+  },
+  // The admin app is a second, separate build into the same folder: sharing chunks with the public entry would
+  // reshape the public site's JavaScript, so each keeps its own bundle and manifest (see docs/decisions.md).
+  environments: {
+    client: {},
+    admin: {
+      consumer: 'client',
+      build: {
+        emptyOutDir: false,
+        manifest: '.vite/admin-manifest.json',
+        rollupOptions: { input: 'src/web/admin/entry-admin.tsx' },
+      },
+    },
+  },
+  builder: {
+    // In order: the public build empties the folder first.
+    async buildApp(builder) {
+      await builder.build(builder.environments.client!);
+      await builder.build(builder.environments.admin!);
+    },
   },
 });

@@ -7,7 +7,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const manifest = path.join(root, 'dist/web/.vite/manifest.json');
+// One manifest per build: the public site's and the admin app's (vite.config.ts).
+const manifests = ['manifest.json', 'admin-manifest.json'].map((name) =>
+  path.join(root, 'dist/web/.vite', name),
+);
 
 function newest(target) {
   const stat = fs.statSync(target);
@@ -18,7 +21,7 @@ function newest(target) {
 const sources = ['src/web', 'src/shared', 'vite.config.ts', 'package-lock.json'].map((p) =>
   path.join(root, p),
 );
-const built = fs.existsSync(manifest) ? fs.statSync(manifest).mtimeMs : 0;
+const built = Math.min(...manifests.map((file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0)));
 if (built < Math.max(...sources.filter((p) => fs.existsSync(p)).map(newest))) {
   execFileSync(
     process.execPath,

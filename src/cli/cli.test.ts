@@ -117,9 +117,9 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
     });
     const imported = await signpost(['import', folder], environment.env);
     expect(imported.stderr).toBe('');
-    expect(imported.stdout).toContain('articles: 1 created, 0 updated, 0 deleted');
+    expect(imported.stdout).toContain('articles: 1 created, 0 updated, 0 unchanged, 0 deleted');
     const again = await signpost(['import', folder], environment.env);
-    expect(again.stdout).toContain('articles: 0 created, 1 updated, 0 deleted');
+    expect(again.stdout).toContain('articles: 0 created, 0 updated, 1 unchanged, 0 deleted');
 
     const out = path.join(writeFolder({}), 'export');
     const exported = await signpost(['export', out], environment.env);

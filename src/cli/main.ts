@@ -15,6 +15,8 @@ Commands:
   tickets list [--limit N]           the newest support requests and where they were delivered
   tickets show ID                    one request: its fields, description, files and delivery state
   search-report [--limit N]          the most frequent queries and those that found nothing
+  backup FILE [--force]              write the whole help centre, files included, to one file
+  restore FILE [--force]             load a backup into an empty database (--force replaces everything)
 
 Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
 
@@ -31,6 +33,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   branding: async () => (await import('./commands/branding.ts')).runBranding,
   'search-report': async () => (await import('./commands/search-report.ts')).runSearchReport,
   tickets: async () => (await import('./commands/tickets.ts')).runTickets,
+  backup: async () => (await import('./commands/backup.ts')).runBackup,
+  restore: async () => (await import('./commands/backup.ts')).runRestore,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -3,6 +3,9 @@ import swagger from '@fastify/swagger';
 import { apiPaths } from '../shared/paths.ts';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { NON_DOCUMENT_POLICY } from './http/csp.ts';
+import { createResponseCache, type ResponseCacheHooks } from './http/response-cache.ts';
+import http from 'node:http';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
 import { registerFileRoutes } from './features/files/files.routes.ts';
 import { registerKnowledgeRoutes } from './features/knowledge/knowledge.routes.ts';
@@ -13,21 +16,39 @@ import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
 import { registerTicketRoutes } from './features/tickets/tickets.routes.ts';
 import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
 import { registerAdminRoutes } from './features/admin/admin.routes.ts';
+import { registerAuthoringRoutes } from './features/authoring/authoring.routes.ts';
 import { registerDeliveryRoutes } from './features/delivery/delivery.routes.ts';
+import { loggerOptions, requestIdOf } from './ops/logging.ts';
+import { registerOperations } from './ops/ops.ts';
 
 export interface AppOptions {
   logger?: boolean;
   /** Destroy open connections on close instead of letting idle keep-alive ones finish (tests). */
   forceCloseConnections?: boolean;
+  /** Where the JSON log lines go instead of stdout (tests read them); implies logging. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Builds the whole HTTP server; main.ts listens on it and tests inject requests into it. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const cacheHooks: ResponseCacheHooks = { requestId: requestIdOf };
+  const cache = createResponseCache(
+    ctx.revisions,
+    { maxEntries: 10_000, maxBytes: ctx.config.cache.maxBytes, maxAge: ctx.config.cache.maxAge },
+    cacheHooks,
+  );
   const app = Fastify({
-    logger: options.logger ? { level: ctx.config.logLevel } : false,
+    // Answers kept in memory go out before Fastify is involved (see response-cache.ts).
+    serverFactory: (handler) =>
+      http.createServer((request, response) => {
+        if (!cache.serveFromMemory(request, response)) handler(request, response);
+      }),
+    logger:
+      options.logger || options.logStream ? loggerOptions(ctx.config.logLevel, options.logStream) : false,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
     bodyLimit: 1024 * 1024,
-    requestIdHeader: 'x-request-id',
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     trustProxy: ctx.config.tickets.trustProxy,
     ...(options.forceCloseConnections ? { forceCloseConnections: true } : {}),
   });
@@ -35,6 +56,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerErrorHandling(app);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
+    // Pages and downloads set their own policy (http/csp.ts); anything else that is not HTML loads nothing.
+    if (
+      !reply.hasHeader('Content-Security-Policy') &&
+      !/^text\/html/i.test(String(reply.getHeader('Content-Type') ?? ''))
+    )
+      reply.header('Content-Security-Policy', NON_DOCUMENT_POLICY);
   });
 
   await app.register(swagger, {
@@ -44,6 +71,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     },
   });
 
+  const metrics = registerOperations(app, ctx);
+  cacheHooks.onServedFromMemory = (method, route, status, started) =>
+    metrics.observe(method, route, status, Number(process.hrtime.bigint() - started) / 1e9);
   registerSettingsRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerKnowledgeRoutes(app, ctx);
@@ -53,10 +83,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerTicketRoutes(app, ctx);
   registerCaptchaRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerAuthoringRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
-  await registerPageRoutes(app, ctx.config.analytics);
+  await registerPageRoutes(app, ctx.config.analytics, ctx.config.captcha);
 
   app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());
+  // Last, so the answers it keeps carry every header the other hooks set.
+  cache.register(app);
+  app.decorate('responseCache', cache);
 
   await app.ready();
   return app;

@@ -1,15 +1,24 @@
-import path from 'node:path';
 import type { Config } from './config/config.ts';
 import type { AppContext } from './context.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
-import { createDiskStorage } from './storage/file-storage.ts';
+import { createDiskStorage, type FileStorage } from './storage/file-storage.ts';
+import { copyDiskFiles, createDatabaseStorage } from './storage/database-storage.ts';
+import { outlastOutages } from './http/revision-outage.ts';
 import { createSearchService } from './features/search/search.service.ts';
+import { createRevisionWatch } from './http/content-revision.ts';
 
 /** Opens the database (migrating it) and the file storage: everything a server or a CLI command runs on. */
 export async function createContext(config: Config): Promise<AppContext> {
   const database = openDatabase(config.database);
+  let storage: FileStorage;
   try {
     await migrateToLatest(database);
+    storage = createDiskStorage(config.fileStorage.dir);
+    if (config.fileStorage.kind === 'database') {
+      // Files an earlier install kept on disk move into the database, once; until then they are read from there.
+      await copyDiskFiles(database.db, config.fileStorage.dir);
+      storage = createDatabaseStorage(database.db, config.fileStorage.dir);
+    }
   } catch (error) {
     await database.close();
     throw error;
@@ -18,7 +27,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     config,
     database,
     db: database.db,
-    storage: createDiskStorage(path.join(config.dataDir, 'files')),
+    storage,
     search: createSearchService(database.db),
+    revisions: outlastOutages(createRevisionWatch(database.db, config.cache.revisionCheckMs)),
   };
 }

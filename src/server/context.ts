@@ -2,6 +2,7 @@ import type { Config } from './config/config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import type { SearchService } from './features/search/search.service.ts';
+import type { RevisionWatch } from './http/content-revision.ts';
 
 /** What every feature needs from the running server; built once in app.ts (and by the CLI). */
 export interface AppContext {
@@ -10,4 +11,6 @@ export interface AppContext {
   db: Db;
   storage: FileStorage;
   search: SearchService;
+  /** The revision public answers depend on, read at most every REVISION_CHECK_MS. */
+  revisions: RevisionWatch;
 }

@@ -39,4 +39,9 @@ export async function startServer(config: Config): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  // The index is built now, in slices, while the server already answers everything else (/readyz says when).
+  void ctx.search
+    .refresh()
+    .then(() => app.log.info({ articles: ctx.search.size }, 'search index built'))
+    .catch((error: unknown) => app.log.error({ err: error }, 'search index build failed'));
 }

@@ -22,6 +22,25 @@ export const apiPaths = {
   adminTickets: '/api/admin/tickets',
   adminTicket: '/api/admin/tickets/:id',
   ticketFile: '/api/ticket-files/:id',
+  adminTree: '/api/admin/tree',
+  adminSections: '/api/admin/sections',
+  adminSection: '/api/admin/sections/:id',
+  adminCategories: '/api/admin/categories',
+  adminCategory: '/api/admin/categories/:id',
+  adminArticles: '/api/admin/articles',
+  adminArticle: '/api/admin/articles/:id',
+  adminMove: '/api/admin/move',
+  adminRevisions: '/api/admin/articles/:id/revisions',
+  adminRevision: '/api/admin/articles/:id/revisions/:revision',
+  adminRevisionRestore: '/api/admin/articles/:id/revisions/:revision/restore',
+  adminRevisionDiff: '/api/admin/articles/:id/diff',
+  adminFiles: '/api/admin/files',
+  adminBranding: '/api/admin/branding',
+  adminUsers: '/api/admin/users',
+  adminUser: '/api/admin/users/:id',
+  healthz: '/healthz',
+  readyz: '/readyz',
+  metrics: '/metrics',
 } as const;
 
 export const href = {
@@ -33,4 +52,5 @@ export const href = {
   instruction: (id: number) => `${BASE_PATH}/instruction/${id}`,
   search: (query?: string) => `${BASE_PATH}/search${query ? `?query=${encodeURIComponent(query)}` : ''}`,
   notFound: () => `${BASE_PATH}/notFound`,
+  admin: () => '/admin/',
 } as const;

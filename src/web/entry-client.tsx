@@ -4,10 +4,14 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { BASENAME, routes } from './routes.tsx';
 import './styles/app.css';
 
-const router = createBrowserRouter(routes, {
-  basename: BASENAME,
-  hydrationData: (window as { __staticRouterHydrationData?: never }).__staticRouterHydrationData,
-});
+/**
+ * The server's router state, from inert JSON at the end of <body> (not a script: the Content-Security-Policy
+ * allows no inline script for it). Looked up as a direct child of <body>, where stored content cannot put anything.
+ */
+const hydrationElement = document.querySelector('body > script#signpost-hydration[type="application/json"]');
+const hydrationData = hydrationElement?.textContent ? JSON.parse(hydrationElement.textContent) : undefined;
+
+const router = createBrowserRouter(routes, { basename: BASENAME, hydrationData });
 
 hydrateRoot(
   document.getElementById('root') as HTMLElement,

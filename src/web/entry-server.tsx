@@ -1,6 +1,12 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  isRouteErrorResponse,
+  StaticRouterProvider,
+  type StaticHandlerContext,
+} from 'react-router';
 import type { Branding } from '../shared/api/settings.ts';
 import type { Api } from './api/client.ts';
 import type { LoaderContext } from './api/api-context.ts';
@@ -10,7 +16,44 @@ import { BASENAME, routes } from './routes.tsx';
 
 export type RenderResult =
   | { kind: 'redirect'; status: number; location: string }
-  | { kind: 'page'; status: number; html: string; head: PageHead; lang: string; projectId: string | null };
+  | {
+      kind: 'page';
+      status: number;
+      html: string;
+      /** The router's state for hydration, as JSON safe inside `<script type="application/json">` (see entry-client). */
+      hydration: string;
+      head: PageHead;
+      lang: string;
+      projectId: string | null;
+    };
+
+/**
+ * What React Router's own hydration script would carry (errors serialised the same way), but as inert JSON rather
+ * than a script: the pages' Content-Security-Policy then needs no hash or nonce for it. `<`, `>`, `&` and the line
+ * separators are escaped, so nothing in the data can end the element.
+ */
+export function hydrationJson(context: StaticHandlerContext): string {
+  const errors = context.errors
+    ? Object.fromEntries(
+        Object.entries(context.errors).map(([id, error]) => [
+          id,
+          isRouteErrorResponse(error)
+            ? { ...error, __type: 'RouteErrorResponse' }
+            : error instanceof Error
+              ? {
+                  message: error.message,
+                  __type: 'Error',
+                  ...(error.name !== 'Error' ? { __subType: error.name } : {}),
+                }
+              : error,
+        ]),
+      )
+    : null;
+  return JSON.stringify({ loaderData: context.loaderData, actionData: context.actionData, errors }).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
 
 const handler = createStaticHandler(routes, { basename: BASENAME });
 
@@ -32,7 +75,7 @@ export async function render(request: Request, api: Api): Promise<RenderResult> 
   const router = createStaticRouter(handler.dataRoutes, context);
   const html = renderToString(
     <StrictMode>
-      <StaticRouterProvider router={router} context={context} />
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
     </StrictMode>,
   );
   const rootData = context.loaderData.root as { branding?: Branding } | undefined;
@@ -47,5 +90,13 @@ export async function render(request: Request, api: Api): Promise<RenderResult> 
     createTranslator(lang),
   );
   const status = head.status ?? context.statusCode;
-  return { kind: 'page', status, html, head, lang, projectId: branding?.project_id ?? null };
+  return {
+    kind: 'page',
+    status,
+    html,
+    hydration: hydrationJson(context),
+    head,
+    lang,
+    projectId: branding?.project_id ?? null,
+  };
 }

@@ -1,7 +1,18 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
-export type DatabaseConfig = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+export type DatabaseConfig = ({ dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string }) & {
+  /** How long one query may wait (PostgreSQL: to answer; SQLite: for another process's write lock); 0: no limit. */
+  timeoutMs: number;
+};
+
+/** Where stored files' bytes live: in the database (every server sees them) or in a folder. */
+export interface FileStorageConfig {
+  kind: 'database' | 'disk';
+  /** The folder, for `disk`. */
+  dir: string;
+}
 
 export interface Config {
   port: number;
@@ -10,11 +21,27 @@ export interface Config {
   publicUrl: string;
   portalUrl: string | null;
   database: DatabaseConfig;
+  fileStorage: FileStorageConfig;
   logLevel: string;
   captcha: CaptchaConfig;
   demoContent: boolean;
   analytics: AnalyticsConfig | null;
   tickets: TicketsConfig;
+  /** Bearer token GET /metrics requires; null leaves it open. */
+  metricsToken: string | null;
+  cache: CacheConfig;
+  /** Server processes sharing the port (`WORKERS`; `auto`: one per core). */
+  workers: number;
+}
+
+/** The in-memory cache of public answers (src/server/http/response-cache.ts). */
+export interface CacheConfig {
+  /** How often a server reads the content's revision (ms): changes through another server show within this. */
+  revisionCheckMs: number;
+  /** Seconds browsers and CDNs may reuse a public answer without asking; 0 means they always ask (304). */
+  maxAge: number;
+  /** Memory for cached answers, in bytes. */
+  maxBytes: number;
 }
 
 /** Where tickets go, and how much a single client may send. */
@@ -35,6 +62,8 @@ export interface TicketsConfig {
 export interface AnalyticsConfig {
   snippet: string;
   hosts: string[] | null;
+  /** Further origins the snippet's scripts load from or send to, for the pages' Content-Security-Policy. */
+  cspSources?: string[];
 }
 
 export type CaptchaConfig =
@@ -73,7 +102,27 @@ function parseHttpUrl(variable: string, raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-function parseDatabase(raw: string | undefined, dataDir: string): DatabaseConfig {
+function parseDatabase(env: NodeJS.ProcessEnv, dataDir: string): DatabaseConfig {
+  const timeoutMs = parseCount('DATABASE_TIMEOUT_MS', env.DATABASE_TIMEOUT_MS, 5_000, 3_600_000);
+  return { ...parseDatabaseUrl(env.DATABASE_URL, dataDir), timeoutMs };
+}
+
+function parseFileStorage(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  database: DatabaseConfig,
+): FileStorageConfig {
+  const kind = env.FILE_STORAGE || (database.dialect === 'postgres' ? 'database' : 'disk');
+  if (kind !== 'database' && kind !== 'disk') {
+    throw new ConfigError('FILE_STORAGE', `must be database or disk, not "${kind}"`);
+  }
+  return { kind, dir: path.resolve(env.FILE_STORAGE_DIR || path.join(dataDir, 'files')) };
+}
+
+function parseDatabaseUrl(
+  raw: string | undefined,
+  dataDir: string,
+): { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string } {
   if (!raw) return { dialect: 'sqlite', file: path.join(dataDir, 'signpost.db') };
   if (/^postgres(ql)?:\/\//.test(raw)) {
     try {
@@ -118,7 +167,15 @@ function parseAnalytics(env: NodeJS.ProcessEnv): AnalyticsConfig | null {
     env.ANALYTICS_HOSTS?.split(',')
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean) ?? [];
-  return { snippet, hosts: hosts.length ? hosts : null };
+  const cspSources = (env.ANALYTICS_CSP_SOURCES ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const source of cspSources) {
+    if (!/^https:\/\/(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(source))
+      throw new ConfigError(
+        'ANALYTICS_CSP_SOURCES',
+        `must list https origins (https://host), not "${source}"`,
+      );
+  }
+  return { snippet, hosts: hosts.length ? hosts : null, cspSources };
 }
 
 function parsePositive(variable: string, raw: string | undefined, fallback: number): number {
@@ -183,6 +240,31 @@ function parseCaptcha(env: NodeJS.ProcessEnv): CaptchaConfig {
   return { provider, siteKey: env.RECAPTCHA_SITE_KEY, secret: env.RECAPTCHA_SECRET, verifyUrl };
 }
 
+function parseMetricsToken(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (raw.length < 16 || /\s/.test(raw))
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters without spaces');
+  return raw;
+}
+
+function parseWorkers(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  if (raw === 'auto') return os.availableParallelism();
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) {
+    throw new ConfigError('WORKERS', `"${raw}" must be a number of processes from 1 to 256, or auto`);
+  }
+  return Number(raw);
+}
+
+/** A whole number from 0 to `max`, or the default when unset. */
+function parseCount(variable: string, raw: string | undefined, fallback: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) {
+    throw new ConfigError(variable, `"${raw}" is not a whole number from 0 to ${max}`);
+  }
+  return Number(raw);
+}
+
 /** Reads and checks the configuration once; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT ?? '3000');
@@ -191,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   const publicUrl = parseHttpUrl('PUBLIC_URL', env.PUBLIC_URL ?? `http://localhost:${port}`);
   const portalUrl = env.PORTAL_URL ? parseHttpUrl('PORTAL_URL', env.PORTAL_URL) : null;
+  const database = parseDatabase(env, dataDir);
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
@@ -200,11 +283,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     publicUrl,
     portalUrl,
-    database: parseDatabase(env.DATABASE_URL, dataDir),
+    database,
+    fileStorage: parseFileStorage(env, dataDir, database),
     logLevel,
     captcha: parseCaptcha(env),
     demoContent: parseFlag('DEMO_CONTENT', env.DEMO_CONTENT, true),
     analytics: parseAnalytics(env),
     tickets: parseTickets(env, publicUrl),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
+    workers: parseWorkers(env.WORKERS),
+    cache: {
+      revisionCheckMs: parseCount('REVISION_CHECK_MS', env.REVISION_CHECK_MS, 250, 60_000),
+      maxAge: parseCount('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 0, 31_536_000),
+      maxBytes: parseCount('CACHE_MAX_MB', env.CACHE_MAX_MB, 64, 65_536) * 1024 * 1024,
+    },
   };
 }

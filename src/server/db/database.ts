@@ -2,11 +2,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type Transaction,
+} from 'kysely';
 import type { DatabaseConfig } from '../config/config.ts';
 import type { Database } from './tables.ts';
 import type { Dialect } from './schema-helpers.ts';
 import { migrationsFor } from './migrations/index.ts';
+import { PatientSqliteDialect } from './sqlite-driver.ts';
+import { DatabaseDownError, isConnectionFailure } from './unavailable.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -22,16 +32,31 @@ export interface DatabaseHandle {
 // int8 (counts, sizes, millisecond times) as JavaScript numbers: every value we store fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/** How long a request waits to get a PostgreSQL connection before it is answered 503. */
+export const CONNECT_TIMEOUT_MS = 3_000;
+
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.dialect === 'postgres') {
+    const timeout = config.timeoutMs;
     const pool = new pg.Pool({
       connectionString: config.url,
       max: 10,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: timeout ? Math.min(CONNECT_TIMEOUT_MS, timeout) : CONNECT_TIMEOUT_MS,
+      // The server cancels a slow statement itself (the connection stays usable); the client-side limit is for a
+      // server that answers nothing at all (stopped, or the network gone), whose connection is then thrown away.
+      ...(timeout ? { statement_timeout: Math.max(timeout - 250, 1), query_timeout: timeout } : {}),
+      // Finds a peer that vanished without closing (a network cut) on idle connections.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      idleTimeoutMillis: 30_000,
     });
-    // An idle client errors when the server restarts; unhandled, that would kill the process.
+    // An idle client errors when the server restarts; unhandled, that would kill the process. pg-pool drops the
+    // client itself, and the next query opens a new connection.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // So does a client lent out (Kysely listens to none) whose connection drops: its query fails, and pg-pool
+    // drops the client when it comes back.
+    pool.on('connect', (client) => client.on('error', () => {}));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingBroken(pool) }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
 
@@ -40,9 +65,59 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // A locked database is waited for on a timer by the dialect, never inside SQLite (that would block the server).
+  sqlite.pragma('busy_timeout = 0');
+  const db = new Kysely<Database>({
+    dialect: new PatientSqliteDialect(sqlite, config.timeoutMs || 24 * 60 * 60 * 1000),
+  });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** After a connection failure, how long queries fail at once instead of each waiting for its own timeout. */
+export const DOWN_FOR_MS = 1_000;
+
+/**
+ * Lends pool clients to Kysely, with two rules for a database that went away. A client whose connection failed
+ * (reset, timed out, server shutting down) goes back to the pool as broken at once, so it is closed, and any further
+ * query of the same request or transaction fails at once instead of queueing behind a query that will never
+ * answer. And for DOWN_FOR_MS after any connection failure, new queries fail at once (503) rather than each waiting
+ * out a timeout: a request waits for at most one timeout however many queries it makes, and once the time is up
+ * the next query tries again, so service resumes within about a second of the database's return.
+ */
+function discardingBroken(pool: pg.Pool): PostgresPool {
+  let downUntil = 0;
+  const noteFailure = (error: unknown) => {
+    if (isConnectionFailure(error)) downUntil = Date.now() + DOWN_FOR_MS;
+  };
+  return {
+    async connect() {
+      if (Date.now() < downUntil) throw new DatabaseDownError();
+      const client = await pool.connect().catch((error: unknown) => {
+        noteFailure(error);
+        throw error;
+      });
+      let broken: Error | null = null;
+      const query = (text: unknown, parameters?: ReadonlyArray<unknown>) => {
+        if (typeof text !== 'string') return client.query(text as pg.Submittable);
+        if (broken) return Promise.reject(broken);
+        return client.query(text, parameters as unknown[]).catch((error: unknown) => {
+          if (!broken && isConnectionFailure(error)) {
+            noteFailure(error);
+            broken = error as Error;
+            client.release(broken);
+          }
+          throw error;
+        });
+      };
+      return {
+        query: query as unknown as PostgresPoolClient['query'],
+        release: () => {
+          if (!broken) client.release();
+        },
+      };
+    },
+    end: () => pool.end(),
+  };
 }
 
 /**
@@ -66,6 +141,17 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Known migrations the database has not run yet, in order (readiness; empty once migrated). */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
+  const migrations = await (await createMigrator(handle)).getMigrations();
+  return migrations.filter((m) => !m.executedAt).map((m) => m.name);
+}
+
+/** The newest known migration: the schema version a backup records and a restore expects. */
+export function latestMigration(dialect: Dialect): string {
+  return Object.keys(migrationsFor(dialect)).sort().at(-1) ?? '';
 }
 
 export const now = (): number => Date.now();

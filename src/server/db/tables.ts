@@ -67,6 +67,31 @@ export interface ArticleFileTable {
   position: number;
 }
 
+export type RevisionAction =
+  'created' | 'edited' | 'published' | 'unpublished' | 'restored' | 'imported' | 'moved';
+
+export interface ArticleRevisionTable {
+  id: Generated<number>;
+  article_id: number;
+  /** 1 for an article's first revision, counting up. */
+  number: number;
+  /** Who saved: null for imports and the CLI. No foreign key, so history outlives a deleted user. */
+  user_id: number | null;
+  user_name: string | null;
+  action: RevisionAction;
+  title: string;
+  body_html: string;
+  published: Flag;
+  can_create_issue: Flag;
+  lang: string | null;
+  section_id: number;
+  category_id: number | null;
+  /** The attachments in their order, as JSON text: `[3,5]`. */
+  file_ids: string;
+  restored_from: number | null;
+  created_at: Millis;
+}
+
 export interface SettingTable {
   key: string;
   value: string;
@@ -147,6 +172,7 @@ export interface Database {
   articles: ArticleTable;
   files: FileTable;
   article_files: ArticleFileTable;
+  article_revisions: ArticleRevisionTable;
   settings: SettingTable;
   users: UserTable;
   auth_tokens: AuthTokenTable;
@@ -163,5 +189,6 @@ export type CategoryRow = Selectable<CategoryTable>;
 export type ArticleRow = Selectable<ArticleTable>;
 export type FileRow = Selectable<FileTable>;
 export type UserRow = Selectable<UserTable>;
+export type ArticleRevisionRow = Selectable<ArticleRevisionTable>;
 export type TicketRow = Selectable<TicketTable>;
 export type OutboxRow = Selectable<OutboxTable>;

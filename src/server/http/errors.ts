@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ErrorBody, FieldError } from '../../shared/api/common.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /** An error the client is meant to read: its status, a stable code and, for bad input, which fields and why. */
 export class ApiError extends Error {
@@ -10,6 +11,14 @@ export class ApiError extends Error {
     readonly fields: FieldError[] = [],
   ) {
     super(message);
+  }
+}
+
+/** The database cannot be reached or is locked: the client may try again shortly (sent with Retry-After). */
+export class DatabaseUnavailableError extends ApiError {
+  readonly retryAfterSeconds = 5;
+  constructor(message = 'The database is unavailable; try again in a few seconds') {
+    super(503, 'database_unavailable', message);
   }
 }
 
@@ -99,9 +108,14 @@ const FRAMEWORK_CODES: Record<string, string> = {
 };
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError & { validation?: AjvIssue[] }, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError & { validation?: AjvIssue[] }, request, reply) => {
     // A download stream can fail after its type was set; the error must still go out as JSON.
     reply.type('application/json; charset=utf-8');
+    let error: (FastifyError & { validation?: AjvIssue[] }) | DatabaseUnavailableError = thrown;
+    if (!(thrown instanceof ApiError) && isDatabaseUnavailable(thrown)) {
+      request.log.warn({ err: thrown }, 'database unavailable');
+      error = new DatabaseUnavailableError();
+    }
     if (error instanceof ApiError) {
       const retryAfter = (error as ApiError & { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));

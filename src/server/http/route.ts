@@ -26,12 +26,14 @@ export function route<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: EndpointHandler<E>,
+  options: { bodyLimit?: number } = {},
 ): void {
   const status = endpoint.status ?? 200;
   const checkResponse = Compile(endpoint.response);
   app.route({
     method: endpoint.method,
     url: endpoint.path,
+    ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     schema: {
       summary: endpoint.summary,
       tags: endpoint.tags,

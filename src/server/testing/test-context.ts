@@ -37,7 +37,13 @@ export interface TestEnvironment {
  */
 export async function createTestEnvironment(dialect: Dialect, overrides: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-test-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...overrides };
+  // Tests change the database directly and look at once: the revision is read on every request.
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    REVISION_CHECK_MS: '0',
+    ...overrides,
+  };
   let schema: string | undefined;
   if (dialect === 'postgres') {
     schema = `t_${crypto.randomBytes(6).toString('hex')}`;

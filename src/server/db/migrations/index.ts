@@ -3,6 +3,8 @@ import type { Dialect } from '../schema-helpers.ts';
 import * as initial from './0001-initial.ts';
 import * as tickets from './0002-tickets.ts';
 import * as searchQueries from './0003-search-queries.ts';
+import * as revisions from './0004-revisions.ts';
+import * as fileBlobs from './0005-file-blobs.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -10,5 +12,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0001-initial': { up: initial.up(dialect) },
     '0002-tickets': { up: tickets.up(dialect) },
     '0003-search-queries': { up: searchQueries.up(dialect) },
+    '0004-revisions': { up: revisions.up(dialect) },
+    '0005-file-blobs': { up: fileBlobs.up(dialect) },
   };
 }

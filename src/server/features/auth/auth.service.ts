@@ -19,7 +19,7 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const presentUser = (user: UserRow): AuthUser => ({ id: user.id, name: user.name, email: user.email });
 
 /** Only a hash of a token is stored: a copy of the database does not let anyone sign in. */
-const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
 const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
 import type { ArticleRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
-import { buildArticle, buildFile } from '../../testing/factories.ts';
+import { buildArticle, buildCategory, buildFile } from '../../testing/factories.ts';
+import { updateBranding } from '../settings/branding.service.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 
 // A 1x1 transparent PNG.
@@ -89,6 +90,7 @@ describe.each(testDialects())('file downloads on %s', (dialect) => {
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
     expect(image.headers['content-disposition']).toMatch(/^inline; filename="screen.png"/);
+    expect(image.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
     expect(image.rawPayload.equals(PNG)).toBe(true);
 
     const cases: [string, string][] = [
@@ -108,15 +110,53 @@ describe.each(testDialects())('file downloads on %s', (dialect) => {
       expect(response.headers['content-type'], name).toBe(type);
       expect(response.headers['content-disposition'], name).toMatch(/^attachment;/);
       expect(response.headers['x-content-type-options'], name).toBe('nosniff');
+      expect(response.headers['content-security-policy'], name).toBe("default-src 'none'; sandbox");
     }
   });
 
-  it('serves a file attached to no article (a logo or an icon)', async () => {
+  it('sends SVG and text as attachments and PNG inline, each sandboxed and nosniff, 304s included', async () => {
+    const expectations: [string, string | Buffer, RegExp][] = [
+      [
+        'diagram.svg',
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+        /^attachment;/,
+      ],
+      ['DIAGRAM.SVG', '<svg onload="alert(1)"/>', /^attachment;/],
+      ['notes.txt', '<script>alert(1)</script>', /^attachment;/],
+      ['photo.png', Buffer.concat([PNG, Buffer.from('photo')]), /^inline;/],
+    ];
+    for (const [name, content, disposition] of expectations) {
+      const file = await buildFile(t.ctx, { name, content, articleId: published.id });
+      const first = await t.app.inject(link(file));
+      const again = await t.app.inject({
+        url: link(file),
+        headers: { 'if-none-match': first.headers.etag as string },
+      });
+      for (const response of [first, again]) {
+        expect(response.headers['content-disposition'], name).toMatch(disposition);
+        expect(response.headers['content-security-policy'], name).toBe("default-src 'none'; sandbox");
+        expect(response.headers['x-content-type-options'], name).toBe('nosniff');
+      }
+      expect(again.statusCode, name).toBe(304);
+    }
+  });
+
+  it('serves a file attached to no article when it is the logo or an icon, and hides it otherwise', async () => {
     const logo = await buildFile(t.ctx, {
       name: 'logo.png',
       content: Buffer.concat([PNG, Buffer.from('logo')]),
     });
+    // An upload nothing uses yet is the admin's alone.
+    expectApiError(await t.app.inject(link(logo)), 404, []);
+    await updateBranding(t.ctx.db, { logo_url: link(logo) });
     expect((await t.app.inject(link(logo))).statusCode).toBe(200);
+
+    const icon = await buildFile(t.ctx, {
+      name: 'icon.png',
+      content: Buffer.concat([PNG, Buffer.from('icon')]),
+    });
+    await buildCategory(t.ctx.db, { icon_file_id: icon.id, icon_type: 'file' });
+    expect((await t.app.inject(link(icon))).statusCode).toBe(200);
   });
 
   it('answers 404 for a file attached only to unpublished articles', async () => {
@@ -184,6 +224,8 @@ describe.each(testDialects())('file downloads on %s', (dialect) => {
     const response = await t.app.inject(link(file));
     const error = expectApiError(response, 500, []);
     expect(error.code).toBe('internal_error');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(response.headers['content-disposition']).toBeUndefined();
     expect(response.headers['cache-control'] ?? '').not.toContain('public');
     expect(response.body).not.toContain(file.storage_key);

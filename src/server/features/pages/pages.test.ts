@@ -1,4 +1,8 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NON_DOCUMENT_POLICY } from '../../http/csp.ts';
+import { buildArticle } from '../../testing/factories.ts';
+import { readWebAssets } from './web-assets.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { writeFolder } from '../../testing/folder.ts';
 import { seedDemo } from '../demo/demo.service.ts';
@@ -8,14 +12,19 @@ describe.each(testDialects())('server-rendered pages on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     const snippet = writeFolder({
-      'snippet.html': '<script src="https://tags.example/gtm.js?id={{project_id}}"></script>',
+      'snippet.html':
+        '<script src="https://tags.example/gtm.js?id={{project_id}}"></script>\n' +
+        "<script>window.dataLayer=[{project:'{{project_id}}'}];navigator.sendBeacon('https://collect.example/hit')</script>",
     });
     t = await createTestApp(dialect, {
       ANALYTICS_SNIPPET_FILE: `${snippet}/snippet.html`,
       ANALYTICS_HOSTS: 'help.example.com',
     });
     await seedDemo(t.ctx);
-    await updateBranding(t.ctx.db, { project_id: 'P-1<2>' });
+    await updateBranding(t.ctx.db, {
+      project_id: 'P-1<2>',
+      background_url: 'https://img.example/bg "1".png',
+    });
   });
   afterAll(async () => t?.close());
 
@@ -27,7 +36,130 @@ describe.each(testDialects())('server-rendered pages on %s', (dialect) => {
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.body).toMatch(/^<!doctype html>\n<html lang="en">/);
     expect(page.body).toContain(`<title>${article.title} | Lumo Help Centre</title>`);
-    expect(page.body).toContain('window.__staticRouterHydrationData');
+    expect(page.body).toContain('<script type="application/json" id="signpost-hydration">');
+    expect(page.body).not.toContain('__staticRouterHydrationData');
+  });
+
+  const sha256 = (text: string) => `'sha256-${crypto.createHash('sha256').update(text).digest('base64')}'`;
+  const directives = (policy: unknown) =>
+    new Map(
+      String(policy ?? '')
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name = '', ...sources]) => [name, sources]),
+    );
+  const unescape = (value: string) =>
+    value
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+
+  it('sends a strict Content-Security-Policy allowing only the scripts and styles the page carries', async () => {
+    const article = (await t.app.inject('/api/knowledge/instruction')).json().items[5];
+    const page = await t.app.inject({
+      url: `/knowledge/instruction/${article.id}`,
+      headers: { host: 'help.example.com' },
+    });
+    const csp = directives(page.headers['content-security-policy']);
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('base-uri')).toEqual(["'none'"]);
+    expect(csp.get('form-action')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
+    expect(csp.get('img-src')).toEqual(["'self'", 'data:', 'https:']);
+    expect(csp.get('frame-src')).toEqual([
+      'https://www.youtube.com',
+      'https://www.youtube-nocookie.com',
+      'https://player.vimeo.com',
+    ]);
+
+    // Scripts: our bundle ('self'), the snippet's external script's origin, and its inline script by hash, as sent.
+    const inline = /<script>([\s\S]*?)<\/script>/.exec(page.body)?.[1] ?? '';
+    expect(inline).toContain("project:'P-1&lt;2&gt;'");
+    expect(csp.get('script-src')).toEqual([
+      "'self'",
+      sha256(inline),
+      'https://tags.example',
+      'https://collect.example',
+    ]);
+    expect(csp.get('connect-src')).toEqual(["'self'", 'https://tags.example', 'https://collect.example']);
+    for (const [, attributes = '', body = ''] of page.body.matchAll(
+      /<script\b([^>]*)>([\s\S]*?)<\/script>/g,
+    )) {
+      const allowed =
+        /\ssrc="/.test(attributes) || attributes.includes('type="application/json"') || body === inline;
+      expect(allowed, `<script${attributes}>`).toBe(true);
+    }
+
+    // Styles: the stylesheet ('self') and the header's background, the one style attribute, by hash.
+    const styles = [...page.body.matchAll(/<[a-z][^>]*\sstyle="([^"]*)"/g)].map((m) => unescape(m[1] ?? ''));
+    expect(styles).toEqual(['background-image:url("https://img.example/bg \\"1\\".png")']);
+    expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-hashes'", sha256(styles[0] ?? '')]);
+    expect(page.body).not.toMatch(/<style/);
+  });
+
+  it('leaves the snippet out of the policy on hosts that do not get it', async () => {
+    const page = await t.app.inject({ url: '/knowledge/', headers: { host: 'localhost:3000' } });
+    const csp = directives(page.headers['content-security-policy']);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
+  });
+
+  it('carries the router state as inert JSON that the content cannot end', async () => {
+    const hostile = '</script><script>alert(1)</script><!--<script>';
+    const article = await buildArticle(t.ctx.db, { title: `Guide ${hostile}`, body_html: '<p>x</p>' });
+    const page = await t.app.inject(`/knowledge/instruction/${article.id}`);
+    expect(page.statusCode).toBe(200);
+    const json = /<script type="application\/json" id="signpost-hydration">([^<]*)<\/script>\n<\/body>/.exec(
+      page.body,
+    )?.[1];
+    expect(json).toBeDefined();
+    expect(JSON.stringify(JSON.parse(json ?? ''))).toContain(JSON.stringify(hostile).slice(1, -1));
+    expect(page.body).not.toContain('<script>alert(1)');
+  });
+
+  it('sends nosniff on every answer, and a policy on every answer that is not a page', async () => {
+    const answers = [
+      await t.app.inject('/api/nothing'),
+      await t.app.inject('/api/knowledge/instruction/abc'),
+      await t.app.inject({ method: 'POST', url: '/api/knowledge/instruction' }),
+      await t.app.inject('/'),
+      await t.app.inject('/files/999999/x.pdf'),
+    ];
+    const assets = readWebAssets();
+    expect(assets.script).toBeTruthy();
+    const asset = await t.app.inject(assets.script ?? '');
+    expect(asset.statusCode).toBe(200);
+    const assetAgain = await t.app.inject({
+      url: assets.script ?? '',
+      headers: {
+        'if-none-match': String(asset.headers.etag),
+        'if-modified-since': String(asset.headers['last-modified']),
+      },
+    });
+    expect(assetAgain.statusCode).toBe(304);
+    answers.push(asset, assetAgain);
+    for (const answer of answers) {
+      expect(
+        answer.headers['x-content-type-options'],
+        `${answer.statusCode} ${answer.body.slice(0, 60)}`,
+      ).toBe('nosniff');
+      expect(answer.headers['content-security-policy']).toBe(NON_DOCUMENT_POLICY);
+    }
+
+    const first = await t.app.inject('/knowledge/zzz');
+    expect(first.statusCode).toBe(404);
+    const again = await t.app.inject({
+      url: '/knowledge/zzz',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    for (const page of [first, again]) {
+      expect(page.headers['x-content-type-options']).toBe('nosniff');
+      expect(directives(page.headers['content-security-policy']).get('object-src')).toEqual(["'none'"]);
+    }
   });
 
   it('adds the analytics snippet only on its hosts, with the project id escaped', async () => {

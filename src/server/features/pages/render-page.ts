@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RenderResult } from '../../../web/entry-server.tsx';
 import { createApi, type Transport } from '../../../web/api/client.ts';
 import type { WebAssets } from './web-assets.ts';
+import { DatabaseUnavailableError } from '../../http/errors.ts';
 
 export const escapeHtml = (text: string) =>
   text.replace(
@@ -29,7 +30,21 @@ export function inProcessTransport(app: FastifyInstance): Transport {
 export async function renderPage(app: FastifyInstance, url: string): Promise<RenderResult> {
   const { render } = await import('../../../web/entry-server.tsx');
   const request = new Request(new URL(url, 'http://signpost.local'), { method: 'GET' });
-  return render(request, createApi(inProcessTransport(app)));
+  // A call the database could not answer makes the page answer 503 too, not an error page cached as the content.
+  const transport = inProcessTransport(app);
+  let unavailable = false;
+  const page = await render(
+    request,
+    createApi({
+      async get(path, headers) {
+        const answer = await transport.get(path, headers);
+        if (answer.status === 503) unavailable = true;
+        return answer;
+      },
+    }),
+  );
+  if (unavailable) throw new DatabaseUnavailableError();
+  return page;
 }
 
 export function htmlDocument(
@@ -50,5 +65,7 @@ export function htmlDocument(
   ]
     .filter(Boolean)
     .join('\n');
-  return `<!doctype html>\n<html lang="${escapeHtml(page.lang)}">\n<head>\n${head}\n</head>\n<body>\n<div id="root">${page.html}</div>\n</body>\n</html>\n`;
+  // The router's state as inert JSON (entry-client reads it): no inline script for the CSP to allow.
+  const hydration = `<script type="application/json" id="signpost-hydration">${page.hydration}</script>`;
+  return `<!doctype html>\n<html lang="${escapeHtml(page.lang)}">\n<head>\n${head}\n</head>\n<body>\n<div id="root">${page.html}</div>\n${hydration}\n</body>\n</html>\n`;
 }

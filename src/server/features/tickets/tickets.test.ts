@@ -1,13 +1,12 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptchaChallenge } from '../../../shared/api/tickets.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { partialUploads, storedKeys } from '../../testing/stored-files.ts';
 import { updateBranding } from '../settings/branding.service.ts';
 
 const BOUNDARY = '----signpost-test-boundary';
@@ -58,14 +57,7 @@ const validRequest = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-function storedBlobs(t: TestApp): string[] {
-  const root = path.join(t.environment.config.dataDir, 'files');
-  if (!fs.existsSync(root)) return [];
-  return fs
-    .readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => e.name);
-}
+const storedBlobs = (t: TestApp) => storedKeys(t.ctx);
 
 const count = async (t: TestApp, table: 'tickets' | 'files' | 'outbox' | 'ticket_files') =>
   (await t.ctx.db.selectFrom(table).selectAll().execute()).length;
@@ -117,23 +109,22 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
     expect(String(response.headers['set-cookie'])).toMatch(
       /^signpost_visitor=[\w-]{32}; Path=\/; HttpOnly; SameSite=Lax/,
     );
-    expect(storedBlobs(t).every((name) => /^[0-9a-f]{64}$/.test(name))).toBe(true);
+    expect((await storedBlobs(t)).every((name) => /^[0-9a-f]{64}$/.test(name))).toBe(true);
     // A visitor's upload has no public link.
     expect((await t.app.inject(`/files/${records[1].id}/x.png`)).statusCode).toBe(404);
   });
 
   it('refuses a file over 25 MB with 413 and keeps nothing of it', async () => {
     const files = await count(t, 'files');
-    const blobs = storedBlobs(t).length;
+    const blobs = (await storedBlobs(t)).length;
     const response = await upload([
       { name: 'small.txt', content: 'fine' },
       { name: 'huge.bin', content: Buffer.alloc(25 * 1024 * 1024 + 1, 1) },
     ]);
     expectApiError(response, 413, ['file[]']);
     expect(await count(t, 'files')).toBe(files);
-    expect(storedBlobs(t).length).toBe(blobs);
-    const root = path.join(t.environment.config.dataDir, 'files');
-    expect(fs.readdirSync(root).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect((await storedBlobs(t)).length).toBe(blobs);
+    expect(await partialUploads(t.ctx)).toBe(0);
   });
 
   it('refuses an eleventh file with 413 and keeps nothing', async () => {
@@ -142,12 +133,12 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
       name: `f${i}.txt`,
       content: `unique content ${i} ${Math.random()}`,
     }));
-    const blobs = storedBlobs(t).length;
+    const blobs = (await storedBlobs(t)).length;
     const response = await upload(eleven);
     expect(response.statusCode).toBe(413);
     expect(response.json().code).toBe('too_many_files');
     expect(await count(t, 'files')).toBe(files);
-    expect(storedBlobs(t).length).toBe(blobs);
+    expect((await storedBlobs(t)).length).toBe(blobs);
   });
 
   it('refuses an upload that is not multipart, or has no file', async () => {
@@ -401,12 +392,12 @@ describe.each(testDialects())('uploads nobody sent on %s', (dialect) => {
     });
     expect(sent.statusCode).toBe(201);
     expect(await deleteStaleUploads(t.ctx, Date.now())).toBe(0);
-    const before = storedBlobs(t).length;
+    const before = (await storedBlobs(t)).length;
     expect(await deleteStaleUploads(t.ctx, Date.now() + UPLOAD_LIFETIME_MS + 1000)).toBe(1);
     const remaining = (await t.ctx.db.selectFrom('files').select('id').execute()).map((f) => f.id);
     expect(remaining).toContain(kept.id);
     expect(remaining).not.toContain(dropped.id);
-    expect(storedBlobs(t).length).toBe(before - 1);
+    expect((await storedBlobs(t)).length).toBe(before - 1);
   });
 });
 

@@ -1,0 +1,257 @@
+/**
+ * HTTP benchmark: Signpost's public answers against nginx serving the same bytes from disk, in one run, with the
+ * same load on loopback.
+ *
+ * It starts `signpost serve` (production build, SQLite, demo content) and nginx (a throw-away configuration in a
+ * temporary folder; the apt package `nginx-light` or `nginx`), saves the article page as Signpost renders it into
+ * nginx's folder, then loads each target in turn: nginx's static copy, the article page, the home page, the
+ * article's JSON call and the suggestions call. Each is warmed for 2 s, then measured. The load tool is wrk when
+ * installed (the apt package `wrk`), else autocannon in a separate process; both share the machine's cores with
+ * the servers, as the figures below say.
+ *
+ * Prints requests per second, p50 and p99 latency and errors for each, and the ratio of each to nginx.
+ * Targets: the cached article page at least 50% of nginx's throughput, and its p99 under 10 ms at 50 connections.
+ *
+ * Signpost runs with WORKERS equal to the number of cores (BENCH_WORKERS to change), as nginx runs one worker per
+ * core: the comparison is of two servers each using the whole machine.
+ *
+ *   npm run bench:http
+ *   BENCH_CONNECTIONS=50 BENCH_DURATION=10 BENCH_WORKERS=1 npm run bench:http
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = 2;
+/** Signpost's processes, as nginx's workers: one per core unless told. */
+const WORKERS = process.env.BENCH_WORKERS ?? String(os.availableParallelism());
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+if (process.env.BENCH_HTTP_LOAD) {
+  // The autocannon child: one target, figures on stdout.
+  const { default: autocannon } = await import('autocannon');
+  const job = JSON.parse(process.env.BENCH_HTTP_LOAD) as {
+    url: string;
+    duration: number;
+    connections: number;
+  };
+  const result = await autocannon({ url: job.url, connections: job.connections, duration: job.duration });
+  const figures: LoadResult = {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+  process.stdout.write(JSON.stringify(figures));
+  process.exit(0);
+}
+
+const which = (name: string) => {
+  for (const dir of ['/usr/sbin', '/usr/bin', '/sbin', '/bin', ...(process.env.PATH ?? '').split(':')]) {
+    const file = path.join(dir, name);
+    if (fs.existsSync(file)) return file;
+  }
+  return null;
+};
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+async function waitFor(url: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** wrk's duration text (e.g. 812.00us, 1.20ms, 2.00s) in milliseconds. */
+function wrkMillis(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (!match) return NaN;
+  const value = Number(match[1]);
+  return { us: value / 1000, ms: value, s: value * 1000, m: value * 60_000 }[
+    match[2] as 'us' | 'ms' | 's' | 'm'
+  ];
+}
+
+function runWrk(wrk: string, url: string, duration: number): LoadResult {
+  const threads = String(Math.max(1, Math.min(2, os.cpus().length)));
+  const output = execFileSync(
+    wrk,
+    ['-t', threads, '-c', String(CONNECTIONS), '-d', `${duration}s`, '--latency', url],
+    { encoding: 'utf8' },
+  );
+  const latency = (label: string) =>
+    wrkMillis(new RegExp(`^\\s*${label}%\\s+(\\S+)`, 'm').exec(output)?.[1] ?? '');
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? NaN),
+    p50: latency('50'),
+    p99: latency('99'),
+    errors: errors ? errors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0),
+  };
+}
+
+async function runAutocannon(url: string, duration: number): Promise<LoadResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename], {
+    env: { ...process.env, BENCH_HTTP_LOAD: JSON.stringify({ url, duration, connections: CONNECTIONS }) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`autocannon exited with ${code}`);
+  return JSON.parse(output) as LoadResult;
+}
+
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.on('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+async function main() {
+  const nginx = which('nginx');
+  if (!nginx) throw new Error('nginx is not installed: apt-get install -y nginx-light');
+  const wrk = which('wrk');
+  const tool = wrk ? 'wrk' : 'autocannon';
+  const load = (url: string, duration: number) =>
+    wrk ? runWrk(wrk, url, duration) : runAutocannon(url, duration);
+
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-http-'));
+  // nginx's workers run as an unprivileged user: they must be able to read the static copy.
+  fs.chmodSync(work, 0o755);
+  const signpostPort = await freePort();
+  const nginxPort = await freePort();
+  const signpostUrl = `http://127.0.0.1:${signpostPort}`;
+  const nginxUrl = `http://127.0.0.1:${nginxPort}`;
+
+  const signpost = spawn(process.execPath, [path.join(ROOT, 'bin/signpost.js'), 'serve'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      DATA_DIR: path.join(work, 'data'),
+      PORT: String(signpostPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      WORKERS,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let nginxProcess: ChildProcess | null = null;
+  try {
+    await waitFor(`${signpostUrl}/api/settings/branding`);
+    // The demo is loaded on first start; take its first article with a body worth reading.
+    const bundle = (await (await fetch(`${signpostUrl}/api/knowledge/instruction`)).json()) as {
+      items: { id: number; title: string }[];
+    };
+    const article = bundle.items[0];
+    if (!article) throw new Error('the demo content has no article');
+    const articlePath = `/knowledge/instruction/${article.id}`;
+    const page = Buffer.from(await (await fetch(`${signpostUrl}${articlePath}`)).arrayBuffer());
+
+    const site = path.join(work, 'site');
+    fs.mkdirSync(site, { recursive: true });
+    fs.writeFileSync(path.join(site, 'article.html'), page);
+    const conf = path.join(work, 'nginx.conf');
+    fs.writeFileSync(
+      conf,
+      [
+        `worker_processes ${os.cpus().length};`,
+        `pid ${path.join(work, 'nginx.pid')};`,
+        'daemon off;',
+        `error_log ${path.join(work, 'nginx-error.log')} warn;`,
+        'events { worker_connections 4096; }',
+        'http {',
+        '  access_log off;',
+        '  sendfile on; tcp_nopush on; keepalive_requests 1000000;',
+        `  client_body_temp_path ${work}/tmp-body; proxy_temp_path ${work}/tmp-proxy;`,
+        `  fastcgi_temp_path ${work}/tmp-fastcgi; uwsgi_temp_path ${work}/tmp-uwsgi; scgi_temp_path ${work}/tmp-scgi;`,
+        `  server { listen 127.0.0.1:${nginxPort}; root ${site}; default_type text/html; etag on; }`,
+        '}',
+      ].join('\n'),
+    );
+    nginxProcess = spawn(nginx, ['-c', conf, '-p', work], { stdio: ['ignore', 'ignore', 'inherit'] });
+    await waitFor(`${nginxUrl}/article.html`);
+
+    const targets = [
+      { name: 'nginx: the article page as a static file', url: `${nginxUrl}/article.html` },
+      { name: 'signpost: article page (cached render)', url: `${signpostUrl}${articlePath}` },
+      { name: 'signpost: home page', url: `${signpostUrl}/knowledge/` },
+      { name: 'signpost: article JSON call', url: `${signpostUrl}/api/knowledge/instruction/${article.id}` },
+      {
+        name: 'signpost: suggestions call',
+        url: `${signpostUrl}/api/search/knowledge/suggestions?text=${encodeURIComponent(article.title.split(' ')[0] ?? 'help')}&limit=10`,
+      },
+    ];
+    console.log(
+      `HTTP benchmark: ${tool}, ${CONNECTIONS} connections, ${DURATION} s per target after ${WARMUP} s of warm-up; ` +
+        `${os.cpus().length} CPUs shared by the servers and the load tool; Node ${process.version}; ` +
+        `Signpost WORKERS=${WORKERS}, nginx worker_processes ${os.cpus().length}; ` +
+        `article page ${(page.length / 1024).toFixed(1)} KB, sent uncompressed to both`,
+    );
+    const results: (LoadResult & { name: string })[] = [];
+    for (const target of targets) {
+      await load(target.url, WARMUP);
+      results.push({ name: target.name, ...(await load(target.url, DURATION)) });
+    }
+
+    const reference = results[0] as LoadResult;
+    const rows = [
+      ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'vs nginx'],
+      ...results.map((r) => [
+        r.name,
+        r.rps.toFixed(0),
+        r.p50.toFixed(2),
+        r.p99.toFixed(2),
+        String(r.errors),
+        String(r.non2xx),
+        `${((r.rps / reference.rps) * 100).toFixed(0)}%`,
+      ]),
+    ];
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+    for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+    const articleResult = results[1] as LoadResult;
+    const share = articleResult.rps / reference.rps;
+    console.log(
+      `\ntargets: article page at ${(share * 100).toFixed(0)}% of nginx's throughput (≥ 50%): ${share >= 0.5 ? 'MET' : 'NOT MET'}; ` +
+        `p99 ${articleResult.p99.toFixed(2)} ms at ${CONNECTIONS} connections (< 10 ms): ${articleResult.p99 < 10 ? 'MET' : 'NOT MET'}`,
+    );
+  } finally {
+    if (nginxProcess) await stopped(nginxProcess);
+    await stopped(signpost);
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

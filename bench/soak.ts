@@ -1,0 +1,201 @@
+/**
+ * Soak test: N minutes of mixed visitors' traffic against one `signpost serve` (SQLite, demo content, a local
+ * webhook receiving the support requests): pages, API calls, suggestions with varied text, support requests, half
+ * of them with a small upload. Prints, per minute, the requests, errors, p50 and p99 latency and the server's
+ * memory; then memory at the start and the end.
+ *
+ * Targets: no error at all, and memory (resident and heap used) growing less than 10% from the start (taken after
+ * a warm-up, when the caches have filled) to the end. Memory is read from the server's /metrics
+ * (process_resident_memory_bytes, nodejs_heap_size_used_bytes), else from /proc/PID/status (resident only), every
+ * second. Each figure stands for 30 seconds of samples: resident memory their median, heap their lowest (the heap
+ * right after a garbage collection: what is really kept), so one collection more or less does not decide.
+ *
+ *   npm run bench:soak                                   (10 minutes)
+ *   BENCH_MINUTES=2 BENCH_RATE=200 BENCH_CONCURRENCY=16 npm run bench:soak
+ *   BENCH_DATABASE_URL=postgres://... npm run bench:soak
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  discoverSite,
+  percentile,
+  pick,
+  read,
+  startSignpost,
+  suggest,
+  supportRequest,
+  type Outcome,
+} from './support/traffic.ts';
+
+const MINUTES = Number(process.env.BENCH_MINUTES ?? 10);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 30);
+const SAMPLE_WINDOW_MS = 30_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let delivered = 0;
+const receiver = http.createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    delivered++;
+    response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-soak-'));
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const server = await startSignpost('server', port, {
+  DATA_DIR: dataDir,
+  CAPTCHA_PROVIDER: 'none',
+  REQUESTS_PER_HOUR: '100000000',
+  UPLOADS_PER_HOUR: '100000000',
+  TICKET_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+});
+const site = await discoverSite(server.url);
+
+interface Memory {
+  rss: number;
+  heap: number | null;
+}
+
+async function memory(): Promise<Memory> {
+  try {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const value = (name: string) => {
+      const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text);
+      return match ? Number(match[1]) : null;
+    };
+    const rss = value('process_resident_memory_bytes');
+    if (rss !== null) return { rss, heap: value('nodejs_heap_size_used_bytes') };
+  } catch {
+    // no /metrics: read the kernel's figure
+  }
+  const status = fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
+  return { rss: Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024, heap: null };
+}
+
+interface Sample extends Memory {
+  at: number;
+}
+const samples: Sample[] = [];
+
+interface Result {
+  at: number;
+  kind: string;
+  ms: number;
+  outcome: Outcome;
+}
+const results: Result[] = [];
+let requestNumber = 0;
+let acknowledged = 0;
+let running = true;
+let measuring = false;
+
+async function visitor() {
+  const interval = (CONCURRENCY / RATE) * 1000;
+  while (running) {
+    const started = performance.now();
+    const roll = Math.random();
+    let kind: string;
+    let outcome: Outcome;
+    if (roll < 0.3) {
+      kind = 'page';
+      outcome = await read(server.url, pick(site.pages));
+    } else if (roll < 0.6) {
+      kind = 'api';
+      outcome = await read(server.url, pick(site.calls));
+    } else if (roll < 0.9) {
+      kind = 'suggest';
+      outcome = await suggest(server.url, site.words);
+    } else {
+      kind = 'request';
+      outcome = await supportRequest(server.url, ++requestNumber, Math.random() < 0.5);
+    }
+    const ms = performance.now() - started;
+    if (outcome.ticketId !== undefined) acknowledged++;
+    if (measuring) results.push({ at: Date.now(), kind, ms, outcome });
+    await sleep(Math.max(0, interval - ms));
+  }
+}
+
+const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+const ok = (result: Result) => result.outcome.status >= 200 && result.outcome.status < 400;
+
+console.log(
+  `soak: ${MINUTES} min at ~${RATE} req/s (${CONCURRENCY} visitors) after a ${WARMUP_SECONDS} s warm-up; ` +
+    `${site.pages.length} pages, ${site.calls.length} calls, ${site.words.length} words to search; ` +
+    `database: ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}`,
+);
+const visitors = Array.from({ length: CONCURRENCY }, () => visitor());
+let exitCode = 1;
+try {
+  await sleep(WARMUP_SECONDS * 1000);
+  measuring = true;
+  const start = Date.now();
+  const sampler = setInterval(() => {
+    void memory().then((m) => samples.push({ ...m, at: Date.now() }));
+  }, 1_000);
+  for (let minute = 1; minute <= MINUTES; minute++) {
+    await sleep(start + minute * 60_000 - Date.now());
+    const these = results.filter(
+      (r) => r.at > start + (minute - 1) * 60_000 && r.at <= start + minute * 60_000,
+    );
+    const latencies = these.map((r) => r.ms);
+    const now = samples.at(-1);
+    console.log(
+      `minute ${minute}: ${these.length} requests, ${these.filter((r) => !ok(r)).length} errors, ` +
+        `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ` +
+        `rss ${mb(now?.rss ?? null)}, heap ${mb(now?.heap ?? null)}`,
+    );
+  }
+  clearInterval(sampler);
+  running = false;
+  await Promise.all(visitors);
+
+  const windowOf = (from: number, to: number) => samples.filter((s) => s.at >= from && s.at <= to);
+  const median = (values: number[]) => percentile(values, 50);
+  const first = windowOf(start, start + SAMPLE_WINDOW_MS);
+  const last = windowOf(Date.now() - SAMPLE_WINDOW_MS, Date.now());
+  const growth = (key: 'rss' | 'heap') => {
+    const figure = (window: Sample[]) =>
+      key === 'rss' ? median(window.map((s) => s.rss)) : Math.min(...window.map((s) => s.heap ?? 0));
+    const a = figure(first);
+    const b = figure(last);
+    return { a, b, pct: a ? ((b - a) / a) * 100 : 0 };
+  };
+  const rss = growth('rss');
+  const heap = growth('heap');
+  const errors = results.filter((r) => !ok(r));
+  const byKind = new Map<string, number[]>();
+  for (const r of results) byKind.set(r.kind, [...(byKind.get(r.kind) ?? []), r.ms]);
+
+  console.log('');
+  for (const [kind, latencies] of byKind) {
+    console.log(
+      `${kind.padEnd(8)} ${String(latencies.length).padStart(7)} requests, p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
+        `p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+    );
+  }
+  console.log(`memory (rss): start ${mb(rss.a)}, end ${mb(rss.b)}, growth ${rss.pct.toFixed(1)}%`);
+  if (samples.some((s) => s.heap !== null)) {
+    console.log(`memory (heap used): start ${mb(heap.a)}, end ${mb(heap.b)}, growth ${heap.pct.toFixed(1)}%`);
+  }
+  console.log(`errors: ${errors.length}${errors.length ? ` (first: ${JSON.stringify(errors[0])})` : ''}`);
+  for (let i = 0; i < 100 && delivered < acknowledged; i++) await sleep(100);
+  console.log(`support requests acknowledged: ${acknowledged}; delivered to the webhook: ${delivered}`);
+  const passed = errors.length === 0 && rss.pct < 10 && (heap.a === 0 || heap.pct < 10);
+  console.log(passed ? 'soak passed' : 'SOAK FAILED');
+  exitCode = passed ? 0 : 1;
+} finally {
+  running = false;
+  await server.stop();
+  receiver.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(exitCode);

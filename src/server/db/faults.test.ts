@@ -1,0 +1,218 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import SQLite from 'better-sqlite3';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, href } from '../../shared/paths.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config/config.ts';
+import { createContext } from '../context-factory.ts';
+import type { AppContext } from '../context.ts';
+import { startDeliveryWorker, type DeliveryWorker } from '../features/delivery/delivery.service.ts';
+import { expectApiError } from '../testing/api-expect.ts';
+import { buildArticle } from '../testing/factories.ts';
+import { startTcpProxy, type Outage, type TcpProxy } from '../testing/tcp-proxy.ts';
+import {
+  createTestApp,
+  createTestEnvironment,
+  TEST_DATABASE_URL,
+  testDialects,
+  type TestApp,
+  type TestEnvironment,
+} from '../testing/test-context.ts';
+
+const ENV = { CAPTCHA_PROVIDER: 'none', REQUESTS_PER_HOUR: '100000', UPLOADS_PER_HOUR: '100000' };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const supportRequest = (n: number) => ({
+  method: 'POST' as const,
+  url: apiPaths.issueOpen,
+  payload: {
+    title: `Request ${n}`,
+    description: 'The display shows E42',
+    channel: 'web',
+    name: 'Ann',
+    email: 'ann@example.com',
+    files: [],
+    g_recaptcha_response: '',
+  },
+});
+
+function expectUnavailable(response: LightMyRequestResponse, what: string) {
+  expect(response.statusCode, `${what}: ${response.body}`).toBe(503);
+  const error = expectApiError(response, 503, []);
+  expect(error.code).toBe('database_unavailable');
+  expect(response.headers['retry-after']).toBe('5');
+}
+
+/** Milliseconds until the call answers `status` again, asking every 100 ms; the answer that succeeded. */
+async function timeToRecover(
+  app: FastifyInstance,
+  call: () => Promise<LightMyRequestResponse>,
+  status: number,
+) {
+  const started = Date.now();
+  for (;;) {
+    const response = await call();
+    if (response.statusCode === status) return { ms: Date.now() - started, response };
+    if (Date.now() - started > 30_000)
+      throw new Error(`not recovered: ${response.statusCode} ${response.body}`);
+    await sleep(100);
+  }
+}
+
+describe.runIf(testDialects().includes('postgres'))('PostgreSQL going away and coming back', () => {
+  let environment: TestEnvironment;
+  let proxy: TcpProxy;
+  let ctx: AppContext;
+  let app: FastifyInstance;
+  let worker: DeliveryWorker;
+  let articleId: number;
+  const received: number[] = [];
+  const failedPasses: string[] = [];
+  let receiver: http.Server;
+  let n = 0;
+
+  beforeAll(async () => {
+    receiver = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        received.push(Number(JSON.parse(body).ticket.id));
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const webhook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+    environment = await createTestEnvironment('postgres', { ...ENV, TICKET_WEBHOOK_URL: webhook });
+    const server = new URL(TEST_DATABASE_URL);
+    proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
+    // The app reaches the shared PostgreSQL only through the proxy, which the tests take down.
+    const url = new URL(environment.env.DATABASE_URL ?? '');
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    ctx = await createContext(loadConfig({ ...environment.env, DATABASE_URL: url.toString() }));
+    app = await buildApp(ctx, { forceCloseConnections: true });
+    const log = {
+      info: () => {},
+      warn: () => {},
+      error: (_: object, message: string) => failedPasses.push(message),
+    };
+    worker = startDeliveryWorker(ctx, log);
+    articleId = (await buildArticle(ctx.db)).id;
+  });
+
+  afterEach(() => proxy.up());
+
+  afterAll(async () => {
+    await worker.stop();
+    await app.close();
+    await ctx.database.close();
+    await proxy.close();
+    await environment.cleanup();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  const outageCases: [Outage, string, number][] = [
+    ['drop', 'restarted or stopped: connections cut, new ones refused', 2_000],
+    // The defaults: 3 s to get a connection, 5 s for a query to answer.
+    ['hang', 'frozen (SIGSTOP): nothing answers, nothing is closed', 6_500],
+  ];
+
+  it.each(outageCases)(
+    'answers 503 fast while it is %s (%s), then recovers by itself',
+    async (outage, _, limitMs) => {
+      // Kept in memory before the outage: a public answer that needs no database.
+      expect((await app.inject(apiPaths.sections)).statusCode).toBe(200);
+      const before = await app.inject(supportRequest(++n));
+      expect(before.statusCode, before.body).toBe(201);
+
+      proxy.down(outage);
+      const failuresBefore = failedPasses.length;
+      const started = Date.now();
+      const [write, read, page, kept, search] = await Promise.all([
+        app.inject(supportRequest(++n)),
+        app.inject(`${href.instructionApi(articleId)}?during=${outage}`),
+        app.inject(`${href.instruction(articleId)}?during=${outage}`),
+        app.inject(apiPaths.sections),
+        ctx.search.refresh().then(
+          () => 'refreshed',
+          () => 'failed',
+        ),
+      ]);
+      const took = Date.now() - started;
+      expectUnavailable(write, 'support request');
+      expectUnavailable(read, 'article');
+      expectUnavailable(page, 'article page');
+      expect(kept.statusCode).toBe(200);
+      expect(kept.headers['x-cache']).toBe('hit');
+      expect(search).toBe('failed');
+      expect(took).toBeLessThan(limitMs);
+
+      // Long enough for the delivery worker to have tried (and failed) a pass meanwhile.
+      await sleep(1_500);
+      expect(failedPasses.length).toBeGreaterThan(failuresBefore);
+
+      proxy.up();
+      const recovered = await timeToRecover(app, () => app.inject(supportRequest(++n)), 201);
+      expect(recovered.ms).toBeLessThan(5_000);
+      expect((await app.inject(`${href.instructionApi(articleId)}?after=${outage}`)).statusCode).toBe(200);
+      await expect(ctx.search.refresh()).resolves.toBeUndefined();
+
+      // The worker outlived the outage: the request accepted after it is delivered.
+      const id = (recovered.response.json() as { data: { id: number } }).data.id;
+      for (let i = 0; i < 100 && !received.includes(id); i++) await sleep(100);
+      expect(received).toContain(id);
+    },
+    40_000,
+  );
+});
+
+describe('SQLite locked by another process', () => {
+  let t: TestApp;
+  let locker: SQLite.Database;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { ...ENV, DATABASE_TIMEOUT_MS: '2000' });
+    locker = new SQLite(
+      t.environment.config.database.dialect === 'sqlite' ? t.environment.config.database.file : '',
+    );
+  });
+  afterAll(async () => {
+    if (locker.inTransaction) locker.exec('rollback');
+    locker.close();
+    await t.close();
+  });
+
+  it('lets writes wait a bounded time then answer 503, while reads go on answering', async () => {
+    const { id } = await buildArticle(t.ctx.db);
+    expect((await t.app.inject(supportRequest(1))).statusCode).toBe(201);
+
+    locker.exec('begin exclusive');
+    const started = Date.now();
+    let writeDone = 0;
+    const write = t.app.inject(supportRequest(2)).then((response) => {
+      writeDone = Date.now();
+      return response;
+    });
+    await sleep(300);
+    // While the write waits for the lock, the server is not blocked and reads answer at once.
+    const readStarted = Date.now();
+    const read = await t.app.inject(`${href.instructionApi(id)}?while=locked`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(Date.now() - readStarted).toBeLessThan(500);
+    const page = await t.app.inject(`${href.instruction(id)}?while=locked`);
+    expect(page.statusCode).toBe(200);
+    expect(writeDone).toBe(0);
+
+    expectUnavailable(await write, 'support request');
+    expect(writeDone - started).toBeGreaterThanOrEqual(1_900);
+    expect(writeDone - started).toBeLessThan(4_000);
+
+    // A write that starts while the lock is held and gets it when it is let go succeeds.
+    const waiting = t.app.inject(supportRequest(3));
+    await sleep(500);
+    locker.exec('rollback');
+    expect((await waiting).statusCode).toBe(201);
+  }, 20_000);
+});

@@ -1,0 +1,217 @@
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { createContext } from '../context-factory.ts';
+import { updateBranding } from '../features/settings/branding.service.ts';
+import { buildArticle } from '../testing/factories.ts';
+import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
+
+describe.each(testDialects())('public answers cached per revision on %s', (dialect) => {
+  let t: TestApp;
+  let articleId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    articleId = (
+      await buildArticle(t.ctx.db, { title: 'Resetting the router', body_html: '<p>Hold the button.</p>' })
+    ).id;
+  });
+  afterAll(async () => t?.close());
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
+
+  it('answers a repeated page from memory with the same ETag and body', async () => {
+    const url = `/knowledge/instruction/${articleId}`;
+    const first = await get(url);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-cache']).toBe('miss');
+    const second = await get(url);
+    expect(second.headers['x-cache']).toBe('hit');
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(second.body).toBe(first.body);
+    expect(second.headers['content-type']).toBe(first.headers['content-type']);
+    expect(second.headers['cache-control']).toBe('public, no-cache');
+    expect(second.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('answers 304 to a request that has the current ETag, from memory or not', async () => {
+    const url = '/api/knowledge/all-sections';
+    const first = await get(url);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await get(url, { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const other = await get('/api/knowledge/category', { 'if-none-match': etag });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('sends the brotli or gzip form it keeps, to clients that take it', async () => {
+    const url = '/knowledge/';
+    const plain = await get(url);
+    const br = await get(url, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gzip = await get(url, { 'accept-encoding': 'gzip;q=1, br;q=0' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    expect(br.headers.vary).toContain('Accept-Encoding');
+  });
+
+  it('serves nothing made before a content change, and nothing made before a branding change', async () => {
+    const url = '/api/search/knowledge/suggestions?text=router';
+    const before = await get(url);
+    expect((await get(url)).headers['x-cache']).toBe('hit');
+    await buildArticle(t.ctx.db, { title: 'Router lights explained' });
+    const after = await get(url);
+    expect(after.headers['x-cache']).toBe('miss');
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(after.json().items.map((i: { title: string }) => i.title)).toContain('Router lights explained');
+
+    const page = '/knowledge/';
+    await get(page);
+    expect((await get(page)).headers['x-cache']).toBe('hit');
+    await updateBranding(t.ctx.db, { knowledge_title: 'Help for routers' });
+    const branded = await get(page);
+    expect(branded.headers['x-cache']).toBe('miss');
+    expect(branded.body).toContain('Help for routers');
+  });
+
+  it('keeps answers apart by query string', async () => {
+    const a = await get('/api/search/knowledge/suggestions?text=router');
+    const b = await get('/api/search/knowledge/suggestions?text=button');
+    expect(a.body).not.toBe(b.body);
+  });
+
+  it('never keeps answers that differ by visitor', async () => {
+    const me = await get('/api/user/me');
+    expect(me.headers['x-cache']).toBeUndefined();
+    expect(me.headers.etag).toBeUndefined();
+  });
+});
+
+describe('answers kept in memory, over a real connection', () => {
+  it('go out before the framework, with the same headers and bodies, while the revision is fresh', async () => {
+    const t = await createTestApp('sqlite', { REVISION_CHECK_MS: '60000' });
+    try {
+      const article = await buildArticle(t.ctx.db, { title: 'Fast answer' });
+      // A fresh app, so the revision it reads is the one after the article was written.
+      const ctx = await createContext(t.environment.config);
+      const app = await buildApp(ctx);
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}/knowledge/instruction/${article.id}`;
+      try {
+        const first = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+        expect(first.headers.get('x-cache')).toBe('miss');
+        const firstBody = await first.text();
+        const second = await fetch(url, {
+          headers: { 'accept-encoding': 'identity', 'x-request-id': 'abc-123' },
+        });
+        expect(second.headers.get('x-cache')).toBe('hit');
+        expect(await second.text()).toBe(firstBody);
+        for (const name of [
+          'content-type',
+          'etag',
+          'cache-control',
+          'content-security-policy',
+          'x-content-type-options',
+        ]) {
+          expect(second.headers.get(name), name).toBe(first.headers.get(name));
+        }
+        expect(second.headers.get('x-request-id')).toBe('abc-123');
+        const br = await fetch(url, { headers: { 'accept-encoding': 'br' } });
+        expect(br.headers.get('content-encoding')).toBe('br');
+        expect(await br.text()).toBe(firstBody); // fetch decodes it
+        const conditional = await fetch(url, {
+          headers: { 'if-none-match': first.headers.get('etag') as string },
+        });
+        expect(conditional.status).toBe(304);
+        const head = await fetch(url, { method: 'HEAD' });
+        expect(head.status).toBe(200);
+        expect(await head.text()).toBe('');
+        // Answers from memory are counted like the others, under their route's pattern.
+        const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        expect(metrics).toMatch(/^signpost_page_cache_hits_total [1-9]/m);
+        expect(metrics).toMatch(
+          /^signpost_http_requests_total\{method="GET",route="\/knowledge\/\*",status_code="200"\} [3-9]/m,
+        );
+      } finally {
+        await app.close();
+        await ctx.database.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a repeated request needs no database', () => {
+  it('is answered from memory while the database is closed', async () => {
+    const t = await createTestApp('sqlite', { REVISION_CHECK_MS: '60000' });
+    try {
+      const article = await buildArticle(t.ctx.db, { title: 'Offline answer' });
+      // A fresh app, so the revision it reads is the one after the article was written.
+      const ctx = await createContext(t.environment.config);
+      const app = await buildApp(ctx);
+      const url = `/knowledge/instruction/${article.id}`;
+      expect((await app.inject(url)).statusCode).toBe(200);
+      await ctx.database.close();
+      const cached = await app.inject(url);
+      expect(cached.statusCode).toBe(200);
+      expect(cached.headers['x-cache']).toBe('hit');
+      expect(cached.body).toContain('Offline answer');
+      await app.close();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.skipIf(!testDialects().includes('postgres'))('two servers on one PostgreSQL database', () => {
+  it('see a change made through either within five seconds', async () => {
+    const a = await createTestApp('postgres', { REVISION_CHECK_MS: '250' });
+    const ctxB = await createContext(a.environment.config);
+    const b = await buildApp(ctxB);
+    try {
+      const article = await buildArticle(a.ctx.db, { title: 'Pairing the remote' });
+      const url = `/knowledge/instruction/${article.id}`;
+      expect((await b.inject(url)).body).toContain('Pairing the remote');
+      expect((await b.inject(`/api/knowledge/instruction/${article.id}`)).json().title).toBe(
+        'Pairing the remote',
+      );
+      expect((await b.inject(url)).headers['x-cache']).toBe('hit');
+
+      await a.ctx.db
+        .updateTable('articles')
+        .set({ title: 'Pairing the new remote', updated_at: Date.now() + 1 })
+        .where('id', '=', article.id)
+        .execute();
+      const { touchContent } = await import('../features/content/content.repository.ts');
+      await touchContent(a.ctx.db);
+      const changed = Date.now();
+      const seen = async () => {
+        for (;;) {
+          const page = await b.inject(url);
+          const api = await b.inject(`/api/knowledge/instruction/${article.id}`);
+          const search = await b.inject('/api/search/knowledge/suggestions?text=new%20remote');
+          if (
+            page.body.includes('Pairing the new remote') &&
+            api.json().title === 'Pairing the new remote' &&
+            search.json().items[0]?.id === article.id
+          ) {
+            return Date.now() - changed;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      expect(await seen()).toBeLessThan(5000);
+    } finally {
+      await b.close();
+      await ctxB.database.close();
+      await a.close();
+    }
+  });
+});

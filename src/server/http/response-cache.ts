@@ -1,0 +1,299 @@
+import crypto from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import zlib from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { apiPaths, BASE_PATH } from '../../shared/paths.ts';
+import { pageCacheHit, pageCacheMiss } from '../ops/metrics.ts';
+import type { RevisionWatch } from './content-revision.ts';
+
+/**
+ * Public answers (pages under /knowledge and the public GET calls) are kept in memory with their brotli and gzip
+ * forms (made once, on first demand), per URL, host and revision (see content-revision.ts): a repeated request is answered from memory with no
+ * rendering, no database query and no compression, and a conditional one with 304. A change to the content or the
+ * branding moves the revision, so nothing made before it is served again, on any server.
+ *
+ * Two ways in: while the revision is known fresh, the HTTP server answers a cached request itself before Fastify
+ * sees it (`serveFromMemory`, the hot path of a burst of visitors); otherwise Fastify's hooks check the revision,
+ * answer from memory when they can, and keep what the routes answer.
+ */
+
+/** Paths whose GET answers are the same for every visitor. */
+const PUBLIC_PREFIXES = [
+  BASE_PATH,
+  '/api/knowledge/',
+  apiPaths.branding,
+  apiPaths.suggestions,
+  apiPaths.environments,
+];
+
+const CACHED_STATUSES = new Set([200, 301, 302, 303, 307, 308, 404]);
+
+/** Headers that belong to one response only, never replayed. */
+const PER_RESPONSE = new Set([
+  'content-length',
+  'content-encoding',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'x-request-id',
+  'x-cache',
+  'etag',
+  'cache-control',
+  'vary',
+]);
+
+export interface CacheOptions {
+  /** Entries kept at most, least recently used dropped first. */
+  maxEntries: number;
+  /** Bytes of bodies (all three forms) kept at most. */
+  maxBytes: number;
+  /** Seconds a browser or CDN may use an answer without asking again; 0: always ask (answered by 304). */
+  maxAge: number;
+}
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  entries: number;
+  bytes: number;
+}
+
+type Encoding = 'br' | 'gzip' | null;
+
+interface Entry {
+  revision: string;
+  status: number;
+  /** The route that made it (e.g. /knowledge/*), for metrics of the answers served from memory. */
+  route: string;
+  etag: string;
+  headers: OutgoingHttpHeaders;
+  identity: Buffer;
+  /** Whether the compressed forms are worth having (text, over 512 bytes). */
+  compressible: boolean;
+  /** Made on the first request that takes them (answers fetched while rendering a page never are), then kept. */
+  br: Buffer | null;
+  gzip: Buffer | null;
+  bytes: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    responseCache?: { key: string; revision: string };
+  }
+}
+
+export function isPublicPath(url: string): boolean {
+  const end = url.indexOf('?');
+  const path = end < 0 ? url : url.slice(0, end);
+  return PUBLIC_PREFIXES.some(
+    (prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),
+  );
+}
+
+/** The host (as the proxy saw it, when there is one), and the URL: what an answer may differ by. */
+const keyOf = (request: IncomingMessage) =>
+  `${request.headers['x-forwarded-host'] ?? ''}\u0000${request.headers.host ?? ''}\u0000${request.url ?? ''}`;
+
+/** The encoding a client prefers among those kept: brotli, then gzip, else none. */
+export function negotiate(acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return null;
+  const offered = new Map<string, number>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+    offered.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const weight = (name: string) => offered.get(name) ?? offered.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return null;
+}
+
+const matches = (ifNoneMatch: string | undefined, etag: string) =>
+  !!ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
+
+const compressible = (type: unknown) => typeof type === 'string' && /^(text\/|application\/json)/.test(type);
+
+export interface ResponseCache {
+  /** Answers a request from memory when the revision is known fresh and an answer is kept; false otherwise. */
+  serveFromMemory(request: IncomingMessage, response: ServerResponse): boolean;
+  stats(): CacheStats;
+}
+
+export interface ResponseCacheHooks {
+  /** A request answered from memory before Fastify saw it (Fastify's own hooks count the others). */
+  onServedFromMemory?: (method: string, route: string, status: number, started: bigint) => void;
+  /** The id a request gets (the same rule as Fastify's genReqId). */
+  requestId?: (request: IncomingMessage) => string;
+}
+
+/** The cache, and the Fastify hooks that fill it and answer from it. */
+export function createResponseCache(
+  revisions: RevisionWatch,
+  options: CacheOptions,
+  hooks: ResponseCacheHooks = {},
+) {
+  const entries = new Map<string, Entry>();
+  const stats: CacheStats = { hits: 0, misses: 0, entries: 0, bytes: 0 };
+  const cacheControl = options.maxAge > 0 ? `public, max-age=${options.maxAge}` : 'public, no-cache';
+
+  const evict = () => {
+    while (entries.size > options.maxEntries || stats.bytes > options.maxBytes) {
+      const oldest = entries.keys().next();
+      if (oldest.done) break;
+      stats.bytes -= entries.get(oldest.value)?.bytes ?? 0;
+      entries.delete(oldest.value);
+    }
+    stats.entries = entries.size;
+  };
+
+  /** The entry for a request if it was made under this revision; the most recently used go last. */
+  const find = (key: string, revision: string): Entry | undefined => {
+    const entry = entries.get(key);
+    if (!entry || entry.revision !== revision) return undefined;
+    entries.delete(key);
+    entries.set(key, entry);
+    stats.hits++;
+    return entry;
+  };
+
+  /** The entry's body in this encoding, compressed now if it is the first request for it. */
+  const encoded = (entry: Entry, encoding: Encoding): Buffer | null => {
+    if (!encoding || !entry.compressible) return null;
+    let body = entry[encoding];
+    if (!body) {
+      body =
+        encoding === 'br'
+          ? zlib.brotliCompressSync(entry.identity, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: 9,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.identity.length,
+              },
+            })
+          : zlib.gzipSync(entry.identity, { level: 9 });
+      entry[encoding] = body;
+      entry.bytes += body.length;
+      stats.bytes += body.length;
+      evict();
+    }
+    return body;
+  };
+
+  /** Status, headers and body for a kept answer, as this request wants it. */
+  const answer = (entry: Entry, request: IncomingMessage) => {
+    const headers: OutgoingHttpHeaders = {
+      ...entry.headers,
+      etag: entry.etag,
+      'cache-control': cacheControl,
+      vary: 'Accept-Encoding',
+      'x-cache': 'hit',
+    };
+    if (matches(request.headers['if-none-match'], entry.etag)) return { status: 304, headers, body: null };
+    const encoding = negotiate(request.headers['accept-encoding']);
+    const compressed = encoded(entry, encoding);
+    if (compressed) headers['content-encoding'] = encoding as string;
+    return { status: entry.status, headers, body: compressed ?? entry.identity };
+  };
+
+  const cache: ResponseCache = {
+    serveFromMemory(request, response) {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url ?? ''))
+        return false;
+      const revision = revisions.peek();
+      if (revision === null) return false;
+      const entry = find(keyOf(request), revision);
+      if (!entry) return false;
+      const started = process.hrtime.bigint();
+      const { status, headers, body } = answer(entry, request);
+      headers['x-content-type-options'] = 'nosniff';
+      if (hooks.requestId) headers['x-request-id'] = hooks.requestId(request);
+      if (body) headers['content-length'] = body.length;
+      response.writeHead(status, headers);
+      response.end(request.method === 'HEAD' ? undefined : (body ?? undefined));
+      pageCacheHit();
+      hooks.onServedFromMemory?.(request.method ?? 'GET', entry.route, status, started);
+      return true;
+    },
+    stats: () => ({ ...stats, entries: entries.size }),
+  };
+
+  /** Fastify's part: answer from memory after checking the revision, and keep what the routes answer. */
+  const register = (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request, reply) => {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url)) return;
+      const revision = await revisions.current();
+      const key = keyOf(request.raw);
+      const entry = find(key, revision);
+      if (entry) {
+        pageCacheHit();
+        const { status, headers, body } = answer(entry, request.raw);
+        return reply
+          .code(status)
+          .headers(headers)
+          .send(body ?? undefined);
+      }
+      stats.misses++;
+      pageCacheMiss();
+      request.responseCache = { key, revision };
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        // A write through this server: its author (and everyone) sees it on the next request.
+        if (reply.statusCode < 400) revisions.invalidate();
+        return payload;
+      }
+      const state = request.responseCache;
+      if (!state || !CACHED_STATUSES.has(reply.statusCode) || reply.hasHeader('set-cookie')) return payload;
+      if (
+        payload !== undefined &&
+        payload !== null &&
+        typeof payload !== 'string' &&
+        !Buffer.isBuffer(payload)
+      ) {
+        return payload; // streams are not kept
+      }
+      const identity = Buffer.from(payload ?? '');
+      const headers: OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined && !PER_RESPONSE.has(name)) headers[name] = value;
+      }
+      const entry: Entry = {
+        revision: state.revision,
+        status: reply.statusCode,
+        route: request.routeOptions.url ?? request.url,
+        etag: `"${crypto.createHash('sha1').update(identity).digest('base64url').slice(0, 22)}"`,
+        headers,
+        identity,
+        compressible: compressible(reply.getHeader('content-type')) && identity.length > 512,
+        br: null,
+        gzip: null,
+        bytes: identity.length,
+      };
+      stats.bytes += entry.bytes - (entries.get(state.key)?.bytes ?? 0);
+      entries.delete(state.key);
+      entries.set(state.key, entry);
+      evict();
+
+      reply
+        .header('ETag', entry.etag)
+        .header('Cache-Control', cacheControl)
+        .header('Vary', 'Accept-Encoding');
+      reply.header('X-Cache', 'miss');
+      if (matches(request.headers['if-none-match'], entry.etag)) {
+        reply.code(304);
+        return '';
+      }
+      const encoding = negotiate(request.headers['accept-encoding']);
+      const compressed = encoded(entry, encoding);
+      if (!compressed) return payload;
+      reply
+        .header('Content-Encoding', encoding as string)
+        .header('Content-Length', String(compressed.length));
+      return compressed;
+    });
+  };
+
+  return { ...cache, register };
+}

@@ -1,0 +1,131 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+
+// The page cache is one per process, and its code should not need the app to count: these counters live at module
+// level and every app's registry exposes them (in production there is one app per process).
+const pageCacheHits = new Counter({
+  name: 'signpost_page_cache_hits_total',
+  help: 'Public pages answered from the page cache',
+  registers: [],
+});
+const pageCacheMisses = new Counter({
+  name: 'signpost_page_cache_misses_total',
+  help: 'Public pages rendered because the page cache had no fresh copy',
+  registers: [],
+});
+
+export function pageCacheHit(): void {
+  pageCacheHits.inc();
+}
+
+export function pageCacheMiss(): void {
+  pageCacheMisses.inc();
+}
+
+/** The label of a request that matched no route: one series for all of them, whatever the URL. */
+export const UNMATCHED_ROUTE = '(unmatched)';
+
+/**
+ * One registry per app (tests build several apps in one process): HTTP rate, latency and errors per route pattern,
+ * the outbox backlog and the search index read at scrape time, the page cache counters and Node's process metrics.
+ */
+export function createMetrics(ctx: AppContext, log: FastifyInstance['log']) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  registry.registerMetric(pageCacheHits);
+  registry.registerMetric(pageCacheMisses);
+
+  const labelNames = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({
+    name: 'signpost_http_requests_total',
+    help: 'HTTP requests answered, by route pattern and status code',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'signpost_http_request_duration_seconds',
+    help: 'Time from the request to the last byte of the answer, by route pattern and status code',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const serverErrors = new Counter({
+    name: 'signpost_http_server_errors_total',
+    help: 'HTTP requests answered with a 5xx status, by route pattern',
+    labelNames: ['method', 'route'] as const,
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: 'signpost_search_index_documents',
+    help: 'Articles in this process’s search index (0 until the first build)',
+    registers: [registry],
+    collect() {
+      this.set(ctx.search.size);
+    },
+  });
+
+  const pending = new Gauge({
+    name: 'signpost_outbox_pending',
+    help: 'Ticket deliveries waiting to be sent, by target',
+    labelNames: ['target'] as const,
+    registers: [registry],
+  });
+  const oldest = new Gauge({
+    name: 'signpost_outbox_oldest_pending_age_seconds',
+    help: 'Age of the oldest ticket delivery still pending, by target',
+    labelNames: ['target'] as const,
+    registers: [registry],
+  });
+  const failed = new Gauge({
+    name: 'signpost_outbox_failed',
+    help: 'Ticket deliveries given up after every retry, by target (see signpost tickets show)',
+    labelNames: ['target'] as const,
+    registers: [registry],
+  });
+
+  /** Read at scrape time, once for the three outbox gauges. */
+  const readBacklog = async (): Promise<void> => {
+    try {
+      const rows = await ctx.db
+        .selectFrom('outbox')
+        .select(['target', 'status'])
+        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+        .where('status', 'in', ['pending', 'failed'])
+        .groupBy(['target', 'status'])
+        .execute();
+      resetBacklog();
+      const now = Date.now();
+      for (const row of rows) {
+        if (row.status === 'failed') failed.set({ target: row.target }, Number(row.count));
+        else {
+          pending.set({ target: row.target }, Number(row.count));
+          oldest.set({ target: row.target }, Math.max(0, (now - Number(row.oldest)) / 1000));
+        }
+      }
+    } catch (error) {
+      // No figures rather than stale ones; the rest of the scrape still answers (readyz reports the database).
+      resetBacklog();
+      log.warn({ err: error }, 'metrics: cannot read the outbox');
+    }
+  };
+  const resetBacklog = () => [pending, oldest, failed].forEach((gauge) => gauge.reset());
+
+  return {
+    registry,
+    /** The text exposition, with the figures read from the database brought up to date first. */
+    async scrape(): Promise<string> {
+      await readBacklog();
+      return registry.metrics();
+    },
+    observe(method: string, route: string | undefined, status: number, seconds: number) {
+      const labels = { method, route: route ?? UNMATCHED_ROUTE, status_code: String(status) };
+      requests.inc(labels);
+      duration.observe(labels, seconds);
+      if (status >= 500) serverErrors.inc({ method, route: labels.route });
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,356 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { createContext } from '../context-factory.ts';
+import { latestMigration } from '../db/database.ts';
+import { signFileLink } from '../features/delivery/file-links.ts';
+import { expectApiError } from '../testing/api-expect.ts';
+import { buildArticle, buildUser, DEFAULT_PASSWORD } from '../testing/factories.ts';
+import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
+import { pageCacheHit, pageCacheMiss } from './metrics.ts';
+
+/** The value of one sample of a Prometheus text exposition, by metric name and exact label set. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (JSON.stringify(Object.entries(found).sort()) === JSON.stringify(Object.entries(labels).sort())) {
+      return Number(match[3]);
+    }
+  }
+  return undefined;
+}
+
+/** Every JSON line a logger writes, parsed. */
+function captureLogs() {
+  const lines: Record<string, unknown>[] = [];
+  let raw = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      raw += chunk.toString();
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { stream, lines, raw: () => raw };
+}
+
+const BOUNDARY = '----ops-test-boundary';
+const multipartFile = (name: string, content: string) => ({
+  payload: Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="${name}"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n${content}\r\n--${BOUNDARY}--\r\n`,
+  ),
+  headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+});
+
+const ticket = (files: number[] = []) => ({
+  title: 'Help',
+  description: 'It does not work',
+  channel: 'web',
+  name: 'Ann Lee',
+  email: 'ann@example.com',
+  files,
+  g_recaptcha_response: '',
+});
+
+describe.each(testDialects())('operations on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      CAPTCHA_PROVIDER: 'none',
+      TICKET_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+      REQUESTS_PER_HOUR: '1000',
+      UPLOADS_PER_HOUR: '1000',
+    });
+  });
+  afterAll(async () => t?.close());
+
+  it('answers /healthz without the database and /readyz only once the search index is built', async () => {
+    const health = await t.app.inject('/healthz');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+
+    const early = await t.app.inject('/readyz');
+    const error = expectApiError(early, 503, ['search']);
+    expect(error.code).toBe('not_ready');
+    expect(error.message).toContain('search the index is not built yet');
+
+    await t.ctx.search.refresh();
+    const ready = await t.app.inject('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', migrations: 'ok', search: 'ok' },
+    });
+    expect(ready.headers['cache-control']).toBe('no-store');
+
+    const openapi = (await t.app.inject('/api/openapi.json')).json();
+    expect(openapi.paths['/readyz'].get.tags).toEqual(['operations']);
+  });
+
+  it('is not ready while a known migration is not applied to the database', async () => {
+    await t.ctx.search.refresh();
+    const latest = latestMigration(dialect);
+    const kept = (
+      await sql<{
+        name: string;
+        timestamp: string;
+      }>`select name, timestamp from kysely_migration where name = ${latest}`.execute(t.ctx.db)
+    ).rows[0];
+    expect(kept).toBeTruthy();
+    await sql`delete from kysely_migration where name = ${latest}`.execute(t.ctx.db);
+    try {
+      const response = await t.app.inject('/readyz');
+      const error = expectApiError(response, 503, ['migrations']);
+      expect(error.data.errors[0]?.message).toBe(`not applied: ${latest}`);
+    } finally {
+      await sql`insert into kysely_migration (name, timestamp) values (${kept?.name}, ${kept?.timestamp})`.execute(
+        t.ctx.db,
+      );
+    }
+    expect((await t.app.inject('/readyz')).statusCode).toBe(200);
+  });
+
+  it('counts requests per route pattern and status, with latency histograms, never per URL', async () => {
+    const first = await buildArticle(t.ctx.db);
+    const second = await buildArticle(t.ctx.db);
+    for (const id of [first.id, second.id, first.id]) {
+      expect((await t.app.inject(`/api/knowledge/instruction/${id}`)).statusCode).toBe(200);
+    }
+    expect((await t.app.inject('/api/knowledge/instruction/999999')).statusCode).toBe(404);
+    expect((await t.app.inject('/api/no/such/route/42')).statusCode).toBe(404);
+
+    const response = await t.app.inject('/metrics');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = response.body;
+    const route = '/api/knowledge/instruction/:id';
+    expect(sample(text, 'signpost_http_requests_total', { method: 'GET', route, status_code: '200' })).toBe(
+      3,
+    );
+    expect(sample(text, 'signpost_http_requests_total', { method: 'GET', route, status_code: '404' })).toBe(
+      1,
+    );
+    expect(
+      sample(text, 'signpost_http_request_duration_seconds_count', {
+        method: 'GET',
+        route,
+        status_code: '200',
+      }),
+    ).toBe(3);
+    expect(
+      sample(text, 'signpost_http_request_duration_seconds_bucket', {
+        method: 'GET',
+        route,
+        status_code: '200',
+        le: '+Inf',
+      }),
+    ).toBe(3);
+    expect(
+      sample(text, 'signpost_http_requests_total', {
+        method: 'GET',
+        route: '(unmatched)',
+        status_code: '404',
+      }),
+    ).toBe(1);
+    expect(text).not.toContain(`/api/knowledge/instruction/${first.id}"`);
+    expect(text).not.toContain('/api/no/such/route');
+    // Node's own figures come along.
+    expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(text).toContain('nodejs_eventloop_lag_seconds');
+  });
+
+  it('reports the outbox backlog, the search index size and the page cache counters at scrape time', async () => {
+    const uploaded = multipartFile('screen.txt', 'hello');
+    const upload = await t.app.inject({ method: 'POST', url: '/api/file', ...uploaded });
+    const cookie = String(upload.headers['set-cookie']).split(';')[0] ?? '';
+    const files = (upload.json() as { id: number }[]).map((f) => f.id);
+    for (const body of [ticket(files), ticket()]) {
+      const opened = await t.app.inject({
+        method: 'POST',
+        url: '/panel/api/issue-open',
+        payload: body,
+        headers: { cookie },
+      });
+      expect(opened.statusCode, opened.body).toBe(201);
+    }
+    const rows = await t.ctx.db.selectFrom('outbox').select(['id']).orderBy('id').execute();
+    expect(rows).toHaveLength(2);
+    await t.ctx.db
+      .updateTable('outbox')
+      .set({ created_at: Date.now() - 90_000 })
+      .where('id', '=', rows[0]!.id)
+      .execute();
+    await t.ctx.db.updateTable('outbox').set({ status: 'failed' }).where('id', '=', rows[1]!.id).execute();
+
+    await buildArticle(t.ctx.db, { published: 0 });
+    await t.ctx.search.refresh();
+    const published = await t.ctx.db
+      .selectFrom('articles')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('published', '=', 1)
+      .executeTakeFirstOrThrow();
+
+    const before = (await t.app.inject('/metrics')).body;
+    pageCacheHit();
+    pageCacheHit();
+    pageCacheMiss();
+    const text = (await t.app.inject('/metrics')).body;
+
+    expect(sample(text, 'signpost_outbox_pending', { target: 'webhook' })).toBe(1);
+    const age = sample(text, 'signpost_outbox_oldest_pending_age_seconds', { target: 'webhook' }) ?? 0;
+    expect(age).toBeGreaterThanOrEqual(90);
+    expect(age).toBeLessThan(150);
+    expect(sample(text, 'signpost_outbox_failed', { target: 'webhook' })).toBe(1);
+    expect(sample(text, 'signpost_search_index_documents')).toBe(Number(published.n));
+    expect(Number(published.n)).toBeGreaterThan(0);
+    const delta = (name: string) => (sample(text, name) ?? 0) - (sample(before, name) ?? 0);
+    expect(delta('signpost_page_cache_hits_total')).toBe(2);
+    expect(delta('signpost_page_cache_misses_total')).toBe(1);
+
+    // Delivered rows leave the backlog.
+    await t.ctx.db.updateTable('outbox').set({ status: 'delivered' }).execute();
+    const after = (await t.app.inject('/metrics')).body;
+    expect(sample(after, 'signpost_outbox_pending', { target: 'webhook' })).toBeUndefined();
+    expect(sample(after, 'signpost_outbox_failed', { target: 'webhook' })).toBeUndefined();
+  });
+
+  it('asks for the bearer token when METRICS_TOKEN is set', async () => {
+    const token = 'scrape-me-0123456789';
+    const app = await buildApp({ ...t.ctx, config: { ...t.ctx.config, metricsToken: token } });
+    try {
+      const missing = await app.inject('/metrics');
+      expectApiError(missing, 401);
+      expect(missing.headers['www-authenticate']).toMatch(/^Bearer/);
+      expectApiError(await app.inject({ url: '/metrics', headers: { authorization: 'Bearer wrong' } }), 401);
+      const allowed = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+      expect(allowed.statusCode).toBe(200);
+      expect(allowed.body).toContain('signpost_http_requests_total');
+      // Health probes stay open.
+      expect((await app.inject('/healthz')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('logs JSON lines carrying the request id, echoes it, and never logs credentials', async () => {
+    const logs = captureLogs();
+    const app = await buildApp(
+      { ...t.ctx, config: { ...t.ctx.config, logLevel: 'info' } },
+      { logStream: logs.stream },
+    );
+    try {
+      const given = await app.inject({
+        url: '/api/knowledge/all-sections',
+        headers: { 'x-request-id': 'lb-42.a' },
+      });
+      expect(given.headers['x-request-id']).toBe('lb-42.a');
+      const generated = await app.inject('/api/knowledge/all-sections');
+      const id = String(generated.headers['x-request-id']);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      // Anything that could forge a log line or flood it is replaced by a fresh id.
+      const forged = await app.inject({
+        url: '/api/knowledge/all-sections',
+        headers: { 'x-request-id': `x"}\n{"level":60 ${'y'.repeat(200)}` },
+      });
+      expect(String(forged.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
+
+      const user = await buildUser(t.ctx.db);
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password: DEFAULT_PASSWORD },
+      });
+      const authToken = (login.json() as { token: string }).token;
+      expect(authToken).toBeTruthy();
+      await app.inject({
+        url: '/api/user/me',
+        headers: {
+          'x-auth-token': authToken,
+          cookie: 'signpost_visitor=visitor-secret-cookie',
+          authorization: 'Bearer bearer-secret-value',
+        },
+      });
+      const file = await t.ctx.db
+        .selectFrom('files')
+        .select('id')
+        .where('kind', '=', 'upload')
+        .executeTakeFirst();
+      const link = new URL(await signFileLink(t.ctx, file?.id ?? 1));
+      const signature = link.searchParams.get('signature') ?? '';
+      await app.inject(`${link.pathname}${link.search}`);
+
+      const lines = logs.lines;
+      const requestLines = () => lines.filter((l) => l.req || l.res);
+      // Six requests: each has its two lines, the last written once its answer has gone.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(requestLines()).toHaveLength(12);
+      expect(requestLines().every((l) => typeof l.reqId === 'string' && l.reqId !== '')).toBe(true);
+      expect(lines.filter((l) => l.reqId === 'lb-42.a').map((l) => l.msg)).toEqual([
+        'incoming request',
+        'request completed',
+      ]);
+      expect(lines.some((l) => l.reqId === id)).toBe(true);
+      const logged = logs.raw();
+      for (const secret of [
+        authToken,
+        DEFAULT_PASSWORD,
+        'visitor-secret-cookie',
+        'bearer-secret-value',
+        signature,
+      ]) {
+        expect(logged).not.toContain(secret);
+      }
+      expect(logged).toContain('signature=[redacted]');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('with the database gone: readyz names it, API errors are counted and logged with their id, the rest answers', async () => {
+    const ctx = await createContext(t.environment.config);
+    await ctx.search.refresh();
+    const logs = captureLogs();
+    let app: FastifyInstance | undefined;
+    try {
+      app = await buildApp(
+        { ...ctx, config: { ...ctx.config, logLevel: 'info' } },
+        { logStream: logs.stream },
+      );
+      expect((await app.inject('/readyz')).statusCode).toBe(200);
+      await ctx.database.close();
+
+      expectApiError(await app.inject('/readyz'), 503, ['database']);
+      expect((await app.inject('/healthz')).statusCode).toBe(200);
+      const failed = await app.inject({
+        url: '/api/knowledge/all-sections',
+        headers: { 'x-request-id': 'down-1' },
+      });
+      expectApiError(failed, 500);
+      expect(failed.headers['x-request-id']).toBe('down-1');
+      const errorLine = logs.lines.find((l) => l.level === 50 && l.reqId === 'down-1');
+      expect(errorLine?.msg).toBe('request failed');
+      expect(errorLine?.err).toBeTruthy();
+
+      const metrics = await app.inject('/metrics');
+      expect(metrics.statusCode).toBe(200);
+      const route = '/api/knowledge/all-sections';
+      expect(sample(metrics.body, 'signpost_http_server_errors_total', { method: 'GET', route })).toBe(1);
+      expect(
+        sample(metrics.body, 'signpost_http_requests_total', { method: 'GET', route, status_code: '500' }),
+      ).toBe(1);
+      expect(
+        sample(metrics.body, 'signpost_http_server_errors_total', { method: 'GET', route: '/readyz' }),
+      ).toBe(1);
+      expect(metrics.body).not.toContain('signpost_outbox_pending{');
+    } finally {
+      await app?.close();
+    }
+  });
+});

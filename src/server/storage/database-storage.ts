@@ -1,0 +1,218 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { Generated } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { storageKeyOf, TooLargeError, type FileStorage } from './file-storage.ts';
+
+/** Bytes per chunk row: a download holds one chunk in memory at a time, whatever the file's size. */
+export const CHUNK_BYTES = 512 * 1024;
+
+/** An upload cut off mid-way (a server killed) leaves an unnamed blob; one this old is certainly abandoned. */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * The storage's own tables, outside the `Database` the features see: only this module reads them, and a backup
+ * carries their content as stored files, not as rows (migration 0005).
+ */
+type BlobTables = {
+  file_blobs: { id: Generated<number>; key: string | null; size: number; created_at: number };
+  file_blob_chunks: { blob_id: number; seq: number; bytes: Buffer };
+};
+export const STORAGE_TABLES = ['file_blobs', 'file_blob_chunks'];
+
+const isUniqueViolation = (error: unknown) => {
+  const code = (error as { code?: unknown })?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+};
+
+const missing = (key: string) =>
+  Object.assign(new Error(`stored file ${key} is missing`), { code: 'ENOENT' }) as NodeJS.ErrnoException;
+
+/**
+ * File bytes in the database (both dialects), so every server on one database reads every file: the default on
+ * PostgreSQL. Same contract as the disk: content-addressed, idempotent, streamed both ways.
+ *
+ * `legacyDir` is the folder files were kept in before (DATA_DIR/files): a key not in the database is still read
+ * from there, so an install that switches keeps its files; `copyDiskFiles` moves them in.
+ */
+export function createDatabaseStorage(database: Db, legacyDir: string | null = null): FileStorage {
+  const db = database.withTables<BlobTables>();
+  let sweptAt = 0;
+
+  const legacyPath = (key: string) =>
+    legacyDir && /^[0-9a-f]{64}$/.test(key)
+      ? path.join(legacyDir, key.slice(0, 2), key.slice(2, 4), key)
+      : null;
+  const inLegacy = (key: string) => {
+    const file = legacyPath(key);
+    return file !== null && fs.existsSync(file);
+  };
+
+  const findBlob = (key: string) =>
+    db.selectFrom('file_blobs').select(['id', 'size']).where('key', '=', key).executeTakeFirst();
+
+  const writeChunk = (blobId: number, seq: number, bytes: Buffer) =>
+    db.insertInto('file_blob_chunks').values({ blob_id: blobId, seq, bytes }).execute();
+
+  /** Now and then, the unnamed blobs of uploads that never finished. */
+  const sweep = async () => {
+    if (Date.now() - sweptAt < SWEEP_EVERY_MS) return;
+    sweptAt = Date.now();
+    await db
+      .deleteFrom('file_blobs')
+      .where('key', 'is', null)
+      .where('created_at', '<', Date.now() - ABANDONED_AFTER_MS)
+      .execute();
+  };
+
+  async function* chunksOf(key: string): AsyncGenerator<Buffer> {
+    const blob = await findBlob(key);
+    if (!blob) {
+      const file = legacyPath(key);
+      if (file && fs.existsSync(file)) {
+        yield* fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
+        return;
+      }
+      throw missing(key);
+    }
+    let seen = 0;
+    for (let seq = 0; seen < blob.size; seq++) {
+      const chunk = await db
+        .selectFrom('file_blob_chunks')
+        .select('bytes')
+        .where('blob_id', '=', blob.id)
+        .where('seq', '=', seq)
+        .executeTakeFirst();
+      // Removed while it was being read: an error, never a download cut short as if complete.
+      if (!chunk) throw missing(key);
+      seen += chunk.bytes.length;
+      yield chunk.bytes;
+    }
+  }
+
+  return {
+    async put(data) {
+      const key = storageKeyOf(data);
+      await db.transaction().execute(async (trx) => {
+        const blob = await trx
+          .insertInto('file_blobs')
+          .values({ key, size: data.length, created_at: Date.now() })
+          .onConflict((conflict) => conflict.column('key').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!blob) return; // stored already
+        for (let seq = 0, offset = 0; offset < data.length; seq++, offset += CHUNK_BYTES) {
+          await trx
+            .insertInto('file_blob_chunks')
+            .values({ blob_id: blob.id, seq, bytes: data.subarray(offset, offset + CHUNK_BYTES) })
+            .execute();
+        }
+      });
+      return { key, size: data.length };
+    },
+
+    async putStream(source, maxBytes) {
+      await sweep().catch(() => undefined);
+      // Written unnamed, a chunk at a time and without a transaction held open for as long as the client sends;
+      // named (made visible) once every byte is in and the hash is known.
+      const { id } = await db
+        .insertInto('file_blobs')
+        .values({ key: null, size: 0, created_at: Date.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      try {
+        const hash = crypto.createHash('sha256');
+        let size = 0;
+        let seq = 0;
+        let pending: Buffer[] = [];
+        let pendingBytes = 0;
+        for await (const part of source) {
+          const bytes = Buffer.isBuffer(part)
+            ? part
+            : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+          size += bytes.length;
+          if (size > maxBytes) throw new TooLargeError(`more than ${maxBytes} bytes`);
+          hash.update(bytes);
+          pending.push(bytes);
+          pendingBytes += bytes.length;
+          if (pendingBytes < CHUNK_BYTES) continue;
+          const joined = Buffer.concat(pending, pendingBytes);
+          let offset = 0;
+          for (; joined.length - offset >= CHUNK_BYTES; offset += CHUNK_BYTES) {
+            await writeChunk(id, seq++, joined.subarray(offset, offset + CHUNK_BYTES));
+          }
+          pending = offset < joined.length ? [joined.subarray(offset)] : [];
+          pendingBytes = joined.length - offset;
+        }
+        if (pendingBytes > 0) await writeChunk(id, seq, Buffer.concat(pending, pendingBytes));
+        const key = hash.digest('hex');
+        try {
+          await db.transaction().execute(async (trx) => {
+            const existing = await trx
+              .selectFrom('file_blobs')
+              .select('id')
+              .where('key', '=', key)
+              .executeTakeFirst();
+            if (existing) await trx.deleteFrom('file_blobs').where('id', '=', id).execute();
+            else await trx.updateTable('file_blobs').set({ key, size }).where('id', '=', id).execute();
+          });
+        } catch (error) {
+          // The same bytes finished uploading elsewhere at the same moment: theirs are kept, ours go below.
+          if (!isUniqueViolation(error)) throw error;
+          await db.deleteFrom('file_blobs').where('id', '=', id).execute();
+        }
+        return { key, size };
+      } catch (error) {
+        await db
+          .deleteFrom('file_blobs')
+          .where('id', '=', id)
+          .where('key', 'is', null)
+          .execute()
+          .catch(() => undefined);
+        throw error;
+      }
+    },
+
+    read(key) {
+      return Readable.from(chunksOf(key), { objectMode: false });
+    },
+
+    async has(key) {
+      return (await findBlob(key)) !== undefined || inLegacy(key);
+    },
+
+    async remove(key) {
+      await db.deleteFrom('file_blobs').where('key', '=', key).execute();
+      const file = legacyPath(key);
+      if (file) await fs.promises.rm(file, { force: true });
+    },
+  };
+}
+
+/** Left in the folder once its files are in the database, so later starts do not read it through again. */
+export const COPIED_MARKER = '.copied-to-database';
+
+/**
+ * Copies the files of the folder an install kept them in before (disk storage) into the database, once: a file
+ * already there is skipped, and a marker file records that it was done. The folder is left as it is (the storage
+ * still reads it for anything missing); the operator removes it when satisfied. Answers how many were copied.
+ */
+export async function copyDiskFiles(database: Db, dir: string): Promise<number> {
+  const marker = path.join(dir, COPIED_MARKER);
+  if (!fs.existsSync(dir) || fs.existsSync(marker)) return 0;
+  const storage = createDatabaseStorage(database);
+  let copied = 0;
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/^[0-9a-f]{64}$/.test(entry.name) || (await storage.has(entry.name))) continue;
+    await storage.putStream(
+      fs.createReadStream(path.join(entry.parentPath, entry.name)),
+      Number.MAX_SAFE_INTEGER,
+    );
+    copied++;
+  }
+  fs.writeFileSync(marker, `${copied} files copied into the database at ${new Date().toISOString()}\n`);
+  return copied;
+}
