@@ -61,6 +61,12 @@ async function timeToRecover(
   }
 }
 
+async function timed<T>(run: () => Promise<T>): Promise<{ response: T; ms: number }> {
+  const started = Date.now();
+  const response = await run();
+  return { response, ms: Date.now() - started };
+}
+
 describe.runIf(testDialects().includes('postgres'))('PostgreSQL going away and coming back', () => {
   let environment: TestEnvironment;
   let proxy: TcpProxy;
@@ -85,7 +91,12 @@ describe.runIf(testDialects().includes('postgres'))('PostgreSQL going away and c
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const webhook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-    environment = await createTestEnvironment('postgres', { ...ENV, TICKET_WEBHOOK_URL: webhook });
+    // The revision is checked as in production, so answers kept in memory need no database between checks.
+    environment = await createTestEnvironment('postgres', {
+      ...ENV,
+      TICKET_WEBHOOK_URL: webhook,
+      REVISION_CHECK_MS: '250',
+    });
     const server = new URL(TEST_DATABASE_URL);
     proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
     // The app reaches the shared PostgreSQL only through the proxy, which the tests take down.
@@ -135,7 +146,8 @@ describe.runIf(testDialects().includes('postgres'))('PostgreSQL going away and c
         app.inject(supportRequest(++n)),
         app.inject(`${href.instructionApi(articleId)}?during=${outage}`),
         app.inject(`${href.instruction(articleId)}?during=${outage}`),
-        app.inject(apiPaths.sections),
+        // Once the revision read before the outage is stale, so the server would have to ask the database.
+        sleep(400).then(() => timed(() => app.inject(apiPaths.sections))),
         ctx.search.refresh().then(
           () => 'refreshed',
           () => 'failed',
@@ -145,8 +157,10 @@ describe.runIf(testDialects().includes('postgres'))('PostgreSQL going away and c
       expectUnavailable(write, 'support request');
       expectUnavailable(read, 'article');
       expectUnavailable(page, 'article page');
-      expect(kept.statusCode).toBe(200);
-      expect(kept.headers['x-cache']).toBe('hit');
+      // What is kept is served at once: the revision check goes on in the background, never holding it up.
+      expect(kept.response.statusCode).toBe(200);
+      expect(kept.response.headers['x-cache']).toBe('hit');
+      expect(kept.ms).toBeLessThan(500);
       expect(search).toBe('failed');
       expect(took).toBeLessThan(limitMs);
 

@@ -166,6 +166,14 @@ export interface SearchQueryTable {
   last_searched_at: Millis;
 }
 
+export interface ContentChangeTable {
+  /** The content revision (settings.content_revision) this change moved to. */
+  revision: number;
+  /** Space-separated scopes (content/content-changes.ts); `*` is everything. */
+  scopes: string;
+  created_at: Millis;
+}
+
 export interface Database {
   sections: SectionTable;
   categories: CategoryTable;
@@ -182,6 +190,7 @@ export interface Database {
   captcha_uses: CaptchaUseTable;
   rate_limits: RateLimitTable;
   search_queries: SearchQueryTable;
+  content_changes: ContentChangeTable;
 }
 
 export type SectionRow = Selectable<SectionTable>;

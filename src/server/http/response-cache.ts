@@ -8,9 +8,12 @@ import type { RevisionWatch } from './content-revision.ts';
 
 /**
  * Public answers (pages under /knowledge and the public GET calls) are kept in memory with their brotli and gzip
- * forms (made once, on first demand), per URL, host and revision (see content-revision.ts): a repeated request is answered from memory with no
- * rendering, no database query and no compression, and a conditional one with 304. A change to the content or the
- * branding moves the revision, so nothing made before it is served again, on any server.
+ * forms (made once, on first demand), per URL and host: a repeated request is answered from memory with no
+ * rendering, no database query and no compression, and a conditional one with 304. Each answer is good for one
+ * revision (content-revision.ts). When the revision moves, on any server, the answers the change can affect (by
+ * their tags, see `cacheTagsOf`) are dropped and the others carried over to the new revision: an edit of one
+ * article's text drops that article's page and call, the calls listing bodies and the search answers, nothing else;
+ * a change of a title or of the tree drops every answer that shows the tree, not the branding's.
  *
  * Two ways in: while the revision is known fresh, the HTTP server answers a cached request itself before Fastify
  * sees it (`serveFromMemory`, the hot path of a burst of visitors); otherwise Fastify's hooks check the revision,
@@ -63,6 +66,8 @@ type Encoding = 'br' | 'gzip' | null;
 
 interface Entry {
   revision: string;
+  /** What the answer depends on (see cacheTagsOf). */
+  tags: readonly string[];
   status: number;
   /** The route that made it (e.g. /knowledge/*), for metrics of the answers served from memory. */
   route: string;
@@ -80,8 +85,36 @@ interface Entry {
 declare module 'fastify' {
   interface FastifyRequest {
     responseCache?: { key: string; revision: string };
+    /** Set by a route whose answer depends on more than its URL says (a page, on the calls it rendered from). */
+    cacheTags?: readonly string[];
   }
 }
+
+const ARTICLE_CALL = new RegExp(`^${apiPaths.instructions}/(\\d+)$`);
+const ARTICLE_PAGE = new RegExp(`^${BASE_PATH}/instruction/(\\d+)/?$`);
+
+/**
+ * What a public answer depends on, by its URL, in the scopes of content.repository.ts's touchContent: `tree` for
+ * everything that shows sections, categories or articles (any change of scope `*` drops it), plus the one article,
+ * the bodies, search or the branding. A page's answer adds the tags of every call it was rendered from.
+ */
+export function cacheTagsOf(url: string): string[] {
+  const end = url.indexOf('?');
+  const path = end < 0 ? url : url.slice(0, end);
+  const call = ARTICLE_CALL.exec(path);
+  if (call) return ['tree', `article:${call[1]}`];
+  if (path === apiPaths.instructions) return end < 0 ? ['tree'] : ['tree', 'bodies'];
+  if (path === apiPaths.suggestions) return ['tree', 'search'];
+  if (path === apiPaths.branding || path === apiPaths.environments) return ['branding'];
+  if (path.startsWith('/api/knowledge/')) return ['tree'];
+  const page = ARTICLE_PAGE.exec(path);
+  if (page) return ['tree', 'branding', `article:${page[1]}`];
+  if (path.startsWith(`${BASE_PATH}/search`)) return ['tree', 'branding', 'search'];
+  return ['tree', 'branding'];
+}
+
+/** A content write: only the admin API changes what visitors see (visitors' own writes, such as requests, do not). */
+const isContentWrite = (url: string) => url.startsWith('/api/admin/');
 
 export function isPublicPath(url: string): boolean {
   const end = url.indexOf('?');
@@ -110,8 +143,19 @@ export function negotiate(acceptEncoding: string | undefined): Encoding {
   return null;
 }
 
+/** Each encoding's bytes are another representation, with an ETag of their own (a CDN may compare them). */
+const etagOf = (etag: string, encoding: Encoding) => (encoding ? `${etag.slice(0, -1)}-${encoding}"` : etag);
+
+/**
+ * Whether a conditional request names the answer: any encoding's tag will do, since all of them are the same
+ * content, and a cache that kept the plain form may ask on behalf of a client that takes brotli.
+ */
 const matches = (ifNoneMatch: string | undefined, etag: string) =>
-  !!ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
+  !!ifNoneMatch &&
+  ifNoneMatch.split(',').some((tag) => {
+    const given = tag.trim().replace(/^W\//, '');
+    return given === '*' || given === etag || given.replace(/-(br|gzip)"$/, '"') === etag;
+  });
 
 const compressible = (type: unknown) => typeof type === 'string' && /^(text\/|application\/json)/.test(type);
 
@@ -182,19 +226,35 @@ export function createResponseCache(
 
   /** Status, headers and body for a kept answer, as this request wants it. */
   const answer = (entry: Entry, request: IncomingMessage) => {
+    const encoding = negotiate(request.headers['accept-encoding']);
+    const compressed = encoded(entry, encoding);
+    const etag = etagOf(entry.etag, compressed ? encoding : null);
     const headers: OutgoingHttpHeaders = {
       ...entry.headers,
-      etag: entry.etag,
+      etag,
       'cache-control': cacheControl,
       vary: 'Accept-Encoding',
       'x-cache': 'hit',
     };
     if (matches(request.headers['if-none-match'], entry.etag)) return { status: 304, headers, body: null };
-    const encoding = negotiate(request.headers['accept-encoding']);
-    const compressed = encoded(entry, encoding);
     if (compressed) headers['content-encoding'] = encoding as string;
     return { status: entry.status, headers, body: compressed ?? entry.identity };
   };
+
+  /** The revision moved: drop what the changes in between can affect, carry the rest over. */
+  revisions.onChange((from, to, scopes) => {
+    const tree = scopes.has('*');
+    for (const [key, entry] of entries) {
+      const affected = entry.tags.some((tag) => scopes.has(tag) || (tree && tag === 'tree'));
+      if (entry.revision === from && !affected) {
+        entry.revision = to;
+      } else {
+        entries.delete(key);
+        stats.bytes -= entry.bytes;
+      }
+    }
+    stats.entries = entries.size;
+  });
 
   const cache: ResponseCache = {
     serveFromMemory(request, response) {
@@ -240,12 +300,18 @@ export function createResponseCache(
 
     app.addHook('onSend', async (request, reply, payload) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
-        // A write through this server: its author (and everyone) sees it on the next request.
-        if (reply.statusCode < 400) revisions.invalidate();
+        // A content write through this server: its author (and everyone) sees it on the next request.
+        if (reply.statusCode < 400 && isContentWrite(request.url)) revisions.invalidate();
         return payload;
       }
       const state = request.responseCache;
-      if (!state || !CACHED_STATUSES.has(reply.statusCode) || reply.hasHeader('set-cookie')) return payload;
+      if (
+        !state ||
+        !CACHED_STATUSES.has(reply.statusCode) ||
+        reply.hasHeader('set-cookie') ||
+        /no-store/.test(String(reply.getHeader('cache-control') ?? ''))
+      )
+        return payload;
       if (
         payload !== undefined &&
         payload !== null &&
@@ -261,6 +327,7 @@ export function createResponseCache(
       }
       const entry: Entry = {
         revision: state.revision,
+        tags: request.cacheTags ?? cacheTagsOf(request.url),
         status: reply.statusCode,
         route: request.routeOptions.url ?? request.url,
         etag: `"${crypto.createHash('sha1').update(identity).digest('base64url').slice(0, 22)}"`,
@@ -276,17 +343,15 @@ export function createResponseCache(
       entries.set(state.key, entry);
       evict();
 
-      reply
-        .header('ETag', entry.etag)
-        .header('Cache-Control', cacheControl)
-        .header('Vary', 'Accept-Encoding');
+      const encoding = negotiate(request.headers['accept-encoding']);
+      const compressed = encoded(entry, encoding);
+      const etag = etagOf(entry.etag, compressed ? encoding : null);
+      reply.header('ETag', etag).header('Cache-Control', cacheControl).header('Vary', 'Accept-Encoding');
       reply.header('X-Cache', 'miss');
       if (matches(request.headers['if-none-match'], entry.etag)) {
         reply.code(304);
         return '';
       }
-      const encoding = negotiate(request.headers['accept-encoding']);
-      const compressed = encoded(entry, encoding);
       if (!compressed) return payload;
       reply
         .header('Content-Encoding', encoding as string)

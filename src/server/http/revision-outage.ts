@@ -27,5 +27,6 @@ export function outlastOutages(watch: RevisionWatch): RevisionWatch {
     },
     peek: () => watch.peek(),
     invalidate: () => watch.invalidate(),
+    onChange: (listener) => watch.onChange(listener),
   };
 }

@@ -11,6 +11,7 @@ import { createContext } from '../context-factory.ts';
 import type { AppContext } from '../context.ts';
 import { importFolder } from '../features/content/import-folder.ts';
 import { signFileLink } from '../features/delivery/file-links.ts';
+import { buildUser, DEFAULT_PASSWORD } from '../testing/factories.ts';
 import { writeFolder } from '../testing/folder.ts';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../testing/test-context.ts';
 
@@ -23,9 +24,9 @@ interface Server {
 }
 
 /** A server process of its own: own data folder, own caches, the shared database. */
-async function startServer(environment: TestEnvironment): Promise<Server> {
+async function startServer(environment: TestEnvironment, env: Record<string, string> = {}): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-server-'));
-  const ctx = await createContext(loadConfig({ ...environment.env, DATA_DIR: dataDir }));
+  const ctx = await createContext(loadConfig({ ...environment.env, ...env, DATA_DIR: dataDir }));
   const app = await buildApp(ctx, { forceCloseConnections: true });
   return { ctx, app, dataDir };
 }
@@ -114,5 +115,53 @@ describe.runIf(testDialects().includes('postgres'))('two servers on one PostgreS
     const download = await other.app.inject(href.file(row.id, row.original_name));
     expect(download.statusCode, download.body).toBe(200);
     expect(download.rawPayload.equals(image)).toBe(true);
+  });
+
+  it('shares sign-ins: a token from one server works on the other, and signing out on either ends it', async () => {
+    const user = await buildUser(one.ctx.db, { name: 'Ann Lee' });
+    const login = await one.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: DEFAULT_PASSWORD },
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    const headers = { 'x-auth-token': login.json<{ token: string }>().token };
+    const me = await other.app.inject({ url: '/api/user/me', headers });
+    expect(me.statusCode, me.body).toBe(200);
+    expect(me.json().name).toBe('Ann Lee');
+    expect((await other.app.inject({ method: 'POST', url: '/api/auth/logout', headers })).statusCode).toBe(
+      200,
+    );
+    expect((await one.app.inject({ url: '/api/user/me', headers })).statusCode).toBe(401);
+  });
+
+  it('counts one client’s uploads on both servers against one hourly limit', async () => {
+    const limited = [
+      await startServer(environment, { UPLOADS_PER_HOUR: '3' }),
+      await startServer(environment, { UPLOADS_PER_HOUR: '3' }),
+    ];
+    try {
+      const upload = (server: Server) =>
+        server.app.inject({
+          method: 'POST',
+          url: '/api/file',
+          remoteAddress: '203.0.113.9',
+          headers: { 'content-type': 'multipart/form-data; boundary=x' },
+          payload:
+            '--x\r\nContent-Disposition: form-data; name="file[]"; filename="a.txt"\r\n' +
+            'Content-Type: text/plain\r\n\r\nhello\r\n--x--\r\n',
+        });
+      const statuses = [];
+      for (const server of [limited[0], limited[1], limited[0], limited[1]]) {
+        statuses.push((await upload(server as Server)).statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      for (const server of limited) {
+        await server.app.close();
+        await server.ctx.database.close();
+        fs.rmSync(server.dataDir, { recursive: true, force: true });
+      }
+    }
   });
 });

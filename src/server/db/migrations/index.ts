@@ -5,6 +5,7 @@ import * as tickets from './0002-tickets.ts';
 import * as searchQueries from './0003-search-queries.ts';
 import * as revisions from './0004-revisions.ts';
 import * as fileBlobs from './0005-file-blobs.ts';
+import * as contentChanges from './0006-content-changes.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -14,5 +15,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0003-search-queries': { up: searchQueries.up(dialect) },
     '0004-revisions': { up: revisions.up(dialect) },
     '0005-file-blobs': { up: fileBlobs.up(dialect) },
+    '0006-content-changes': { up: contentChanges.up(dialect) },
   };
 }

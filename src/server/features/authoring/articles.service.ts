@@ -3,7 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Db, Executor, Tx } from '../../db/database.ts';
 import type { ArticleRow, ArticleTable, RevisionAction } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import { touchContent } from '../content/content.repository.ts';
+import { articleBodyScopes, touchContent, type ChangeScope } from '../content/content.repository.ts';
 import { attachedFileRows, findArticle, findSection, replaceAttachments } from './authoring.repository.ts';
 import { presentAdminArticle, revisionFileIds } from './authoring.presenters.ts';
 import { cleanHtml } from './clean-html.ts';
@@ -111,7 +111,17 @@ async function saveChanges(
     .execute();
   if (fileIds) await replaceAttachments(trx, article.id, fileIds);
   await recordRevisions(trx, [article.id], { ...revision, now });
-  await touchContent(trx);
+  await touchContent(trx, changeScopes(article, changes));
+}
+
+/**
+ * What visitors can see change: nothing while the article stays a draft; only its own page and call (and search)
+ * when only its text or files change; anything else (title, publication, place, request form) shows on other pages.
+ */
+function changeScopes(article: ArticleRow, changes: Updateable<ArticleTable>): ChangeScope[] {
+  if (article.published === 0 && changes.published === undefined) return ['draft'];
+  const onlyText = Object.keys(changes).every((key) => key === 'body_html' || key === 'body_source');
+  return onlyText ? articleBodyScopes(article.id) : ['*'];
 }
 
 /**
@@ -186,10 +196,14 @@ export async function restoreRevision(
   revisionId: number,
   author: RevisionAuthor,
 ): Promise<AdminArticle> {
+  const revision = await findRevision(db, id, revisionId);
+  if (!revision) throw notFound(`Revision ${revisionId} of article ${id}`);
+  // A revision keeps the body as it was cleaned then; the sanitiser may have been tightened since, and a restored
+  // body is published like any other. Cleaned before the transaction (revisions never change), so a large body
+  // goes to the worker without the article's lock held meanwhile.
+  const bodyHtml = await cleanHtml(revision.body_html, 'body_html');
   return db.transaction().execute(async (trx) => {
     const article = await lockArticle(trx, id);
-    const revision = await findRevision(trx, id, revisionId);
-    if (!revision) throw notFound(`Revision ${revisionId} of article ${id}`);
     const wanted = revisionFileIds(revision);
     const stored = wanted.length
       ? new Set(
@@ -208,8 +222,8 @@ export async function restoreRevision(
       can_create_issue: revision.can_create_issue,
       lang: revision.lang,
     };
-    if (revision.body_html !== article.body_html) {
-      changes.body_html = revision.body_html;
+    if (bodyHtml !== article.body_html) {
+      changes.body_html = bodyHtml;
       changes.body_source = null;
     }
     await ensureBaseline(trx, id);

@@ -29,8 +29,8 @@ export async function changeBranding(db: Db, body: BrandingUpdateBody): Promise<
   }
   return db.transaction().execute(async (trx) => {
     const branding = await updateBranding(trx, changes);
-    // The language decides how articles are indexed; the titles are on every cached page.
-    await touchContent(trx);
+    // The titles, logo and language are on every page; the language decides how articles are indexed.
+    await touchContent(trx, ['branding', 'search']);
     return branding;
   });
 }

@@ -16,7 +16,8 @@ export interface TablePlan {
  * deletes in the reverse). A table added to `Database` without a line here does not compile.
  *
  * Left out: sign-in tokens (everyone signs in again on the new install, and a backup file then holds nothing that
- * opens a session), used captcha solutions and rate-limit counters (short-lived, meaningless elsewhere).
+ * opens a session), used captcha solutions, rate-limit counters and the content change log (short-lived,
+ * meaningless elsewhere).
  * Kept: users with their password hashes (they sign in with the same passwords), tickets with their outbox, so
  * deliveries still pending go out from the new install.
  */
@@ -36,6 +37,7 @@ export const TABLE_PLAN = {
   captcha_uses: { keep: false, key: ['key'] },
   rate_limits: { keep: false, key: ['key', 'window_start'] },
   search_queries: { keep: true, key: ['query'] },
+  content_changes: { keep: false, key: ['revision'] },
 } as const satisfies Record<keyof Database, TablePlan>;
 
 export type TableName = keyof typeof TABLE_PLAN;

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { latestMigration, type Executor } from '../../db/database.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { touchContent } from '../content/content.repository.ts';
+import { readSetting, writeSetting } from '../settings/settings.repository.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
@@ -411,6 +412,7 @@ export async function restoreBackup(
       const previous = options.force
         ? (await trx.selectFrom('files').select('storage_key').distinct().execute()).map((r) => r.storage_key)
         : [];
+      const revisionBefore = Number(await readSetting<number>(trx, 'content_revision')) || 0;
       for (const table of [...ALL_TABLES].reverse()) await trx.deleteFrom(table).execute();
       const inserter = rowInserter(trx);
       while (record?.kind === 'row') {
@@ -421,7 +423,10 @@ export async function restoreBackup(
       await inserter.finish();
       if (record?.kind !== 'end') throw new BackupError('the file changed while it was restored');
       if (ctx.database.dialect === 'postgres') await resetSequences(trx);
-      // Searches, caches and pages follow the revision: every server sees the restored help centre as new.
+      // Searches, caches and pages follow the revision: every server sees the restored help centre as new. The
+      // counter goes on from the higher of the two, never back to a value a server may have known other content by.
+      const restored = Number(await readSetting<number>(trx, 'content_revision')) || 0;
+      await writeSetting(trx, 'content_revision', Math.max(restored, revisionBefore));
       await touchContent(trx);
       return previous;
     });

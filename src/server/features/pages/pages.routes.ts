@@ -42,7 +42,9 @@ export async function registerPageRoutes(
   });
 
   const handlePage = async (request: FastifyRequest, reply: FastifyReply) => {
-    const page = await renderPage(app, request.url);
+    const { page, cacheTags, cacheable } = await renderPage(app, request.url);
+    request.cacheTags = cacheTags;
+    if (!cacheable) reply.header('Cache-Control', 'no-store');
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
     const snippet = analyticsFor(analytics, request, page.projectId);
     // Hashed as rendered (the snippet carries the project id), so a page kept in memory keeps a valid policy.
@@ -53,7 +55,7 @@ export async function registerPageRoutes(
     return reply
       .status(page.status)
       .header('Content-Type', 'text/html; charset=utf-8')
-      .header('Cache-Control', 'no-cache')
+      .header('Cache-Control', cacheable ? 'no-cache' : 'no-store')
       .header('Content-Security-Policy', policy)
       .send(htmlDocument(page, assets, snippet));
   };

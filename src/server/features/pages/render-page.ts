@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { RenderResult } from '../../../web/entry-server.tsx';
-import { createApi, type Transport } from '../../../web/api/client.ts';
+import { createApi } from '../../../web/api/client.ts';
 import type { WebAssets } from './web-assets.ts';
 import { DatabaseUnavailableError } from '../../http/errors.ts';
+import { cacheTagsOf } from '../../http/response-cache.ts';
 
 export const escapeHtml = (text: string) =>
   text.replace(
@@ -10,42 +11,49 @@ export const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   );
 
-/** The web client's API, answered by this very server without a network hop. */
-export function inProcessTransport(app: FastifyInstance): Transport {
-  return {
-    async get(path, headers) {
-      const response = await app.inject({ method: 'GET', url: path, headers });
-      let body: unknown;
-      try {
-        body = response.json();
-      } catch {
-        body = undefined;
-      }
-      return { status: response.statusCode, body };
-    },
-  };
+export interface RenderedPage {
+  page: RenderResult;
+  /** What the page depends on: its own URL's tags and those of every call it was rendered from. */
+  cacheTags: string[];
+  /**
+   * False when a call it was rendered from failed (an error page is not the content) or answered from a search
+   * index still catching up with the content: such a page is sent but not kept.
+   */
+  cacheable: boolean;
 }
 
-/** Renders a public page with the web client's own routes and loaders. */
-export async function renderPage(app: FastifyInstance, url: string): Promise<RenderResult> {
+/** Renders a public page with the web client's own routes and loaders, its calls answered by this very server. */
+export async function renderPage(app: FastifyInstance, url: string): Promise<RenderedPage> {
   const { render } = await import('../../../web/entry-server.tsx');
   const request = new Request(new URL(url, 'http://signpost.local'), { method: 'GET' });
-  // A call the database could not answer makes the page answer 503 too, not an error page cached as the content.
-  const transport = inProcessTransport(app);
+  const tags = new Set(cacheTagsOf(url));
+  let cacheable = true;
   let unavailable = false;
   const page = await render(
     request,
     createApi({
       async get(path, headers) {
-        const answer = await transport.get(path, headers);
-        if (answer.status === 503) unavailable = true;
-        return answer;
+        const response = await app.inject({ method: 'GET', url: path, headers });
+        for (const tag of cacheTagsOf(path)) tags.add(tag);
+        if (response.statusCode === 503) unavailable = true;
+        if (response.statusCode >= 500 || /no-store/.test(String(response.headers['cache-control'] ?? '')))
+          cacheable = false;
+        return { status: response.statusCode, body: parseJson(response.body) };
       },
     }),
   );
+  // A call the database could not answer makes the page answer 503 too, not an error page cached as the content.
   if (unavailable) throw new DatabaseUnavailableError();
-  return page;
+  return { page, cacheTags: [...tags], cacheable };
 }
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 
 export function htmlDocument(
   page: Extract<RenderResult, { kind: 'page' }>,

@@ -12,11 +12,15 @@ import { recordSearchEvent, searchReport } from './search-analytics.ts';
 const EVENTS_PER_HOUR = 600;
 
 export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppContext): void {
-  route(app, endpoints.getSuggestions, async (request) => {
+  route(app, endpoints.getSuggestions, async (request, reply) => {
     const { text, limit, perPage } = request.query;
-    return {
-      items: await search.suggest(text, Math.min(limit ?? SUGGESTIONS_LIMIT, perPage ?? SUGGESTIONS_LIMIT)),
-    };
+    const { items, fresh } = await search.suggest(
+      text,
+      Math.min(limit ?? SUGGESTIONS_LIMIT, perPage ?? SUGGESTIONS_LIMIT),
+    );
+    // Answered from an index still being rebuilt after a large change: right for now, not to be kept.
+    if (!fresh) reply.header('Cache-Control', 'no-store');
+    return { items };
   });
   route(app, endpoints.recordSearchEvent, async (request) => {
     await hitRateLimit(db, 'search-event', request.ip, EVENTS_PER_HOUR);

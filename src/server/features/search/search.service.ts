@@ -156,10 +156,14 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
     return updating;
   };
 
-  const current = async (): Promise<SearchIndex> => {
+  /**
+   * The index brought up to the content's revision, unless a large change is being rebuilt in the background:
+   * `fresh` says whether it is up to date, so answers from an index still catching up are not kept anywhere.
+   */
+  const current = async () => {
     const seen = await readSetting<number>(db, 'content_revision');
-    if (index && seen === revision) return index;
-    return update(seen);
+    if (!index || seen !== revision) await update(seen);
+    return { index: index as SearchIndex, generation, fresh: seen === revision };
   };
 
   // Visitors repeat each other (an incident sends many to the same words) and retype the same prefixes: answers
@@ -168,15 +172,17 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
   let answersFor = -1;
 
   return {
-    async suggest(text: string, limit: number): Promise<Suggestion[]> {
-      const searchIndex = await current();
+    async suggest(text: string, limit: number): Promise<{ items: Suggestion[]; fresh: boolean }> {
+      const { index: searchIndex, generation: searched, fresh } = await current();
       if (answersFor !== generation) {
         answers = new Map();
         answersFor = generation;
       }
+      // An index replaced while this search waited answers, but its answer is not kept for the new one.
+      const keep = searched === generation;
       const key = `${limit}\u0000${text}`;
-      const known = answers.get(key);
-      if (known) return known;
+      const known = keep ? answers.get(key) : undefined;
+      if (known) return { items: known, fresh };
       const hits = searchIndex.search(text, limit).map(({ id, title, category_id, section_id, snippet }) => ({
         id,
         title,
@@ -184,9 +190,11 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
         section_id,
         snippet,
       }));
-      if (answers.size >= ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
-      answers.set(key, hits);
-      return hits;
+      if (keep) {
+        if (answers.size >= ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
+        answers.set(key, hits);
+      }
+      return { items: hits, fresh };
     },
     /** Builds or refreshes the index in the background; servers call it at start and every second. */
     refresh: () => current().then(() => undefined),

@@ -1,0 +1,211 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { createContext } from '../context-factory.ts';
+import { adminAndUserTokens, caller, ok, type Call } from '../features/authoring/authoring-test-support.ts';
+import { createSearchService } from '../features/search/search.service.ts';
+import { buildArticle, buildSection } from '../testing/factories.ts';
+import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
+
+describe.each(testDialects())('a change drops exactly the answers it affects on %s', (dialect) => {
+  let t: TestApp;
+  let admin: Call;
+  let a: number;
+  let b: number;
+  let draft: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = caller(t, (await adminAndUserTokens(t)).adminToken);
+    const section = await buildSection(t.ctx.db, { name: 'Thermostats' });
+    const article = (title: string, body: string, published: 0 | 1 = 1) =>
+      buildArticle(t.ctx.db, { section_id: section.id, title, body_html: body, published });
+    a = (await article('Pairing the thermostat', '<p>Hold the dial.</p>')).id;
+    b = (await article('Replacing the battery', '<p>Open the lid.</p>')).id;
+    draft = (await article('Upcoming firmware', '<p>Soon.</p>', 0)).id;
+  });
+  afterAll(async () => t?.close());
+
+  // Calls before pages: a page renders from calls, which would otherwise be kept anew before they are asked for.
+  const urls = () => ({
+    callA: `/api/knowledge/instruction/${a}`,
+    callB: `/api/knowledge/instruction/${b}`,
+    sections: '/api/knowledge/all-sections',
+    bundle: '/api/knowledge/instruction',
+    bodies: `/api/knowledge/instruction?query=1&page=1&per_page=100`,
+    suggestions: '/api/search/knowledge/suggestions?text=dial',
+    branding: '/api/settings/branding',
+    pageA: `/knowledge/instruction/${a}`,
+    pageB: `/knowledge/instruction/${b}`,
+    home: '/knowledge/',
+  });
+  type Name = keyof ReturnType<typeof urls>;
+
+  /** Each answer fetched once: which came from memory, and the bodies. */
+  const fetchAll = async () => {
+    const hits = new Set<Name>();
+    const bodies = {} as Record<Name, string>;
+    for (const [name, url] of Object.entries(urls()) as [Name, string][]) {
+      const response = await t.app.inject(url);
+      expect(response.statusCode, url).toBe(200);
+      if (response.headers['x-cache'] === 'hit') hits.add(name);
+      bodies[name] = response.body;
+    }
+    return { hits, bodies };
+  };
+  const everything = () => new Set(Object.keys(urls()) as Name[]);
+  const without = (...names: Name[]) => new Set([...everything()].filter((n) => !names.includes(n)));
+
+  it('keeps everything while nothing changes', async () => {
+    await fetchAll();
+    expect((await fetchAll()).hits).toEqual(everything());
+  });
+
+  it('drops one article’s page and call, the lists of bodies and search when its text changes', async () => {
+    await fetchAll();
+    await ok(
+      admin('PATCH', `/api/admin/articles/${a}`, { body_html: '<p>Hold the dial for ten seconds.</p>' }),
+    );
+    const { hits, bodies } = await fetchAll();
+    expect(hits).toEqual(without('pageA', 'callA', 'bodies', 'suggestions'));
+    expect(bodies.pageA).toContain('ten seconds');
+    expect(JSON.parse(bodies.callA).description).toContain('ten seconds');
+    expect(bodies.bodies).toContain('ten seconds');
+    expect(JSON.parse(bodies.suggestions).items[0].snippet).toContain('<mark>');
+  });
+
+  it('keeps everything when only a draft changes', async () => {
+    await fetchAll();
+    await ok(admin('PATCH', `/api/admin/articles/${draft}`, { body_html: '<p>Later.</p>' }));
+    expect((await fetchAll()).hits).toEqual(everything());
+  });
+
+  it('drops every page when a title changes, since titles are listed on other pages', async () => {
+    await fetchAll();
+    await ok(admin('PATCH', `/api/admin/articles/${a}`, { title: 'Pairing the smart thermostat' }));
+    const { hits, bodies } = await fetchAll();
+    expect([...hits]).toEqual(['branding']);
+    expect(bodies.pageB).toContain('Pairing the smart thermostat'); // the section's list beside B
+    expect(bodies.home).toContain('Pairing the smart thermostat');
+  });
+
+  it('drops the pages, the branding and search, not the content calls, when the branding changes', async () => {
+    await fetchAll();
+    await ok(admin('PATCH', '/api/admin/branding', { knowledge_title: 'Thermostat help' }));
+    const { hits, bodies } = await fetchAll();
+    expect([...hits].sort()).toEqual(['bodies', 'bundle', 'callA', 'callB', 'sections']);
+    expect(bodies.home).toContain('Thermostat help');
+  });
+
+  it('keeps nothing rendered from a failed call', async () => {
+    const article = await buildArticle(t.ctx.db, {
+      title: 'Mounting plate',
+      body_html: '<p>Two screws.</p>',
+    });
+    const url = `/knowledge/instruction/${article.id}`;
+    await sql`alter table article_files rename to article_files_away`.execute(t.ctx.db);
+    try {
+      const failed = await t.app.inject(url);
+      expect(failed.headers['cache-control']).toBe('no-store');
+      expect(failed.headers['x-cache']).toBeUndefined();
+    } finally {
+      await sql`alter table article_files_away rename to article_files`.execute(t.ctx.db);
+    }
+    const page = await t.app.inject(url);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Two screws.');
+  });
+});
+
+describe.each(testDialects())('writes through a server that checks the revision rarely, on %s', (dialect) => {
+  it('show to their author at once', async () => {
+    const t = await createTestApp(dialect, { REVISION_CHECK_MS: '60000' });
+    try {
+      const { adminToken } = await adminAndUserTokens(t);
+      const article = await buildArticle(t.ctx.db, { title: 'Wiring', body_html: '<p>Red to R.</p>' });
+      // A fresh app, so the revision it reads first is the one after the writes above.
+      const ctx = await createContext(t.environment.config);
+      const app = await buildApp(ctx);
+      try {
+        const url = `/knowledge/instruction/${article.id}`;
+        expect((await app.inject(url)).body).toContain('Red to R.');
+        expect((await app.inject(url)).headers['x-cache']).toBe('hit');
+        const patch = await app.inject({
+          method: 'PATCH',
+          url: `/api/admin/articles/${article.id}`,
+          headers: { 'x-auth-token': adminToken },
+          payload: { body_html: '<p>Red to Rh.</p>' },
+        });
+        expect(patch.statusCode, patch.body).toBe(200);
+        const after = await app.inject(url);
+        expect(after.body).toContain('Red to Rh.');
+        expect((await app.inject(url)).headers['x-cache']).toBe('hit');
+      } finally {
+        await app.close();
+        await ctx.database.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(testDialects())('search answers from an index still being rebuilt on %s', (dialect) => {
+  it('are sent but never kept, and the rebuilt index’s are', async () => {
+    const t = await createTestApp(dialect);
+    try {
+      const articles = [];
+      for (let i = 0; i < 10; i++)
+        articles.push(await buildArticle(t.ctx.db, { title: `Router model ${i}` }));
+      // Rebuilt in the background from five articles, so ten make a large help centre here.
+      const search = createSearchService(t.ctx.db, { backgroundRebuildFrom: 5 });
+      const app = await buildApp({ ...t.ctx, search });
+      try {
+        const url = '/api/search/knowledge/suggestions?text=router';
+        const titles = async () => {
+          const response = await app.inject(url);
+          return { response, titles: response.json().items.map((i: { title: string }) => i.title) };
+        };
+        expect((await titles()).titles).toHaveLength(10);
+        expect((await titles()).response.headers['x-cache']).toBe('hit');
+
+        const { touchContent } = await import('../features/content/content.repository.ts');
+        const retitle = async (ids: number[], title: string) => {
+          await t.ctx.db
+            .updateTable('articles')
+            .set({ title, updated_at: Date.now() + 1 })
+            .where('id', 'in', ids)
+            .execute();
+          await touchContent(t.ctx.db);
+        };
+        // Each time, the first search after a large change starts the rebuild and answers from the old index.
+        await retitle(
+          articles.slice(0, 8).map((a) => a.id),
+          'Wireless guide',
+        );
+        const page = await app.inject('/knowledge/search?query=router');
+        expect(page.body).toContain('Router model 0');
+        expect(page.headers['cache-control']).toBe('no-store');
+        await search.settled();
+        expect((await app.inject('/knowledge/search?query=router')).body).not.toContain('Router model 0');
+
+        await retitle(
+          articles.slice(0, 8).map((a) => a.id),
+          'Router guide',
+        );
+        const during = await titles();
+        expect(during.titles).toHaveLength(2);
+        expect(during.response.headers['cache-control']).toBe('no-store');
+        await search.settled();
+        const after = await titles();
+        expect(after.titles).toHaveLength(10);
+        expect(after.response.headers['x-cache']).toBe('miss');
+        expect((await titles()).response.headers['x-cache']).toBe('hit');
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
