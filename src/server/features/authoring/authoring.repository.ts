@@ -1,4 +1,6 @@
-import type { Executor } from '../../db/database.ts';
+import { sql } from 'kysely';
+import type { Executor, Tx } from '../../db/database.ts';
+import type { Dialect } from '../../db/schema-helpers.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
 
 export type ItemKind = 'section' | 'category' | 'article';
@@ -147,4 +149,17 @@ export async function articleIdsIn(
     .where('section_id', '=', where.sectionId)
     .execute();
   return rows.map((row) => row.id);
+}
+
+/**
+ * Makes the transactions that may re-parent categories (moves, and deletes that move what is inside) run one at a
+ * time. Each checks that a category does not go below itself, but two that run side by side can each pass that
+ * check and together close a loop (A into B while B goes into A). SQLite transactions already run one at a time
+ * (they begin IMMEDIATE); PostgreSQL at READ COMMITTED needs the lock. It is an advisory lock, not row locks: the
+ * rows that make a loop are not known before the tree is read, and a loop can run through rows neither move
+ * touches. Named per schema, so help centres sharing a database do not wait for each other.
+ */
+export async function lockCategoryTree(trx: Tx, dialect: Dialect): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.category_tree'))`.execute(trx);
 }

@@ -27,6 +27,7 @@ export const HTML_REQUEST_LIMIT = 2 * MAX_HTML_BYTES;
 /** The authoring API under /api/admin: content, revisions, files, branding and users, for admins only. */
 export function registerAuthoringRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
+  const { dialect } = ctx.database;
   const secure = ctx.config.publicUrl.startsWith('https:');
   const admin = (
     request: Parameters<typeof requireAdminSession>[1],
@@ -49,13 +50,13 @@ export function registerAuthoringRoutes(app: FastifyInstance, ctx: AppContext): 
   });
   route(app, endpoints.deleteSection, async (request, reply) => {
     const { author } = await admin(request, reply);
-    await deleteSection(db, request.params.id, request.query, author);
+    await deleteSection(db, dialect, request.params.id, request.query, author);
     return ok;
   });
 
   route(app, endpoints.deleteCategory, async (request, reply) => {
     const { author } = await admin(request, reply);
-    await deleteCategory(db, request.params.id, request.query, author);
+    await deleteCategory(db, dialect, request.params.id, request.query, author);
     return ok;
   });
 
@@ -71,7 +72,7 @@ export function registerAuthoringRoutes(app: FastifyInstance, ctx: AppContext): 
 
   route(app, endpoints.moveItem, async (request, reply) => {
     const { author } = await admin(request, reply);
-    return moveItem(db, request.body, author);
+    return moveItem(db, dialect, request.body, author);
   });
 
   route(app, endpoints.listRevisions, async (request, reply) => {

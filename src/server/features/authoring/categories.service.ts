@@ -5,11 +5,19 @@ import type {
   DeleteQuery,
 } from '../../../shared/api/admin.ts';
 import type { Updateable } from 'kysely';
+import type { Dialect } from '../../db/schema-helpers.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { CategoryRow, CategoryTable } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { touchContent } from '../content/content.repository.ts';
-import { articleIdsIn, findCategory, findFile, findSection, subtreeIds } from './authoring.repository.ts';
+import {
+  articleIdsIn,
+  findCategory,
+  findFile,
+  findSection,
+  lockCategoryTree,
+  subtreeIds,
+} from './authoring.repository.ts';
 import { presentAdminCategory } from './authoring.presenters.ts';
 import { cleanHtml } from './clean-html.ts';
 import { checkOneDeleteOption, cleanName, notEmpty, requireContentImage } from './content-rules.ts';
@@ -125,12 +133,14 @@ export async function updateCategory(db: Db, id: number, body: CategoryUpdateBod
  */
 export async function deleteCategory(
   db: Db,
+  dialect: Dialect,
   id: number,
   query: DeleteQuery,
   author: RevisionAuthor,
 ): Promise<void> {
   checkOneDeleteOption(query);
   await db.transaction().execute(async (trx) => {
+    await lockCategoryTree(trx, dialect);
     const category = await findCategory(trx, id);
     if (!category) throw notFound(`Category ${id}`);
     const now = Date.now();

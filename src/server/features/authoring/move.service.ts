@@ -1,5 +1,6 @@
 import type { AdminTree, MoveBody } from '../../../shared/api/admin.ts';
-import type { Executor, Tx } from '../../db/database.ts';
+import type { Db, Executor, Tx } from '../../db/database.ts';
+import type { Dialect } from '../../db/schema-helpers.ts';
 import type { ArticleRow, CategoryRow } from '../../db/tables.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { touchContent } from '../content/content.repository.ts';
@@ -12,6 +13,7 @@ import {
   listAllCategories,
   listAllSections,
   listSiblings,
+  lockCategoryTree,
   setPosition,
   subtreeIds,
   type ItemKind,
@@ -167,8 +169,14 @@ export async function moveArticle(
   }
 }
 
-export async function moveItem(db: Executor, body: MoveBody, author: RevisionAuthor): Promise<AdminTree> {
+export async function moveItem(
+  db: Db,
+  dialect: Dialect,
+  body: MoveBody,
+  author: RevisionAuthor,
+): Promise<AdminTree> {
   await db.transaction().execute(async (trx) => {
+    await lockCategoryTree(trx, dialect);
     const now = Date.now();
     if (body.kind === 'section') {
       if (!(await findSection(trx, body.id))) throw notFound(`Section ${body.id}`);

@@ -131,6 +131,39 @@ describe.each(testDialects())('article revisions on %s', (dialect) => {
     );
   });
 
+  it('cleans a restored body again, however it was stored', async () => {
+    const a = await create('Printer setup', '<p>Safe</p>');
+    // As a revision kept by an older, laxer sanitiser (or written by hand) would hold it.
+    const unsafe =
+      '<p onclick="steal()">Old text<script>alert(1)</script> <a href="javascript:alert(1)">link</a>' +
+      '<img src="x.png" onerror="alert(1)"><iframe src="https://evil.example/"></iframe></p>';
+    const stored = await t.ctx.db
+      .selectFrom('article_revisions')
+      .selectAll()
+      .where('id', '=', a.revision_id as number)
+      .executeTakeFirstOrThrow();
+    const { id: _id, ...copy } = stored;
+    const old = await t.ctx.db
+      .insertInto('article_revisions')
+      .values({ ...copy, number: stored.number + 1, body_html: unsafe, action: 'edited' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    const restored = await ok<AdminArticle>(
+      as('POST', `/api/admin/articles/${a.id}/revisions/${old.id}/restore`),
+    );
+    const clean = '<p>Old text <a>link</a><img src="x.png" loading="lazy" /></p>';
+    expect(restored.body_html).toBe(clean);
+    const row = await t.ctx.db
+      .selectFrom('articles')
+      .select('body_html')
+      .where('id', '=', a.id)
+      .executeTakeFirstOrThrow();
+    expect(row.body_html).toBe(clean);
+    const newest = (await list(a.id)).items[0];
+    expect(newest).toMatchObject({ action: 'restored', restored_from: old.id });
+  });
+
   it('refuses a save over a newer revision (409 conflict) and changes nothing', async () => {
     const a = await create('Shared article', '<p>Original</p>');
     const theirs = await save(a.id, { body_html: '<p>Their change</p>', base_revision_id: a.revision_id });

@@ -4,10 +4,11 @@ import type {
   SectionCreateBody,
   SectionUpdateBody,
 } from '../../../shared/api/admin.ts';
+import type { Dialect } from '../../db/schema-helpers.ts';
 import type { Db } from '../../db/database.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { touchContent } from '../content/content.repository.ts';
-import { findCategory, findSection } from './authoring.repository.ts';
+import { findCategory, findSection, lockCategoryTree } from './authoring.repository.ts';
 import { presentAdminSection } from './authoring.presenters.ts';
 import { checkOneDeleteOption, cleanName, notEmpty } from './content-rules.ts';
 import { closeGap, moveArticle, moveCategory, placeAt } from './move.service.ts';
@@ -50,12 +51,14 @@ export async function updateSection(db: Db, id: number, body: SectionUpdateBody)
  */
 export async function deleteSection(
   db: Db,
+  dialect: Dialect,
   id: number,
   query: DeleteQuery,
   author: RevisionAuthor,
 ): Promise<void> {
   checkOneDeleteOption(query);
   await db.transaction().execute(async (trx) => {
+    await lockCategoryTree(trx, dialect);
     const section = await findSection(trx, id);
     if (!section) throw notFound(`Section ${id}`);
     const now = Date.now();

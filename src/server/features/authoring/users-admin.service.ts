@@ -19,6 +19,23 @@ async function adminCount(db: Executor): Promise<number> {
   return Number(row.count);
 }
 
+/**
+ * Takes the row locks of the acting admin and of the user acted on, in one statement (so two admins acting on each
+ * other queue rather than deadlock), then refuses an actor who is no longer an admin. Their flag was checked before
+ * the transaction; checked again under the lock, it cannot change until this transaction ends, so an admin who
+ * removes another's flag or account always leaves at least themselves. Without it, on PostgreSQL at READ COMMITTED,
+ * two admins removing each other's flag at the same moment would both see two admins and leave none.
+ */
+async function lockActorAndUser(trx: Executor, actorId: number, id: number): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ is_admin: eb.ref('is_admin') }))
+    .where('id', 'in', [actorId, id])
+    .execute();
+  const actor = await findUser(trx, actorId);
+  if (actor?.is_admin !== 1) throw new ApiError(403, 'forbidden', 'This needs an administrator account');
+}
+
 const lastAdmin = (field: string) =>
   new ApiError(409, 'last_admin', 'The help centre needs at least one administrator', [
     { field, message: 'would leave no administrator' },
@@ -53,6 +70,7 @@ export async function changeUser(
   const name = body.name === undefined ? undefined : cleanName(body.name);
   const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
   return db.transaction().execute(async (trx) => {
+    if (body.is_admin === false) await lockActorAndUser(trx, actor.id, id);
     const user = await findUser(trx, id);
     if (!user) throw notFound(`User ${id}`);
     if (body.is_admin === false && user.is_admin === 1) {
@@ -83,6 +101,7 @@ export async function changeUser(
 /** Deletes a user and every token of theirs; their requests stay, without the link to them. */
 export async function removeUser(db: Db, actor: UserRow, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await lockActorAndUser(trx, actor.id, id);
     const user = await findUser(trx, id);
     if (!user) throw notFound(`User ${id}`);
     if (user.id === actor.id) {

@@ -1,6 +1,6 @@
 import { Value } from 'typebox/value';
 import { Branding, LANGUAGES, type Language } from '../../../shared/api/settings.ts';
-import type { Executor } from '../../db/database.ts';
+import type { Db, Executor, Tx } from '../../db/database.ts';
 import { readSetting, writeSetting } from './settings.repository.ts';
 import { ApiError } from '../../http/errors.ts';
 
@@ -20,7 +20,24 @@ export async function getBranding(db: Executor): Promise<Branding> {
   return { ...DEFAULT_BRANDING, ...stored };
 }
 
+/**
+ * Takes the branding row's lock for the rest of the transaction (a no-op upsert, which also creates the row the
+ * first time), so that two changes made at the same moment are merged one after the other rather than the second
+ * writing over the first from the same stale read (PostgreSQL at READ COMMITTED; SQLite transactions already run
+ * one at a time). The statement works on both databases, unlike SELECT ... FOR UPDATE.
+ */
+async function lockBranding(trx: Tx): Promise<void> {
+  await trx
+    .insertInto('settings')
+    .values({ key: 'branding', value: '{}' })
+    .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value: eb.ref('settings.value') })))
+    .execute();
+}
+
+/** Merges the changes into the stored branding, checked as a whole; in a transaction of its own unless given one. */
 export async function updateBranding(db: Executor, changes: Partial<Branding>): Promise<Branding> {
+  if (!db.isTransaction) return (db as Db).transaction().execute((trx) => updateBranding(trx, changes));
+  await lockBranding(db as Tx);
   const next = { ...(await getBranding(db)), ...changes };
   if (!Value.Check(Branding, next)) {
     const first = [...Value.Errors(Branding, next)][0];
