@@ -2,6 +2,7 @@ import type { RouteObject, ShouldRevalidateFunctionArgs } from 'react-router';
 import { sessionLoader } from './features/session/session.tsx';
 import { articleLoader, newArticleLoader } from './routes/article.tsx';
 import { BrandingPage, brandingLoader } from './routes/branding.tsx';
+import { categoryLoader } from './routes/category.tsx';
 import { ContentHome, ContentLayout, contentLoader } from './routes/content.tsx';
 import { AdminNotFound, Loading, PageError, Shell, ShellError } from './routes/shell.tsx';
 import { SignInPage } from './routes/sign-in.tsx';
@@ -45,6 +46,11 @@ export const routes: RouteObject[] = [
                 path: 'articles/:id',
                 loader: articleLoader,
                 lazy: async () => ({ Component: (await import('./routes/article-page.tsx')).ArticlePage }),
+              },
+              {
+                path: 'categories/:id',
+                loader: categoryLoader,
+                lazy: async () => ({ Component: (await import('./routes/category-page.tsx')).CategoryPage }),
               },
             ],
           },

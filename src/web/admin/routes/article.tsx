@@ -2,11 +2,7 @@ import { data, type LoaderFunctionArgs } from 'react-router';
 import type { AdminArticle } from '../../../shared/api/admin.ts';
 import { adminApi } from '../api/admin-api.ts';
 import type { Placement } from '../features/editor/article-editor.tsx';
-
-const positiveId = (text: string | null | undefined) => {
-  const id = Number(text);
-  return Number.isInteger(id) && id > 0 ? id : null;
-};
+import { positiveId } from '../lib/route-params.ts';
 
 export async function articleLoader({ params }: LoaderFunctionArgs): Promise<AdminArticle> {
   const id = positiveId(params.id);

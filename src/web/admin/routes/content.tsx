@@ -39,8 +39,9 @@ export function ContentHome() {
         articles ({drafts} {drafts === 1 ? 'draft' : 'drafts'}).
       </p>
       <p>
-        Choose an article in the tree to edit it. To add something, select where it goes and use the buttons
-        above the tree; drafts stay hidden from visitors until they are published.
+        Choose an article in the tree to edit it; for a category’s description and icon, select it and use
+        Edit category. To add something, select where it goes and use the buttons above the tree; drafts stay
+        hidden from visitors until they are published.
       </p>
       <h2>Keyboard</h2>
       <dl className="keys">
@@ -49,7 +50,9 @@ export function ContentHome() {
         <dt>→ ←</dt>
         <dd>Open or close a section or category</dd>
         <dt>Enter</dt>
-        <dd>Open the article</dd>
+        <dd>Open the article, or the category’s name, description and icon</dd>
+        <dt>Space</dt>
+        <dd>Open the article, or open or close a section or category</dd>
         <dt>Alt+↑ Alt+↓</dt>
         <dd>Move the selected item up or down among its siblings</dd>
         <dt>Alt+→ Alt+←</dt>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { AdminArticle, AdminFile } from '../../../../shared/api/admin.ts';
 import { LANGUAGES, type Language } from '../../../../shared/constants.ts';
@@ -6,6 +6,7 @@ import { href } from '../../../../shared/paths.ts';
 import { adminApi } from '../../api/admin-api.ts';
 import { Field, FormError } from '../../components/field.tsx';
 import { Modal } from '../../components/modal.tsx';
+import { formatTime } from '../../lib/format-time.ts';
 import { LANGUAGE_NAMES } from '../../lib/languages.ts';
 import { codeOf, fieldErrorsOf, messageOf, statusOf, type FieldErrors } from '../../lib/errors.ts';
 import { useSession } from '../session/session.tsx';
@@ -13,7 +14,7 @@ import { useContentTree } from '../tree/content-tree-context.tsx';
 import { ancestorsOf, keyOf } from '../tree/tree-model.ts';
 import { ArticlePreview } from './article-preview.tsx';
 import { Attachments } from './attachments.tsx';
-import { formatHtml } from './html-source.ts';
+import { HtmlField } from './html-field.tsx';
 import {
   blankValues,
   browserStorage,
@@ -26,12 +27,8 @@ import {
   type LocalDraft,
 } from './local-draft.ts';
 import { RevisionsPanel } from './revisions-panel.tsx';
-import { RichTextEditor } from './rich-text-editor.tsx';
+import { LocalDraftOffer, useLocalDraftWriter } from './use-local-draft.tsx';
 import { UnsavedChangesGuard } from './unsaved-changes.tsx';
-
-const LOCAL_DRAFT_DELAY_MS = 400;
-const time = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
 type Panel = 'edit' | 'preview' | 'revisions';
 
@@ -58,7 +55,6 @@ export function ArticleEditor({
   const { branding } = useSession();
   const storage = useMemo(browserStorage, []);
   const ids = useId();
-  const bodyLabelId = `${ids}-body`;
 
   const [articleId, setArticleId] = useState<number | null>(article?.id ?? null);
   const [baseline, setBaseline] = useState<ArticleValues>(() =>
@@ -73,10 +69,6 @@ export function ArticleEditor({
   );
 
   const [panel, setPanel] = useState<Panel>('edit');
-  const [bodyMode, setBodyMode] = useState<'rich' | 'source'>('rich');
-  const [sourceText, setSourceText] = useState('');
-  const [lost, setLost] = useState<string[]>([]);
-  const lostChecked = useRef(false);
 
   const [saving, setSaving] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -91,12 +83,8 @@ export function ArticleEditor({
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
 
-  // The local draft follows the work a moment after each change, and at once when the page goes away.
-  const pending = useRef<(() => void) | null>(null);
-  useEffect(() => {
-    if (offer) return; // Until the person decides about the stored draft, it stays as it is.
-    const write = () => {
-      pending.current = null;
+  const pending = useLocalDraftWriter(
+    () => {
       if (dirtyRef.current) {
         writeLocalDraft(storage, articleId, {
           values,
@@ -104,19 +92,10 @@ export function ArticleEditor({
           saved_at: new Date().toISOString(),
         });
       } else clearLocalDraft(storage, articleId);
-    };
-    pending.current = write;
-    const timer = window.setTimeout(write, LOCAL_DRAFT_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  }, [values, baseline, baseRevisionId, articleId, offer, storage]);
-  useEffect(() => {
-    const flush = () => pending.current?.();
-    window.addEventListener('pagehide', flush);
-    return () => {
-      window.removeEventListener('pagehide', flush);
-      flush();
-    };
-  }, []);
+    },
+    [values, baseline, baseRevisionId, articleId, storage],
+    offer !== null,
+  );
 
   const change = (patch: Partial<ArticleValues>) => setValues((current) => ({ ...current, ...patch }));
   const upload = async (files: File[]): Promise<AdminFile[]> => (await adminApi.uploadFiles(files)).items;
@@ -168,10 +147,10 @@ export function ArticleEditor({
             });
       adopt(saved, { ...sent, title: common.title });
       const said = publish
-        ? `${published ? 'Saved' : 'Published'} at ${time(saved.updated_at)}.`
+        ? `${published ? 'Saved' : 'Published'} at ${formatTime(saved.updated_at)}.`
         : published
           ? 'Unpublished: the article is a draft again.'
-          : `Saved as a draft at ${time(saved.updated_at)}.`;
+          : `Saved as a draft at ${formatTime(saved.updated_at)}.`;
       setStatus(said);
       void reloadTree().catch(() => undefined);
       if (articleId === null) {
@@ -230,11 +209,6 @@ export function ArticleEditor({
     }
   };
 
-  const showSource = () => {
-    setSourceText(formatHtml(values.body_html));
-    setBodyMode('source');
-  };
-
   const place = (() => {
     const key =
       articleId !== null && forest.byKey.has(keyOf('article', articleId))
@@ -289,43 +263,26 @@ export function ArticleEditor({
       </header>
 
       {offer && (
-        <section className="banner banner-info" aria-labelledby={`${ids}-offer`}>
-          <h2 id={`${ids}-offer`} className="banner-title">
-            Unsaved changes from {time(offer.saved_at)}
-          </h2>
-          <p>
-            This browser kept changes to this article that were never saved
-            {offer.base_revision_id !== null && offer.base_revision_id !== revisionId
+        <LocalDraftOffer
+          what="article"
+          savedAt={offer.saved_at}
+          note={
+            offer.base_revision_id !== null && offer.base_revision_id !== revisionId
               ? '; the article has been saved since they were made'
-              : ''}
-            .
-          </p>
-          <div className="banner-actions">
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                setValues(offer.values);
-                if (offer.base_revision_id !== null) setBaseRevisionId(offer.base_revision_id);
-                setOffer(null);
-                setStatus('Restored the unsaved changes.');
-              }}
-            >
-              Restore my changes
-            </button>
-            <button
-              type="button"
-              className="button button-secondary"
-              onClick={() => {
-                clearLocalDraft(storage, articleId);
-                setOffer(null);
-                setStatus('Discarded the unsaved changes.');
-              }}
-            >
-              Discard them
-            </button>
-          </div>
-        </section>
+              : ''
+          }
+          onRestore={() => {
+            setValues(offer.values);
+            if (offer.base_revision_id !== null) setBaseRevisionId(offer.base_revision_id);
+            setOffer(null);
+            setStatus('Restored the unsaved changes.');
+          }}
+          onDiscard={() => {
+            clearLocalDraft(storage, articleId);
+            setOffer(null);
+            setStatus('Discarded the unsaved changes.');
+          }}
+        />
       )}
 
       {conflict && (
@@ -361,73 +318,13 @@ export function ArticleEditor({
           />
         </Field>
 
-        <div className="field">
-          <div className="body-head">
-            <span id={bodyLabelId} className="field-label">
-              Body
-            </span>
-            <div className="segmented" role="group" aria-label="Body view">
-              <button
-                type="button"
-                className="tool"
-                aria-pressed={bodyMode === 'rich'}
-                onClick={() => setBodyMode('rich')}
-              >
-                Rich text
-              </button>
-              <button
-                type="button"
-                className="tool"
-                aria-pressed={bodyMode === 'source'}
-                onClick={showSource}
-              >
-                HTML source
-              </button>
-            </div>
-          </div>
-          {lost.length > 0 && (
-            <p className="banner banner-warning">
-              The rich view cannot keep some markup of this article (
-              {lost.map((tag) => `<${tag}>`).join(', ')}). Edit it in the HTML source view: a change in the
-              rich view would remove that markup.
-            </p>
-          )}
-          <RichTextEditor
-            value={values.body_html}
-            onChange={(html) => change({ body_html: html })}
-            onUpload={upload}
-            onLostTags={(tags) => {
-              setLost(tags);
-              if (!lostChecked.current && tags.length > 0) {
-                setSourceText(formatHtml(values.body_html));
-                setBodyMode('source');
-              }
-              lostChecked.current = true;
-            }}
-            labelledBy={bodyLabelId}
-            hidden={bodyMode !== 'rich'}
-          />
-          {bodyMode === 'source' && (
-            <textarea
-              className="source-editor"
-              aria-labelledby={bodyLabelId}
-              aria-describedby={`${ids}-source-hint`}
-              spellCheck={false}
-              value={sourceText}
-              onChange={(e) => {
-                setSourceText(e.target.value);
-                change({ body_html: e.target.value });
-              }}
-            />
-          )}
-          {bodyMode === 'source' && (
-            <p className="field-hint" id={`${ids}-source-hint`}>
-              HTML as stored. The server keeps only what help articles need (headings, lists, tables, images,
-              links, code, callouts) and removes the rest when saving.
-            </p>
-          )}
-          {errors.body_html && <p className="field-error">{errors.body_html}</p>}
-        </div>
+        <HtmlField
+          label="Body"
+          value={values.body_html}
+          onChange={(html) => change({ body_html: html })}
+          onUpload={upload}
+          error={errors.body_html}
+        />
 
         <div className="settings-row">
           <Field label="Language" error={errors.lang}>
@@ -469,6 +366,7 @@ export function ArticleEditor({
           html={values.body_html}
           files={values.files}
           lang={values.lang ?? branding.lang}
+          unsaved={dirty}
         />
       )}
       {panel === 'revisions' && articleId !== null && revisionId !== null && (

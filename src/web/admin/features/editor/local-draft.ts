@@ -65,36 +65,51 @@ const isValues = (v: unknown): v is ArticleValues => {
   );
 };
 
-export function readLocalDraft(storage: Storage | undefined, articleId: number | null): LocalDraft | null {
+/** A JSON value kept under `key`, or null when there is none or it is not what `accept` expects. */
+export function readStored<T>(
+  storage: Storage | undefined,
+  key: string,
+  accept: (value: unknown) => value is T,
+): T | null {
   try {
-    const raw = storage?.getItem(draftKey(articleId));
+    const raw = storage?.getItem(key);
     if (!raw) return null;
-    const draft = JSON.parse(raw) as LocalDraft;
-    return isValues(draft.values) && typeof draft.saved_at === 'string' ? draft : null;
+    const value: unknown = JSON.parse(raw);
+    return accept(value) ? value : null;
   } catch {
     return null;
   }
 }
 
-export function writeLocalDraft(
-  storage: Storage | undefined,
-  articleId: number | null,
-  draft: LocalDraft,
-): void {
+export function writeStored(storage: Storage | undefined, key: string, value: unknown): void {
   try {
-    storage?.setItem(draftKey(articleId), JSON.stringify(draft));
+    storage?.setItem(key, JSON.stringify(value));
   } catch {
     // A full quota loses the local copy, not the work on screen.
   }
 }
 
-export function clearLocalDraft(storage: Storage | undefined, articleId: number | null): void {
+export function removeStored(storage: Storage | undefined, key: string): void {
   try {
-    storage?.removeItem(draftKey(articleId));
+    storage?.removeItem(key);
   } catch {
     // Nothing to do: the storage is unavailable.
   }
 }
+
+const isLocalDraft = (value: unknown): value is LocalDraft => {
+  const draft = value as LocalDraft | null;
+  return isValues(draft?.values) && typeof draft?.saved_at === 'string';
+};
+
+export const readLocalDraft = (storage: Storage | undefined, articleId: number | null): LocalDraft | null =>
+  readStored(storage, draftKey(articleId), isLocalDraft);
+
+export const writeLocalDraft = (storage: Storage | undefined, articleId: number | null, draft: LocalDraft) =>
+  writeStored(storage, draftKey(articleId), draft);
+
+export const clearLocalDraft = (storage: Storage | undefined, articleId: number | null) =>
+  removeStored(storage, draftKey(articleId));
 
 /**
  * The draft worth offering when the editor opens: one that differs from what the server has. A draft equal to the

@@ -4,9 +4,7 @@ import { adminApi } from '../../api/admin-api.ts';
 import { FormError } from '../../components/field.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { messageOf } from '../../lib/errors.ts';
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+import { formatTime } from '../../lib/format-time.ts';
 
 const describe = (revision: RevisionSummary) =>
   `#${revision.number} · ${revision.action}${revision.restored_from ? ` (from #${revision.restored_from})` : ''}`;
@@ -141,7 +139,7 @@ export function RevisionsPanel({
   const newest = items[0]?.id;
   const options = items.map((r) => (
     <option key={r.id} value={r.id}>
-      {describe(r)} · {when(r.created_at)}
+      {describe(r)} · {formatTime(r.created_at)}
     </option>
   ));
 
@@ -167,7 +165,7 @@ export function RevisionsPanel({
           {items.map((revision) => (
             <tr key={revision.id}>
               <td>{describe(revision)}</td>
-              <td>{when(revision.created_at)}</td>
+              <td>{formatTime(revision.created_at)}</td>
               <td>{revision.author?.name ?? '—'}</td>
               <td>{revision.title}</td>
               <td>{revision.published ? 'Published' : 'Draft'}</td>

@@ -4,9 +4,17 @@ import { Modal } from '../../components/modal.tsx';
 
 /**
  * Unsaved work is not lost by leaving: the browser asks before a reload or a closed tab, and the app asks before a
- * move inside it. Either way the local draft stays in this browser for when the article opens again.
+ * move inside it. Either way the local draft stays in this browser for when the article or category opens again.
  */
-export function UnsavedChangesGuard({ dirty, dirtyRef }: { dirty: boolean; dirtyRef: RefObject<boolean> }) {
+export function UnsavedChangesGuard({
+  dirty,
+  dirtyRef,
+  what = 'article',
+}: {
+  dirty: boolean;
+  dirtyRef: RefObject<boolean>;
+  what?: 'article' | 'category';
+}) {
   // The ref is read at navigation time: a save that has just finished must not be blocked by a stale render.
 
   useEffect(() => {
@@ -29,8 +37,8 @@ export function UnsavedChangesGuard({ dirty, dirtyRef }: { dirty: boolean; dirty
   return (
     <Modal title="Leave without saving?" onClose={() => blocker.reset()}>
       <p>
-        This article has changes that are not saved. They stay in this browser as a local draft, offered again
-        when you open the article.
+        This {what} has changes that are not saved. They stay in this browser as a local draft, offered again
+        when you open the {what}.
       </p>
       <div className="modal-actions">
         <button type="button" className="button" onClick={() => blocker.reset()}>

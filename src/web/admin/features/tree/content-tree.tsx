@@ -73,7 +73,13 @@ export function ContentTree() {
   const { forest, setTree, reload } = useContentTree();
   const navigate = useNavigate();
   const articleMatch = useMatch('/articles/:id');
-  const openKey = articleMatch?.params.id ? keyOf('article', Number(articleMatch.params.id)) : null;
+  const categoryMatch = useMatch('/categories/:id');
+  // The article or category open on the right.
+  const openKey = articleMatch?.params.id
+    ? keyOf('article', Number(articleMatch.params.id))
+    : categoryMatch?.params.id
+      ? keyOf('category', Number(categoryMatch.params.id))
+      : null;
   const openKnown = openKey !== null && forest.byKey.has(openKey);
 
   const [expanded, setExpanded] = useState<Set<string>>(
@@ -133,6 +139,12 @@ export function ContentTree() {
     });
   };
 
+  /** Enter opens what has a page of its own (articles, categories); Space opens articles and folds the rest. */
+  const open = (node: TreeNode) => {
+    if (node.kind === 'article') navigate(`/articles/${node.id}`);
+    else if (node.kind === 'category') navigate(`/categories/${node.id}`);
+    else toggle(node);
+  };
   const activate = (node: TreeNode) => {
     if (node.kind === 'article') navigate(`/articles/${node.id}`);
     else toggle(node);
@@ -210,7 +222,7 @@ export function ContentTree() {
         if (node.children.length > 0 && expanded.has(node.key)) toggle(node, false);
         else focusItem(node.parentKey ?? undefined);
       },
-      Enter: () => activate(node),
+      Enter: () => open(node),
       ' ': () => activate(node),
       F2: () => node.kind !== 'article' && setDialog({ type: 'rename', node }),
       Delete: () => setDialog({ type: 'delete', node }),
@@ -397,6 +409,14 @@ export function ContentTree() {
         <button
           type="button"
           className="tool"
+          disabled={selected?.kind !== 'category'}
+          onClick={() => selected && open(selected)}
+        >
+          Edit category
+        </button>
+        <button
+          type="button"
+          className="tool"
           disabled={!selected || selected.kind === 'section'}
           onClick={() => selected && setDialog({ type: 'move', node: selected })}
         >
@@ -435,8 +455,9 @@ export function ContentTree() {
         {forest.roots.map((root, i) => renderItem(root, i + 1, forest.roots.length))}
       </ul>
       <p id="tree-help" className="tree-help">
-        Arrows move through the tree, Enter opens. Alt+↑ and Alt+↓ reorder the selected item; Alt+← and Alt+→
-        move it out of or into a category; F2 renames, Delete deletes. Items can also be dragged.
+        Arrows move through the tree, Enter opens an article or a category. Alt+↑ and Alt+↓ reorder the
+        selected item; Alt+← and Alt+→ move it out of or into a category; F2 renames, Delete deletes. Items
+        can also be dragged.
       </p>
       {/* What each item is, read as its description. */}
       <span hidden id="tree-kind-section">
