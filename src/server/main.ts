@@ -4,6 +4,7 @@ import { createContext } from './context-factory.ts';
 import { seedOnFirstStart } from './features/demo/demo.service.ts';
 import { startDeliveryWorker } from './features/delivery/delivery.service.ts';
 import { startUploadCleanup } from './features/tickets/stale-uploads.ts';
+import { warmUpHtmlCleaner } from './features/authoring/clean-html.ts';
 
 /** Starts the server and stops it cleanly on SIGTERM or SIGINT, finishing requests in flight. */
 export async function startServer(config: Config): Promise<void> {
@@ -39,6 +40,10 @@ export async function startServer(config: Config): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  // The HTML cleaner's workers start now, so the first large save does not wait for them.
+  void warmUpHtmlCleaner().catch((error: unknown) =>
+    app.log.warn({ err: error }, 'HTML cleaner not started'),
+  );
   // The index is built now, in slices, while the server already answers everything else (/readyz says when).
   void ctx.search
     .refresh()

@@ -30,6 +30,7 @@ export interface SearchHit {
 
 const FIELDS = ['title', 'category', 'section', 'text'] as const;
 const MAX_QUERY_WORDS = 12;
+const MIN_PREFIX_LETTERS = 3;
 const SNIPPET_CHARS = 160;
 
 /** Edits allowed by word length: none for short words, where a typo is another word. */
@@ -109,15 +110,17 @@ export class SearchIndex {
   }
 
   search(query: string, limit: number): SearchHit[] {
-    const all = words(query)
+    // Words like 'how', 'the', 'is' tell no article from another, and every article has them: a query of only
+    // those finds nothing. The first words that count are searched, however long the question around them.
+    const terms = words(query)
       .map((w) => w.word)
+      .filter((word) => !isStopword(word))
       .slice(0, MAX_QUERY_WORDS);
-    if (all.length === 0) return [];
-    const meaningful = all.filter((word) => !isStopword(word));
-    const terms = meaningful.length > 0 ? meaningful : all;
+    if (terms.length === 0) return [];
     const groups: Query[] = terms.map((word, index) => {
       const { whole, stems } = variants(word);
-      const prefix = index === terms.length - 1;
+      // One or two letters would stand for most of the index's words: matched as typed until a third comes.
+      const prefix = index === terms.length - 1 && [...whole].length >= MIN_PREFIX_LETTERS;
       // Typos are looked for once, on the whole word; stems are matched as they are, which keeps queries cheap.
       const wholeWord: Query = { queries: [whole], prefix, fuzzy: fuzziness };
       return stems.length

@@ -4,7 +4,7 @@ import type { ArticleRow, CategoryRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle, buildCategory } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { createSearchService } from './search.service.ts';
+import { createSearchService, loadSearchDocuments } from './search.service.ts';
 
 describe.each(testDialects())('search suggestions API on %s', (dialect) => {
   let t: TestApp;
@@ -105,6 +105,20 @@ describe.each(testDialects())('search suggestions API on %s', (dialect) => {
 
   it('matches the start of the last word as the visitor types', async () => {
     expect((await suggest('text=invo')).map((s) => s.id)).toContain(titleMatch.id);
+    expect((await suggest('text=inv')).map((s) => s.id)).toContain(titleMatch.id);
+  });
+
+  it('waits for a third letter before matching the start of a word, which one or two would make most words', async () => {
+    expect(await suggest('text=in')).toEqual([]);
+    expect(await suggest('text=i')).toEqual([]);
+  });
+
+  it('finds nothing for only words that every article has', async () => {
+    expect(await suggest('text=how%20do%20i%20the')).toEqual([]);
+    // Among other words, they do not count against an article.
+    expect((await suggest('text=how%20do%20i%20download%20the%20invoice')).map((s) => s.title)[0]).toBe(
+      'Download an invoice',
+    );
   });
 
   it('ranks articles with every word above those with only some', async () => {
@@ -273,6 +287,87 @@ describe.each(testDialects())('a large change to a large index on %s', (dialect)
       await search.settled();
       expect(await titles('router')).toEqual(['Router model 8', 'Router model 9']);
       expect(await titles('wireless')).toHaveLength(8);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(testDialects())('each language analysed as it is written, on %s', (dialect) => {
+  let t: TestApp;
+  const ids: Record<string, number> = {};
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const { db } = t.ctx;
+    const article = async (key: string, title: string, lang: ArticleRow['lang'], extra = {}) => {
+      ids[key] = (await buildArticle(db, { title, body_html: '<p>Steps.</p>', lang, ...extra })).id;
+    };
+    await article('en', 'Configure the thermostat schedule', 'en');
+    await article('ru', 'Сброс пароля', 'ru');
+    await article('pt', 'Pagamento da fatura mensal', 'pt-BR');
+    await article('it', 'Scaricare la fattura elettronica', 'it');
+    await article('sk', 'Nahrať súbor do aplikácie', 'sk');
+    await article('yo', 'Ёжик в тумане', 'ru');
+    const category = await buildCategory(db, { name: 'Warranty claims' });
+    await article('named', 'Sending the form', 'en', {
+      category_id: category.id,
+      section_id: category.section_id,
+    });
+  });
+  afterAll(async () => t?.close());
+
+  const first = async (text: string) => {
+    const response = await t.app.inject(`/api/search/knowledge/suggestions?text=${encodeURIComponent(text)}`);
+    return response.json<{ items: Suggestion[] }>().items[0]?.id;
+  };
+
+  it.each([
+    ['en', 'configuring schedules'],
+    ['ru', 'паролем'],
+    ['pt', 'faturas'],
+    ['it', 'fatture'],
+    ['sk', 'súbory'],
+    ['sk', 'subor'],
+    ['yo', 'ежик'],
+    ['yo', 'ЕЖИКИ'],
+    ['named', 'warranty'],
+  ])('finds the %s article by “%s”', async (key, text) => {
+    expect(await first(text)).toBe(ids[key]);
+  });
+
+  it('finds a section by its name', async () => {
+    const article = await buildArticle(t.ctx.db, { title: 'Opening hours' });
+    const section = await t.ctx.db
+      .selectFrom('sections')
+      .select('name')
+      .where('id', '=', article.section_id)
+      .executeTakeFirstOrThrow();
+    const found = await t.app.inject(
+      `/api/search/knowledge/suggestions?text=${encodeURIComponent(section.name)}&limit=50&perPage=50`,
+    );
+    expect(found.json<{ items: Suggestion[] }>().items.map((s) => s.id)).toContain(article.id);
+  });
+});
+
+describe.each(testDialects())('the language articles are analysed in, on %s', (dialect) => {
+  it('is the article’s own, else the branding’s, followed when the branding changes', async () => {
+    const t = await createTestApp(dialect);
+    try {
+      const { updateBranding } = await import('../settings/branding.service.ts');
+      const { touchContent } = await import('../content/content.repository.ts');
+      const own = await buildArticle(t.ctx.db, { title: 'Fattura', lang: 'it' });
+      const inherited = await buildArticle(t.ctx.db, { title: 'Сброс пароля', lang: null });
+      const languages = async () =>
+        Object.fromEntries((await loadSearchDocuments(t.ctx.db)).map((d) => [d.id, d.lang]));
+      expect(await languages()).toEqual({ [own.id]: 'it', [inherited.id]: 'en' });
+      await updateBranding(t.ctx.db, { lang: 'ru' });
+      await touchContent(t.ctx.db);
+      expect(await languages()).toEqual({ [own.id]: 'it', [inherited.id]: 'ru' });
+      // The index takes the change: the article is analysed again, in Russian, and still found.
+      const found = await t.app.inject(
+        `/api/search/knowledge/suggestions?text=${encodeURIComponent('паролей')}`,
+      );
+      expect(found.json<{ items: Suggestion[] }>().items.map((s) => s.id)).toEqual([inherited.id]);
     } finally {
       await t.close();
     }
