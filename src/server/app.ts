@@ -18,7 +18,7 @@ import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
 import { registerAdminRoutes } from './features/admin/admin.routes.ts';
 import { registerAuthoringRoutes } from './features/authoring/authoring.routes.ts';
 import { registerDeliveryRoutes } from './features/delivery/delivery.routes.ts';
-import { loggerOptions, requestIdOf } from './ops/logging.ts';
+import { loggerOptions, redactUrl, requestIdOf } from './ops/logging.ts';
 import { registerOperations } from './ops/ops.ts';
 
 export interface AppOptions {
@@ -34,7 +34,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const cacheHooks: ResponseCacheHooks = { requestId: requestIdOf };
   const cache = createResponseCache(
     ctx.revisions,
-    { maxEntries: 10_000, maxBytes: ctx.config.cache.maxBytes, maxAge: ctx.config.cache.maxAge },
+    {
+      maxEntries: 10_000,
+      maxBytes: ctx.config.cache.maxBytes,
+      maxAge: ctx.config.cache.maxAge,
+      forwardedHost: ctx.config.tickets.trustProxy !== false,
+    },
     cacheHooks,
   );
   const app = Fastify({
@@ -72,8 +77,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   const metrics = registerOperations(app, ctx);
-  cacheHooks.onServedFromMemory = (method, route, status, started) =>
-    metrics.observe(method, route, status, Number(process.hrtime.bigint() - started) / 1e9);
+  cacheHooks.onServedFromMemory = ({ method, url, route, status, started, requestId }) => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    metrics.observe(method, route, status, seconds);
+    // The hot path of a burst is counted, and logged only when asked for: a line per hit would cost more than it.
+    if (app.log.level === 'debug' || app.log.level === 'trace') {
+      app.log.debug(
+        { reqId: requestId, method, url: redactUrl(url), statusCode: status, responseTime: seconds * 1000 },
+        'answered from memory',
+      );
+    }
+  };
   registerSettingsRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerKnowledgeRoutes(app, ctx);

@@ -86,6 +86,12 @@ describe.each(testDialects())('public answers cached per revision on %s', (diale
     expect(a.body).not.toBe(b.body);
   });
 
+  it('keeps one answer whatever X-Forwarded-Host says, when no proxy is trusted', async () => {
+    const url = `/api/knowledge/instruction/${articleId}?forwarded`;
+    await get(url, { 'x-forwarded-host': 'one.example' });
+    expect((await get(url, { 'x-forwarded-host': 'two.example' })).headers['x-cache']).toBe('hit');
+  });
+
   it('never keeps answers that differ by visitor', async () => {
     const me = await get('/api/user/me');
     expect(me.headers['x-cache']).toBeUndefined();

@@ -53,6 +53,8 @@ export interface CacheOptions {
   maxBytes: number;
   /** Seconds a browser or CDN may use an answer without asking again; 0: always ask (answered by 304). */
   maxAge: number;
+  /** Whether X-Forwarded-Host is believed (TRUST_PROXY), so answers may differ by it. */
+  forwardedHost: boolean;
 }
 
 export interface CacheStats {
@@ -124,9 +126,12 @@ export function isPublicPath(url: string): boolean {
   );
 }
 
-/** The host (as the proxy saw it, when there is one), and the URL: what an answer may differ by. */
-const keyOf = (request: IncomingMessage) =>
-  `${request.headers['x-forwarded-host'] ?? ''}\u0000${request.headers.host ?? ''}\u0000${request.url ?? ''}`;
+/**
+ * The host (as a trusted proxy saw it, when there is one) and the URL: what an answer may differ by. A forwarded
+ * host from anyone else changes nothing in the answer, so it must not make another entry either.
+ */
+const keyOf = (request: IncomingMessage, forwardedHost: boolean) =>
+  `${(forwardedHost && request.headers['x-forwarded-host']) || ''}\u0000${request.headers.host ?? ''}\u0000${request.url ?? ''}`;
 
 /** The encoding a client prefers among those kept: brotli, then gzip, else none. */
 export function negotiate(acceptEncoding: string | undefined): Encoding {
@@ -165,9 +170,18 @@ export interface ResponseCache {
   stats(): CacheStats;
 }
 
+export interface ServedFromMemory {
+  method: string;
+  url: string;
+  route: string;
+  status: number;
+  started: bigint;
+  requestId: string | undefined;
+}
+
 export interface ResponseCacheHooks {
-  /** A request answered from memory before Fastify saw it (Fastify's own hooks count the others). */
-  onServedFromMemory?: (method: string, route: string, status: number, started: bigint) => void;
+  /** A request answered from memory before Fastify saw it (Fastify's own hooks count and log the others). */
+  onServedFromMemory?: (served: ServedFromMemory) => void;
   /** The id a request gets (the same rule as Fastify's genReqId). */
   requestId?: (request: IncomingMessage) => string;
 }
@@ -262,17 +276,25 @@ export function createResponseCache(
         return false;
       const revision = revisions.peek();
       if (revision === null) return false;
-      const entry = find(keyOf(request), revision);
+      const entry = find(keyOf(request, options.forwardedHost), revision);
       if (!entry) return false;
       const started = process.hrtime.bigint();
       const { status, headers, body } = answer(entry, request);
       headers['x-content-type-options'] = 'nosniff';
-      if (hooks.requestId) headers['x-request-id'] = hooks.requestId(request);
+      const requestId = hooks.requestId?.(request);
+      if (requestId) headers['x-request-id'] = requestId;
       if (body) headers['content-length'] = body.length;
       response.writeHead(status, headers);
       response.end(request.method === 'HEAD' ? undefined : (body ?? undefined));
       pageCacheHit();
-      hooks.onServedFromMemory?.(request.method ?? 'GET', entry.route, status, started);
+      hooks.onServedFromMemory?.({
+        method: request.method ?? 'GET',
+        url: request.url ?? '',
+        route: entry.route,
+        status,
+        started,
+        requestId,
+      });
       return true;
     },
     stats: () => ({ ...stats, entries: entries.size }),
@@ -283,7 +305,7 @@ export function createResponseCache(
     app.addHook('onRequest', async (request, reply) => {
       if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url)) return;
       const revision = await revisions.current();
-      const key = keyOf(request.raw);
+      const key = keyOf(request.raw, options.forwardedHost);
       const entry = find(key, revision);
       if (entry) {
         pageCacheHit();

@@ -354,3 +354,38 @@ describe.each(testDialects())('operations on %s', (dialect) => {
     }
   });
 });
+
+describe('answers served from memory before the framework', () => {
+  it('are logged with their request id when the log level is debug, and not otherwise', async () => {
+    const t = await createTestApp('sqlite', { REVISION_CHECK_MS: '60000' });
+    try {
+      const article = await buildArticle(t.ctx.db, { title: 'Logged from memory' });
+      for (const level of ['debug', 'info'] as const) {
+        const logs = captureLogs();
+        const ctx = await createContext({ ...t.environment.config, logLevel: level });
+        const app = await buildApp(ctx, { logStream: logs.stream });
+        try {
+          await app.listen({ port: 0, host: '127.0.0.1' });
+          const { port } = app.server.address() as { port: number };
+          const url = `http://127.0.0.1:${port}/knowledge/instruction/${article.id}?signature=abc`;
+          await fetch(url);
+          const hit = await fetch(url, { headers: { 'x-request-id': `hit-${level}` } });
+          expect(hit.headers.get('x-cache')).toBe('hit');
+          const lines = logs.lines.filter((l) => l.msg === 'answered from memory');
+          if (level === 'debug') {
+            expect(lines).toHaveLength(1);
+            expect(lines[0]).toMatchObject({ reqId: 'hit-debug', statusCode: 200, method: 'GET' });
+            expect(String(lines[0]?.url)).toContain('signature=[redacted]');
+          } else {
+            expect(lines).toEqual([]);
+          }
+        } finally {
+          await app.close();
+          await ctx.database.close();
+        }
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
