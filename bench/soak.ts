@@ -1,8 +1,9 @@
 /**
  * Soak test: N minutes of mixed visitors' traffic against one `signpost serve` (SQLite, demo content, a local
- * webhook receiving the support requests): pages, API calls, suggestions with varied text, support requests, half
- * of them with a small upload. Prints, per minute, the requests, errors, p50 and p99 latency and the server's
- * memory; then memory at the start and the end.
+ * webhook receiving the support requests): pages, API calls, suggestions with varied text, search events, support
+ * requests, half of them with a small upload; and an editor who changes an article's text every 10 s and a title
+ * every minute through the admin API, so caches and the search index keep being renewed. Prints, per minute, the
+ * requests, errors, p50 and p99 latency and the server's memory; then memory at the start and the end.
  *
  * Targets: no error at all, and memory (resident and heap used) growing less than 10% from the start (taken after
  * a warm-up, when the caches have filled) to the end. Memory is read from the server's /metrics
@@ -14,6 +15,7 @@
  *   BENCH_MINUTES=2 BENCH_RATE=200 BENCH_CONCURRENCY=16 npm run bench:soak
  *   BENCH_DATABASE_URL=postgres://... npm run bench:soak
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +26,7 @@ import {
   percentile,
   pick,
   read,
+  searchEvent,
   startSignpost,
   suggest,
   supportRequest,
@@ -54,10 +57,50 @@ const server = await startSignpost('server', port, {
   CAPTCHA_PROVIDER: 'none',
   REQUESTS_PER_HOUR: '100000000',
   UPLOADS_PER_HOUR: '100000000',
+  // Visitors arrive through a proxy that names them: search events are limited per visitor, as in production.
+  TRUST_PROXY: 'true',
   TICKET_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
   ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
 });
 const site = await discoverSite(server.url);
+
+// An administrator for the editor, made with the CLI on the same data folder.
+const cli = spawnSync(
+  process.execPath,
+  [
+    path.join(import.meta.dirname, '../bin/signpost.js'),
+    'user',
+    'add',
+    '--email',
+    'editor@example.com',
+    '--name',
+    'Editor',
+    '--password',
+    'soak-editor-password',
+    '--admin',
+  ],
+  {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+    },
+    encoding: 'utf8',
+  },
+);
+if (cli.status !== 0) throw new Error(`signpost user add: ${cli.stderr}`);
+const login = await fetch(`${server.url}/api/auth/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: 'editor@example.com', password: 'soak-editor-password' }),
+});
+const adminToken = ((await login.json()) as { token: string }).token;
+const tree = (await (
+  await fetch(`${server.url}/api/admin/tree`, { headers: { 'x-auth-token': adminToken } })
+).json()) as { articles: { id: number; title: string; published: boolean }[] };
+const edited = tree.articles.filter((a) => a.published).slice(0, 5);
 
 interface Memory {
   rss: number;
@@ -110,9 +153,12 @@ async function visitor() {
     } else if (roll < 0.6) {
       kind = 'api';
       outcome = await read(server.url, pick(site.calls));
-    } else if (roll < 0.9) {
+    } else if (roll < 0.85) {
       kind = 'suggest';
       outcome = await suggest(server.url, site.words);
+    } else if (roll < 0.9) {
+      kind = 'event';
+      outcome = await searchEvent(server.url, site.words);
     } else {
       kind = 'request';
       outcome = await supportRequest(server.url, ++requestNumber, Math.random() < 0.5);
@@ -124,6 +170,33 @@ async function visitor() {
   }
 }
 
+/** The support team at work: an article's text every 10 s, a title every minute (which renews every page). */
+async function editor() {
+  let n = 0;
+  while (running) {
+    await sleep(10_000);
+    if (!running) break;
+    n++;
+    const article = edited[n % edited.length] as { id: number; title: string };
+    const change =
+      n % 6 === 0 ? { title: `${article.title} (${n})` } : { body_html: `<p>Revised text number ${n}.</p>` };
+    const started = performance.now();
+    let outcome: Outcome;
+    try {
+      const response = await fetch(`${server.url}/api/admin/articles/${article.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', 'x-auth-token': adminToken },
+        body: JSON.stringify(change),
+      });
+      await response.arrayBuffer();
+      outcome = { status: response.status };
+    } catch (error) {
+      outcome = { status: 0, error: String(error) };
+    }
+    if (measuring) results.push({ at: Date.now(), kind: 'edit', ms: performance.now() - started, outcome });
+  }
+}
+
 const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 const ok = (result: Result) => result.outcome.status >= 200 && result.outcome.status < 400;
 
@@ -132,7 +205,7 @@ console.log(
     `${site.pages.length} pages, ${site.calls.length} calls, ${site.words.length} words to search; ` +
     `database: ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}`,
 );
-const visitors = Array.from({ length: CONCURRENCY }, () => visitor());
+const visitors = [...Array.from({ length: CONCURRENCY }, () => visitor()), editor()];
 let exitCode = 1;
 try {
   await sleep(WARMUP_SECONDS * 1000);

@@ -168,6 +168,20 @@ export const suggest = (base: string, words: string[]) =>
   );
 
 /**
+ * What the site reports after a search (no personal data), from a visitor's own address as a proxy forwards it
+ * (the server needs TRUST_PROXY): each address may report 600 an hour.
+ */
+export const searchEvent = (base: string, words: string[]) =>
+  call(`${base}/api/search/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`,
+    },
+    body: JSON.stringify({ type: 'search', query: searchText(words), found: crypto.randomInt(5) }),
+  });
+
+/**
  * A visitor's support request, with a small file uploaded first when `withFile`. A 201 carries the ticket's id:
  * an acknowledged write, which must be in the database at the end.
  */
