@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIDEO_EMBEDS } from '../src/server/html/sanitize.ts';
@@ -7,6 +6,7 @@ import type { Category, Instruction } from '../src/shared/api/knowledge.ts';
 import { href } from '../src/shared/paths.ts';
 import { CHROMIUM, CHROMIUM_FLAGS, gotoHydrated } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
+import { XSS_PAYLOADS, type XssPayload } from '../src/server/testing/xss-corpus.ts';
 
 /**
  * Every payload of the XSS corpora (test-data/xss: DOMPurify's fixtures and the html5sec vectors), each stored on
@@ -19,19 +19,9 @@ import { startServer, type RunningServer } from './support/server.ts';
  * load under that policy without a single violation.
  */
 
-interface Payload {
-  id: string;
-  payload: string;
-}
+type Payload = XssPayload;
 
-const corpus = (name: string): Payload[] =>
-  (
-    JSON.parse(fs.readFileSync(new URL(`../test-data/xss/${name}.json`, import.meta.url), 'utf8')) as {
-      payloads: Payload[];
-    }
-  ).payloads;
-
-const PAYLOADS = [...corpus('dompurify'), ...corpus('h5sc')];
+const PAYLOADS = XSS_PAYLOADS;
 /** Pages rendered side by side, each in its own tab of one browser context (two to four do the same on two cores). */
 const TABS = 3;
 /** How long a rendered page may take to show a late effect (timers, lazy loads) before the next one replaces it. */
@@ -380,7 +370,7 @@ beforeAll(async () => {
   token = ((await login.json()) as { token: string }).token;
 
   // One category with one article per tab, payloads written into them in turn. Pages stay as small as a real
-  // help centre's (357 categories at once would make every page carry them all), and with more than one category
+  // help centre's (hundreds of categories at once would make every page carry them all), and with more than one category
   // in the section a category page shows itself rather than leading on to its only article.
   const section = await api<{ id: number }>('POST', '/api/admin/sections', { name: 'XSS corpus' });
   for (let n = 0; n < Math.max(TABS, 2); n++) {
@@ -439,7 +429,7 @@ describe('stored XSS payloads', () => {
             [body, href.instruction(slot.articleId), 'article'],
             [description, href.category(slot.categoryId), 'category'],
           ] as const) {
-            // Most payloads come out the same (206 of 714 empty): the same stored HTML makes the same page, so
+            // Most payloads come out the same (most of them empty): the same stored HTML makes the same page, so
             // each page is rendered once for each distinct fragment it holds. Every payload is still stored and
             // checked below on its own.
             const key = `${kind}\u0000${page.html}`;
