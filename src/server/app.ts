@@ -76,7 +76,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     },
   });
 
-  const metrics = registerOperations(app, ctx);
+  const metrics = registerOperations(app, ctx, () => cache.stats());
   cacheHooks.onServedFromMemory = ({ method, url, route, status, started, requestId }) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     metrics.observe(method, route, status, seconds);

@@ -30,7 +30,11 @@ export const UNMATCHED_ROUTE = '(unmatched)';
  * One registry per app (tests build several apps in one process): HTTP rate, latency and errors per route pattern,
  * the outbox backlog and the search index read at scrape time, the page cache counters and Node's process metrics.
  */
-export function createMetrics(ctx: AppContext, log: FastifyInstance['log']) {
+export function createMetrics(
+  ctx: AppContext,
+  log: FastifyInstance['log'],
+  cacheStats: () => { entries: number; bytes: number } = () => ({ entries: 0, bytes: 0 }),
+) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   registry.registerMetric(pageCacheHits);
@@ -55,6 +59,23 @@ export function createMetrics(ctx: AppContext, log: FastifyInstance['log']) {
     help: 'HTTP requests answered with a 5xx status, by route pattern',
     labelNames: ['method', 'route'] as const,
     registers: [registry],
+  });
+
+  new Gauge({
+    name: 'signpost_page_cache_entries',
+    help: 'Public answers kept in this process’s memory',
+    registers: [registry],
+    collect() {
+      this.set(cacheStats().entries);
+    },
+  });
+  new Gauge({
+    name: 'signpost_page_cache_bytes',
+    help: 'Bytes of the public answers kept in memory, their compressed forms included (at most CACHE_MAX_MB)',
+    registers: [registry],
+    collect() {
+      this.set(cacheStats().bytes);
+    },
   });
 
   new Gauge({

@@ -210,6 +210,13 @@ describe.each(testDialects())('operations on %s', (dialect) => {
     expect(sample(text, 'signpost_outbox_failed', { target: 'webhook' })).toBe(1);
     expect(sample(text, 'signpost_search_index_documents')).toBe(Number(published.n));
     expect(Number(published.n)).toBeGreaterThan(0);
+    const kept = (t.app as unknown as { responseCache: { stats(): { entries: number; bytes: number } } })
+      .responseCache;
+    await t.app.inject('/api/knowledge/all-sections');
+    const withCache = (await t.app.inject('/metrics')).body;
+    expect(sample(withCache, 'signpost_page_cache_entries')).toBe(kept.stats().entries);
+    expect(sample(withCache, 'signpost_page_cache_bytes')).toBe(kept.stats().bytes);
+    expect(kept.stats().bytes).toBeGreaterThan(0);
     const delta = (name: string) => (sample(text, name) ?? 0) - (sample(before, name) ?? 0);
     expect(delta('signpost_page_cache_hits_total')).toBe(2);
     expect(delta('signpost_page_cache_misses_total')).toBe(1);

@@ -10,8 +10,12 @@ import { registerMetricsRoute } from './metrics.routes.ts';
  * the request), request metrics per route pattern, /healthz, /readyz and /metrics. Registered before the features'
  * routes so its hooks see all of them.
  */
-export function registerOperations(app: FastifyInstance, ctx: AppContext): Metrics {
-  const metrics = createMetrics(ctx, app.log);
+export function registerOperations(
+  app: FastifyInstance,
+  ctx: AppContext,
+  cacheStats?: () => { entries: number; bytes: number },
+): Metrics {
+  const metrics = createMetrics(ctx, app.log, cacheStats);
   // A request in flight when the server begins to stop finishes, and its keep-alive connection closes with it
   // rather than idling until the keep-alive timeout holds the exit back.
   let closing = false;
