@@ -24,7 +24,9 @@ export async function startSignpost(
   port: number,
   env: Record<string, string>,
 ): Promise<Server> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/signpost.js'), 'serve'], {
+  // Node's own flags for the server when asked (a profiler: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR").
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'bin/signpost.js'), 'serve'], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

@@ -135,6 +135,13 @@ export function isPublicPath(url: string): boolean {
 const keyOf = (request: IncomingMessage, forwardedHost: boolean) =>
   `${(forwardedHost && request.headers['x-forwarded-host']) || ''}\u0000${request.headers.host ?? ''}\u0000${request.url ?? ''}`;
 
+/** Brotli's window for a body of this size: the smallest power of two that holds it, within brotli's bounds. */
+const windowBits = (size: number) =>
+  Math.min(
+    zlib.constants.BROTLI_MAX_WINDOW_BITS,
+    Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 1))),
+  );
+
 /** Browsers send a handful of Accept-Encoding values: each is parsed once. */
 const negotiated = new Map<string, Encoding>();
 
@@ -240,6 +247,9 @@ export function createResponseCache(
               params: {
                 [zlib.constants.BROTLI_PARAM_QUALITY]: 9,
                 [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.identity.length,
+                // A window no larger than the answer: the default (4 MiB) allocates tens of MiB per call, which
+                // a server compressing every renewed page leaves behind as fragmented native memory.
+                [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits(entry.identity.length),
               },
             })
           : zlib.gzipSync(entry.identity, { level: 9 });
