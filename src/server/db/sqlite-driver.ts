@@ -57,6 +57,9 @@ class Mutex {
   }
 }
 
+/** Distinct statements kept prepared (queries with lists of ids make many; the common ones stay). */
+const STATEMENTS_KEPT = 500;
+
 class PatientConnection implements DatabaseConnection {
   inTransaction = false;
   readonly #db: SQLite.Database;
@@ -85,8 +88,29 @@ class PatientConnection implements DatabaseConnection {
     }
   }
 
+  /**
+   * Prepared statements by their SQL, the most recently used kept. Preparing anew for every query cost CPU, and each
+   * statement holds native memory until the garbage collector finalises its small JavaScript wrapper, which it
+   * is in no hurry to do: the process's resident memory grew with the query rate.
+   */
+  readonly #statements = new Map<string, SQLite.Statement>();
+
+  #prepare(sql: string): SQLite.Statement {
+    let statement = this.#statements.get(sql);
+    if (statement) {
+      this.#statements.delete(sql);
+    } else {
+      statement = this.#db.prepare(sql);
+      if (this.#statements.size >= STATEMENTS_KEPT) {
+        this.#statements.delete(this.#statements.keys().next().value as string);
+      }
+    }
+    this.#statements.set(sql, statement);
+    return statement;
+  }
+
   #run<R>(query: CompiledQuery): QueryResult<R> {
-    const statement = this.#db.prepare(query.sql);
+    const statement = this.#prepare(query.sql);
     const parameters = query.parameters as unknown[];
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
