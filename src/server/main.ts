@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { createContext } from './context-factory.ts';
 import { seedOnFirstStart } from './features/demo/demo.service.ts';
 import { startDeliveryWorker } from './features/delivery/delivery.service.ts';
-import { startUploadCleanup } from './features/tickets/stale-uploads.ts';
+import { startFileCleanup } from './features/tickets/stale-uploads.ts';
 import { warmUpHtmlCleaner } from './features/authoring/clean-html.ts';
 
 /** Starts the server and stops it cleanly on SIGTERM or SIGINT, finishing requests in flight. */
@@ -11,7 +11,7 @@ export async function startServer(config: Config): Promise<void> {
   const ctx = await createContext(config);
   const app = await buildApp(ctx, { logger: true });
   const deliveries = startDeliveryWorker(ctx, app.log);
-  const cleanup = startUploadCleanup(ctx);
+  const cleanup = startFileCleanup(ctx, app.log);
   // The index is built after the server listens and refreshed within a second of any change, on every server.
   const searchWatch = setInterval(
     () =>

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Generated } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { storageKeyOf, TooLargeError, type FileStorage } from './file-storage.ts';
+import { KEY_BATCH, storageKeyOf, TooLargeError, type FileStorage } from './file-storage.ts';
 
 /** Bytes per chunk row: a download holds one chunk in memory at a time, whatever the file's size. */
 export const CHUNK_BYTES = 512 * 1024;
@@ -54,6 +54,16 @@ export function createDatabaseStorage(database: Db, legacyDir: string | null = n
   const findBlob = (key: string) =>
     db.selectFrom('file_blobs').select(['id', 'size']).where('key', '=', key).executeTakeFirst();
 
+  /** Records that the bytes under `key` were written again; false when there are none. */
+  const refresh = async (executor: typeof db, key: string) => {
+    const result = await executor
+      .updateTable('file_blobs')
+      .set({ created_at: Date.now() })
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  };
+
   const writeChunk = (blobId: number, seq: number, bytes: Buffer) =>
     db.insertInto('file_blob_chunks').values({ blob_id: blobId, seq, bytes }).execute();
 
@@ -96,6 +106,7 @@ export function createDatabaseStorage(database: Db, legacyDir: string | null = n
   return {
     async put(data) {
       const key = storageKeyOf(data);
+      if (await refresh(db, key)) return { key, size: data.length };
       await db.transaction().execute(async (trx) => {
         const blob = await trx
           .insertInto('file_blobs')
@@ -103,7 +114,7 @@ export function createDatabaseStorage(database: Db, legacyDir: string | null = n
           .onConflict((conflict) => conflict.column('key').doNothing())
           .returning('id')
           .executeTakeFirst();
-        if (!blob) return; // stored already
+        if (!blob) return; // stored just now by another writer
         for (let seq = 0, offset = 0; offset < data.length; seq++, offset += CHUNK_BYTES) {
           await trx
             .insertInto('file_blob_chunks')
@@ -151,13 +162,14 @@ export function createDatabaseStorage(database: Db, legacyDir: string | null = n
         const key = hash.digest('hex');
         try {
           await db.transaction().execute(async (trx) => {
-            const existing = await trx
-              .selectFrom('file_blobs')
-              .select('id')
-              .where('key', '=', key)
-              .executeTakeFirst();
-            if (existing) await trx.deleteFrom('file_blobs').where('id', '=', id).execute();
-            else await trx.updateTable('file_blobs').set({ key, size }).where('id', '=', id).execute();
+            // Stored already: theirs is kept, its time refreshed, and ours goes.
+            if (await refresh(trx, key)) await trx.deleteFrom('file_blobs').where('id', '=', id).execute();
+            else
+              await trx
+                .updateTable('file_blobs')
+                .set({ key, size, created_at: Date.now() })
+                .where('id', '=', id)
+                .execute();
           });
         } catch (error) {
           // The same bytes finished uploading elsewhere at the same moment: theirs are kept, ours go below.
@@ -184,10 +196,38 @@ export function createDatabaseStorage(database: Db, legacyDir: string | null = n
       return (await findBlob(key)) !== undefined || inLegacy(key);
     },
 
-    async remove(key) {
-      await db.deleteFrom('file_blobs').where('key', '=', key).execute();
+    async remove(key, options = {}) {
+      const { writtenBefore } = options;
+      let query = db.deleteFrom('file_blobs').where('key', '=', key);
+      // One statement: a writer's refresh lands either before it (the row no longer matches) or after it (it finds
+      // no row and writes the bytes anew).
+      if (writtenBefore !== undefined) query = query.where('created_at', '<', writtenBefore);
+      const removed = (await query.executeTakeFirst()).numDeletedRows > 0n;
       const file = legacyPath(key);
-      if (file) await fs.promises.rm(file, { force: true });
+      if (!file) return removed;
+      const stats = await fs.promises.stat(file).catch(() => null);
+      if (!stats || (writtenBefore !== undefined && stats.mtimeMs >= writtenBefore)) return removed;
+      await fs.promises.rm(file, { force: true });
+      return true;
+    },
+
+    async *keysWrittenBefore(time) {
+      let after = '';
+      for (;;) {
+        const rows = await db
+          .selectFrom('file_blobs')
+          .select('key')
+          .where('key', 'is not', null)
+          .where('key', '>', after)
+          .where('created_at', '<', time)
+          .orderBy('key')
+          .limit(KEY_BATCH)
+          .execute();
+        const keys = rows.map((row) => row.key as string);
+        if (keys.length > 0) yield keys;
+        if (keys.length < KEY_BATCH) return;
+        after = keys[keys.length - 1] as string;
+      }
     },
   };
 }

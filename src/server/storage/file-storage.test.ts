@@ -11,6 +11,7 @@ import { createTestEnvironment, testDialects, type TestEnvironment } from '../te
 import { CHUNK_BYTES, COPIED_MARKER, copyDiskFiles, createDatabaseStorage } from './database-storage.ts';
 import { createDiskStorage, readAll, storageKeyOf, TooLargeError, type FileStorage } from './file-storage.ts';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
 
 /** Bytes in pieces of `piece`, as a request body arrives. */
@@ -155,11 +156,50 @@ describe.each(subjects)('file storage contract: $name', ({ dialect, storage: ope
     expect(await blobCount(ctx)).toBe(before);
   });
 
+  it('keeps bytes written again after a removal was decided: the same file uploaded while a clean-up runs', async () => {
+    const data = crypto.randomBytes(2000);
+    const { key } = await storage.put(data);
+    await sleep(5);
+    // The clean-up found no file row holding the key, from this moment on...
+    const decidedAt = Date.now();
+    await sleep(5);
+    // ...and a visitor uploads the same bytes (a file row will hold them) before it removes them.
+    expect(await storage.putStream(pieces(data, 500), data.length)).toEqual({ key, size: data.length });
+    expect(await storage.remove(key, { writtenBefore: decidedAt })).toBe(false);
+    expect((await readAll(storage, key)).equals(data)).toBe(true);
+    await sleep(5);
+    const again = Date.now();
+    await sleep(5);
+    await storage.put(data);
+    expect(await storage.remove(key, { writtenBefore: again })).toBe(false);
+    expect(await storage.has(key)).toBe(true);
+    // Not written since: removed.
+    expect(await storage.remove(key, { writtenBefore: Date.now() + 1 })).toBe(true);
+    expect(await storage.has(key)).toBe(false);
+  });
+
+  it('lists the keys not written since a moment, for the sweep', async () => {
+    const old = await storage.put(crypto.randomBytes(100));
+    await sleep(5);
+    const moment = Date.now();
+    await sleep(5);
+    const recent = await storage.put(crypto.randomBytes(100));
+    const listed: string[] = [];
+    for await (const keys of storage.keysWrittenBefore(moment)) listed.push(...keys);
+    expect(listed).toContain(old.key);
+    expect(listed).not.toContain(recent.key);
+    // Each key once, and nothing that is not a finished blob.
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed.every((key) => /^[0-9a-f]{64}$/.test(key))).toBe(true);
+    await storage.remove(old.key);
+    await storage.remove(recent.key);
+  });
+
   it('answers a missing key: has is false, a read fails with ENOENT, remove does nothing', async () => {
     const key = storageKeyOf(Buffer.from('never stored'));
     expect(await storage.has(key)).toBe(false);
     expect((await readFailure(storage, key)).code).toBe('ENOENT');
-    await expect(storage.remove(key)).resolves.toBeUndefined();
+    await expect(storage.remove(key)).resolves.toBe(false);
   });
 });
 

@@ -8,11 +8,23 @@ export interface StoredBlob {
   size: number;
 }
 
+export class TooLargeError extends Error {}
+
+export interface RemoveOptions {
+  /**
+   * Remove the bytes only if nobody wrote them, or the same bytes again, at or after this moment (ms since the
+   * epoch). A remover takes the moment before it checks that no file row holds the key; a writer of the same bytes
+   * in between refreshes their time, so its file row never ends up pointing at nothing.
+   */
+  writtenBefore?: number;
+}
+
 /**
  * Where file bytes live. Keys are content hashes, so storing the same bytes twice stores them once and a key never
- * contains anything a visitor wrote. One interface, so another backend (database, object store) can replace the disk.
+ * contains anything a visitor wrote. Every write, a repeated one included, records when the bytes were last written;
+ * removal can be made conditional on it (see RemoveOptions). One interface, so another backend (database, object
+ * store) can replace the disk.
  */
-export class TooLargeError extends Error {}
 
 export interface FileStorage {
   put(data: Buffer): Promise<StoredBlob>;
@@ -20,12 +32,43 @@ export interface FileStorage {
   putStream(source: AsyncIterable<Buffer | Uint8Array>, maxBytes: number): Promise<StoredBlob>;
   read(key: string): Readable;
   has(key: string): Promise<boolean>;
-  remove(key: string): Promise<void>;
+  /** Answers whether bytes were removed. */
+  remove(key: string, options?: RemoveOptions): Promise<boolean>;
+  /** The keys of finished blobs last written before `time`, in batches, for the sweep of unused bytes. */
+  keysWrittenBefore(time: number): AsyncIterable<string[]>;
 }
+
+/** Keys per batch of keysWrittenBefore. */
+export const KEY_BATCH = 500;
 
 export const storageKeyOf = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
 
 const KEY_PATTERN = /^[0-9a-f]{64}$/;
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+
+/**
+ * Sets a file's modification time to now, the time of its last write as removal reads it (the file system's own
+ * clock lags by up to a tick); false when there is no such file.
+ */
+async function touch(file: string): Promise<boolean> {
+  const now = new Date();
+  try {
+    await fs.promises.utimes(file, now, now);
+    return true;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return await fs.promises.readdir(dir);
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
+  }
+}
 
 export function createDiskStorage(root: string): FileStorage {
   const pathOf = (key: string) => {
@@ -37,10 +80,12 @@ export function createDiskStorage(root: string): FileStorage {
     async put(data) {
       const key = storageKeyOf(data);
       const target = pathOf(key);
-      if (!fs.existsSync(target)) {
+      // Stored already: its time refreshed (and if a removal took it just now, written anew).
+      if (!(await touch(target))) {
         await fs.promises.mkdir(path.dirname(target), { recursive: true });
         const temp = `${target}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
         await fs.promises.writeFile(temp, data);
+        await touch(temp);
         await fs.promises.rename(temp, target);
       }
       return { key, size: data.length };
@@ -64,6 +109,7 @@ export function createDiskStorage(root: string): FileStorage {
         const key = hash.digest('hex');
         const target = pathOf(key);
         await fs.promises.mkdir(path.dirname(target), { recursive: true });
+        await touch(temp);
         await fs.promises.rename(temp, target);
         return { key, size };
       } catch (error) {
@@ -82,8 +128,52 @@ export function createDiskStorage(root: string): FileStorage {
     async has(key) {
       return fs.existsSync(pathOf(key));
     },
-    async remove(key) {
-      await fs.promises.rm(pathOf(key), { force: true });
+    async remove(key, options = {}) {
+      const target = pathOf(key);
+      if (options.writtenBefore === undefined) {
+        try {
+          await fs.promises.unlink(target);
+          return true;
+        } catch (error) {
+          if (isMissing(error)) return false;
+          throw error;
+        }
+      }
+      // Moved aside first, atomically: a writer of the same bytes either touched the file before (it is kept, put
+      // back) or finds it gone and writes it anew.
+      const aside = `${target}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.removing`;
+      try {
+        await fs.promises.rename(target, aside);
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+      const { mtimeMs } = await fs.promises.stat(aside);
+      if (mtimeMs < options.writtenBefore) {
+        await fs.promises.rm(aside, { force: true });
+        return true;
+      }
+      await fs.promises.rename(aside, target);
+      return false;
+    },
+    async *keysWrittenBefore(time) {
+      let batch: string[] = [];
+      for (const first of (await readdirOrEmpty(root)).filter((name) => /^[0-9a-f]{2}$/.test(name)).sort()) {
+        for (const second of (await readdirOrEmpty(path.join(root, first))).sort()) {
+          const dir = path.join(root, first, second);
+          for (const name of (await readdirOrEmpty(dir)).sort()) {
+            if (!KEY_PATTERN.test(name)) continue;
+            const stats = await fs.promises.stat(path.join(dir, name)).catch(() => null);
+            if (!stats || stats.mtimeMs >= time) continue;
+            batch.push(name);
+            if (batch.length >= KEY_BATCH) {
+              yield batch;
+              batch = [];
+            }
+          }
+        }
+      }
+      if (batch.length > 0) yield batch;
     },
   };
 }

@@ -8,8 +8,7 @@ import { FolderError } from './front-matter.ts';
 import { renderHtml, renderMarkdown } from './markdown.ts';
 import { recordRevisions } from '../authoring/revisions.repository.ts';
 import { FolderErrors, readContentFolder, type ContentFolder } from './read-folder.ts';
-import { storageKeyOf } from '../../storage/file-storage.ts';
-import { attachedFiles, chunks, importedKeys, touchContent, unreferencedKeys } from './content.repository.ts';
+import { attachedFiles, chunks, importedKeys, touchContent } from './content.repository.ts';
 
 export interface ImportOptions {
   prune?: boolean;
@@ -56,29 +55,15 @@ export async function importFolder(ctx: AppContext, dir: string, options: Import
   let done = 0;
   const progress = (label: string) => options.onProgress?.(++done, total, label);
 
-  // File bytes first: storage is content-addressed, so this is idempotent, and blobs new to this import are
-  // removed again if the transaction fails.
+  // File bytes first: storage is content-addressed, so this is idempotent. Bytes no row ends up holding (an import
+  // that failed, files pruned) go with the server's sweep of unused bytes.
   const blobs = new Map<string, { key: string; size: number }>();
-  const newKeys: string[] = [];
-  try {
-    for (const asset of folder.assets) {
-      const bytes = fs.readFileSync(path.join(folder.root, asset));
-      const key = storageKeyOf(bytes);
-      if (!(await ctx.storage.has(key))) newKeys.push(key);
-      blobs.set(asset, await ctx.storage.put(bytes));
-      progress(asset);
-    }
-    const droppedKeys = await ctx.db.transaction().execute((trx) => writeFolder(trx, folder, blobs, summary, options, progress));
-    await removeBlobs(ctx, await unreferencedKeys(ctx.db, droppedKeys));
-  } catch (error) {
-    await removeBlobs(ctx, await unreferencedKeys(ctx.db, newKeys).catch(() => []));
-    throw error;
+  for (const asset of folder.assets) {
+    blobs.set(asset, await ctx.storage.put(fs.readFileSync(path.join(folder.root, asset))));
+    progress(asset);
   }
+  await ctx.db.transaction().execute((trx) => writeFolder(trx, folder, blobs, summary, options, progress));
   return summary;
-}
-
-async function removeBlobs(ctx: AppContext, keys: string[]) {
-  for (const key of keys) await ctx.storage.remove(key);
 }
 
 async function writeFolder(
@@ -88,7 +73,7 @@ async function writeFolder(
   summary: ImportSummary,
   options: ImportOptions,
   progress: (label: string) => void,
-): Promise<string[]> {
+): Promise<void> {
   const now = Date.now();
   const existing = await importedKeys(trx);
 
@@ -265,21 +250,20 @@ async function writeFolder(
   for (const rows of chunks(links)) await trx.insertInto('article_files').values(rows).execute();
   await recordRevisions(trx, revised, { action: 'imported', author: null, now });
 
-  const droppedKeys = options.prune ? await prune(trx, folder, existing, summary) : [];
+  if (options.prune) await prune(trx, folder, existing, summary);
   const touched = (['sections', 'categories', 'articles', 'files'] as const).some(
     (kind) => summary[kind].created + summary[kind].updated + summary[kind].deleted > 0,
   );
   if (touched) await touchContent(trx);
-  return droppedKeys;
 }
 
-/** Deletes what an earlier import brought in and the folder no longer has; returns storage keys it let go of. */
+/** Deletes what an earlier import brought in and the folder no longer has. */
 async function prune(
   trx: Tx,
   folder: ContentFolder,
   existing: Awaited<ReturnType<typeof importedKeys>>,
   summary: ImportSummary,
-): Promise<string[]> {
+): Promise<void> {
   const keep = {
     articles: new Set(folder.articles.map((a) => a.path)),
     categories: new Set(folder.categories.map((c) => c.path)),
@@ -333,5 +317,4 @@ async function prune(
     await trx.deleteFrom('files').where('id', 'in', ids).execute();
   }
   summary.files.deleted = files.length;
-  return files.map((f) => f.storage_key);
 }

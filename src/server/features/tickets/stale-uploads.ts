@@ -1,14 +1,14 @@
 import type { AppContext } from '../../context.ts';
-import { unreferencedKeys } from '../content/content.repository.ts';
+import { removeUnusedBytes } from '../files/unused-bytes.ts';
 
 export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-/** Deletes visitors' uploads that no request took within a day, and their bytes when nothing else holds them. */
+/** Deletes visitors' uploads that no request took within a day; their bytes go with the sweep of unused bytes. */
 export async function deleteStaleUploads(ctx: AppContext, now = Date.now()): Promise<number> {
   const stale = await ctx.db
     .selectFrom('files')
     .leftJoin('ticket_files', 'ticket_files.file_id', 'files.id')
-    .select(['files.id', 'files.storage_key'])
+    .select('files.id')
     .where('files.kind', '=', 'upload')
     .where('files.created_at', '<', now - UPLOAD_LIFETIME_MS)
     .where('ticket_files.ticket_id', 'is', null)
@@ -22,17 +22,29 @@ export async function deleteStaleUploads(ctx: AppContext, now = Date.now()): Pro
       stale.map((f) => f.id),
     )
     .execute();
-  for (const key of await unreferencedKeys(
-    ctx.db,
-    stale.map((f) => f.storage_key),
-  ))
-    await ctx.storage.remove(key);
   return stale.length;
 }
 
-/** Runs the clean-up every hour in a server process; several servers doing it at once is harmless. */
-export function startUploadCleanup(ctx: AppContext): { stop(): void } {
-  const timer = setInterval(() => void deleteStaleUploads(ctx).catch(() => {}), 60 * 60 * 1000);
+/**
+ * Deletes stale uploads, then removes the bytes nothing holds: a minute after the server starts (deploys may come
+ * more often than every hour), then every hour. Several servers doing it at once is harmless.
+ */
+export function startFileCleanup(
+  ctx: AppContext,
+  log: { warn(details: object, message: string): void },
+): { stop(): void } {
+  const run = () =>
+    void deleteStaleUploads(ctx)
+      .then(() => removeUnusedBytes(ctx))
+      .catch((error: unknown) => log.warn({ err: error }, 'file clean-up failed; it runs again in an hour'));
+  const first = setTimeout(run, 60 * 1000);
+  const timer = setInterval(run, 60 * 60 * 1000);
+  first.unref();
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    },
+  };
 }

@@ -5,15 +5,10 @@ import { apiPaths } from '../../../shared/paths.ts';
 import type { UploadedFile } from '../../../shared/api/tickets.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
-import { TooLargeError } from '../../storage/file-storage.ts';
 import { authenticate } from '../auth/auth.service.ts';
-import { unreferencedKeys } from '../content/content.repository.ts';
-import { contentTypeFor } from '../files/content-type.ts';
+import { storeUploadedParts, uploadRow } from '../files/store-uploads.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { ensureVisitorKey, userKey } from './visitor.ts';
-import { cleanFileName } from './clean-text.ts';
-
-const FIELD_NAMES = new Set(['file[]', 'file', 'files[]', 'files']);
 
 export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(multipart, {
@@ -51,71 +46,24 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
         ? userKey(user.id)
         : ensureVisitorKey(request, reply, ctx.config.publicUrl.startsWith('https:'));
 
-      const stored: { name: string; key: string; size: number }[] = [];
-      try {
-        for await (const part of request.files()) {
-          if (!FIELD_NAMES.has(part.fieldname)) {
-            part.file.resume();
-            throw new ApiError(
-              400,
-              'invalid_request',
-              `Unexpected field ${part.fieldname}; send files as file[]`,
-              [{ field: part.fieldname, message: 'is not a file field (use file[])' }],
-            );
-          }
-          const name = cleanFileName(part.filename);
-          try {
-            const blob = await ctx.storage.putStream(part.file, UPLOAD_FILE_MAX_BYTES);
-            stored.push({ name, ...blob });
-          } catch (error) {
-            if (error instanceof TooLargeError) {
-              throw new ApiError(413, 'file_too_large', `${name} is larger than 25 MB`, [
-                { field: 'file[]', message: `${name} is larger than 25 MB` },
-              ]);
-            }
-            throw error;
-          }
-        }
-        if (stored.length === 0) {
-          throw new ApiError(400, 'invalid_request', 'No file was sent', [
-            { field: 'file[]', message: 'is required' },
-          ]);
-        }
-        const now = Date.now();
-        const rows = await ctx.db.transaction().execute((trx) =>
-          Promise.all(
-            stored.map((file) =>
-              trx
-                .insertInto('files')
-                .values({
-                  storage_key: file.key,
-                  original_name: file.name,
-                  mime_type: contentTypeFor(file.name),
-                  size: file.size,
-                  kind: 'upload',
-                  source_path: null,
-                  owner_key: owner,
-                  created_at: now,
-                })
-                .returning(['id', 'original_name', 'size'])
-                .executeTakeFirstOrThrow(),
-            ),
+      const stored = await storeUploadedParts(ctx, request.files(), 'file[]');
+      const now = Date.now();
+      const rows = await ctx.db.transaction().execute((trx) =>
+        Promise.all(
+          stored.map((file) =>
+            trx
+              .insertInto('files')
+              .values(uploadRow(file, 'upload', owner, now))
+              .returning(['id', 'original_name', 'size'])
+              .executeTakeFirstOrThrow(),
           ),
-        );
-        return rows.map((row): UploadedFile => ({
-          id: row.id,
-          original_name: row.original_name,
-          file_size: Number(row.size),
-        }));
-      } catch (error) {
-        // Nothing of a refused request stays behind: its bytes go unless another file row already holds them.
-        for (const key of await unreferencedKeys(
-          ctx.db,
-          stored.map((f) => f.key),
-        ))
-          await ctx.storage.remove(key);
-        throw error;
-      }
+        ),
+      );
+      return rows.map((row): UploadedFile => ({
+        id: row.id,
+        original_name: row.original_name,
+        file_size: Number(row.size),
+      }));
     },
   );
 }
