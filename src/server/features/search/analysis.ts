@@ -34,6 +34,23 @@ export function fold(text: string): string {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
+/** A fresh global pattern for words, to walk a text with `exec` from any place. */
+export const wordPattern = () => new RegExp(WORD.source, WORD.flags);
+
+const initials = new Map<string, string>();
+
+/** A word's first letter as its analysed forms begin: lower case, without diacritics. */
+export function initialOf(word: string): string {
+  const first = String.fromCodePoint(word.codePointAt(0) ?? 0);
+  let folded = initials.get(first);
+  if (folded === undefined) {
+    folded = fold(first.toLowerCase().replace(/ё/g, 'е'));
+    folded = String.fromCodePoint(folded.codePointAt(0) ?? 0);
+    if (initials.size < 10_000) initials.set(first, folded);
+  }
+  return folded;
+}
+
 /** Words with their places in the text, for highlighting. */
 export function words(text: string): { word: string; start: number; end: number }[] {
   return [...text.matchAll(WORD)].map((m) => ({
@@ -48,26 +65,30 @@ interface Analysed {
   whole: string;
 }
 
-/** Words repeat a lot in help articles: each (language, word) is analysed once; the cache is bounded. */
-const cache = new Map<string, Analysed>();
+/** Words repeat a lot in help articles: each (language, word) is analysed once; the caches are bounded together. */
+const caches = new Map<Language, Map<string, Analysed>>();
+let cached = 0;
 const CACHE_LIMIT = 500_000;
 
 function analysed(word: string, lang: Language): Analysed {
-  const key = `${lang}\u0000${word}`;
-  let entry = cache.get(key);
+  let cache = caches.get(lang);
+  if (cache === undefined) caches.set(lang, (cache = new Map()));
+  let entry = cache.get(word);
   if (entry === undefined) {
     const lower = word.toLowerCase().replace(/ё/g, 'е');
     const whole = fold(lower);
     const stem = lower.length > 2 && !/^\d+$/.test(lower) ? fold(STEMMERS[lang].stem(lower)) : whole;
     entry = { stem, whole };
     // Dropping the oldest entries keeps the common words cached, unlike clearing everything.
-    if (cache.size >= CACHE_LIMIT) {
+    if (cached >= CACHE_LIMIT) {
       for (const old of cache.keys()) {
+        if (cached < CACHE_LIMIT * 0.9) break;
         cache.delete(old);
-        if (cache.size < CACHE_LIMIT * 0.9) break;
+        cached--;
       }
     }
-    cache.set(key, entry);
+    cache.set(word, entry);
+    cached++;
   }
   return entry;
 }

@@ -1,6 +1,6 @@
 import MiniSearch, { type Query, type SearchResult } from 'minisearch';
 import type { Language } from '../../../shared/constants.ts';
-import { analyse, analyseText, isStopword, variants, words } from './analysis.ts';
+import { analyse, analyseText, initialOf, isStopword, variants, wordPattern, words } from './analysis.ts';
 
 /** Longest stretch of indexing between two turns of the event loop. */
 const SLICE_MS = 8;
@@ -117,8 +117,11 @@ export class SearchIndex {
       .filter((word) => !isStopword(word))
       .slice(0, MAX_QUERY_WORDS);
     if (terms.length === 0) return [];
+    // The query terms each word stands for, and back.
+    const wordsOf = new Map<string, Set<number>>();
     const groups: Query[] = terms.map((word, index) => {
       const { whole, stems } = variants(word);
+      for (const term of [whole, ...stems]) wordsOf.set(term, (wordsOf.get(term) ?? new Set()).add(index));
       // One or two letters would stand for most of the index's words: matched as typed until a third comes.
       const prefix = index === terms.length - 1 && [...whole].length >= MIN_PREFIX_LETTERS;
       // Typos are looked for once, on the whole word; stems are matched as they are, which keeps queries cheap.
@@ -127,18 +130,26 @@ export class SearchIndex {
         ? { combineWith: 'OR', queries: [wholeWord, { queries: stems, combineWith: 'OR', prefix }] }
         : wholeWord;
     });
-    // Every word first; then, for questions in whole sentences, articles that match most of them.
-    const strict = this.mini.search({ combineWith: 'AND', queries: groups });
-    const results =
-      strict.length >= limit || terms.length === 1
-        ? strict
-        : this.merge(strict, this.mini.search({ combineWith: 'OR', queries: groups }));
-    return results.slice(0, limit).map((result) => this.present(result));
-  }
-
-  private merge(first: SearchResult[], second: SearchResult[]): SearchResult[] {
-    const seen = new Set(first.map((r) => r.id));
-    return [...first, ...second.filter((r) => !seen.has(r.id))];
+    // Articles that match every word first; then, for questions in whole sentences, those that match most of them.
+    // An article's score is the same whether the words are combined with AND or OR, so one search finds both when
+    // each query term stands for one word (a repeated word, or one word's stem among another's forms, needs two).
+    const shared = [...wordsOf.values()].some((indexes) => indexes.size > 1);
+    if (shared) {
+      const strict = this.mini.search({ combineWith: 'AND', queries: groups });
+      const results =
+        strict.length >= limit
+          ? strict
+          : merge(strict, this.mini.search({ combineWith: 'OR', queries: groups }));
+      return results.slice(0, limit).map((result) => this.present(result));
+    }
+    const every: SearchResult[] = [];
+    const most: SearchResult[] = [];
+    for (const result of this.mini.search({ combineWith: 'OR', queries: groups })) {
+      const matched = new Set(result.queryTerms.flatMap((term) => [...(wordsOf.get(term) ?? [])]));
+      (matched.size === terms.length ? every : most).push(result);
+      if (every.length >= limit) break;
+    }
+    return [...every, ...most].slice(0, limit).map((result) => this.present(result));
   }
 
   private present(result: SearchResult): SearchHit {
@@ -154,22 +165,44 @@ export class SearchIndex {
   }
 }
 
-/** A window of the body around its first matching word, escaped, with every matching word marked. */
+function merge(first: SearchResult[], second: SearchResult[]): SearchResult[] {
+  const seen = new Set(first.map((r) => r.id));
+  return [...first, ...second.filter((r) => !seen.has(r.id))];
+}
+
+/**
+ * A window of the body around its first matching word, escaped, with every matching word marked. Only words that
+ * may match are analysed: stemmers change endings, never beginnings, so a word whose first letter begins no matched
+ * term is passed over, and only the window is read twice.
+ */
 export function snippet(doc: SearchDocument, matched: Set<string>): string {
-  const found = words(doc.text);
-  const first = found.findIndex((w) => matched.has(analyse(w.word, doc.lang)));
-  const from = first === -1 ? 0 : Math.max(0, (found[first]?.start ?? 0) - 40);
-  let start = from === 0 ? 0 : doc.text.indexOf(' ', from) + 1;
+  const initials = new Set([...matched].map((term) => String.fromCodePoint(term.codePointAt(0) ?? 0)));
+  const isMatch = (word: string) => initials.has(initialOf(word)) && matched.has(analyse(word, doc.lang));
+  const text = doc.text;
+  const pattern = wordPattern();
+  let firstStart = -1;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    if (isMatch(m[0])) {
+      firstStart = m.index;
+      break;
+    }
+  }
+  const from = firstStart === -1 ? 0 : Math.max(0, firstStart - 40);
+  let start = from === 0 ? 0 : text.indexOf(' ', from) + 1;
   if (start <= 0) start = from;
-  const end = Math.min(doc.text.length, start + SNIPPET_CHARS);
+  const end = Math.min(text.length, start + SNIPPET_CHARS);
   let html = start > 0 ? '…' : '';
   let cursor = start;
-  for (const w of found) {
-    if (w.start < start || w.end > end) continue;
-    if (!matched.has(analyse(w.word, doc.lang))) continue;
-    html += escapeHtml(doc.text.slice(cursor, w.start)) + `<mark>${escapeHtml(w.word)}</mark>`;
-    cursor = w.end;
+  pattern.lastIndex = start;
+  for (let m = pattern.exec(text); m && m.index + m[0].length <= end; m = pattern.exec(text)) {
+    // A window starting inside a word leaves that word unmarked.
+    if (m.index === start && start > 0 && WORD_END.test(text.slice(Math.max(0, start - 2), start))) continue;
+    if (!isMatch(m[0])) continue;
+    html += escapeHtml(text.slice(cursor, m.index)) + `<mark>${escapeHtml(m[0])}</mark>`;
+    cursor = m.index + m[0].length;
   }
-  html += escapeHtml(doc.text.slice(cursor, end));
-  return end < doc.text.length ? `${html}…` : html;
+  html += escapeHtml(text.slice(cursor, end));
+  return end < text.length ? `${html}…` : html;
 }
+
+const WORD_END = /[\p{L}\p{N}]$/u;
