@@ -31,6 +31,9 @@ export interface SearchHit {
 const FIELDS = ['title', 'category', 'section', 'text'] as const;
 const MAX_QUERY_WORDS = 12;
 const MIN_PREFIX_LETTERS = 3;
+/** A last word shorter than this is completed from titles and names only. */
+const NAME_PREFIX_BELOW = 5;
+const NAME_FIELDS = ['title', 'category', 'section'] as const;
 const SNIPPET_CHARS = 160;
 
 /** Edits allowed by word length: none for short words, where a typo is another word. */
@@ -123,12 +126,23 @@ export class SearchIndex {
       const { whole, stems } = variants(word);
       for (const term of [whole, ...stems]) wordsOf.set(term, (wordsOf.get(term) ?? new Set()).add(index));
       // One or two letters would stand for most of the index's words: matched as typed until a third comes.
-      const prefix = index === terms.length - 1 && [...whole].length >= MIN_PREFIX_LETTERS;
+      const letters = [...whole].length;
+      const prefix = index === terms.length - 1 && letters >= MIN_PREFIX_LETTERS;
       // Typos are looked for once, on the whole word; stems are matched as they are, which keeps queries cheap.
       const wholeWord: Query = { queries: [whole], prefix, fuzzy: fuzziness };
-      return stems.length
+      const forms: Query = stems.length
         ? { combineWith: 'OR', queries: [wholeWord, { queries: stems, combineWith: 'OR', prefix }] }
         : wholeWord;
+      if (!prefix || letters >= NAME_PREFIX_BELOW) return forms;
+      // A word begun with three or four letters is completed from titles and names, where it is looked for;
+      // in bodies such a beginning starts hundreds of words, and it is matched there only as it stands.
+      return {
+        combineWith: 'OR',
+        queries: [
+          { ...forms, fields: [...NAME_FIELDS] },
+          { queries: [whole, ...stems], combineWith: 'OR', fields: ['text'], prefix: false },
+        ],
+      };
     });
     // Articles that match every word first; then, for questions in whole sentences, those that match most of them.
     // An article's score is the same whether the words are combined with AND or OR, so one search finds both when

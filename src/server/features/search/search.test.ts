@@ -108,6 +108,17 @@ describe.each(testDialects())('search suggestions API on %s', (dialect) => {
     expect((await suggest('text=inv')).map((s) => s.id)).toContain(titleMatch.id);
   });
 
+  it('completes three or four letters from titles and names, and from bodies from the fifth', async () => {
+    // 'account' is in a body only: its beginning is too common a start in bodies until a fifth letter.
+    expect((await suggest('text=accou')).map((s) => s.id)).toContain(bodyMatch.id);
+    expect((await suggest('text=acc')).map((s) => s.id)).not.toContain(bodyMatch.id);
+    // A short word found whole in a body still counts, and a category's name completes from three letters.
+    expect((await suggest('text=page')).map((s) => s.id)).toContain(titleMatch.id);
+    expect((await suggest('text=bil')).map((s) => s.id)).toEqual(
+      expect.arrayContaining([bodyMatch.id, titleMatch.id]),
+    );
+  });
+
   it('waits for a third letter before matching the start of a word, which one or two would make most words', async () => {
     expect(await suggest('text=in')).toEqual([]);
     expect(await suggest('text=i')).toEqual([]);
