@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { FileRow } from '../../db/tables.ts';
 
@@ -7,8 +8,8 @@ export function findFile(db: Executor, id: number): Promise<FileRow | undefined>
 
 /**
  * Whether anyone may download a content file: it is attached to a published article or linked from one's body
- * (`/files/ID/...`), it is a category's icon or in a description, the branding's logo or background, or it came from
- * a content folder without being attached only to drafts. Anything else (a fresh upload in the admin, an image of a
+ * (`/files/ID/...`), it is the icon of a category visitors can see or in its description, the branding's logo or
+ * background, or it came from a content folder without being attached only to drafts. Anything else (a fresh upload in the admin, an image of a
  * draft) answers only to admins.
  */
 export async function isPublicContentFile(db: Executor, file: FileRow): Promise<boolean> {
@@ -30,12 +31,7 @@ export async function isPublicContentFile(db: Executor, file: FileRow): Promise<
       .where('body_html', 'like', marker)
       .limit(1)
       .executeTakeFirst(),
-    db
-      .selectFrom('categories')
-      .select('id')
-      .where((eb) => eb.or([eb('icon_file_id', '=', file.id), eb('description', 'like', marker)]))
-      .limit(1)
-      .executeTakeFirst(),
+    visibleCategoryUsing(db, file.id, marker),
     db.selectFrom('settings').select('value').where('key', '=', 'branding').executeTakeFirst(),
   ]);
   if (article || category) return true;
@@ -44,4 +40,20 @@ export async function isPublicContentFile(db: Executor, file: FileRow): Promise<
     : {};
   const prefix = `/files/${file.id}/`;
   return [logo_url, background_url].some((url) => typeof url === 'string' && url.startsWith(prefix));
+}
+
+/**
+ * A category that uses the file (as its icon or in its description) and that visitors can see: a published article
+ * sits somewhere below it. Union, not union all, so corrupt parent links cannot loop.
+ */
+async function visibleCategoryUsing(db: Executor, fileId: number, marker: string): Promise<unknown> {
+  const { rows } = await sql`
+    with recursive below(id) as (
+      select id from categories where icon_file_id = ${fileId} or description like ${marker}
+      union
+      select categories.id from categories join below on categories.parent_id = below.id
+    )
+    select 1 as found from articles where published = 1 and category_id in (select id from below) limit 1
+  `.execute(db);
+  return rows[0];
 }

@@ -155,8 +155,28 @@ describe.each(testDialects())('file downloads on %s', (dialect) => {
       name: 'icon.png',
       content: Buffer.concat([PNG, Buffer.from('icon')]),
     });
-    await buildCategory(t.ctx.db, { icon_file_id: icon.id, icon_type: 'file' });
+    const category = await buildCategory(t.ctx.db, { icon_file_id: icon.id, icon_type: 'file' });
+    await buildArticle(t.ctx.db, { category_id: category.id });
     expect((await t.app.inject(link(icon))).statusCode).toBe(200);
+  });
+
+  it('serves a category’s icon and the files in its description only while visitors can see the category', async () => {
+    const icon = await buildFile(t.ctx, {
+      name: 'hidden-icon.png',
+      content: Buffer.concat([PNG, Buffer.from('h')]),
+    });
+    const inText = await buildFile(t.ctx, { name: 'plan.pdf', content: 'the plan for next year' });
+    const category = await buildCategory(t.ctx.db, {
+      icon_file_id: icon.id,
+      icon_type: 'file',
+      description: `<p>See <a href="${link(inText)}">the plan</a>.</p>`,
+    });
+    const child = await buildCategory(t.ctx.db, { parent_id: category.id });
+    const article = await buildArticle(t.ctx.db, { category_id: child.id, published: 0 });
+    // Nothing published below it: the category is hidden, and so are its files.
+    for (const file of [icon, inText]) expectApiError(await t.app.inject(link(file)), 404, []);
+    await t.ctx.db.updateTable('articles').set({ published: 1 }).where('id', '=', article.id).execute();
+    for (const file of [icon, inText]) expect((await t.app.inject(link(file))).statusCode).toBe(200);
   });
 
   it('answers 404 for a file attached only to unpublished articles', async () => {
