@@ -281,21 +281,30 @@ describe('the admin app, one journey', () => {
     expect(stored.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await stored.arrayBuffer()).equals(pasted)).toBe(true);
 
-    // The preview draws unsaved HTML as written, but nothing in it runs: its frame has no scripts.
+    // The preview shows unsaved changes as a save will store them: the probe's handler and script are gone.
     await page.getByRole('button', { name: 'HTML source' }).click();
     const source = page.getByRole('textbox', { name: 'Body' });
-    await source.fill(
-      `${await source.inputValue()}\n<p>Probe</p><img src="data:," onerror="parent.previewRan = true"><script>parent.previewRan = true</script>`,
-    );
+    const written = await source.inputValue();
+    const probeHtml = `\n<p>Probe</p><img src="data:," onerror="parent.previewRan = true"><script>parent.previewRan = true</script>`;
+    await source.fill(written + probeHtml);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByText('The preview shows unsaved changes as they will be saved.').waitFor();
+    const frame = page.frameLocator('iframe.preview-frame');
+    await expect.poll(() => frame.locator('p', { hasText: 'Probe' }).count()).toBe(1);
+    expect(await frame.locator('script, [onerror]').count()).toBe(0);
+    // HTML the server will not take (over 1 MiB) is drawn as written, and nothing in it runs: the frame has no scripts.
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await source.fill(`${written}${probeHtml}<p>${'x'.repeat(1_048_576)}</p>`);
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.getByText('The preview shows unsaved changes as written').waitFor();
-    const frame = page.frameLocator('iframe.preview-frame');
     await expect
       .poll(() => frame.locator('img[src^="data:"]').evaluate((img: HTMLImageElement) => img.complete))
       .toBe(true);
     expect(await frame.locator('script').count()).toBe(1);
     expect(await page.evaluate(() => (window as { previewRan?: boolean }).previewRan)).toBeUndefined();
     expect(probe.problems.filter((problem) => SANDBOXED.test(problem)).length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await source.fill(written + probeHtml);
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await page.getByRole('button', { name: 'Rich text' }).click();
     await page.getByRole('button', { name: 'Discard changes' }).click();

@@ -30,6 +30,7 @@ export const apiPaths = {
   adminArticles: '/api/admin/articles',
   adminArticle: '/api/admin/articles/:id',
   adminMove: '/api/admin/move',
+  adminPreview: '/api/admin/preview',
   adminRevisions: '/api/admin/articles/:id/revisions',
   adminRevision: '/api/admin/articles/:id/revisions/:revision',
   adminRevisionRestore: '/api/admin/articles/:id/revisions/:revision/restore',

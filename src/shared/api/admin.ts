@@ -213,6 +213,12 @@ export const Revision = Type.Object({
 export type Revision = Static<typeof Revision>;
 
 export const RevisionList = Type.Object({ items: Type.Array(RevisionSummary) });
+
+/** HTML to preview as a save would store it. */
+export const HtmlPreviewBody = Type.Object({ html: Html });
+export type HtmlPreviewBody = Static<typeof HtmlPreviewBody>;
+export const HtmlPreview = Type.Object({ html: Type.String() });
+export type HtmlPreview = Static<typeof HtmlPreview>;
 export type RevisionList = Static<typeof RevisionList>;
 
 export const RevisionParams = Type.Object({ id: Id, revision: Id });

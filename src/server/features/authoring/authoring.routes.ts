@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { MAX_HTML_BYTES } from '../../../shared/api/admin.ts';
 import { endpoints } from '../../../shared/api/endpoints.ts';
+import { apiPaths } from '../../../shared/paths.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
@@ -15,6 +16,7 @@ import {
   updateArticle,
 } from './articles.service.ts';
 import { changeBranding } from './branding-admin.service.ts';
+import { cleanHtml } from './clean-html.ts';
 import { createCategory, deleteCategory, updateCategory } from './categories.service.ts';
 import { getTree, moveItem } from './move.service.ts';
 import { diffRevisions, getRevision, listRevisions } from './revisions.service.ts';
@@ -125,7 +127,11 @@ export function registerAuthoringRoutes(app: FastifyInstance, ctx: AppContext): 
   void app.register(async (scoped) => {
     scoped.setErrorHandler((error: FastifyError, request) => {
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        const field = request.url.startsWith('/api/admin/categories') ? 'description' : 'body_html';
+        const field = request.url.startsWith(apiPaths.adminCategories)
+          ? 'description'
+          : request.url.startsWith(apiPaths.adminPreview)
+            ? 'html'
+            : 'body_html';
         throw new ApiError(413, 'body_too_large', `The request is larger than ${HTML_REQUEST_LIMIT} bytes`, [
           { field, message: `must be at most ${MAX_HTML_BYTES} bytes (1 MiB)` },
         ]);
@@ -157,6 +163,15 @@ export function registerAuthoringRoutes(app: FastifyInstance, ctx: AppContext): 
       async (request, reply) => {
         const { author } = await admin(request, reply);
         return createArticle(db, request.body, author);
+      },
+      limit,
+    );
+    route(
+      scoped,
+      endpoints.previewHtml,
+      async (request, reply) => {
+        await admin(request, reply);
+        return { html: await cleanHtml(request.body.html, 'html') };
       },
       limit,
     );

@@ -78,6 +78,7 @@ describe.each(testDialects())('authoring API on %s', (dialect) => {
         ],
         ['DELETE /api/admin/articles/:id', 'DELETE', `/api/admin/articles/${a.id}`],
         ['POST /api/admin/move', 'POST', '/api/admin/move', { kind: 'section', id: s.id, index: 0 }],
+        ['POST /api/admin/preview', 'POST', '/api/admin/preview', { html: '<p>x</p>' }],
         ['GET /api/admin/articles/:id/revisions', 'GET', `/api/admin/articles/${a.id}/revisions`],
         [
           'GET /api/admin/articles/:id/revisions/:revision',
@@ -330,6 +331,25 @@ describe.each(testDialects())('authoring API on %s', (dialect) => {
   });
 
   describe('articles', () => {
+    it('previews HTML as a save would store it, storing nothing', async () => {
+      const stored = async () => ({
+        revision: await readSetting(t.ctx.db, 'content_revision'),
+        articles: (await t.ctx.db.selectFrom('articles').select('id').execute()).length,
+      });
+      const before = await stored();
+      const html =
+        '<h2>Start</h2><p>Plug it <img src="x" onerror="alert(1)"> in.</p><script>alert(2)</script>';
+      const preview = await ok<{ html: string }>(as('POST', '/api/admin/preview', { html }));
+      expect(preview).toEqual({ html: '<h2>Start</h2><p>Plug it <img src="x" loading="lazy" /> in.</p>' });
+      expect(await stored()).toEqual(before);
+      const s = await section('Previewed');
+      expect((await article({ section_id: s.id, title: 'Same', body_html: html })).body_html).toBe(
+        preview.html,
+      );
+      expectApiError(await as('POST', '/api/admin/preview', {}), 400, ['html']);
+      expectApiError(await as('POST', '/api/admin/preview', { html: 'x'.repeat(1_048_577) }), 400, ['html']);
+    });
+
     it('creates drafts, saves, publishes and deletes articles', async () => {
       const s = await section('Articles');
       const created = await article({

@@ -12,6 +12,7 @@ import type {
   CategoryCreateBody,
   CategoryUpdateBody,
   DeleteQuery,
+  HtmlPreview,
   MoveBody,
   Revision,
   RevisionDiff,
@@ -84,6 +85,7 @@ export const adminApi = {
   revision: (id: number, rev: number) => request<Revision>('GET', revision(id, rev)),
   diff: (id: number, from: number, to: number) =>
     request<RevisionDiff>('GET', pathOf(apiPaths.adminRevisionDiff, { id }), { query: { from, to } }),
+  previewHtml: (html: string) => request<HtmlPreview>('POST', apiPaths.adminPreview, { body: { html } }),
   restore: (id: number, rev: number) =>
     request<AdminArticle>('POST', pathOf(apiPaths.adminRevisionRestore, { id, revision: rev })),
 
