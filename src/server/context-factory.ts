@@ -23,12 +23,13 @@ export async function createContext(config: Config): Promise<AppContext> {
     await database.close();
     throw error;
   }
+  const revisions = outlastOutages(createRevisionWatch(database.db, config.cache.revisionCheckMs));
   return {
     config,
     database,
     db: database.db,
     storage,
-    search: createSearchService(database.db),
-    revisions: outlastOutages(createRevisionWatch(database.db, config.cache.revisionCheckMs)),
+    search: createSearchService(database.db, { revision: () => revisions.current() }),
+    revisions,
   };
 }

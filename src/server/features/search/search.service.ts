@@ -103,10 +103,17 @@ const ANSWER_CACHE_SIZE = 10_000;
 export interface SearchServiceOptions {
   /** Index size from which large changes are rebuilt in the background (tests lower it). */
   backgroundRebuildFrom?: number;
+  /**
+   * What the index must be brought up to before a search: by default the content's revision, read from the database
+   * every time. A server passes its revision watch, read at most every REVISION_CHECK_MS and at once after its own
+   * writes, which also keeps search answering from the index while the database is away.
+   */
+  revision?: () => Promise<unknown>;
 }
 
 export function createSearchService(db: Executor, options: SearchServiceOptions = {}) {
   const backgroundFrom = options.backgroundRebuildFrom ?? BACKGROUND_REBUILD_FROM;
+  const readRevision = options.revision ?? (() => readSetting<number>(db, 'content_revision'));
   let index: SearchIndex | null = null;
   let versions = new Map<number, string>();
   let revision: unknown = undefined;
@@ -161,7 +168,7 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
    * `fresh` says whether it is up to date, so answers from an index still catching up are not kept anywhere.
    */
   const current = async () => {
-    const seen = await readSetting<number>(db, 'content_revision');
+    const seen = await readRevision();
     if (!index || seen !== revision) await update(seen);
     return { index: index as SearchIndex, generation, fresh: seen === revision };
   };
