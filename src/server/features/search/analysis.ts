@@ -79,11 +79,13 @@ function analysed(word: string, lang: Language): Analysed {
     const whole = fold(lower);
     const stem = lower.length > 2 && !/^\d+$/.test(lower) ? fold(STEMMERS[lang].stem(lower)) : whole;
     entry = { stem, whole };
-    // Dropping the oldest entries keeps the common words cached, unlike clearing everything.
+    // Dropping the oldest entries keeps the common words cached, unlike clearing everything. They go from the
+    // largest language's cache: one language's few words must not be evicted again and again for another's many.
     if (cached >= CACHE_LIMIT) {
-      for (const old of cache.keys()) {
+      const largest = [...caches.values()].reduce((a, b) => (b.size > a.size ? b : a));
+      for (const old of largest.keys()) {
         if (cached < CACHE_LIMIT * 0.9) break;
-        cache.delete(old);
+        largest.delete(old);
         cached--;
       }
     }
