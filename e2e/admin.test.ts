@@ -139,7 +139,10 @@ describe('the admin app, one journey', () => {
     await first.getByLabel('Name').fill('Routers');
     await first.getByRole('button', { name: 'Create category' }).click();
     await expect.poll(() => treeItem('Routers').getAttribute('aria-selected')).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('treeitem');
+    // Focus follows once the dialog has closed, a render after the selection.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('role')))
+      .toBe('treeitem');
 
     await page.getByRole('button', { name: 'New category' }).click();
     const second = page.getByRole('dialog', { name: 'New category in “Routers”' });
@@ -451,12 +454,16 @@ describe('the admin app, one journey', () => {
     await treeRow(section.name).click();
     if ((await item.getAttribute('aria-expanded')) === 'false') await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowDown');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`tree-item-category-${first.id}`);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id))
+      .toBe(`tree-item-category-${first.id}`);
     await page.keyboard.press('Alt+ArrowDown');
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Moved' }).innerText())
       .toContain(`Moved “${first.name}” to position 2 of ${siblings.length} in “${section.name}”`);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`tree-item-category-${first.id}`);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id))
+      .toBe(`tree-item-category-${first.id}`);
     const after = await tree();
     const order = after.categories
       .filter((c) => c.section_id === section.id && c.parent_id === null)
