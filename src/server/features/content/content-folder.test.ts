@@ -301,6 +301,40 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     expect(await snapshot(t)).toEqual(before);
   });
 
+  it('keeps the images and files of drafts from a folder private until the draft is published', async () => {
+    const own = await createTestApp(dialect);
+    try {
+      await importFolder(
+        own.ctx,
+        writeFolder({
+          'plans/next.md': [
+            '---',
+            'title: Next release',
+            'published: false',
+            'files:',
+            '  - _files/roadmap.pdf',
+            '---',
+            '![The plan](_images/plan.png)',
+            '',
+          ].join('\n'),
+          'plans/_images/plan.png': PNG,
+          'plans/_files/roadmap.pdf': '%PDF-1.4 roadmap',
+          'plans/open.md': '---\ntitle: Open\n---\nNothing secret.\n',
+        }),
+      );
+      const files = await own.ctx.db.selectFrom('files').select(['id', 'original_name']).execute();
+      const urls = files.map((file) => `/files/${file.id}/${file.original_name}`);
+      expect(urls).toHaveLength(2);
+      const statuses = async () => Promise.all(urls.map(async (url) => (await own.app.inject(url)).statusCode));
+      expect(await statuses()).toEqual([404, 404]);
+
+      await own.ctx.db.updateTable('articles').set({ published: 1 }).where('title', '=', 'Next release').execute();
+      expect(await statuses()).toEqual([200, 200]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('refuses to export into a folder that has content unless forced', async () => {
     const target = writeFolder({ 'keep.txt': 'x', '.git/HEAD': 'ref' });
     await expect(exportFolder(t.ctx, target)).rejects.toThrow(/not empty/);

@@ -8,9 +8,9 @@ export function findFile(db: Executor, id: number): Promise<FileRow | undefined>
 
 /**
  * Whether anyone may download a content file: it is attached to a published article or linked from one's body
- * (`/files/ID/...`), it is the icon of a category visitors can see or in its description, the branding's logo or
- * background, or it came from a content folder without being attached only to drafts. Anything else (a fresh upload in the admin, an image of a
- * draft) answers only to admins.
+ * (`/files/ID/...`), it is the icon of a category visitors can see or in its description, or the branding's logo or
+ * background. Anything else (a fresh upload in the admin, an image of a draft, whether uploaded or imported from a
+ * content folder) answers only to admins.
  */
 export async function isPublicContentFile(db: Executor, file: FileRow): Promise<boolean> {
   if (file.kind !== 'content') return false;
@@ -21,7 +21,6 @@ export async function isPublicContentFile(db: Executor, file: FileRow): Promise<
     .where('article_files.file_id', '=', file.id)
     .execute();
   if (attached.some((row) => row.published === 1)) return true;
-  if (file.source_path !== null && attached.length === 0) return true;
   const marker = `%/files/${file.id}/%`;
   const [article, category, branding] = await Promise.all([
     db
