@@ -223,6 +223,19 @@ describe('the admin app, one journey', () => {
     const preview = page.frameLocator('iframe.preview-frame');
     await expect.poll(() => preview.locator('h1').innerText()).toBe(`Set up the ${UNIQUE} router`);
     expect(await preview.locator('.rich-text table td').count()).toBe(6);
+    // The whole public page as it will be once published: the header, and the trail through categories visitors
+    // cannot see yet.
+    await preview.locator('.site-header').waitFor();
+    expect(await preview.locator('nav', { hasText: 'Routers' }).innerText()).toContain('Wi-Fi 7');
+    // The draft's image shows there, through the admin's files cookie.
+    await expect
+      .poll(() =>
+        preview
+          .locator('.rich-text img')
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+      )
+      .toBe(64);
+    await page.getByText('The preview shows the page visitors will see once it is published.').waitFor();
     await checkAxe('draft preview');
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
   });
@@ -291,7 +304,7 @@ describe('the admin app, one journey', () => {
     const probeHtml = `\n<p>Probe</p><img src="data:," onerror="parent.previewRan = true"><script>parent.previewRan = true</script>`;
     await source.fill(written + probeHtml);
     await page.getByRole('button', { name: 'Preview' }).click();
-    await page.getByText('The preview shows unsaved changes as they will be saved.').waitFor();
+    await page.getByText('The preview shows unsaved changes as they will be saved').waitFor();
     const frame = page.frameLocator('iframe.preview-frame');
     await expect.poll(() => frame.locator('p', { hasText: 'Probe' }).count()).toBe(1);
     expect(await frame.locator('script, [onerror]').count()).toBe(0);
@@ -299,7 +312,7 @@ describe('the admin app, one journey', () => {
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await source.fill(`${written}${probeHtml}<p>${'x'.repeat(1_048_576)}</p>`);
     await page.getByRole('button', { name: 'Preview' }).click();
-    await page.getByText('The preview shows unsaved changes as written').waitFor();
+    await page.getByText('The preview shows the article as written').waitFor();
     await expect
       .poll(() => frame.locator('img[src^="data:"]').evaluate((img: HTMLImageElement) => img.complete))
       .toBe(true);

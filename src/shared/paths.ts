@@ -31,6 +31,7 @@ export const apiPaths = {
   adminArticle: '/api/admin/articles/:id',
   adminMove: '/api/admin/move',
   adminPreview: '/api/admin/preview',
+  adminArticlePreview: '/api/admin/preview/article',
   adminRevisions: '/api/admin/articles/:id/revisions',
   adminRevision: '/api/admin/articles/:id/revisions/:revision',
   adminRevisionRestore: '/api/admin/articles/:id/revisions/:revision/restore',

@@ -219,6 +219,26 @@ export const HtmlPreviewBody = Type.Object({ html: Html });
 export type HtmlPreviewBody = Static<typeof HtmlPreviewBody>;
 export const HtmlPreview = Type.Object({ html: Type.String() });
 export type HtmlPreview = Static<typeof HtmlPreview>;
+
+/**
+ * An article, saved or not, to draw as its public page would be once published: where it sits, what it says and
+ * what is attached. Nothing is stored.
+ */
+export const ArticlePreviewBody = Type.Object({
+  /** The article being edited, so the page stands in its place; absent or null for one not yet saved. */
+  article_id: Type.Optional(NullableId),
+  section_id: Id,
+  category_id: NullableId,
+  /** Empty while a new article has no title yet. */
+  title: Type.String({ maxLength: 200 }),
+  body_html: Html,
+  can_create_issue: Type.Boolean(),
+  file_ids: ArticleFields.file_ids,
+});
+export type ArticlePreviewBody = Static<typeof ArticlePreviewBody>;
+/** The public page as a whole HTML document, without scripts: for a frame that runs none. */
+export const ArticlePreview = Type.Object({ document: Type.String() });
+export type ArticlePreview = Static<typeof ArticlePreview>;
 export type RevisionList = Static<typeof RevisionList>;
 
 export const RevisionParams = Type.Object({ id: Id, revision: Id });

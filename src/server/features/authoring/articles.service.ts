@@ -4,10 +4,10 @@ import type { Db, Executor, Tx } from '../../db/database.ts';
 import type { ArticleRow, ArticleTable, RevisionAction } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { articleBodyScopes, touchContent, type ChangeScope } from '../content/content.repository.ts';
-import { attachedFileRows, findArticle, findSection, replaceAttachments } from './authoring.repository.ts';
+import { attachedFileRows, findArticle, replaceAttachments } from './authoring.repository.ts';
 import { presentAdminArticle, revisionFileIds } from './authoring.presenters.ts';
 import { cleanHtml } from './clean-html.ts';
-import { cleanName, requireContentFiles } from './content-rules.ts';
+import { cleanName, requireContentFiles, requireSection } from './content-rules.ts';
 import { closeGap, placeAt, resolveContainer } from './move.service.ts';
 import {
   findRevision,
@@ -33,11 +33,7 @@ export async function createArticle(
   const title = cleanName(body.title, 'title');
   const bodyHtml = body.body_html === undefined ? '' : await cleanHtml(body.body_html, 'body_html');
   return db.transaction().execute(async (trx) => {
-    if (!(await findSection(trx, body.section_id))) {
-      throw new ApiError(404, 'not_found', `Section ${body.section_id} was not found`, [
-        { field: 'section_id', message: 'is not a section' },
-      ]);
-    }
+    await requireSection(trx, body.section_id);
     const place = await resolveContainer(
       trx,
       { sectionId: body.section_id, categoryId: null },

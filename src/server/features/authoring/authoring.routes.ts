@@ -5,7 +5,9 @@ import { apiPaths } from '../../../shared/paths.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { readWebAssets } from '../pages/web-assets.ts';
 import { getBranding } from '../settings/branding.service.ts';
+import { renderArticlePreview } from './article-preview.ts';
 import { registerAdminFileRoutes } from './admin-files.routes.ts';
 import { requireAdminSession } from './admin-session.ts';
 import {
@@ -129,7 +131,7 @@ export function registerAuthoringRoutes(app: FastifyInstance, ctx: AppContext): 
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
         const field = request.url.startsWith(apiPaths.adminCategories)
           ? 'description'
-          : request.url.startsWith(apiPaths.adminPreview)
+          : request.url.split('?')[0] === apiPaths.adminPreview
             ? 'html'
             : 'body_html';
         throw new ApiError(413, 'body_too_large', `The request is larger than ${HTML_REQUEST_LIMIT} bytes`, [
@@ -172,6 +174,16 @@ export function registerAuthoringRoutes(app: FastifyInstance, ctx: AppContext): 
       async (request, reply) => {
         await admin(request, reply);
         return { html: await cleanHtml(request.body.html, 'html') };
+      },
+      limit,
+    );
+    const assets = readWebAssets();
+    route(
+      scoped,
+      endpoints.previewArticle,
+      async (request, reply) => {
+        await admin(request, reply);
+        return { document: await renderArticlePreview(app, db, assets, request.body) };
       },
       limit,
     );

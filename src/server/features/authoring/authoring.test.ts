@@ -79,6 +79,19 @@ describe.each(testDialects())('authoring API on %s', (dialect) => {
         ['DELETE /api/admin/articles/:id', 'DELETE', `/api/admin/articles/${a.id}`],
         ['POST /api/admin/move', 'POST', '/api/admin/move', { kind: 'section', id: s.id, index: 0 }],
         ['POST /api/admin/preview', 'POST', '/api/admin/preview', { html: '<p>x</p>' }],
+        [
+          'POST /api/admin/preview/article',
+          'POST',
+          '/api/admin/preview/article',
+          {
+            section_id: s.id,
+            category_id: c.id,
+            title: 'P',
+            body_html: '<p>x</p>',
+            can_create_issue: false,
+            file_ids: [],
+          },
+        ],
         ['GET /api/admin/articles/:id/revisions', 'GET', `/api/admin/articles/${a.id}/revisions`],
         [
           'GET /api/admin/articles/:id/revisions/:revision',
@@ -348,6 +361,84 @@ describe.each(testDialects())('authoring API on %s', (dialect) => {
       );
       expectApiError(await as('POST', '/api/admin/preview', {}), 400, ['html']);
       expectApiError(await as('POST', '/api/admin/preview', { html: 'x'.repeat(1_048_577) }), 400, ['html']);
+    });
+
+    it('draws an article, saved or not, as its public page would be once published, storing nothing', async () => {
+      const s = await section('Preview shelf');
+      const shelf = await category({ section_id: s.id, name: 'Hidden shelf' });
+      const inner = await category({ section_id: s.id, parent_id: shelf.id, name: 'Inner shelf' });
+      const neighbour = await article({ section_id: s.id, title: 'Neighbour', published: true });
+      const draft = await article({ section_id: s.id, category_id: inner.id, title: 'Stored title' });
+      const upload = multipart([{ name: 'wiring.pdf', content: Buffer.from('%PDF-1.4 wiring') }]);
+      const [file] = (
+        await ok<{ items: { id: number }[] }>(
+          as('POST', '/api/admin/files', upload.payload, upload.headers),
+          201,
+        )
+      ).items;
+      const other = await section('Elsewhere');
+      const stored = async () => ({
+        revision: await readSetting(t.ctx.db, 'content_revision'),
+        articles: await t.ctx.db.selectFrom('articles').selectAll().orderBy('id').execute(),
+      });
+      const before = await stored();
+      const body = {
+        article_id: draft.id,
+        section_id: s.id,
+        category_id: inner.id,
+        title: 'Unsaved title',
+        body_html:
+          '<h2>Wiring</h2><p>Red to red.<img src="x" onerror="alert(1)"></p><script>alert(2)</script>',
+        can_create_issue: true,
+        file_ids: [file!.id],
+      };
+      const { document } = await ok<{ document: string }>(as('POST', '/api/admin/preview/article', body));
+      expect(document).toMatch(/^<!doctype html>/);
+      // The public page: header, trail through the categories nobody can see yet, body as a save cleans it,
+      // the attachment, the request form's button and the section's other articles.
+      expect(document).toContain('class="site-header"');
+      expect(document).toMatch(/Preview shelf[\s\S]*Hidden shelf[\s\S]*Inner shelf/);
+      expect(document).toContain('<h1>Unsaved title</h1>');
+      expect(document).toContain('<h2>Wiring</h2><p>Red to red.<img src="x" loading="lazy"');
+      expect(document).toContain('wiring.pdf');
+      expect(document).toContain('Make a request');
+      expect(document).toContain('Neighbour');
+      expect(document).not.toContain('Stored title');
+      // Nothing runs in it: no script of the page, none of the body, no handler.
+      expect(document).not.toMatch(/<script|onerror/);
+      expect(await stored()).toEqual(before);
+
+      // An article not saved yet has a page too, in its place among the others.
+      const fresh = await ok<{ document: string }>(
+        as('POST', '/api/admin/preview/article', {
+          section_id: s.id,
+          category_id: null,
+          title: '',
+          body_html: '<p>Fresh</p>',
+          can_create_issue: false,
+          file_ids: [],
+        }),
+      );
+      expect(fresh.document).toContain('<h1>Untitled article</h1>');
+      expect(fresh.document).toContain('Neighbour');
+      expect(fresh.document).not.toContain('Make a request');
+      expect(neighbour.published).toBe(true);
+
+      expectApiError(await as('POST', '/api/admin/preview/article', { ...body, section_id: other.id }), 400, [
+        'category_id',
+      ]);
+      expectApiError(await as('POST', '/api/admin/preview/article', { ...body, section_id: 999_999 }), 404, [
+        'section_id',
+      ]);
+      expectApiError(await as('POST', '/api/admin/preview/article', { ...body, file_ids: [999_999] }), 400, [
+        'file_ids',
+      ]);
+      expectApiError(
+        await as('POST', '/api/admin/preview/article', { ...body, body_html: 'x'.repeat(1_048_577) }),
+        400,
+        ['body_html'],
+      );
+      expect(await stored()).toEqual(before);
     });
 
     it('creates drafts, saves, publishes and deletes articles', async () => {

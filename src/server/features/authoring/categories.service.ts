@@ -20,7 +20,13 @@ import {
 } from './authoring.repository.ts';
 import { presentAdminCategory } from './authoring.presenters.ts';
 import { cleanHtml } from './clean-html.ts';
-import { checkOneDeleteOption, cleanName, notEmpty, requireContentImage } from './content-rules.ts';
+import {
+  checkOneDeleteOption,
+  cleanName,
+  notEmpty,
+  requireContentImage,
+  requireSection,
+} from './content-rules.ts';
 import { closeGap, moveArticle, moveCategory, placeAt, resolveContainer } from './move.service.ts';
 import type { RevisionAuthor } from './revisions.repository.ts';
 
@@ -64,11 +70,7 @@ export async function createCategory(db: Db, body: CategoryCreateBody): Promise<
   const name = cleanName(body.name);
   const description = body.description === undefined ? '' : await cleanHtml(body.description, 'description');
   return db.transaction().execute(async (trx) => {
-    if (!(await findSection(trx, body.section_id))) {
-      throw new ApiError(404, 'not_found', `Section ${body.section_id} was not found`, [
-        { field: 'section_id', message: 'is not a section' },
-      ]);
-    }
+    await requireSection(trx, body.section_id);
     const place = await resolveContainer(
       trx,
       { sectionId: body.section_id, categoryId: null },

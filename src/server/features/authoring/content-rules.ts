@@ -1,14 +1,24 @@
 import type { Executor } from '../../db/database.ts';
-import type { FileRow } from '../../db/tables.ts';
+import type { FileRow, SectionRow } from '../../db/tables.ts';
 import { ApiError, badRequest } from '../../http/errors.ts';
 import { isSafeInline } from '../files/content-type.ts';
-import { filesByIds } from './authoring.repository.ts';
+import { filesByIds, findSection } from './authoring.repository.ts';
 
 /** A name as stored: trimmed, and not only spaces. */
 export function cleanName(name: string, field = 'name'): string {
   const trimmed = name.trim();
   if (!trimmed) throw badRequest(field, 'must not be empty');
   return trimmed;
+}
+
+/** The section something goes into: 404 naming `section_id` when there is none. */
+export async function requireSection(db: Executor, id: number): Promise<SectionRow> {
+  const section = await findSection(db, id);
+  if (!section)
+    throw new ApiError(404, 'not_found', `Section ${id} was not found`, [
+      { field: 'section_id', message: 'is not a section' },
+    ]);
+  return section;
 }
 
 /** Files an admin may attach or show: content files (from POST /api/admin/files or an import), never a visitor's. */

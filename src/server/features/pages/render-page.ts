@@ -22,8 +22,23 @@ export interface RenderedPage {
   cacheable: boolean;
 }
 
+export interface CallAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Answers one of the calls a page is rendered from: `answer()` is this server's own answer. The article preview
+ * uses it to show an unsaved article as if it were published.
+ */
+export type CallOverride = (path: string, answer: () => Promise<CallAnswer>) => Promise<CallAnswer>;
+
 /** Renders a public page with the web client's own routes and loaders, its calls answered by this very server. */
-export async function renderPage(app: FastifyInstance, url: string): Promise<RenderedPage> {
+export async function renderPage(
+  app: FastifyInstance,
+  url: string,
+  override: CallOverride = (_path, answer) => answer(),
+): Promise<RenderedPage> {
   const { render } = await import('../../../web/entry-server.tsx');
   const request = new Request(new URL(url, 'http://signpost.local'), { method: 'GET' });
   const tags = new Set(cacheTagsOf(url));
@@ -32,14 +47,15 @@ export async function renderPage(app: FastifyInstance, url: string): Promise<Ren
   const page = await render(
     request,
     createApi({
-      async get(path, headers) {
-        const response = await app.inject({ method: 'GET', url: path, headers });
-        for (const tag of cacheTagsOf(path)) tags.add(tag);
-        if (response.statusCode === 503) unavailable = true;
-        if (response.statusCode >= 500 || /no-store/.test(String(response.headers['cache-control'] ?? '')))
-          cacheable = false;
-        return { status: response.statusCode, body: parseJson(response.body) };
-      },
+      get: (path, headers) =>
+        override(path, async () => {
+          const response = await app.inject({ method: 'GET', url: path, headers });
+          for (const tag of cacheTagsOf(path)) tags.add(tag);
+          if (response.statusCode === 503) unavailable = true;
+          if (response.statusCode >= 500 || /no-store/.test(String(response.headers['cache-control'] ?? '')))
+            cacheable = false;
+          return { status: response.statusCode, body: parseJson(response.body) };
+        }),
     }),
   );
   // A call the database could not answer makes the page answer 503 too, not an error page cached as the content.
@@ -59,6 +75,7 @@ export function htmlDocument(
   page: Extract<RenderResult, { kind: 'page' }>,
   assets: WebAssets,
   extraHead = '',
+  { hydrate = true }: { hydrate?: boolean } = {},
 ): string {
   const head = [
     '<meta charset="utf-8">',
@@ -74,6 +91,8 @@ export function htmlDocument(
     .filter(Boolean)
     .join('\n');
   // The router's state as inert JSON (entry-client reads it): no inline script for the CSP to allow.
-  const hydration = `<script type="application/json" id="signpost-hydration">${page.hydration}</script>`;
+  const hydration = hydrate
+    ? `<script type="application/json" id="signpost-hydration">${page.hydration}</script>`
+    : '';
   return `<!doctype html>\n<html lang="${escapeHtml(page.lang)}">\n<head>\n${head}\n</head>\n<body>\n<div id="root">${page.html}</div>\n${hydration}\n</body>\n</html>\n`;
 }

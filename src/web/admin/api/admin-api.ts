@@ -12,7 +12,8 @@ import type {
   CategoryCreateBody,
   CategoryUpdateBody,
   DeleteQuery,
-  HtmlPreview,
+  ArticlePreview,
+  ArticlePreviewBody,
   MoveBody,
   Revision,
   RevisionDiff,
@@ -85,7 +86,8 @@ export const adminApi = {
   revision: (id: number, rev: number) => request<Revision>('GET', revision(id, rev)),
   diff: (id: number, from: number, to: number) =>
     request<RevisionDiff>('GET', pathOf(apiPaths.adminRevisionDiff, { id }), { query: { from, to } }),
-  previewHtml: (html: string) => request<HtmlPreview>('POST', apiPaths.adminPreview, { body: { html } }),
+  previewArticle: (body: ArticlePreviewBody) =>
+    request<ArticlePreview>('POST', apiPaths.adminArticlePreview, { body }),
   restore: (id: number, rev: number) =>
     request<AdminArticle>('POST', pathOf(apiPaths.adminRevisionRestore, { id, revision: rev })),
 

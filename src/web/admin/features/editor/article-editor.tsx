@@ -362,9 +362,15 @@ export function ArticleEditor({
 
       {panel === 'preview' && (
         <ArticlePreview
-          title={values.title}
-          html={values.body_html}
-          files={values.files}
+          article={{
+            id: articleId,
+            sectionId: placement.sectionId,
+            categoryId: placement.categoryId,
+            title: values.title,
+            html: values.body_html,
+            canCreateIssue: values.can_create_issue,
+            files: values.files,
+          }}
           lang={values.lang ?? branding.lang}
           unsaved={dirty}
         />

@@ -5,56 +5,76 @@ import { escapeHtml, previewDocument } from '../../lib/public-styles.ts';
 
 const sizeInKb = (bytes: number) => Math.round(bytes / 1024);
 
-/** Typing pauses this long before unsaved HTML is sent to be cleaned for the preview. */
-const CLEAN_DELAY_MS = 300;
+/** Typing pauses this long before the article is sent to be drawn for the preview. */
+const DRAW_DELAY_MS = 300;
 
-type Cleaned = { source: string; html: string | null };
+/** What the preview draws: the article with its place, as the editor holds it now. */
+export interface PreviewedArticle {
+  id: number | null;
+  sectionId: number;
+  categoryId: number | null;
+  title: string;
+  html: string;
+  canCreateIssue: boolean;
+  files: AdminFile[];
+}
+
+/** The server's drawing of the page, or null when it could not draw it (too large, offline, help centre off). */
+type Drawn = { document: string | null };
 
 /**
- * Unsaved HTML as a save would store it: the server cleans it by the same rules (POST /api/admin/preview). Until
- * the first answer the preview is empty; while the admin types it shows the last one. `html` is null when the
- * server could not clean it (too large, offline): the preview then draws it as written.
+ * The article's public page as the server draws it (POST /api/admin/preview/article): the public site's own
+ * routes and components, the body cleaned as a save would clean it. Until the first answer the preview is empty;
+ * while the admin types it shows the last one.
  */
-function useCleanedHtml(html: string, unsaved: boolean): Cleaned | null {
-  const [cleaned, setCleaned] = useState<Cleaned | null>(null);
+function useDrawnPage(article: PreviewedArticle): Drawn | null {
+  const [drawn, setDrawn] = useState<Drawn | null>(null);
+  const { id, sectionId, categoryId, title, html, canCreateIssue, files } = article;
+  const fileIds = files.map((file) => file.id).join(',');
   useEffect(() => {
-    if (!unsaved) return;
     let current = true;
     const timer = setTimeout(() => {
-      adminApi.previewHtml(html).then(
-        (answer) => current && setCleaned({ source: html, html: answer.html }),
-        () => current && setCleaned({ source: html, html: null }),
-      );
-    }, CLEAN_DELAY_MS);
+      adminApi
+        .previewArticle({
+          article_id: id,
+          section_id: sectionId,
+          category_id: categoryId,
+          title,
+          body_html: html,
+          can_create_issue: canCreateIssue,
+          file_ids: fileIds ? fileIds.split(',').map(Number) : [],
+        })
+        .then(
+          (answer) => current && setDrawn({ document: answer.document }),
+          () => current && setDrawn({ document: null }),
+        );
+    }, DRAW_DELAY_MS);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [html, unsaved]);
-  return unsaved ? cleaned : { source: html, html };
+  }, [id, sectionId, categoryId, title, html, canCreateIssue, fileIds]);
+  return drawn;
 }
 
 /**
- * The article as the public page lays it out (the article column of /knowledge/instruction/:id), drawn with the
- * public stylesheet in a sandboxed frame without scripts: nothing in the body can run next to the admin's token.
- * A saved article is drawn as stored; unsaved changes as the server will clean them when they are saved.
+ * The article as its public page will show it once published (/knowledge/instruction/:id: header, trail, body,
+ * files, request button, the section's other articles), in a sandboxed frame without scripts: nothing in the body
+ * can run next to the admin's token. Unsaved changes are drawn as a save will store them. When the server cannot
+ * draw the page, the article column is drawn from the editor's HTML as written, with the public stylesheet.
  */
 export function ArticlePreview({
-  title,
-  html,
-  files,
+  article,
   lang,
   unsaved,
 }: {
-  title: string;
-  html: string;
-  files: AdminFile[];
+  article: PreviewedArticle;
   lang: string;
   unsaved: boolean;
 }) {
-  const cleaned = useCleanedHtml(html, unsaved);
-  const asWritten = cleaned !== null && cleaned.html === null;
-  const shown = cleaned === null ? '' : (cleaned.html ?? cleaned.source);
+  const drawn = useDrawnPage(article);
+  const { title, html, files } = article;
+  const asWritten = drawn !== null && drawn.document === null;
   const fileList = files.length
     ? `<section class="files"><h2>Files</h2><ul>${files
         .map(
@@ -63,27 +83,29 @@ export function ArticlePreview({
         )
         .join('')}</ul></section>`
     : '';
-  const body = `<main class="page"><div class="instruction-layout"><article class="instruction"><h1>${escapeHtml(
+  const column = `<main class="page"><div class="instruction-layout"><article class="instruction"><h1>${escapeHtml(
     title || 'Untitled article',
-  )}</h1><div class="rich-text">${shown}</div>${fileList}</article></div></main>`;
+  )}</h1><div class="rich-text">${html}</div>${fileList}</article></div></main>`;
   return (
     <>
-      {unsaved && (
-        <p className="field-hint preview-note" role="status">
-          {asWritten
-            ? 'The preview shows unsaved changes as written: the server could not clean them now. Saving removes markup that help articles cannot contain.'
-            : cleaned === null
-              ? 'Preparing the preview…'
-              : 'The preview shows unsaved changes as they will be saved.'}
-        </p>
+      <p className="field-hint preview-note" role="status">
+        {drawn === null
+          ? 'Preparing the preview…'
+          : asWritten
+            ? 'The preview shows the article as written: the server could not draw its page now. Saving removes markup that help articles cannot contain.'
+            : unsaved
+              ? 'The preview shows unsaved changes as they will be saved, on the page visitors will see once it is published.'
+              : 'The preview shows the page visitors will see once it is published.'}
+      </p>
+      {drawn !== null && (
+        <iframe
+          className="preview-frame"
+          title={`Preview of “${title || 'Untitled article'}” as visitors will see it`}
+          // Same origin so the images of drafts load with the admin's files cookie; no scripts run in it.
+          sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
+          srcDoc={drawn.document ?? previewDocument(lang, column)}
+        />
       )}
-      <iframe
-        className="preview-frame"
-        title={`Preview of “${title || 'Untitled article'}” as visitors will see it`}
-        // Same origin so the images of drafts load with the admin's files cookie; no scripts run in it.
-        sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
-        srcDoc={previewDocument(lang, body)}
-      />
     </>
   );
 }
