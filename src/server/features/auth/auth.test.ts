@@ -4,6 +4,7 @@ import type { UserRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_CLIENT } from './auth.routes.ts';
 
 describe.each(testDialects())('auth API on %s', (dialect) => {
   let t: TestApp;
@@ -61,6 +62,31 @@ describe.each(testDialects())('auth API on %s', (dialect) => {
       expect(wrong.code).toBe('unauthorized');
       // Nothing tells a stranger which emails have accounts.
       expect(unknown).toEqual(wrong);
+    });
+
+    it('refuses sign-in from an address after too many wrong passwords, even the right one, until the hour ends', async () => {
+      const from = (remoteAddress: string, email: string, password: string) =>
+        t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
+      await buildUser(t.ctx.db, { email: 'grace@example.com', name: 'Grace' });
+      for (let i = 0; i < SIGN_IN_FAILURES_PER_CLIENT; i++)
+        expect((await from('203.0.113.7', `guess${i}@example.com`, 'guessing')).statusCode).toBe(401);
+      const refused = await from('203.0.113.7', 'grace@example.com', DEFAULT_PASSWORD);
+      const error = expectApiError(refused, 429, []);
+      expect(error.code).toBe('rate_limited');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600);
+      // Another address is not held back by it.
+      expect((await from('203.0.113.8', 'grace@example.com', DEFAULT_PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('refuses sign-in to an account guessed at from many addresses, and only to that account', async () => {
+      const from = (remoteAddress: string, email: string, password: string) =>
+        t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
+      await buildUser(t.ctx.db, { email: 'hedy@example.com', name: 'Hedy' });
+      for (let i = 0; i < SIGN_IN_FAILURES_PER_ACCOUNT; i++)
+        expect((await from(`198.51.100.${i}`, ' HEDY@example.com', `guess ${i}`)).statusCode).toBe(401);
+      expectApiError(await from('198.51.100.200', 'hedy@example.com', DEFAULT_PASSWORD), 429, []);
+      expect((await from('198.51.100.200', 'grace@example.com', DEFAULT_PASSWORD)).statusCode).toBe(200);
     });
 
     it('answers 400 naming the field for a missing or empty email or password', async () => {

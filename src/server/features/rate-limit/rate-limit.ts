@@ -25,11 +25,38 @@ export async function hitRateLimit(
   limit: number,
   now = Date.now(),
 ) {
-  const windowStart = Math.floor(now / HOUR) * HOUR;
-  const key = `${bucket}:${client}`.slice(0, 200);
+  const count = await countUse(db, bucket, client, now);
+  if (count > limit) throw new RateLimitError(secondsLeft(now));
+}
+
+/** Refuses when `client` has used `bucket` `limit` times this hour already, counting nothing itself. */
+export async function checkRateLimit(
+  db: Executor,
+  bucket: string,
+  client: string,
+  limit: number,
+  now = Date.now(),
+) {
+  const row = await db
+    .selectFrom('rate_limits')
+    .select('count')
+    .where('key', '=', keyOf(bucket, client))
+    .where('window_start', '=', windowOf(now))
+    .executeTakeFirst();
+  if (row && Number(row.count) >= limit) throw new RateLimitError(secondsLeft(now));
+}
+
+/** Counts one use of `bucket` by `client` in the current hour; answers the hour's count so far. */
+export async function countUse(
+  db: Executor,
+  bucket: string,
+  client: string,
+  now = Date.now(),
+): Promise<number> {
+  const windowStart = windowOf(now);
   const row = await db
     .insertInto('rate_limits')
-    .values({ key, window_start: windowStart, count: 1 })
+    .values({ key: keyOf(bucket, client), window_start: windowStart, count: 1 })
     .onConflict((oc) =>
       oc.columns(['key', 'window_start']).doUpdateSet({ count: sql`rate_limits.count + 1` }),
     )
@@ -40,5 +67,9 @@ export async function hitRateLimit(
       .deleteFrom('rate_limits')
       .where('window_start', '<', windowStart - HOUR)
       .execute();
-  if (Number(row.count) > limit) throw new RateLimitError(Math.ceil((windowStart + HOUR - now) / 1000));
+  return Number(row.count);
 }
+
+const windowOf = (now: number) => Math.floor(now / HOUR) * HOUR;
+const keyOf = (bucket: string, client: string) => `${bucket}:${client}`.slice(0, 200);
+const secondsLeft = (now: number) => Math.ceil((windowOf(now) + HOUR - now) / 1000);
