@@ -5,7 +5,10 @@
  * It starts `signpost serve` (production build, SQLite, demo content) and nginx (a throw-away configuration in a
  * temporary folder; the apt package `nginx-light` or `nginx`), saves the article page as Signpost renders it into
  * nginx's folder, then loads each target in turn: nginx's static copy, the article page, the home page, the
- * article's JSON call and the suggestions call. Each is warmed for 2 s, then measured. The load tool is wrk when
+ * article's JSON call and the suggestions call. Each is warmed for 2 s, then measured. Shared machines are noisy
+ * (another tenant's burst can halve a run), so the targets are measured in ROUNDS rounds, nginx first in each, and
+ * each figure is the median over the rounds; a ratio to nginx is taken within each round, against the nginx run
+ * just before it, and its median and range are printed. The load tool is wrk when
  * installed (the apt package `wrk`), else autocannon in a separate process; both share the machine's cores with
  * the servers, as the figures below say.
  *
@@ -18,7 +21,7 @@
  * to spare, give Signpost as many workers as nginx.
  *
  *   npm run bench:http
- *   BENCH_CONNECTIONS=50 BENCH_DURATION=10 BENCH_WORKERS=2 npm run bench:http
+ *   BENCH_CONNECTIONS=50 BENCH_DURATION=5 BENCH_ROUNDS=3 BENCH_WORKERS=2 npm run bench:http
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,8 +31,16 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/** Seconds each target is loaded in each round. */
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const WARMUP = 2;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 /** Signpost's processes, as nginx's workers: one per core unless told. */
 const WORKERS = process.env.BENCH_WORKERS ?? '1';
 
@@ -217,20 +228,35 @@ async function main() {
       },
     ];
     console.log(
-      `HTTP benchmark: ${tool}, ${CONNECTIONS} connections, ${DURATION} s per target after ${WARMUP} s of warm-up; ` +
+      `HTTP benchmark: ${tool}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s per target after ` +
+        `${WARMUP} s of warm-up, medians over the rounds; ` +
         `${os.cpus().length} CPUs shared by the servers and the load tool; Node ${process.version}; ` +
         `Signpost WORKERS=${WORKERS}, nginx worker_processes ${os.cpus().length}; ` +
         `article page ${(page.length / 1024).toFixed(1)} KB, sent uncompressed to both`,
     );
-    const results: (LoadResult & { name: string })[] = [];
-    for (const target of targets) {
-      await load(target.url, WARMUP);
-      results.push({ name: target.name, ...(await load(target.url, DURATION)) });
-    }
+    for (const target of targets) await load(target.url, WARMUP);
+    const runs: LoadResult[][] = targets.map(() => []);
+    for (let round = 0; round < ROUNDS; round++)
+      for (const [i, target] of targets.entries()) runs[i]!.push(await load(target.url, DURATION));
 
-    const reference = results[0] as LoadResult;
+    const nginxRuns = runs[0]!;
+    const results = targets.map((target, i) => {
+      const own = runs[i]!;
+      const ratios = own.map((run, round) => run.rps / nginxRuns[round]!.rps);
+      return {
+        name: target.name,
+        rps: median(own.map((run) => run.rps)),
+        p50: median(own.map((run) => run.p50)),
+        p99: median(own.map((run) => run.p99)),
+        errors: own.reduce((sum, run) => sum + run.errors, 0),
+        non2xx: own.reduce((sum, run) => sum + run.non2xx, 0),
+        ratio: median(ratios),
+        ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+      };
+    });
+    const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
     const rows = [
-      ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'vs nginx'],
+      ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'vs nginx', 'rounds'],
       ...results.map((r) => [
         r.name,
         r.rps.toFixed(0),
@@ -238,15 +264,15 @@ async function main() {
         r.p99.toFixed(2),
         String(r.errors),
         String(r.non2xx),
-        `${((r.rps / reference.rps) * 100).toFixed(0)}%`,
+        percent(r.ratio),
+        `${percent(r.ratioRange[0]!)}–${percent(r.ratioRange[1]!)}`,
       ]),
     ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
     for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
-    const articleResult = results[1] as LoadResult;
-    const share = articleResult.rps / reference.rps;
+    const articleResult = results[1]!;
     console.log(
-      `\ntargets: article page at ${(share * 100).toFixed(0)}% of nginx's throughput (≥ 50%): ${share >= 0.5 ? 'MET' : 'NOT MET'}; ` +
+      `\ntargets: article page at ${percent(articleResult.ratio)} of nginx's throughput (≥ 50%): ${articleResult.ratio >= 0.5 ? 'MET' : 'NOT MET'}; ` +
         `p99 ${articleResult.p99.toFixed(2)} ms at ${CONNECTIONS} connections (< 10 ms): ${articleResult.p99 < 10 ? 'MET' : 'NOT MET'}`,
     );
   } finally {

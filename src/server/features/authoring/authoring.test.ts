@@ -420,6 +420,18 @@ describe.each(testDialects())('authoring API on %s', (dialect) => {
         }),
       );
       expect(fresh.document).toContain('<h1>Untitled article</h1>');
+      // In a section nothing published makes visible yet, the trail still names it.
+      const lonely = await ok<{ document: string }>(
+        as('POST', '/api/admin/preview/article', {
+          section_id: other.id,
+          category_id: null,
+          title: 'Alone',
+          body_html: '',
+          can_create_issue: false,
+          file_ids: [],
+        }),
+      );
+      expect(lonely.document).toMatch(/<nav class="trail"[\s\S]*Elsewhere[\s\S]*<\/nav>/);
       expect(fresh.document).toContain('Neighbour');
       expect(fresh.document).not.toContain('Make a request');
       expect(neighbour.published).toBe(true);
