@@ -236,6 +236,13 @@ describe('the admin app, one journey', () => {
       )
       .toBe(64);
     await page.getByText('The preview shows the page visitors will see once it is published.').waitFor();
+    // Drawn at a laptop's width and scaled to fit, or at a phone's.
+    const frameWidth = () =>
+      preview.locator('html').evaluate((html) => html.ownerDocument.defaultView?.innerWidth ?? 0);
+    expect(await frameWidth()).toBeGreaterThan(1200);
+    await page.getByRole('button', { name: 'Phone' }).click();
+    await expect.poll(frameWidth).toBeLessThan(400);
+    await page.getByRole('button', { name: 'Desktop' }).click();
     await checkAxe('draft preview');
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
   });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AdminFile } from '../../../../shared/api/admin.ts';
 import { adminApi } from '../../api/admin-api.ts';
 import { escapeHtml, previewDocument } from '../../lib/public-styles.ts';
@@ -7,6 +7,26 @@ const sizeInKb = (bytes: number) => Math.round(bytes / 1024);
 
 /** Typing pauses this long before the article is sent to be drawn for the preview. */
 const DRAW_DELAY_MS = 300;
+
+/** The widths the page is drawn at: a laptop's, scaled down to fit the editor's column, and a phone's. */
+const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 720 } } as const;
+type Device = keyof typeof WIDTHS;
+
+/** The scale that fits `width` into the element's own width (never enlarged). */
+function useFitScale(width: number) {
+  const box = useRef<HTMLDivElement>(null);
+  const [scale, setScale] = useState(1);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const fit = () => setScale(Math.min(1, element.clientWidth / width));
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [width]);
+  return { box, scale };
+}
 
 /** What the preview draws: the article with its place, as the editor holds it now. */
 export interface PreviewedArticle {
@@ -73,6 +93,9 @@ export function ArticlePreview({
   unsaved: boolean;
 }) {
   const drawn = useDrawnPage(article);
+  const [device, setDevice] = useState<Device>('desktop');
+  const size = WIDTHS[device];
+  const { box, scale } = useFitScale(size.width);
   const { title, html, files } = article;
   const asWritten = drawn !== null && drawn.document === null;
   const fileList = files.length
@@ -97,15 +120,37 @@ export function ArticlePreview({
               ? 'The preview shows unsaved changes as they will be saved, on the page visitors will see once it is published.'
               : 'The preview shows the page visitors will see once it is published.'}
       </p>
-      {drawn !== null && (
-        <iframe
-          className="preview-frame"
-          title={`Preview of “${title || 'Untitled article'}” as visitors will see it`}
-          // Same origin so the images of drafts load with the admin's files cookie; no scripts run in it.
-          sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
-          srcDoc={drawn.document ?? previewDocument(lang, column)}
-        />
-      )}
+      <div className="segmented preview-devices" role="group" aria-label="Preview width">
+        <button
+          type="button"
+          className="tool"
+          aria-pressed={device === 'desktop'}
+          onClick={() => setDevice('desktop')}
+        >
+          Desktop
+        </button>
+        <button
+          type="button"
+          className="tool"
+          aria-pressed={device === 'phone'}
+          onClick={() => setDevice('phone')}
+        >
+          Phone
+        </button>
+      </div>
+      <div className="preview-stage" ref={box} style={{ height: size.height * scale }}>
+        {drawn !== null && (
+          <iframe
+            className="preview-frame"
+            title={`Preview of “${title || 'Untitled article'}” as visitors will see it`}
+            // Same origin so the images of drafts load with the admin's files cookie; no scripts run in it.
+            sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
+            srcDoc={drawn.document ?? previewDocument(lang, column)}
+            // Drawn at the device's width, so the page lays itself out as it would there, then scaled to fit.
+            style={{ width: size.width, height: size.height, transform: `scale(${scale})` }}
+          />
+        )}
+      </div>
     </>
   );
 }
