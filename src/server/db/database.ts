@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
+  DEFAULT_MIGRATION_TABLE,
   Kysely,
   Migrator,
   PostgresDialect,
@@ -143,10 +144,26 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/** Known migrations the database has not run yet, in order (readiness; empty once migrated). */
+/**
+ * Known migrations the database has not run yet, in order (readiness; empty once migrated). Read straight from the
+ * migration table in the connection's schema: Kysely's migrator introspects every column of every table in every
+ * schema to learn whether its table exists, too much for a probe a load balancer sends every few seconds, and it
+ * fails when another schema is dropped meanwhile.
+ */
 export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
-  const migrations = await (await createMigrator(handle)).getMigrations();
-  return migrations.filter((m) => !m.executedAt).map((m) => m.name);
+  const known = Object.keys(migrationsFor(handle.dialect)).sort();
+  const table =
+    handle.dialect === 'postgres'
+      ? sql<{ found: string | null }>`select to_regclass(${DEFAULT_MIGRATION_TABLE}) as found`
+      : sql<{
+          found: string | null;
+        }>`select name as found from sqlite_master where type = 'table' and name = ${DEFAULT_MIGRATION_TABLE}`;
+  if (!(await table.execute(handle.db)).rows[0]?.found) return known;
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(handle.db);
+  const applied = new Set(rows.map((row) => row.name));
+  return known.filter((name) => !applied.has(name));
 }
 
 /** The newest known migration: the schema version a backup records and a restore expects. */
