@@ -6,6 +6,7 @@ import { ApiError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { checkRateLimit, countUse } from '../rate-limit/rate-limit.ts';
 import { authenticate, login, logout, presentUser } from './auth.service.ts';
+import { normalEmail } from './users.repository.ts';
 
 /**
  * Wrong passwords allowed in an hour from one client address, and against one account from anywhere, before
@@ -21,7 +22,7 @@ export function registerAuthRoutes(app: FastifyInstance, { db }: AppContext): vo
   );
   route(app, endpoints.login, async (request) => {
     const { email, password } = request.body;
-    const account = email.trim().toLowerCase();
+    const account = normalEmail(email);
     // Checked before the password, so a refused guess costs no password hashing either.
     await checkRateLimit(db, 'sign-in-failed', request.ip, SIGN_IN_FAILURES_PER_CLIENT);
     await checkRateLimit(db, 'sign-in-failed-account', account, SIGN_IN_FAILURES_PER_ACCOUNT);

@@ -11,6 +11,7 @@ import {
   findUserByTokenHash,
   insertToken,
   insertUser,
+  normalEmail,
 } from './users.repository.ts';
 
 export const TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -27,7 +28,7 @@ export async function createUser(
   db: Executor,
   input: { email: string; name: string; password: string; admin: boolean },
 ): Promise<UserRow> {
-  const email = input.email.trim().toLowerCase();
+  const email = normalEmail(input.email);
   if (!EMAIL_PATTERN.test(email))
     throw new ApiError(400, 'invalid_user', 'email is not a valid email address', [
       { field: 'email', message: 'is not a valid email address' },

@@ -1,12 +1,11 @@
 import type { Executor } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables.ts';
 
+/** An email as accounts are kept and looked up: without surrounding spaces, in lower case. */
+export const normalEmail = (email: string) => email.trim().toLowerCase();
+
 export function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('email', '=', email.trim().toLowerCase())
-    .executeTakeFirst();
+  return db.selectFrom('users').selectAll().where('email', '=', normalEmail(email)).executeTakeFirst();
 }
 
 export async function insertUser(
@@ -16,7 +15,7 @@ export async function insertUser(
   return db
     .insertInto('users')
     .values({
-      email: user.email.trim().toLowerCase(),
+      email: normalEmail(user.email),
       name: user.name.trim(),
       password_hash: user.password_hash,
       is_admin: user.is_admin ? 1 : 0,

@@ -9,7 +9,10 @@ const sizeInKb = (bytes: number) => Math.round(bytes / 1024);
 const DRAW_DELAY_MS = 300;
 
 /** The widths the page is drawn at: a laptop's, scaled down to fit the editor's column, and a phone's. */
-const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 720 } } as const;
+const WIDTHS = {
+  desktop: { label: 'Desktop', width: 1280, height: 800 },
+  phone: { label: 'Phone', width: 375, height: 720 },
+} as const;
 type Device = keyof typeof WIDTHS;
 
 /** The scale that fits `width` into the element's own width (never enlarged). */
@@ -121,22 +124,17 @@ export function ArticlePreview({
               : 'The preview shows the page visitors will see once it is published.'}
       </p>
       <div className="segmented preview-devices" role="group" aria-label="Preview width">
-        <button
-          type="button"
-          className="tool"
-          aria-pressed={device === 'desktop'}
-          onClick={() => setDevice('desktop')}
-        >
-          Desktop
-        </button>
-        <button
-          type="button"
-          className="tool"
-          aria-pressed={device === 'phone'}
-          onClick={() => setDevice('phone')}
-        >
-          Phone
-        </button>
+        {(Object.keys(WIDTHS) as Device[]).map((each) => (
+          <button
+            key={each}
+            type="button"
+            className="tool"
+            aria-pressed={device === each}
+            onClick={() => setDevice(each)}
+          >
+            {WIDTHS[each].label}
+          </button>
+        ))}
       </div>
       <div className="preview-stage" ref={box} style={{ height: size.height * scale }}>
         {drawn !== null && (
