@@ -46,7 +46,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // Answers kept in memory go out before Fastify is involved (see response-cache.ts).
     serverFactory: (handler) =>
       http.createServer((request, response) => {
-        if (!cache.serveFromMemory(request, response)) handler(request, response);
+        let served = false;
+        try {
+          served = cache.serveFromMemory(request, response);
+        } catch (error) {
+          // This runs outside Fastify, where a throw would end the process: the request goes to Fastify instead.
+          app.log.error({ err: error, url: redactUrl(request.url ?? '') }, 'answer from memory failed');
+          if (response.headersSent) return void response.destroy();
+        }
+        if (!served) handler(request, response);
       }),
     logger:
       options.logger || options.logStream ? loggerOptions(ctx.config.logLevel, options.logStream) : false,

@@ -19,6 +19,16 @@ export function requestIdOf(raw: IncomingMessage): string {
 /** Query parameters whose values grant access (the signed links to ticket files) and never reach a log. */
 const SECRET_PARAMS = /^(signature|token|password|secret|key)$/i;
 
+/** A parameter name as the server will read it; a malformed escape is kept as written (it names no secret). */
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** The URL for a log line. Never throws: it runs on every request, outside any handler, before any validation. */
 export function redactUrl(url: string): string {
   const query = url.indexOf('?');
   if (query < 0) return url;
@@ -27,7 +37,7 @@ export function redactUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const [name = '', ...value] = pair.split('=');
-      return value.length && SECRET_PARAMS.test(decodeURIComponent(name)) ? `${name}=[redacted]` : pair;
+      return value.length && SECRET_PARAMS.test(decodedName(name)) ? `${name}=[redacted]` : pair;
     });
   return `${url.slice(0, query)}?${params.join('&')}`;
 }
