@@ -1,8 +1,9 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import { apiPaths } from '../shared/paths.ts';
 import type { AppContext } from './context.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { handleClientError, handleFrameworkError, registerErrorHandling } from './http/errors.ts';
+import { rejectUnsafeNumbers } from './http/route.ts';
 import { NON_DOCUMENT_POLICY } from './http/csp.ts';
 import { createResponseCache, type ResponseCacheHooks } from './http/response-cache.ts';
 import http from 'node:http';
@@ -27,6 +28,8 @@ export interface AppOptions {
   forceCloseConnections?: boolean;
   /** Where the JSON log lines go instead of stdout (tests read them); implies logging. */
   logStream?: NodeJS.WritableStream;
+  /** Told of every route as it is registered (the hostile-input suite covers each one). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the whole HTTP server; main.ts listens on it and tests inject requests into it. */
@@ -62,11 +65,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
     genReqId: requestIdOf,
+    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
     trustProxy: ctx.config.tickets.trustProxy,
     ...(options.forceCloseConnections ? { forceCloseConnections: true } : {}),
   });
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerErrorHandling(app);
+  app.addHook('preHandler', rejectUnsafeNumbers);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     // Pages and downloads set their own policy (http/csp.ts); anything else that is not HTML loads nothing.

@@ -5,6 +5,7 @@ import Fastify, { type InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError } from '../testing/api-expect.ts';
+import { buildUser, DEFAULT_PASSWORD } from '../testing/factories.ts';
 import { registerErrorHandling } from './errors.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 
@@ -94,6 +95,47 @@ describe.each(testDialects())('errors on %s', (dialect) => {
         { field: 'category_id', message: 'must be at least 1' },
       ]),
     );
+  });
+
+  it('refuses numbers no count or page can be (infinite, past 2^53, past the last page), naming the field', async () => {
+    const user = await buildUser(t.ctx.db, { admin: true });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: DEFAULT_PASSWORD },
+    });
+    const headers = { 'x-auth-token': (login.json() as { token: string }).token };
+    const lists = [
+      ['/api/knowledge/category?query=1&', 'page'],
+      ['/api/knowledge/category?query=1&', 'per_page'],
+      ['/api/knowledge/instruction?query=1&', 'page'],
+      ['/api/knowledge/instruction?query=1&', 'per_page'],
+      ['/api/admin/tickets?', 'page'],
+      ['/api/admin/tickets?', 'per_page'],
+      ['/api/search/knowledge/suggestions?text=wifi&', 'limit'],
+      ['/api/admin/search-report?', 'limit'],
+    ] as const;
+    for (const [list, field] of lists) {
+      for (const value of ['Infinity', '-Infinity', '1e309', '1e308', '99999999999999999999999']) {
+        const response = await t.app.inject({ url: `${list}${field}=${value}`, headers });
+        expectApiError(response, 400, [field]);
+      }
+    }
+    expectApiError(await t.app.inject('/api/knowledge/instruction/Infinity'), 400, ['id']);
+    expectApiError(await t.app.inject('/files/-Infinity/a.txt'), 400, ['id']);
+  });
+
+  it('answers an address Fastify cannot decode in the error shape, and sends such a page to the not-found screen', async () => {
+    for (const url of ['/api/knowledge/instruction/%zz', '/api/admin/articles/%E0%A4%A', '/files/%/a.txt']) {
+      expect(expectApiError(await t.app.inject(url), 400, ['url']).code).toBe('invalid_url');
+    }
+    const long = expectApiError(await t.app.inject(`/api/knowledge/instruction/${'1'.repeat(200)}`), 414, [
+      'url',
+    ]);
+    expect(long.code).toBe('url_too_long');
+    const page = await t.app.inject('/admin/%zz');
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe('/knowledge/404');
   });
 
   it('sends nosniff on successful answers too', async () => {

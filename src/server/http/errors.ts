@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody, FieldError } from '../../shared/api/common.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
@@ -107,6 +109,55 @@ const FRAMEWORK_CODES: Record<string, string> = {
   FST_PROTO_VIOLATION: 'invalid_json',
 };
 
+/** Addresses the API answers in JSON; any other page address belongs to the help centre's not-found screen. */
+const isApiPath = (path: string) => /^\/(api|panel|files|assets|healthz|readyz|metrics)(\/|$)/.test(path);
+
+/**
+ * Fastify's own refusals before any route runs (a URL that cannot be decoded, a path parameter past its length), in
+ * the error shape; a page address goes to the not-found screen, as every unknown page does.
+ */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0] ?? request.url;
+  if (request.method === 'GET' && !isApiPath(path)) return reply.redirect('/knowledge/404', 302);
+  const [status, code, message] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? [414, 'url_too_long', 'a part of the address is too long']
+      : error.code === 'FST_ERR_BAD_URL'
+        ? [400, 'invalid_url', 'the address has a malformed %-escape']
+        : [error.statusCode ?? 400, 'bad_request', error.message];
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(status, code, `url: ${message}`, [{ field: 'url', message }]));
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'request', 'was not received in time'],
+  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'headers', 'are larger than the server accepts (16 KB)'],
+};
+
+/**
+ * A request Node's HTTP parser refused before Fastify saw it (headers too large, bytes that are not HTTP): answered
+ * in the error shape, then the connection is closed, as Node does.
+ */
+export function handleClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, field, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
+    400,
+    'bad_request',
+    'request',
+    'is not a valid HTTP request',
+  ];
+  if (socket.writable) {
+    const body = JSON.stringify(errorBody(status, code, `${field} ${message}`, [{ field, message }]));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError & { validation?: AjvIssue[] }, request, reply) => {
     // A download stream can fail after its type was set; the error must still go out as JSON.
@@ -130,9 +181,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
+      // The body as a whole could not be read: that is the field a client has to fix.
+      const fields = /^FST_ERR_CTP_/.test(error.code ?? '')
+        ? [{ field: 'body', message: error.message }]
+        : [];
       return reply
         .status(status)
-        .send(errorBody(status, FRAMEWORK_CODES[error.code ?? ''] ?? 'bad_request', error.message));
+        .send(errorBody(status, FRAMEWORK_CODES[error.code ?? ''] ?? 'bad_request', error.message, fields));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send(errorBody(500, 'internal_error', 'An error has occured on the server'));
@@ -141,7 +196,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
     // The specification sends every page address outside /knowledge to its not-found screen.
-    if (request.method === 'GET' && !/^\/(api|panel|files|assets)(\/|$)/.test(path)) {
+    if (request.method === 'GET' && !isApiPath(path)) {
       return reply.redirect('/knowledge/404', 302);
     }
     return reply.status(404).send(errorBody(404, 'not_found', `No route for ${request.method} ${path}`));

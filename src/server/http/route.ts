@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { ErrorBody } from '../../shared/api/common.ts';
+import { ErrorBody, type FieldError } from '../../shared/api/common.ts';
+import { ApiError } from './errors.ts';
 import type { Endpoint } from '../../shared/api/endpoints.ts';
 
 type StaticOf<T> = T extends TSchema ? Static<T> : unknown;
@@ -55,4 +56,31 @@ export function route<E extends Endpoint>(
       return result;
     },
   });
+}
+
+/** Where a value is a number no count, id or page can be, and why. */
+function unsafeNumbers(value: unknown, field: string, found: FieldError[]): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) found.push({ field, message: 'must be a finite number' });
+    else if (Number.isInteger(value) && !Number.isSafeInteger(value))
+      found.push({ field, message: 'is too large' });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => unsafeNumbers(item, `${field}.${index}`, found));
+  }
+}
+
+/**
+ * Refuses, for every route, numbers the schema checks let through: the validator turns "Infinity" into a number
+ * that passes `integer`, `minimum` and `maximum` alike, and JSON's 1e999 parses as Infinity. Run after validation,
+ * on the values the handler is about to read.
+ */
+export async function rejectUnsafeNumbers(request: FastifyRequest): Promise<void> {
+  const found: FieldError[] = [];
+  for (const part of [request.params, request.query, request.body]) {
+    if (!part || typeof part !== 'object' || Array.isArray(part)) continue;
+    for (const [field, value] of Object.entries(part)) unsafeNumbers(value, field, found);
+  }
+  if (found.length) {
+    throw new ApiError(400, 'invalid_request', found.map((f) => `${f.field} ${f.message}`).join('; '), found);
+  }
 }

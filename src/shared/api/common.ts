@@ -3,6 +3,9 @@ import { Type, type Static, type TSchema } from 'typebox';
 /** A positive database id, as it appears in a path or a query string. */
 export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
+/** A page of a paged list: past any list a help centre holds, a request is a mistake (or an attack on OFFSET). */
+export const PageNumber = Type.Integer({ minimum: 1, maximum: 1_000_000 });
+
 export const FieldError = Type.Object({
   field: Type.String(),
   message: Type.String(),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Paged } from './common.ts';
+import { Id, PageNumber, Paged } from './common.ts';
 
 import { ARTICLE_PAGE_SIZE_MAX, CATEGORY_PAGE_SIZE_MAX } from '../constants.ts';
 
@@ -68,7 +68,7 @@ export const SectionList = Type.Array(Section);
 
 export const CategoryListQuery = Type.Object({
   query: Type.Optional(Type.String({ maxLength: 200 })),
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: CATEGORY_PAGE_SIZE_MAX })),
   category_parent_id: Type.Optional(Id),
   section_id: Type.Optional(Id),
@@ -78,7 +78,7 @@ export const CategoryList = Paged(Category);
 
 export const InstructionListQuery = Type.Object({
   query: Type.Optional(Type.String({ maxLength: 200 })),
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: ARTICLE_PAGE_SIZE_MAX })),
   category_id: Type.Optional(Id),
   section_id: Type.Optional(Id),

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { PageNumber } from './common.ts';
 
 export const UploadedFile = Type.Object({
   id: Type.Integer(),
@@ -64,6 +65,6 @@ export const TicketView = Type.Object({
 export type TicketView = Static<typeof TicketView>;
 
 export const TicketListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 });
