@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import { apiPaths } from '../shared/paths.ts';
 import type { AppContext } from './context.ts';
 import { handleClientError, handleFrameworkError, registerErrorHandling } from './http/errors.ts';
-import { rejectUnsafeNumbers } from './http/route.ts';
+import { rejectUnstorableInput } from './http/route.ts';
 import { NON_DOCUMENT_POLICY } from './http/csp.ts';
 import { createResponseCache, type ResponseCacheHooks } from './http/response-cache.ts';
 import http from 'node:http';
@@ -73,7 +73,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerErrorHandling(app);
-  app.addHook('preHandler', rejectUnsafeNumbers);
+  app.addHook('preHandler', rejectUnstorableInput);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     // Pages and downloads set their own policy (http/csp.ts); anything else that is not HTML loads nothing.

@@ -122,7 +122,42 @@ describe.each(testDialects())('errors on %s', (dialect) => {
       }
     }
     expectApiError(await t.app.inject('/api/knowledge/instruction/Infinity'), 400, ['id']);
+    const ticket = { title: 'Help', description: 'It broke', name: 'Ann', email: 'ann@example.com' };
+    for (const files of [[2_147_483_648], [1e308]]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/panel/api/issue-open',
+        payload: { ...ticket, files },
+      });
+      expectApiError(response, 400, ['files.0']);
+    }
     expectApiError(await t.app.inject('/files/-Infinity/a.txt'), 400, ['id']);
+  });
+
+  it('refuses the NUL character in any field on both databases (PostgreSQL cannot store it), naming the field', async () => {
+    const user = await buildUser(t.ctx.db, { admin: true });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: DEFAULT_PASSWORD },
+    });
+    const headers = { 'x-auth-token': (login.json() as { token: string }).token };
+    const before = await t.ctx.db.selectFrom('sections').select('id').execute();
+    const refused = [
+      ['/api/auth/login', { email: `a\u0000${user.email}`, password: DEFAULT_PASSWORD }, 'email'],
+      ['/api/auth/login', { email: user.email, password: `${DEFAULT_PASSWORD}\u0000` }, 'password'],
+      ['/api/admin/sections', { name: 'Billing\u0000' }, 'name'],
+      ['/api/admin/users', { email: 'new@example.com', name: '\u0000', password: 'long enough' }, 'name'],
+      [
+        '/panel/api/issue-open',
+        { title: 'Help', description: 'a\u0000b', name: 'Ann', email: 'ann@example.com' },
+        'description',
+      ],
+    ] as const;
+    for (const [url, payload, field] of refused) {
+      expectApiError(await t.app.inject({ method: 'POST', url, headers, payload }), 400, [field]);
+    }
+    expect(await t.ctx.db.selectFrom('sections').select('id').execute()).toEqual(before);
   });
 
   it('answers an address Fastify cannot decode in the error shape, and sends such a page to the not-found screen', async () => {

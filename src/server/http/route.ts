@@ -58,27 +58,38 @@ export function route<E extends Endpoint>(
   });
 }
 
-/** Where a value is a number no count, id or page can be, and why. */
-function unsafeNumbers(value: unknown, field: string, found: FieldError[]): void {
+/** Where a value is one no database column can hold, and why: recursing through arrays and objects. */
+function unstorable(value: unknown, field: string, found: FieldError[]): void {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) found.push({ field, message: 'must be a finite number' });
     else if (Number.isInteger(value) && !Number.isSafeInteger(value))
       found.push({ field, message: 'is too large' });
+  } else if (typeof value === 'string') {
+    // PostgreSQL's text cannot hold it (SQLite can): refused on both, so neither stores what the other cannot.
+    if (value.includes('\u0000')) found.push({ field, message: 'must not contain the NUL character' });
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => unsafeNumbers(item, `${field}.${index}`, found));
+    value.forEach((item, index) => unstorable(item, `${field}.${index}`, found));
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) unstorable(item, `${field}.${key}`, found);
   }
 }
 
+const PARTS = ['params', 'querystring', 'body'] as const;
+
 /**
- * Refuses, for every route, numbers the schema checks let through: the validator turns "Infinity" into a number
- * that passes `integer`, `minimum` and `maximum` alike, and JSON's 1e999 parses as Infinity. Run after validation,
- * on the values the handler is about to read.
+ * Refuses, for every route, values its schema lets through that no handler should see: the validator turns
+ * "Infinity" into a number that passes `integer`, `minimum` and `maximum` alike, JSON's 1e999 parses as Infinity,
+ * and a NUL character makes PostgreSQL fail the query. Only the parts a route declares a schema for are checked
+ * (a page reads its query as it likes). Run after validation, on the values the handler is about to read.
  */
-export async function rejectUnsafeNumbers(request: FastifyRequest): Promise<void> {
+export async function rejectUnstorableInput(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema;
+  if (!schema) return;
   const found: FieldError[] = [];
-  for (const part of [request.params, request.query, request.body]) {
-    if (!part || typeof part !== 'object' || Array.isArray(part)) continue;
-    for (const [field, value] of Object.entries(part)) unsafeNumbers(value, field, found);
+  for (const part of PARTS) {
+    const values = part === 'querystring' ? request.query : request[part];
+    if (!schema[part] || !values || typeof values !== 'object' || Array.isArray(values)) continue;
+    for (const [field, value] of Object.entries(values)) unstorable(value, field, found);
   }
   if (found.length) {
     throw new ApiError(400, 'invalid_request', found.map((f) => `${f.field} ${f.message}`).join('; '), found);

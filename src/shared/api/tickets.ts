@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageNumber } from './common.ts';
+import { Id, PageNumber } from './common.ts';
 
 export const UploadedFile = Type.Object({
   id: Type.Integer(),
@@ -20,7 +20,7 @@ export const IssueOpenBody = Type.Object({
   channel: Type.Optional(Type.String()),
   name: Type.String(),
   email: Type.String(),
-  files: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 })),
+  files: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   g_recaptcha_response: Type.Optional(Type.String({ maxLength: 20_000 })),
 });
 export type IssueOpenBody = Static<typeof IssueOpenBody>;
