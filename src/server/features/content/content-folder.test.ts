@@ -469,4 +469,69 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     expect(fs.existsSync(path.join(target, 'keep.txt'))).toBe(false);
     expect(fs.readFileSync(path.join(target, '.git/HEAD'), 'utf8')).toBe('ref');
   });
+  it('replaces a folder that holds links by removing the links, never what they lead to', async () => {
+    const outside = writeFolder({ 'keep.txt': 'outside', 'guides/_section.md': 'not ours' });
+    const target = writeFolder({ 'old/page.md': 'old' });
+    fs.symlinkSync(outside, path.join(target, 'guides'));
+    fs.symlinkSync(outside, path.join(target, 'old/inner'));
+    fs.symlinkSync(path.join(outside, 'keep.txt'), path.join(target, 'file.md'));
+    await exportFolder(t.ctx, target, { force: true });
+    expect(readFolder(outside)).toEqual(
+      new Map([
+        ['guides/_section.md', Buffer.from('not ours')],
+        ['keep.txt', Buffer.from('outside')],
+      ]),
+    );
+    expect(fs.lstatSync(path.join(target, 'guides')).isDirectory()).toBe(true);
+    expect(fs.readFileSync(path.join(target, 'guides/_section.md'), 'utf8')).toContain('name: Guides');
+    expect(fs.existsSync(path.join(target, 'old'))).toBe(false);
+    expect(fs.existsSync(path.join(target, 'file.md'))).toBe(false);
+  });
+
+  it('refuses to write where a stored path or a link it keeps would lead out of the folder, writing nothing there', async () => {
+    const own = await createTestApp(dialect);
+    try {
+      await importFolder(
+        own.ctx,
+        writeFolder({
+          'help/a.md': '---\ntitle: A\nfiles:\n  - _files/a.txt\n---\n',
+          'help/_files/a.txt': 'attached',
+        }),
+      );
+      const outside = writeFolder({});
+      const parent = writeFolder({});
+      const target = path.join(parent, 'export');
+      fs.mkdirSync(target);
+      // A dot-entry is kept by --force, links included.
+      fs.symlinkSync(outside, path.join(target, '.shared'));
+      // Paths as a restored backup could carry them.
+      const cases: [string, () => Promise<unknown>, RegExp][] = [
+        [
+          'a file above the folder',
+          () => own.ctx.db.updateTable('files').set({ source_path: '../escape.txt' }).execute(),
+          /\.\.\/escape\.txt: is not a path inside the folder/,
+        ],
+        [
+          'a section above the folder',
+          () => own.ctx.db.updateTable('sections').set({ source_path: '..' }).execute(),
+          /\.\.\/_section\.md: is not a path inside the folder/,
+        ],
+        [
+          'a file in a kept link',
+          () => own.ctx.db.updateTable('files').set({ source_path: '.shared/a.txt' }).execute(),
+          /\.shared\/a\.txt: lies in \.shared, and the export leaves dot-entries as they are/,
+        ],
+      ];
+      for (const [name, spoil, message] of cases) {
+        await own.ctx.db.updateTable('files').set({ source_path: 'help/_files/a.txt' }).execute();
+        await own.ctx.db.updateTable('sections').set({ source_path: 'help' }).execute();
+        await spoil();
+        await expect(exportFolder(own.ctx, target, { force: true }), name).rejects.toThrow(message);
+        expect(readFolder(outside), name).toEqual(new Map());
+        expect(fs.readdirSync(parent), name).toEqual(['export']);
+      }
+    } finally {
+      await own.close();
+    }
+  });
 });
