@@ -3,8 +3,11 @@ import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startServe } from './testing/run-cli.ts';
+import { sql } from 'kysely';
 import { createContext } from '../server/context-factory.ts';
+import { removeUnusedBytes, UNUSED_BYTES_GRACE_MS } from '../server/features/files/unused-bytes.ts';
 import { readAll } from '../server/storage/file-storage.ts';
+import { partialUploads } from '../server/testing/stored-files.ts';
 import { createTestEnvironment, testDialects } from '../server/testing/test-context.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -111,6 +114,56 @@ describe.each(testDialects())('graceful shutdown on %s', (dialect) => {
         await ctx.database.close();
       }
     } finally {
+      await environment.cleanup();
+    }
+  }, 60_000);
+});
+
+describe.each(testDialects())('a server killed in the middle of an upload on %s', (dialect) => {
+  it('leaves a part-written upload that the sweep removes once nobody has written to it for the grace', async () => {
+    const environment = await createTestEnvironment(dialect, { DEMO_CONTENT: 'false' });
+    const ctx = await createContext(environment.config);
+    try {
+      const server = await startServe(environment.env);
+      const boundary = 'killed-upload-boundary';
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file[]"; filename="cut.bin"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      );
+      const request = http.request(`${server.url}/api/file`, {
+        method: 'POST',
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(4 << 20),
+        },
+      });
+      request.on('error', () => undefined);
+      // More than one chunk of database storage, so bytes are stored when the server dies.
+      request.write(head);
+      request.write(crypto.randomBytes(768 * 1024));
+      const chunks = async () =>
+        Number(
+          (await sql<{ n: number }>`select count(*) as n from file_blob_chunks`.execute(ctx.db)).rows[0]?.n,
+        );
+      const stored = ctx.config.fileStorage.kind === 'database' ? chunks : async () => 1;
+      const until = Date.now() + 10_000;
+      while ((await partialUploads(ctx)) === 0 || (await stored()) === 0) {
+        if (Date.now() > until) throw new Error(`the upload never reached the storage:\n${server.output()}`);
+        await sleep(20);
+      }
+      expect(await server.kill()).toBe('SIGKILL');
+      request.destroy();
+
+      expect(await partialUploads(ctx)).toBe(1);
+      // Another server could still be writing it: kept within the grace...
+      await removeUnusedBytes(ctx, Date.now());
+      expect(await partialUploads(ctx)).toBe(1);
+      // ...and gone after it, with every byte of it.
+      await removeUnusedBytes(ctx, Date.now() + UNUSED_BYTES_GRACE_MS + 1000);
+      expect(await partialUploads(ctx)).toBe(0);
+      if (ctx.config.fileStorage.kind === 'database') expect(await chunks()).toBe(0);
+    } finally {
+      await ctx.database.close();
       await environment.cleanup();
     }
   }, 60_000);

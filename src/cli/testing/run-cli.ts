@@ -62,5 +62,12 @@ export async function startServe(env: Record<string, string>) {
         child.on('exit', (code) => resolve(code));
         child.kill('SIGTERM');
       }),
+    /** Kills it at once, as a crash would: nothing of it runs after. */
+    kill: () =>
+      new Promise<NodeJS.Signals | null>((resolve) => {
+        child.removeAllListeners('exit');
+        child.on('exit', (_code, signal) => resolve(signal));
+        child.kill('SIGKILL');
+      }),
   };
 }

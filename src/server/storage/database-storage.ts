@@ -9,10 +9,6 @@ import { KEY_BATCH, storageKeyOf, TooLargeError, type FileStorage } from './file
 /** Bytes per chunk row: a download holds one chunk in memory at a time, whatever the file's size. */
 export const CHUNK_BYTES = 512 * 1024;
 
-/** An upload cut off mid-way (a server killed) leaves an unnamed blob; one this old is certainly abandoned. */
-const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
-
 /**
  * The storage's own tables, outside the `Database` the features see: only this module reads them, and a backup
  * carries their content as stored files, not as rows (migration 0005).
@@ -40,7 +36,6 @@ const missing = (key: string) =>
  */
 export function createDatabaseStorage(database: Db, legacyDir: string | null = null): FileStorage {
   const db = database.withTables<BlobTables>();
-  let sweptAt = 0;
 
   const legacyPath = (key: string) =>
     legacyDir && /^[0-9a-f]{64}$/.test(key)
@@ -66,17 +61,6 @@ export function createDatabaseStorage(database: Db, legacyDir: string | null = n
 
   const writeChunk = (blobId: number, seq: number, bytes: Buffer) =>
     db.insertInto('file_blob_chunks').values({ blob_id: blobId, seq, bytes }).execute();
-
-  /** Now and then, the unnamed blobs of uploads that never finished. */
-  const sweep = async () => {
-    if (Date.now() - sweptAt < SWEEP_EVERY_MS) return;
-    sweptAt = Date.now();
-    await db
-      .deleteFrom('file_blobs')
-      .where('key', 'is', null)
-      .where('created_at', '<', Date.now() - ABANDONED_AFTER_MS)
-      .execute();
-  };
 
   async function* chunksOf(key: string): AsyncGenerator<Buffer> {
     const blob = await findBlob(key);
@@ -126,7 +110,6 @@ export function createDatabaseStorage(database: Db, legacyDir: string | null = n
     },
 
     async putStream(source, maxBytes) {
-      await sweep().catch(() => undefined);
       // Written unnamed, a chunk at a time and without a transaction held open for as long as the client sends;
       // named (made visible) once every byte is in and the hash is known.
       const { id } = await db
@@ -164,12 +147,16 @@ export function createDatabaseStorage(database: Db, legacyDir: string | null = n
           await db.transaction().execute(async (trx) => {
             // Stored already: theirs is kept, its time refreshed, and ours goes.
             if (await refresh(trx, key)) await trx.deleteFrom('file_blobs').where('id', '=', id).execute();
-            else
-              await trx
+            else {
+              const named = await trx
                 .updateTable('file_blobs')
                 .set({ key, size, created_at: Date.now() })
                 .where('id', '=', id)
-                .execute();
+                .executeTakeFirst();
+              // Swept as abandoned meanwhile: what it held is gone, so nothing is stored.
+              if (named.numUpdatedRows === 0n)
+                throw new Error('the upload was removed as abandoned before it finished');
+            }
           });
         } catch (error) {
           // The same bytes finished uploading elsewhere at the same moment: theirs are kept, ours go below.
@@ -228,6 +215,16 @@ export function createDatabaseStorage(database: Db, legacyDir: string | null = n
         if (keys.length < KEY_BATCH) return;
         after = keys[keys.length - 1] as string;
       }
+    },
+
+    async removeAbandoned(time) {
+      // An upload cut off mid-way leaves its blob unnamed; its chunks go with it (on delete cascade).
+      const result = await db
+        .deleteFrom('file_blobs')
+        .where('key', 'is', null)
+        .where('created_at', '<', time)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

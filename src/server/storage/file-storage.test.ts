@@ -36,6 +36,8 @@ interface Subject {
   storage: (ctx: AppContext) => FileStorage;
   /** Blobs the storage holds, finished or not (nothing may stay behind a failed write). */
   blobCount: (ctx: AppContext) => Promise<number>;
+  /** Writes begun and not finished: temporary files, unnamed blobs. */
+  partialCount: (ctx: AppContext) => Promise<number>;
 }
 
 const countDatabaseBlobs = async (ctx: AppContext) =>
@@ -48,22 +50,59 @@ const countDiskFiles = (ctx: AppContext) => {
   );
 };
 
+const countUnnamedBlobs = async (ctx: AppContext) =>
+  Number(
+    (await sql<{ n: number }>`select count(*) as n from file_blobs where key is null`.execute(ctx.db)).rows[0]
+      ?.n,
+  );
+const countDiskTemporaries = (ctx: AppContext) => {
+  const dir = path.join(ctx.config.dataDir, 'contract');
+  if (!fs.existsSync(dir)) return Promise.resolve(0);
+  return Promise.resolve(
+    fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.name.endsWith('.tmp'))
+      .length,
+  );
+};
+
+async function waitFor(what: string, check: () => Promise<boolean>): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** Bytes that arrive in two parts, the second only once `release` is called: an upload under way. */
+function heldUpload(data: Buffer, split: number) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const source = (async function* () {
+    yield data.subarray(0, split);
+    await held;
+    yield data.subarray(split);
+  })();
+  return { source, release: () => release() };
+}
+
 const subjects: Subject[] = [
   {
     name: 'disk',
     dialect: 'sqlite',
     storage: (ctx) => createDiskStorage(path.join(ctx.config.dataDir, 'contract')),
     blobCount: countDiskFiles,
+    partialCount: countDiskTemporaries,
   },
   ...testDialects().map((dialect): Subject => ({
     name: `database on ${dialect}`,
     dialect,
     storage: (ctx) => createDatabaseStorage(ctx.db),
     blobCount: countDatabaseBlobs,
+    partialCount: countUnnamedBlobs,
   })),
 ];
 
-describe.each(subjects)('file storage contract: $name', ({ dialect, storage: open, blobCount }) => {
+describe.each(subjects)('file storage contract: $name', (subject) => {
+  const { dialect, storage: open, blobCount, partialCount } = subject;
   let environment: TestEnvironment;
   let ctx: AppContext;
   let storage: FileStorage;
@@ -156,6 +195,37 @@ describe.each(subjects)('file storage contract: $name', ({ dialect, storage: ope
     expect(await blobCount(ctx)).toBe(before);
   });
 
+  it('removes what a write cut off mid-way left once nobody has written to it since the moment, never a write under way', async () => {
+    const before = { blobs: await blobCount(ctx), partial: await partialCount(ctx) };
+    const data = crypto.randomBytes(CHUNK_BYTES + 1000);
+
+    // Under way: written to moments ago, so it stays, and finishes as any other.
+    const live = heldUpload(data, CHUNK_BYTES + 10);
+    const finishing = storage.putStream(live.source, data.length);
+    await waitFor('the upload to begin', async () => (await partialCount(ctx)) === before.partial + 1);
+    await sleep(20);
+    expect(await storage.removeAbandoned(Date.now() - 10_000)).toBe(0);
+    live.release();
+    const blob = await finishing;
+    expect((await readAll(storage, blob.key)).equals(data)).toBe(true);
+    await storage.remove(blob.key);
+    expect(await partialCount(ctx)).toBe(before.partial);
+
+    // Cut off: nothing written to it since the moment (its server was killed, say); it goes with everything in it.
+    const cut = heldUpload(data, CHUNK_BYTES + 10);
+    const abandoned = storage.putStream(cut.source, data.length);
+    await waitFor('the upload to begin', async () => (await partialCount(ctx)) === before.partial + 1);
+    await sleep(20);
+    expect(await storage.removeAbandoned(Date.now())).toBe(1);
+    expect(await partialCount(ctx)).toBe(before.partial);
+    expect(await blobCount(ctx)).toBe(before.blobs);
+    // Were it still being sent after all, it fails rather than store what it no longer has.
+    cut.release();
+    await expect(abandoned).rejects.toThrow();
+    expect(await storage.has(sha256(data))).toBe(false);
+    expect(await blobCount(ctx)).toBe(before.blobs);
+  });
+
   it('keeps bytes written again after a removal was decided: the same file uploaded while a clean-up runs', async () => {
     const data = crypto.randomBytes(2000);
     const { key } = await storage.put(data);
@@ -200,6 +270,49 @@ describe.each(subjects)('file storage contract: $name', ({ dialect, storage: ope
     expect(await storage.has(key)).toBe(false);
     expect((await readFailure(storage, key)).code).toBe('ENOENT');
     await expect(storage.remove(key)).resolves.toBe(false);
+  });
+});
+
+describe('disk storage after a crash', () => {
+  it('removes the temporary file of a write cut off before its rename and puts back bytes a cut-off removal set aside', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-crashed-'));
+    try {
+      const storage = createDiskStorage(root);
+      const fileOf = (key: string) => path.join(root, key.slice(0, 2), key.slice(2, 4), key);
+      const leave = (file: string, data: Buffer | string, age: number) => {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, data);
+        const time = new Date(Date.now() - age);
+        fs.utimesSync(file, time, time);
+      };
+      // A removal killed after it moved the bytes aside, before it removed them or put them back: a file row may
+      // hold them (they were written again meanwhile), so they go back.
+      const aside = await storage.put(Buffer.from('set aside'));
+      fs.renameSync(fileOf(aside.key), `${fileOf(aside.key)}.4242.0123456789ab.removing`);
+      const time = new Date(Date.now() - 60_000);
+      fs.utimesSync(`${fileOf(aside.key)}.4242.0123456789ab.removing`, time, time);
+      // The same, but the bytes were written anew since: the copy set aside goes.
+      const again = await storage.put(Buffer.from('written again'));
+      leave(`${fileOf(again.key)}.4242.0123456789ab.removing`, 'written again', 60_000);
+      // Writes killed before their rename (a whole file's, a streamed upload's), and one under way.
+      const never = storageKeyOf(Buffer.from('never finished'));
+      leave(`${fileOf(never)}.4242.0123456789ab.tmp`, 'never fin', 60_000);
+      leave(path.join(root, 'upload.4242.0123456789abcdef.tmp'), 'half an upl', 60_000);
+      leave(path.join(root, 'upload.4243.0123456789abcdef.tmp'), 'under way', 0);
+
+      expect(await storage.removeAbandoned(Date.now() - 10_000)).toBe(4);
+      expect((await readAll(storage, aside.key)).toString()).toBe('set aside');
+      // Put back as written now: the sweep of unused bytes gives them another day.
+      for await (const keys of storage.keysWrittenBefore(Date.now() - 10_000))
+        expect(keys).not.toContain(aside.key);
+      expect((await readAll(storage, again.key)).toString()).toBe('written again');
+      const left = fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+      expect(left.map((e) => e.name).sort()).toEqual(
+        [aside.key, again.key, 'upload.4243.0123456789abcdef.tmp'].sort(),
+      );
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

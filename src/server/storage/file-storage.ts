@@ -36,6 +36,13 @@ export interface FileStorage {
   remove(key: string, options?: RemoveOptions): Promise<boolean>;
   /** The keys of finished blobs last written before `time`, in batches, for the sweep of unused bytes. */
   keysWrittenBefore(time: number): AsyncIterable<string[]>;
+  /**
+   * Clears what writes that never finished left behind, such as a process killed mid-upload leaves (a temporary
+   * file, an unnamed blob and its chunks), if nobody has written to it since `time` (the database: begun before
+   * it). A write under way, by this process or another, is never older than a request may take, far less than the
+   * grace the sweep gives. Answers how many were cleared.
+   */
+  removeAbandoned(time: number): Promise<number>;
 }
 
 /** Keys per batch of keysWrittenBefore. */
@@ -44,6 +51,9 @@ export const KEY_BATCH = 500;
 export const storageKeyOf = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
 
 const KEY_PATTERN = /^[0-9a-f]{64}$/;
+/** Disk names of writes under way: `<key or upload>.<pid>.<random>.tmp`, and bytes a removal moved aside. */
+const TEMPORARY_PATTERN = /\.\d+\.[0-9a-f]+\.tmp$/;
+const ASIDE_PATTERN = /^([0-9a-f]{64})\.\d+\.[0-9a-f]+\.removing$/;
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 
 /**
@@ -148,8 +158,13 @@ export function createDiskStorage(root: string): FileStorage {
         if (isMissing(error)) return false;
         throw error;
       }
-      const { mtimeMs } = await fs.promises.stat(aside);
-      if (mtimeMs < options.writtenBefore) {
+      const stats = await fs.promises.stat(aside).catch((error: unknown) => {
+        if (isMissing(error)) return null;
+        throw error;
+      });
+      // Put back meanwhile by a sweep that took it for a crash's leftover: kept, for a later sweep to judge.
+      if (!stats) return false;
+      if (stats.mtimeMs < options.writtenBefore) {
         await fs.promises.rm(aside, { force: true });
         return true;
       }
@@ -174,6 +189,38 @@ export function createDiskStorage(root: string): FileStorage {
         }
       }
       if (batch.length > 0) yield batch;
+    },
+    async removeAbandoned(time) {
+      let cleared = 0;
+      const clear = async (dir: string) => {
+        for (const name of await readdirOrEmpty(dir)) {
+          const aside = ASIDE_PATTERN.exec(name);
+          if (!aside && !TEMPORARY_PATTERN.test(name)) continue;
+          const file = path.join(dir, name);
+          const stats = await fs.promises.stat(file).catch(() => null);
+          if (!stats || stats.mtimeMs >= time) continue;
+          if (aside) {
+            // A removal killed between moving the bytes aside and deciding: a file row written meanwhile may hold
+            // them, so they go back (unless written anew since), counted as written now, never back with their old
+            // time for a removal to take; a later sweep removes them if nothing holds them. Replacing a copy
+            // written at the same moment is harmless: the bytes are the same.
+            const target = path.join(dir, aside[1] as string);
+            if ((await touch(file)) && !fs.existsSync(target)) {
+              await fs.promises.rename(file, target).catch((error: unknown) => {
+                if (!isMissing(error)) throw error;
+              });
+            }
+          }
+          await fs.promises.rm(file, { force: true });
+          cleared++;
+        }
+      };
+      await clear(root);
+      for (const first of (await readdirOrEmpty(root)).filter((name) => /^[0-9a-f]{2}$/.test(name))) {
+        for (const second of await readdirOrEmpty(path.join(root, first)))
+          await clear(path.join(root, first, second));
+      }
+      return cleared;
     },
   };
 }

@@ -29,5 +29,7 @@ export async function partialUploads(ctx: AppContext): Promise<number> {
   }
   const root = ctx.config.fileStorage.dir;
   if (!fs.existsSync(root)) return 0;
-  return fs.readdirSync(root).filter((name) => name.endsWith('.tmp')).length;
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.tmp')).length;
 }

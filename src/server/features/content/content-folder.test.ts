@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -301,6 +302,132 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     expect(await snapshot(t)).toEqual(before);
   });
 
+  it('refuses every file whose real location is outside the folder, however links lead there, naming the file that refers to it, and changes nothing', async () => {
+    const before = await snapshot(t);
+    const outside = writeFolder({
+      'passwd': 'root:x:0:0:root:/root:/bin/bash\n',
+      'logo.png': PNG,
+      'secret.md': '---\nname: Leaked\n---\nSMTP_URL=smtp://mailer:hunter2@mail.example.com\n',
+    });
+    const folder = writeFolder({
+      'a/b.md': '---\ntitle: B\nfiles:\n  - link/passwd\n---\n![x](link/logo.png)\n',
+      'a/html.md': '---\ntitle: Html\nformat: html\n---\n<p><a href="link/passwd">download</a></p>\n',
+      'a/env.md': '---\ntitle: Env\nfiles:\n  - proc/environ\n---\n',
+      'a/loop.md': '---\ntitle: Loop\nfiles:\n  - loop/x\n---\n',
+      'a/iconic/_category.md': '---\nicon: ../link/logo.png\n---\n',
+      'a/described/article.md': '---\ntitle: In a category\n---\n',
+      'a/zero/article.md': '---\ntitle: In another\n---\n',
+      'y/article.md': '---\ntitle: In a section\n---\n',
+      'z/fine.md': '---\ntitle: Fine\n---\nok\n',
+    });
+    fs.symlinkSync(outside, path.join(folder, 'a/link'));
+    fs.symlinkSync('/proc/self', path.join(folder, 'a/proc'));
+    fs.symlinkSync('loop', path.join(folder, 'a/loop'));
+    fs.symlinkSync(path.join(outside, 'secret.md'), path.join(folder, 'a/described/_category.md'));
+    fs.symlinkSync('/dev/zero', path.join(folder, 'a/zero/_category.md'));
+    fs.symlinkSync(path.join(outside, 'secret.md'), path.join(folder, 'y/_section.md'));
+
+    const error = await importFolder(t.ctx, folder).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FolderErrors);
+    const problems = (error as FolderErrors).errors.map((e) => e.message).sort();
+    const real = fs.realpathSync(outside);
+    expect(problems).toEqual([
+      `a/b.md: attachment "link/passwd" points outside the content folder (through a symbolic link, to ${real}/passwd)`,
+      expect.stringMatching(/^a\/described\/_category\.md: points outside the content folder \(through a symbolic link, to .*secret\.md\)$/),
+      `a/env.md: attachment "proc/environ" points outside the content folder (through a symbolic link, to /proc/${process.pid}/environ)`,
+      `a/html.md: linked file "link/passwd" points outside the content folder (through a symbolic link, to ${real}/passwd)`,
+      `a/iconic/_category.md: icon "../link/logo.png" points outside the content folder (through a symbolic link, to ${real}/logo.png)`,
+      'a/loop.md: attachment "loop/x" is a loop of symbolic links',
+      'a/zero/_category.md: points outside the content folder (through a symbolic link, to /dev/zero)',
+      `y/_section.md: points outside the content folder (through a symbolic link, to ${real}/secret.md)`,
+    ]);
+    expect((error as Error).message).not.toContain('hunter2');
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('refuses a FIFO or a folder where a file belongs, without waiting on it', async () => {
+    const before = await snapshot(t);
+    const folder = writeFolder({
+      'a/b.md': '---\ntitle: B\nfiles:\n  - _files/pipe\n---\n',
+      'a/c.md': '---\ntitle: C\nfiles:\n  - _files\n---\n',
+      'a/piped/article.md': '---\ntitle: Piped\n---\n',
+      'a/_files/readme.txt': 'beside the pipe',
+    });
+    execFileSync('mkfifo', [path.join(folder, 'a/_files/pipe'), path.join(folder, 'a/piped/_category.md')]);
+    const error = await importFolder(t.ctx, folder).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FolderErrors);
+    expect((error as FolderErrors).errors.map((e) => e.message).sort()).toEqual([
+      'a/b.md: attachment "_files/pipe" is not a regular file',
+      'a/c.md: attachment "_files" is not a regular file',
+      'a/piped/_category.md: is not a regular file',
+    ]);
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('reads a file whose folder is swapped for a link between the check and the read as it now is: refused', async () => {
+    const before = await snapshot(t);
+    const outside = writeFolder({ '2.txt': 'outside the folder' });
+    const folder = writeFolder({
+      'a/b.md': '---\ntitle: B\nfiles:\n  - _first/1.txt\n  - _second/2.txt\n---\n',
+      'a/_first/1.txt': 'one',
+      'a/_second/2.txt': 'two',
+    });
+    const error = await importFolder(t.ctx, folder, {
+      // Once the first file is stored, the second's folder becomes a link to another place.
+      onProgress: (_done, _total, label) => {
+        if (label !== 'a/_first/1.txt') return;
+        fs.renameSync(path.join(folder, 'a/_second'), path.join(folder, 'a/_moved'));
+        fs.symlinkSync(outside, path.join(folder, 'a/_second'));
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FolderErrors);
+    expect((error as Error).message).toMatch(/a\/_second\/2\.txt: points outside the content folder/);
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('follows links that stay inside the folder and a folder that is itself a link, but walks into no linked folder', async () => {
+    const own = await createTestApp(dialect);
+    try {
+      const folder = writeFolder({
+        '_shared/screen.png': PNG,
+        '_shared/manual.pdf': '%PDF-1.4 shared manual',
+        '_shared/category.md': '---\nname: Shared setup\n---\nThe shared description.\n',
+        'guides/install.md': '---\ntitle: Install\nfiles:\n  - _files/manual.pdf\n---\n![Screen](_img/screen.png)\n',
+        'guides/setup/first.md': '---\ntitle: First\n---\n',
+        'guides/_files/readme.txt': 'a real file beside the link',
+      });
+      fs.symlinkSync('../_shared', path.join(folder, 'guides/_img'));
+      fs.symlinkSync('../../_shared/manual.pdf', path.join(folder, 'guides/_files/manual.pdf'));
+      fs.symlinkSync('../../_shared/category.md', path.join(folder, 'guides/setup/_category.md'));
+      fs.symlinkSync('setup', path.join(folder, 'guides/again'));
+      fs.symlinkSync('first.md', path.join(folder, 'guides/setup/second.md'));
+      const link = path.join(os.tmpdir(), `signpost-linked-${process.pid}-${Date.now()}`);
+      fs.symlinkSync(folder, link);
+      try {
+        const summary = await importFolder(own.ctx, link);
+        expect(summary.warnings.sort()).toEqual([
+          'guides/again: symbolic link skipped',
+          'guides/setup/second.md: symbolic link skipped',
+        ]);
+        expect(summary.articles.created).toBe(2);
+        const category = await own.ctx.db.selectFrom('categories').selectAll().executeTakeFirstOrThrow();
+        expect(category).toMatchObject({ name: 'Shared setup', source_path: 'guides/setup' });
+        expect(category.description).toContain('The shared description.');
+
+        const bundle = (await own.app.inject('/api/knowledge/instruction')).json();
+        const install = bundle.items.find((a: { title: string }) => a.title === 'Install');
+        const article = (await own.app.inject(`/api/knowledge/instruction/${install.id}`)).json();
+        expect((await own.app.inject(article.files[0].link)).body).toBe('%PDF-1.4 shared manual');
+        const image = /<img src="([^"]+)"/.exec(article.description)?.[1] as string;
+        expect((await own.app.inject(image)).rawPayload.equals(PNG)).toBe(true);
+      } finally {
+        fs.unlinkSync(link);
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
   it('keeps the images and files of drafts from a folder private until the draft is published', async () => {
     const own = await createTestApp(dialect);
     try {
@@ -341,5 +468,70 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     await exportFolder(t.ctx, target, { force: true });
     expect(fs.existsSync(path.join(target, 'keep.txt'))).toBe(false);
     expect(fs.readFileSync(path.join(target, '.git/HEAD'), 'utf8')).toBe('ref');
+  });
+  it('replaces a folder that holds links by removing the links, never what they lead to', async () => {
+    const outside = writeFolder({ 'keep.txt': 'outside', 'guides/_section.md': 'not ours' });
+    const target = writeFolder({ 'old/page.md': 'old' });
+    fs.symlinkSync(outside, path.join(target, 'guides'));
+    fs.symlinkSync(outside, path.join(target, 'old/inner'));
+    fs.symlinkSync(path.join(outside, 'keep.txt'), path.join(target, 'file.md'));
+    await exportFolder(t.ctx, target, { force: true });
+    expect(readFolder(outside)).toEqual(
+      new Map([
+        ['guides/_section.md', Buffer.from('not ours')],
+        ['keep.txt', Buffer.from('outside')],
+      ]),
+    );
+    expect(fs.lstatSync(path.join(target, 'guides')).isDirectory()).toBe(true);
+    expect(fs.readFileSync(path.join(target, 'guides/_section.md'), 'utf8')).toContain('name: Guides');
+    expect(fs.existsSync(path.join(target, 'old'))).toBe(false);
+    expect(fs.existsSync(path.join(target, 'file.md'))).toBe(false);
+  });
+
+  it('refuses to write where a stored path or a link it keeps would lead out of the folder, writing nothing there', async () => {
+    const own = await createTestApp(dialect);
+    try {
+      await importFolder(
+        own.ctx,
+        writeFolder({
+          'help/a.md': '---\ntitle: A\nfiles:\n  - _files/a.txt\n---\n',
+          'help/_files/a.txt': 'attached',
+        }),
+      );
+      const outside = writeFolder({});
+      const parent = writeFolder({});
+      const target = path.join(parent, 'export');
+      fs.mkdirSync(target);
+      // A dot-entry is kept by --force, links included.
+      fs.symlinkSync(outside, path.join(target, '.shared'));
+      // Paths as a restored backup could carry them.
+      const cases: [string, () => Promise<unknown>, RegExp][] = [
+        [
+          'a file above the folder',
+          () => own.ctx.db.updateTable('files').set({ source_path: '../escape.txt' }).execute(),
+          /\.\.\/escape\.txt: is not a path inside the folder/,
+        ],
+        [
+          'a section above the folder',
+          () => own.ctx.db.updateTable('sections').set({ source_path: '..' }).execute(),
+          /\.\.\/_section\.md: is not a path inside the folder/,
+        ],
+        [
+          'a file in a kept link',
+          () => own.ctx.db.updateTable('files').set({ source_path: '.shared/a.txt' }).execute(),
+          /\.shared\/a\.txt: lies in \.shared, and the export leaves dot-entries as they are/,
+        ],
+      ];
+      for (const [name, spoil, message] of cases) {
+        await own.ctx.db.updateTable('files').set({ source_path: 'help/_files/a.txt' }).execute();
+        await own.ctx.db.updateTable('sections').set({ source_path: 'help' }).execute();
+        await spoil();
+        await expect(exportFolder(own.ctx, target, { force: true }), name).rejects.toThrow(message);
+        expect(readFolder(outside), name).toEqual(new Map());
+        expect(fs.readdirSync(parent), name).toEqual(['export']);
+      }
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -52,6 +52,7 @@ const baseName = (sourcePath: string | null) => (sourcePath ? path.posix.basenam
 export async function exportFolder(ctx: AppContext, dir: string, options: ExportOptions = {}): Promise<ExportSummary> {
   const root = path.resolve(dir);
   prepareTarget(root, options.force === true);
+  const write = (relative: string, data: string | Buffer) => writeInside(root, relative, data);
   const { db } = ctx;
   const [sections, categories, articles, files, links] = await Promise.all([
     db.selectFrom('sections').selectAll().orderBy('position').orderBy('id').execute(),
@@ -69,9 +70,7 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
     if (known) return known;
     // A folder per file keeps its name exactly (the import names files after their path) and never collides.
     const relative = file.source_path ?? path.posix.join(besideFolder, '_files', String(file.id), file.original_name);
-    const target = path.join(root, relative);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, await readAll(ctx.storage, file.storage_key));
+    write(relative, await readAll(ctx.storage, file.storage_key));
     written.set(file.id, relative);
     return relative;
   };
@@ -99,7 +98,7 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
   const takeSectionName = nameTaker();
   for (const section of sections) {
     const folder = takeSectionName(baseName(section.source_path) ?? slugify(section.name, `section-${section.id}`));
-    write(root, path.posix.join(folder, SECTION_FILE), formatDocument({ name: section.name, position: section.position }, ''));
+    write(path.posix.join(folder, SECTION_FILE), formatDocument({ name: section.name, position: section.position }, ''));
     await writeContainer(section, null, folder);
   }
 
@@ -120,7 +119,6 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
       const isHtml = category.description_source === null && category.description !== '';
       const body = category.description_source ?? (await localiseHtml(category.description, sub));
       write(
-        root,
         path.posix.join(sub, CATEGORY_FILE),
         (isHtml ? formatHtmlDocument : formatDocument)(
           {
@@ -151,7 +149,6 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
     }
     const body = article.body_source ?? (await localiseHtml(article.body_html, folder));
     write(
-      root,
       file,
       (article.body_source === null ? formatHtmlDocument : formatDocument)(
         {
@@ -185,12 +182,45 @@ function formatHtmlDocument(data: Record<string, unknown>, html: string): string
   return `${formatDocument(data, '')}\n${html}\n`;
 }
 
-function write(root: string, relative: string, text: string) {
-  const target = path.join(root, relative);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.writeFileSync(target, text);
+/**
+ * Writes one file below the root without ever following a link: the paths come from stored rows (a restored backup
+ * can carry any), and the folder may hold links (its dot-entries are kept, and anything can appear while the export
+ * runs). A path that is not plainly inside is refused, and so is one into a dot-entry at the top (`.git` is the
+ * operator's, never ours to write); every folder on the way must be a real folder, and the file itself no link.
+ */
+function writeInside(root: string, relative: string, data: string | Buffer) {
+  const segments = relative.split('/');
+  if (path.posix.isAbsolute(relative) || segments.some((s) => s === '' || s === '.' || s === '..')) {
+    throw new ExportError(`${relative}: is not a path inside the folder`);
+  }
+  const first = segments[0] as string;
+  if (first.startsWith('.')) throw new ExportError(`${relative}: lies in ${first}, and the export leaves dot-entries as they are`);
+  let dir = root;
+  for (const segment of segments.slice(0, -1)) {
+    dir = path.join(dir, segment);
+    try {
+      fs.mkdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (!fs.lstatSync(dir).isDirectory()) throw new ExportError(`${path.relative(root, dir)}: is not a folder (a link?)`);
+  }
+  const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(path.join(root, relative), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o666);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ExportError(`${relative}: is a link`);
+    throw error;
+  }
+  try {
+    fs.writeFileSync(fd, data);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
+/** Links among what --force replaces are removed themselves, never followed. */
 function prepareTarget(root: string, force: boolean) {
   if (!fs.existsSync(root)) {
     fs.mkdirSync(root, { recursive: true });

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { href } from '../../../shared/paths.ts';
 import type { AppContext } from '../../context.ts';
@@ -7,7 +6,7 @@ import { contentTypeFor } from '../files/content-type.ts';
 import { FolderError } from './front-matter.ts';
 import { renderHtml, renderMarkdown } from './markdown.ts';
 import { recordRevisions } from '../authoring/revisions.repository.ts';
-import { FolderErrors, readContentFolder, type ContentFolder } from './read-folder.ts';
+import { FolderErrors, readContentFolder, readFolderFile, type ContentFolder } from './read-folder.ts';
 import { attachedFiles, chunks, importedKeys, touchContent } from './content.repository.ts';
 
 export interface ImportOptions {
@@ -59,11 +58,21 @@ export async function importFolder(ctx: AppContext, dir: string, options: Import
   // that failed, files pruned) go with the server's sweep of unused bytes.
   const blobs = new Map<string, { key: string; size: number }>();
   for (const asset of folder.assets) {
-    blobs.set(asset, await ctx.storage.put(fs.readFileSync(path.join(folder.root, asset))));
+    blobs.set(asset, await ctx.storage.put(readAsset(folder, asset)));
     progress(asset);
   }
   await ctx.db.transaction().execute((trx) => writeFolder(trx, folder, blobs, summary, options, progress));
   return summary;
+}
+
+/** An asset's bytes, refused as the whole folder's problems are if it changed into something else since the check. */
+function readAsset(folder: ContentFolder, asset: string): Buffer {
+  try {
+    return readFolderFile(folder.root, asset);
+  } catch (error) {
+    if (error instanceof FolderError) throw new FolderErrors([error]);
+    throw error;
+  }
 }
 
 async function writeFolder(

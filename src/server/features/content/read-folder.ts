@@ -84,6 +84,77 @@ function readFormat(file: string, value: unknown): BodyFormat {
 }
 
 const isAssetFolder = (name: string) => name.startsWith('_') || name.startsWith('.');
+
+const isInside = (root: string, real: string) => {
+  const relative = path.relative(root, real);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+};
+
+/** Where a path really leads, every symbolic link followed; problems become the caller's FolderError. */
+function realLocation(absolute: string, fail: (problem: string) => FolderError): string {
+  try {
+    return fs.realpathSync.native(absolute);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw fail('does not exist');
+    if (code === 'ELOOP') throw fail('is a loop of symbolic links');
+    if (code === 'EACCES') throw fail('cannot be read (permission denied)');
+    throw error;
+  }
+}
+
+/**
+ * Opens a file of the folder by what it really is: its real location, every symbolic link followed, must be inside
+ * the folder's own real location, and it must be a regular file. A FIFO, device or socket is refused before it is
+ * opened (and opened without blocking all the same), so nothing can make an import wait forever or read without
+ * end. The check is made again on the open descriptor: a folder swapped for a link between the check and the open
+ * is refused, never read. Answers the descriptor; the caller closes it.
+ */
+function openInside(realRoot: string, relative: string, fail: (problem: string) => FolderError): number {
+  const absolute = path.join(realRoot, relative);
+  const resolve = () => {
+    const real = realLocation(absolute, fail);
+    if (!isInside(realRoot, real)) {
+      throw fail(`points outside the content folder (through a symbolic link, to ${real})`);
+    }
+    return real;
+  };
+  const real = resolve();
+  if (!fs.statSync(real, { throwIfNoEntry: false })?.isFile()) throw fail('is not a regular file');
+  let fd: number;
+  try {
+    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    throw fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  try {
+    const opened = fs.fstatSync(fd);
+    if (!opened.isFile()) throw fail('is not a regular file');
+    const now = fs.statSync(resolve(), { throwIfNoEntry: false });
+    if (!now || now.dev !== opened.dev || now.ino !== opened.ino) throw fail('changed while it was being read');
+    return fd;
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+function readInside(realRoot: string, relative: string, fail: (problem: string) => FolderError): Buffer {
+  const fd = openInside(realRoot, relative, fail);
+  try {
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of a file `readContentFolder` listed, checked again as they are read: the folder may have changed since.
+ * `root` is the folder's `root`, its real location.
+ */
+export function readFolderFile(root: string, relative: string): Buffer {
+  return readInside(root, relative, (problem) => new FolderError(relative, problem));
+}
 export const humanize = (name: string) => {
   const words = name.replace(/\.md$/i, '').replace(/[-_]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
@@ -98,8 +169,11 @@ export function readContentFolder(root: string): ContentFolder {
   if (!fs.existsSync(absoluteRoot) || !fs.statSync(absoluteRoot).isDirectory()) {
     throw new FolderErrors([new FolderError(root, 'is not a folder')]);
   }
+  // The folder itself may be reached through links (a checkout under a linked home): what is inside is judged
+  // against where it really is.
+  const realRoot = fs.realpathSync.native(absoluteRoot);
   const errors: FolderError[] = [];
-  const folder: ContentFolder = { root: absoluteRoot, sections: [], categories: [], articles: [], assets: [], warnings: [] };
+  const folder: ContentFolder = { root: realRoot, sections: [], categories: [], articles: [], assets: [], warnings: [] };
   const assets = new Set<string>();
   const attempt = (fn: () => void) => {
     try {
@@ -111,19 +185,20 @@ export function readContentFolder(root: string): ContentFolder {
   };
 
   const readDocument = (relative: string) => {
-    const text = decodeText(relative, fs.readFileSync(path.join(absoluteRoot, relative)));
-    return parseDocument(relative, text);
+    const bytes = readInside(realRoot, relative, (problem) => new FolderError(relative, problem));
+    return parseDocument(relative, decodeText(relative, bytes));
   };
+  /** A file named by its folder's convention (`_section.md`, `_category.md`); a dangling link counts, to be refused. */
+  const isPresent = (relative: string) => fs.lstatSync(path.join(realRoot, relative), { throwIfNoEntry: false }) !== undefined;
 
   const resolveAsset = (from: string, reference: string, what: string): string => {
     const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), reference));
+    const fail = (problem: string) => new FolderError(from, `${what} "${reference}" ${problem}`);
     if (resolved.startsWith('../') || resolved === '..' || path.posix.isAbsolute(reference)) {
-      throw new FolderError(from, `${what} "${reference}" points outside the content folder`);
+      throw fail('points outside the content folder');
     }
-    const absolute = path.join(absoluteRoot, resolved);
-    const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
-    if (!stat) throw new FolderError(from, `${what} "${reference}" does not exist`);
-    if (!stat.isFile()) throw new FolderError(from, `${what} "${reference}" is not a regular file`);
+    // Checked here so every problem is reported before anything is stored; read (and checked again) by the import.
+    fs.closeSync(openInside(realRoot, resolved, fail));
     assets.add(resolved);
     return resolved;
   };
@@ -131,12 +206,19 @@ export function readContentFolder(root: string): ContentFolder {
   /** Positions left out of front matter follow the order of the names. */
   const defaultPositions = (names: string[]) => new Map([...names].sort().map((name, index) => [name, index + 1]));
 
+  // The walk follows no link: a linked folder would bring the same content in twice, or loop. What starts with _ or .
+  // is never walked into, only read by name, so a link there is judged where it is used.
   const listDir = (relative: string) =>
     fs
-      .readdirSync(path.join(absoluteRoot, relative), { withFileTypes: true })
+      .readdirSync(path.join(realRoot, relative), { withFileTypes: true })
       .filter((entry) => {
+        if (isAssetFolder(entry.name) && !entry.isFile()) return false;
         if (entry.isSymbolicLink()) {
           folder.warnings.push(`${path.posix.join(relative, entry.name)}: symbolic link skipped`);
+          return false;
+        }
+        if (!entry.isFile() && !entry.isDirectory()) {
+          folder.warnings.push(`${path.posix.join(relative, entry.name)}: not a regular file or folder, skipped`);
           return false;
         }
         return true;
@@ -146,10 +228,15 @@ export function readContentFolder(root: string): ContentFolder {
   const bodyAssets = (from: string, body: string, format: BodyFormat): string[] => {
     if (format === 'markdown') return collectReferences(body).images.map((image) => resolveAsset(from, image, 'image'));
     const { images, links } = collectHtmlReferences(body);
+    // Links to what is not a file of the folder stay plain links; one that leads outside is refused below.
     const linked = links.filter((link) => {
       const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), link));
-      const stat = fs.lstatSync(path.join(absoluteRoot, resolved), { throwIfNoEntry: false });
-      return !resolved.startsWith('../') && !link.toLowerCase().endsWith('.md') && stat?.isFile() === true;
+      if (resolved.startsWith('../') || link.toLowerCase().endsWith('.md')) return false;
+      try {
+        return fs.statSync(path.join(realRoot, resolved), { throwIfNoEntry: false })?.isFile() === true;
+      } catch {
+        return true; // a loop of links, say: reported as the file's problem
+      }
     });
     return [
       ...images.map((image) => resolveAsset(from, image, 'image')),
@@ -197,8 +284,7 @@ export function readContentFolder(root: string): ContentFolder {
       let ok = true;
       attempt(() => {
         const meta = path.posix.join(categoryPath, CATEGORY_FILE);
-        const hasMeta = fs.existsSync(path.join(absoluteRoot, meta));
-        const { data, body } = hasMeta ? readDocument(meta) : { data: {}, body: '' };
+        const { data, body } = isPresent(meta) ? readDocument(meta) : { data: {}, body: '' };
         checkKeys(meta, data, CATEGORY_KEYS);
         const icon = readString(meta, 'icon', data.icon);
         const fontIcon = readString(meta, 'font_icon', data.font_icon) ?? null;
@@ -234,8 +320,7 @@ export function readContentFolder(root: string): ContentFolder {
     const sectionPath = entry.name;
     attempt(() => {
       const meta = path.posix.join(sectionPath, SECTION_FILE);
-      const hasMeta = fs.existsSync(path.join(absoluteRoot, meta));
-      const { data, body } = hasMeta ? readDocument(meta) : { data: {}, body: '' };
+      const { data, body } = isPresent(meta) ? readDocument(meta) : { data: {}, body: '' };
       checkKeys(meta, data, SECTION_KEYS);
       if (body.trim()) throw new FolderError(meta, 'a section has no description: leave the body empty');
       folder.sections.push({
