@@ -50,6 +50,8 @@ export const en = {
   noResultsTitle: 'No results found',
   noResultsText:
     'There is no answer to your question in the knowledge base yet. Create an appeal or use the search again.',
+  noResultsTextNoPortal:
+    'There is no answer to your question in the knowledge base yet. Try the search again with other words.',
   pageNotFound: 'Page not found',
   pageNotFoundText: 'Perhaps it is outdated, has been deleted, or the address was incorrectly typed.',
   toMainPage: 'Go to the main page',

@@ -52,6 +52,8 @@ export const it: Messages = {
   noResultsTitle: 'Nessun risultato trovato',
   noResultsText:
     'Nella base di conoscenza non c’è ancora una risposta alla sua domanda. Invii una richiesta o provi a cercare di nuovo.',
+  noResultsTextNoPortal:
+    'Nella base di conoscenza non c’è ancora una risposta alla sua domanda. Provi a cercare di nuovo con altre parole.',
   pageNotFound: 'Pagina non trovata',
   pageNotFoundText:
     'Potrebbe essere obsoleta o essere stata eliminata, oppure l’indirizzo è stato digitato in modo errato.',

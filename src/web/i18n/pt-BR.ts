@@ -52,6 +52,8 @@ export const ptBR: Messages = {
   noResultsTitle: 'Nenhum resultado encontrado',
   noResultsText:
     'Ainda não há uma resposta para sua pergunta na base de conhecimento. Abra um chamado ou pesquise novamente.',
+  noResultsTextNoPortal:
+    'Ainda não há uma resposta para sua pergunta na base de conhecimento. Pesquise novamente com outras palavras.',
   pageNotFound: 'Página não encontrada',
   pageNotFoundText:
     'Talvez ela esteja desatualizada, tenha sido excluída ou o endereço tenha sido digitado incorretamente.',

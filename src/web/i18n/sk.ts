@@ -55,6 +55,8 @@ export const sk: Messages = {
   noResultsTitle: 'Nenašli sa žiadne výsledky',
   noResultsText:
     'V znalostnej báze zatiaľ nie je odpoveď na vašu otázku. Vytvorte požiadavku alebo skúste vyhľadávať znova.',
+  noResultsTextNoPortal:
+    'V znalostnej báze zatiaľ nie je odpoveď na vašu otázku. Skúste vyhľadávať znova inými slovami.',
   pageNotFound: 'Stránka sa nenašla',
   pageNotFoundText: 'Možno je zastaraná, bola odstránená alebo bola zadaná nesprávna adresa.',
   toMainPage: 'Prejsť na hlavnú stránku',
