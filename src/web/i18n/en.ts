@@ -74,7 +74,9 @@ export const en = {
   captchaDone: 'Checked: you are not a robot',
   captchaFailed: 'The check could not be done; try again',
   requestSentToast: 'Sent: your request has reached our support team',
-  prefilledHint: 'Filled in from your account or the link you followed',
+  prefilledFromAccount: 'Filled in from your account',
+  prefilledFromLink: 'Filled in from the link you followed',
+  notYou: 'Not you? Clear name and email',
 };
 
 export type MessageKey = keyof typeof en;

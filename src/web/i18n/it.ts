@@ -77,5 +77,7 @@ export const it: Messages = {
   captchaDone: 'Verifica completata',
   captchaFailed: 'Impossibile completare la verifica; riprovi',
   requestSentToast: 'Inviata: la sua richiesta è arrivata al nostro supporto',
-  prefilledHint: 'Compilato dal suo account o dal link che ha seguito',
+  prefilledFromAccount: 'Compilato dal suo account',
+  prefilledFromLink: 'Compilato dal link che ha seguito',
+  notYou: 'Non è lei? Cancella nome ed email',
 };

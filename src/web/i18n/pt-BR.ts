@@ -77,5 +77,7 @@ export const ptBR: Messages = {
   captchaDone: 'Verificação concluída',
   captchaFailed: 'Não foi possível fazer a verificação; tente novamente',
   requestSentToast: 'Enviado: sua solicitação chegou à nossa equipe de suporte',
-  prefilledHint: 'Preenchido a partir da sua conta ou do link que você seguiu',
+  prefilledFromAccount: 'Preenchido a partir da sua conta',
+  prefilledFromLink: 'Preenchido a partir do link que você seguiu',
+  notYou: 'Não é você? Limpar nome e e-mail',
 };

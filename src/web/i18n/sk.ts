@@ -79,5 +79,7 @@ export const sk: Messages = {
   captchaDone: 'Overenie prebehlo',
   captchaFailed: 'Overenie sa nepodarilo; skúste to znova',
   requestSentToast: 'Odoslané: vaša žiadosť dorazila k našej podpore',
-  prefilledHint: 'Vyplnené z vášho účtu alebo z odkazu, ktorý ste otvorili',
+  prefilledFromAccount: 'Vyplnené z vášho účtu',
+  prefilledFromLink: 'Vyplnené z odkazu, ktorý ste otvorili',
+  notYou: 'Nie ste to vy? Vymazať meno a e-mail',
 };
