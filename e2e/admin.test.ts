@@ -87,7 +87,8 @@ const treeRow = (name: string) => treeItem(name).locator('.tree-row').first();
 const status = () => page.locator('.editor-status');
 
 beforeAll(async () => {
-  server = await startServer();
+  // A portal to link to, so the branding page's portal switch changes what the public header shows.
+  server = await startServer({ env: { PORTAL_URL: 'https://portal.example.com' } });
   // The operator's way to make the first administrator.
   const made = await signpost(
     ['user', 'add', '--email', ADMIN.email, '--name', ADMIN.name, '--password', ADMIN.password, '--admin'],
@@ -590,7 +591,10 @@ describe('the admin app, one journey', () => {
     await expect.poll(() => preview.locator('.site-header').getAttribute('style')).toContain('blob:');
     const navLinks = preview.locator('.nav-link');
     const withPortal = await navLinks.count();
-    await page.getByLabel('Link the customer portal (tickets and the support-request form)').uncheck();
+    await page.getByText('The portal is at https://portal.example.com.').waitFor();
+    await page
+      .getByLabel('Link the customer portal (tickets, new requests, the visitor’s profile)')
+      .uncheck();
     await expect.poll(() => navLinks.count()).toBe(withPortal - 1);
     await checkAxe('branding');
     await page.getByRole('button', { name: 'Save branding' }).click();
@@ -628,7 +632,7 @@ describe('the admin app, one journey', () => {
     await expect.poll(home).toBe('302 /knowledge/notFound');
 
     await helpCentreOn.check();
-    await page.getByLabel('Link the customer portal (tickets and the support-request form)').check();
+    await page.getByLabel('Link the customer portal (tickets, new requests, the visitor’s profile)').check();
     await page.getByRole('button', { name: 'Save branding' }).click();
     await expect.poll(home).toMatch(/^200 [\s\S]*<a class="nav-link" href="[^"]*\/issues">/);
   });

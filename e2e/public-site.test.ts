@@ -4,6 +4,9 @@ import type { Category, InstructionSummary, Section } from '../src/shared/api/kn
 import { gotoHydrated, launchBrowser, NARROW, openPage, WIDE } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 
+/** The customer portal the public site links to; nothing is fetched from it. */
+const PORTAL_URL = 'https://portal.example.com';
+
 let server: RunningServer;
 let browser: Browser;
 let sections: Section[];
@@ -11,7 +14,7 @@ let categories: Category[];
 let articles: InstructionSummary[];
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ env: { PORTAL_URL } });
   browser = await launchBrowser();
   sections = await (await fetch(`${server.url}/api/knowledge/all-sections`)).json();
   categories = (await (await fetch(`${server.url}/api/knowledge/category`)).json()).items;
@@ -174,14 +177,13 @@ describe('in the browser', () => {
     await context.close();
   });
 
-  it('shows the no-results text and a make-request button', async () => {
+  it('shows the no-results text and a make-request button to the portal', async () => {
     const { page, context } = await openPage(browser);
     await gotoHydrated(page, `${server.url}/knowledge/search?query=zzqxv`);
     expect(await page.locator('main h1').innerText()).toBe('No results found');
     expect(await page.locator('.no-results').innerText()).toContain('There is no answer to your question');
-    expect(await page.getByRole('link', { name: 'Make a request' }).last().getAttribute('href')).toBe(
-      '/issues/create',
-    );
+    expect(await page.locator('.no-results a').getAttribute('href')).toBe(`${PORTAL_URL}/issues/create`);
+    expect(await page.locator('.request-hint a').getAttribute('href')).toBe(`${PORTAL_URL}/issues/create`);
     await context.close();
   });
 
@@ -194,6 +196,12 @@ describe('in the browser', () => {
     const menu = page.locator('.nav-narrow');
     expect(await menu.isVisible()).toBe(true);
     expect(await menu.innerText()).toMatch(/Main[\s\S]*Tickets[\s\S]*Make a request[\s\S]*Sign in/);
+    expect(await menu.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      '/knowledge',
+      `${PORTAL_URL}/issues`,
+      `${PORTAL_URL}/issues/create`,
+      `${PORTAL_URL}/login?from=knowledge_base`,
+    ]);
     expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
     await page.getByRole('button', { name: 'Close menu' }).click();
     expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden');
@@ -219,14 +227,16 @@ describe('in the browser', () => {
     await gotoHydrated(page, `${server.url}/knowledge/`);
     expect(await page.locator('.nav-wide').innerText()).toContain('Sign in');
     expect(await page.getByRole('link', { name: 'Sign in' }).first().getAttribute('href')).toBe(
-      '/login?from=knowledge_base',
+      `${PORTAL_URL}/login?from=knowledge_base`,
     );
     await page.evaluate((value) => sessionStorage.setItem('authToken', value), token);
     const sent = page.waitForRequest((request) => request.url().endsWith('/api/user/me'));
     await page.reload();
     expect((await sent).headers()['x-auth-token']).toBe(token);
     await expect.poll(() => page.locator('.nav-wide').innerText()).toContain('Vera Visitor');
-    expect(await page.locator('.nav-wide a.nav-user').getAttribute('href')).toBe('/user/profile');
+    expect(await page.locator('.nav-wide a.nav-user').getAttribute('href')).toBe(
+      `${PORTAL_URL}/user/profile`,
+    );
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Exit' }).click()]);
     expect(
       await page.evaluate(() => [localStorage.getItem('authToken'), sessionStorage.getItem('authToken')]),
@@ -244,5 +254,64 @@ describe('in the browser', () => {
     await expect.poll(() => page.evaluate(() => localStorage.getItem('megapolName'))).toBe('Ann Lee');
     expect(await page.evaluate(() => localStorage.getItem('megapolEmail'))).toBe('ann@example.com');
     await context.close();
+  });
+});
+
+describe('without a portal address', () => {
+  let bare: RunningServer;
+  beforeAll(async () => {
+    bare = await startServer();
+  });
+  afterAll(async () => bare?.close());
+
+  it('links to no portal page: no tickets, sign-in, profile or make-request links anywhere', async () => {
+    await bare.ctx.db.deleteFrom('users').execute();
+    const { createUser } = await import('../src/server/features/auth/auth.service.ts');
+    await createUser(bare.ctx.db, {
+      email: 'vera@example.com',
+      name: 'Vera Visitor',
+      password: 'long password',
+      admin: false,
+    });
+    const login = await fetch(`${bare.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'vera@example.com', password: 'long password' }),
+    });
+    const { token } = await login.json();
+
+    const wide = await openPage(browser, { viewport: WIDE });
+    await gotoHydrated(wide.page, `${bare.url}/knowledge/search?query=zzqxv`);
+    expect(await wide.page.locator('main h1').innerText()).toBe('No results found');
+    expect(await wide.page.locator('.no-results a').count()).toBe(0);
+    // Nothing here can take a request, so the text does not invite one.
+    expect(await wide.page.locator('.no-results p').innerText()).toBe(
+      'There is no answer to your question in the knowledge base yet. Try the search again with other words.',
+    );
+    expect(await wide.page.locator('.request-hint').count()).toBe(0);
+    expect(await wide.page.locator('.nav-wide').innerText()).toBe('Main');
+    // Signed in, the name shows without a profile link, beside the way out.
+    await wide.page.evaluate((value) => localStorage.setItem('authToken', value), token);
+    await wide.page.reload();
+    await expect.poll(() => wide.page.locator('.nav-wide').innerText()).toMatch(/Main\s+Vera Visitor\s+Exit/);
+    expect(
+      await wide.page.locator('.nav-wide a').evaluateAll((links) => links.map((a) => a.textContent)),
+    ).toEqual(['Main']);
+    expect(wide.problems).toEqual([]);
+    await wide.context.close();
+
+    // On a phone a menu with only the main link (the logo already is one) is left out; signed in, it holds the name.
+    const narrow = await openPage(browser, { viewport: NARROW });
+    await gotoHydrated(narrow.page, `${bare.url}/knowledge/`);
+    expect(await narrow.page.locator('.burger, .nav-narrow').count()).toBe(0);
+    expect(await narrow.page.locator('.logo-link').getAttribute('href')).toBe('/knowledge');
+    await narrow.page.evaluate((value) => localStorage.setItem('authToken', value), token);
+    await narrow.page.reload();
+    await narrow.page.getByRole('button', { name: 'Menu' }).click();
+    const menu = narrow.page.locator('.nav-narrow');
+    expect(await menu.innerText()).toMatch(/^Main\s+Vera Visitor\s+Exit$/);
+    expect(await menu.locator('a').evaluateAll((links) => links.map((a) => a.textContent))).toEqual(['Main']);
+    expect(narrow.problems).toEqual([]);
+    await narrow.context.close();
   });
 });

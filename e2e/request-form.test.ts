@@ -105,23 +105,75 @@ describe('the support-request form', () => {
     },
   );
 
-  it('prefills and locks name and email from megapolName and megapolEmail, and passes axe open', async () => {
-    const { page, context } = await openPage(browser);
-    await gotoHydrated(
-      page,
-      `${server.url}/knowledge/instruction/${articleId}?megapolName=Bo%20Kim&megapolEmail=bo%40example.com`,
-    );
-    await page.getByRole('button', { name: 'Make a request' }).last().click();
-    const name = page.getByLabel('Name', { exact: true });
-    // The form loads on demand, then fills itself in.
-    await expect.poll(() => name.inputValue()).toBe('Bo Kim');
-    expect(await name.isDisabled()).toBe(true);
-    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('bo@example.com');
-    await page.getByText('Checked: you are not a robot').waitFor({ timeout: 20_000 });
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.map((v) => v.id)).toEqual([]);
-    await context.close();
-  });
+  it(
+    'prefills and locks name and email from megapolName and megapolEmail; "Not you?" clears them for the visitor’s own',
+    { timeout: 60_000 },
+    async () => {
+      const { page, context, problems } = await openPage(browser);
+      await gotoHydrated(
+        page,
+        `${server.url}/knowledge/instruction/${articleId}?megapolName=Bo%20Kim&megapolEmail=bo%40example.com`,
+      );
+      await page.getByRole('button', { name: 'Make a request' }).last().click();
+      const name = page.getByLabel('Name', { exact: true });
+      const email = page.getByLabel('Email', { exact: true });
+      // The form loads on demand, then fills itself in.
+      await expect.poll(() => name.inputValue()).toBe('Bo Kim');
+      expect(await name.isDisabled()).toBe(true);
+      expect(await email.inputValue()).toBe('bo@example.com');
+      expect(await email.isDisabled()).toBe(true);
+      expect(await page.locator('.request-form').innerText()).toContain(
+        'Filled in from the link you followed',
+      );
+      await page.getByText('Checked: you are not a robot').waitFor({ timeout: 20_000 });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => v.id)).toEqual([]);
+
+      // Someone else's link: the visitor takes the fields back, from the keyboard.
+      const notYou = page.getByRole('button', { name: 'Not you? Clear name and email' });
+      await notYou.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => name.inputValue()).toBe('');
+      expect(await name.isDisabled()).toBe(false);
+      expect(await email.inputValue()).toBe('');
+      expect(await email.isDisabled()).toBe(false);
+      expect(await name.evaluate((input) => input === document.activeElement)).toBe(true);
+      expect(await notYou.count()).toBe(0);
+      expect(await page.locator('.request-form').innerText()).not.toContain('Filled in');
+      expect(
+        await page.evaluate(() => [
+          localStorage.getItem('megapolName'),
+          localStorage.getItem('megapolEmail'),
+        ]),
+      ).toEqual([null, null]);
+      // Gone from the address too, so a reload does not bring them back.
+      expect(new URL(page.url()).search).toBe('');
+
+      await page.keyboard.type('Dana Doe');
+      await email.fill('dana@example.com');
+      await page.getByLabel('Message', { exact: true }).fill('My own question, not Bo’s.');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('button', { name: 'Sent' }).waitFor();
+      const ticket = await server.ctx.db
+        .selectFrom('tickets')
+        .select(['name', 'email', 'description'])
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(ticket).toMatchObject({ name: 'Dana Doe', email: 'dana@example.com' });
+      expect(ticket.description).toContain('My own question, not Bo’s.');
+      // The fields were the visitor's own, so the sent form is empty for the next request.
+      expect(await name.inputValue()).toBe('');
+
+      await page.reload();
+      await page.waitForSelector('html[data-hydrated]');
+      await page.getByRole('button', { name: 'Make a request' }).last().click();
+      await page.getByLabel('Message', { exact: true }).waitFor();
+      expect(await name.inputValue()).toBe('');
+      expect(await name.isDisabled()).toBe(false);
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('takes name and email from the signed-in account, and asks for a captcha only once the form opens', async () => {
     const { createUser } = await import('../src/server/features/auth/auth.service.ts');
@@ -153,6 +205,9 @@ describe('the support-request form', () => {
     await expect.poll(() => name.inputValue()).toBe('Cleo Customer');
     expect(await name.isDisabled()).toBe(true);
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('cleo@example.com');
+    // The account is the visitor's own: no "Not you?" here (Exit is the way to be someone else).
+    expect(await page.locator('.request-form').innerText()).toContain('Filled in from your account');
+    expect(await page.getByRole('button', { name: /Not you/ }).count()).toBe(0);
     await page.getByText('Checked: you are not a robot').waitFor({ timeout: 20_000 });
     expect(challenges).toHaveLength(1);
     await page.locator('.request-toggle').click();

@@ -21,10 +21,13 @@ async function axeViolations(page: Page) {
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** A portal to link to, so the header, menu and hints show every link they can. */
+const PORTAL = { PORTAL_URL: 'https://portal.example.com' };
+
 describe('accessibility', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ env: PORTAL });
   });
   afterAll(async () => server?.close());
 
@@ -90,7 +93,7 @@ describe('accessibility', () => {
 describe('languages', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ env: PORTAL });
   });
   afterAll(async () => server?.close());
 
@@ -173,12 +176,14 @@ describe('branding and the states of the knowledge base', () => {
   });
 
   it('hides the make-request hint on home when an article offers the request form, and shows it elsewhere', async () => {
-    const server = await startServer();
+    const server = await startServer({ env: PORTAL });
     try {
       const home = await (await fetch(`${server.url}/knowledge/`)).text();
       expect(home).not.toContain('class="request-hint"');
       const search = await (await fetch(`${server.url}/knowledge/search?query=a`)).text();
-      expect(search).toContain('class="request-hint"');
+      expect(search).toContain(
+        '<aside class="request-hint" aria-label="Make a request"><span>Did not find the answer?</span> <a href="https://portal.example.com/issues/create">',
+      );
       await updateBranding(server.ctx.db, { portal_enabled: false });
       const off = await (await fetch(`${server.url}/knowledge/search?query=a`)).text();
       expect(off).not.toContain('class="request-hint"');

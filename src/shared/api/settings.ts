@@ -31,7 +31,8 @@ export type CaptchaProvider = Static<typeof CaptchaProvider>;
 
 export const Environments = Type.Object({
   user_portal: Type.Union([Type.String(), Type.Null()], {
-    description: 'the ticket portal; null means the host that serves the help centre',
+    description:
+      'the customer portal (tickets, new request, profile, sign-in); null when there is none, and then no page links to it',
   }),
   knowledge_portal: Type.String({ description: 'public base URL of the help centre' }),
   disable_google_captcha: Type.Boolean(),

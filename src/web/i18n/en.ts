@@ -50,6 +50,8 @@ export const en = {
   noResultsTitle: 'No results found',
   noResultsText:
     'There is no answer to your question in the knowledge base yet. Create an appeal or use the search again.',
+  noResultsTextNoPortal:
+    'There is no answer to your question in the knowledge base yet. Try the search again with other words.',
   pageNotFound: 'Page not found',
   pageNotFoundText: 'Perhaps it is outdated, has been deleted, or the address was incorrectly typed.',
   toMainPage: 'Go to the main page',
@@ -72,7 +74,9 @@ export const en = {
   captchaDone: 'Checked: you are not a robot',
   captchaFailed: 'The check could not be done; try again',
   requestSentToast: 'Sent: your request has reached our support team',
-  prefilledHint: 'Filled in from your account or the link you followed',
+  prefilledFromAccount: 'Filled in from your account',
+  prefilledFromLink: 'Filled in from the link you followed',
+  notYou: 'Not you? Clear name and email',
 };
 
 export type MessageKey = keyof typeof en;

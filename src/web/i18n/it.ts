@@ -52,6 +52,8 @@ export const it: Messages = {
   noResultsTitle: 'Nessun risultato trovato',
   noResultsText:
     'Nella base di conoscenza non c’è ancora una risposta alla sua domanda. Invii una richiesta o provi a cercare di nuovo.',
+  noResultsTextNoPortal:
+    'Nella base di conoscenza non c’è ancora una risposta alla sua domanda. Provi a cercare di nuovo con altre parole.',
   pageNotFound: 'Pagina non trovata',
   pageNotFoundText:
     'Potrebbe essere obsoleta o essere stata eliminata, oppure l’indirizzo è stato digitato in modo errato.',
@@ -75,5 +77,7 @@ export const it: Messages = {
   captchaDone: 'Verifica completata',
   captchaFailed: 'Impossibile completare la verifica; riprovi',
   requestSentToast: 'Inviata: la sua richiesta è arrivata al nostro supporto',
-  prefilledHint: 'Compilato dal suo account o dal link che ha seguito',
+  prefilledFromAccount: 'Compilato dal suo account',
+  prefilledFromLink: 'Compilato dal link che ha seguito',
+  notYou: 'Non è lei? Cancella nome ed email',
 };

@@ -52,6 +52,8 @@ export const ptBR: Messages = {
   noResultsTitle: 'Nenhum resultado encontrado',
   noResultsText:
     'Ainda não há uma resposta para sua pergunta na base de conhecimento. Abra um chamado ou pesquise novamente.',
+  noResultsTextNoPortal:
+    'Ainda não há uma resposta para sua pergunta na base de conhecimento. Pesquise novamente com outras palavras.',
   pageNotFound: 'Página não encontrada',
   pageNotFoundText:
     'Talvez ela esteja desatualizada, tenha sido excluída ou o endereço tenha sido digitado incorretamente.',
@@ -75,5 +77,7 @@ export const ptBR: Messages = {
   captchaDone: 'Verificação concluída',
   captchaFailed: 'Não foi possível fazer a verificação; tente novamente',
   requestSentToast: 'Enviado: sua solicitação chegou à nossa equipe de suporte',
-  prefilledHint: 'Preenchido a partir da sua conta ou do link que você seguiu',
+  prefilledFromAccount: 'Preenchido a partir da sua conta',
+  prefilledFromLink: 'Preenchido a partir do link que você seguiu',
+  notYou: 'Não é você? Limpar nome e e-mail',
 };

@@ -55,6 +55,8 @@ export const sk: Messages = {
   noResultsTitle: 'Nenašli sa žiadne výsledky',
   noResultsText:
     'V znalostnej báze zatiaľ nie je odpoveď na vašu otázku. Vytvorte požiadavku alebo skúste vyhľadávať znova.',
+  noResultsTextNoPortal:
+    'V znalostnej báze zatiaľ nie je odpoveď na vašu otázku. Skúste vyhľadávať znova inými slovami.',
   pageNotFound: 'Stránka sa nenašla',
   pageNotFoundText: 'Možno je zastaraná, bola odstránená alebo bola zadaná nesprávna adresa.',
   toMainPage: 'Prejsť na hlavnú stránku',
@@ -77,5 +79,7 @@ export const sk: Messages = {
   captchaDone: 'Overenie prebehlo',
   captchaFailed: 'Overenie sa nepodarilo; skúste to znova',
   requestSentToast: 'Odoslané: vaša žiadosť dorazila k našej podpore',
-  prefilledHint: 'Vyplnené z vášho účtu alebo z odkazu, ktorý ste otvorili',
+  prefilledFromAccount: 'Vyplnené z vášho účtu',
+  prefilledFromLink: 'Vyplnené z odkazu, ktorý ste otvorili',
+  notYou: 'Nie ste to vy? Vymazať meno a e-mail',
 };

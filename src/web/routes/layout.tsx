@@ -14,7 +14,7 @@ import { RequestHint } from '../features/layout/request-hint.tsx';
 import { I18nProvider, useI18n } from '../i18n/i18n.tsx';
 import { storageKeys, writeItem } from '../lib/storage.ts';
 import { pageHead, type RouteHandle } from './head.ts';
-import { useRootData } from './root-data.ts';
+import { usePortalLinks, useRootData } from './root-data.ts';
 import { PageNotFound } from './page-not-found.tsx';
 
 /** Query parameters megapolName and megapolEmail, on any page, prefill the request form later. */
@@ -48,6 +48,7 @@ function useHydratedMarker() {
 function LayoutBody() {
   const { t } = useI18n();
   const data = useRootData();
+  const portal = usePortalLinks();
   const navigation = useNavigation();
   const matches = useMatches();
   const { pathname } = useLocation();
@@ -63,7 +64,7 @@ function LayoutBody() {
         {t('skipToContent')}
       </a>
       <Header isHome={pathname === '/'} />
-      {data.branding.portal_enabled && !hideHint && <RequestHint />}
+      {portal.createIssue && !hideHint && <RequestHint href={portal.createIssue} />}
       {data.bundleError && (
         <p className="banner banner-warning" role="alert">
           {t(data.bundleError)}

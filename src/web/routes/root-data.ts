@@ -2,6 +2,7 @@ import { redirect, useRouteLoaderData, type LoaderFunctionArgs } from 'react-rou
 import type { Category, Section } from '../../shared/api/knowledge.ts';
 import type { Branding, Environments } from '../../shared/api/settings.ts';
 import { apiFrom } from '../api/api-context.ts';
+import { portalLinks, type PortalLinks } from '../lib/portal-links.ts';
 
 export interface RootData {
   branding: Branding;
@@ -41,7 +42,7 @@ export async function rootLoader({ context }: LoaderFunctionArgs): Promise<RootD
 
 export const useRootData = () => useRouteLoaderData('root') as RootData;
 
-/** Portal pages (tickets, sign-in, profile) live on the portal host, or on this host when none is configured. */
-export function portalHref(environments: Environments, path: string): string {
-  return `${environments.user_portal ?? ''}${path}`;
+export function usePortalLinks(): PortalLinks {
+  const { branding, environments } = useRootData();
+  return portalLinks(branding, environments);
 }

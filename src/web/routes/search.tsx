@@ -6,7 +6,7 @@ import { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT_MAX } from '../../shared/constants.t
 import { apiFrom } from '../api/api-context.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import type { RouteHandle } from './head.ts';
-import { portalHref, useRootData } from './root-data.ts';
+import { usePortalLinks, useRootData } from './root-data.ts';
 
 export async function searchLoader({ request, context }: LoaderFunctionArgs) {
   const query = (new URL(request.url).searchParams.get('query') ?? '').trim().slice(0, SEARCH_TEXT_MAX);
@@ -51,7 +51,8 @@ export function groupResults(
 
 export function SearchPage() {
   const { t } = useI18n();
-  const { sections, categories, environments, branding } = useRootData();
+  const { sections, categories } = useRootData();
+  const portal = usePortalLinks();
   const { query, results } = useLoaderData() as SearchData;
 
   // Each search the visitor sees counts once in the team's report, found or not.
@@ -71,9 +72,10 @@ export function SearchPage() {
     return (
       <section className="search-page no-results">
         <h1>{t('noResultsTitle')}</h1>
-        <p>{t('noResultsText')}</p>
-        {branding.portal_enabled && (
-          <a className="button" href={portalHref(environments, '/issues/create')}>
+        {/* The spec's text invites a request: without a way to make one here, it only says to search again. */}
+        <p>{portal.createIssue ? t('noResultsText') : t('noResultsTextNoPortal')}</p>
+        {portal.createIssue && (
+          <a className="button" href={portal.createIssue}>
             {t('makeRequest')}
           </a>
         )}

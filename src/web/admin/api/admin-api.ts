@@ -25,7 +25,7 @@ import type {
 } from '../../../shared/api/admin.ts';
 import type { AuthUser, LoginBody, LoginResult } from '../../../shared/api/auth.ts';
 import type { ErrorBody } from '../../../shared/api/common.ts';
-import type { Branding } from '../../../shared/api/settings.ts';
+import type { Branding, Environments } from '../../../shared/api/settings.ts';
 import { AUTH_HEADER } from '../../../shared/constants.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { ApiRequestError, withQuery, type Query } from '../../api/client.ts';
@@ -98,6 +98,7 @@ export const adminApi = {
   },
 
   branding: () => request<Branding>('GET', apiPaths.adminBranding),
+  environments: () => request<Environments>('GET', apiPaths.environments),
   updateBranding: (body: BrandingUpdateBody) => request<Branding>('PATCH', apiPaths.adminBranding, { body }),
 
   users: () => request<AdminUserList>('GET', apiPaths.adminUsers),

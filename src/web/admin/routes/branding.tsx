@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
 import type { BrandingUpdateBody } from '../../../shared/api/admin.ts';
-import type { Branding } from '../../../shared/api/settings.ts';
+import type { Branding, Environments } from '../../../shared/api/settings.ts';
 import { LANGUAGES, type Language } from '../../../shared/constants.ts';
 import { adminApi } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
@@ -10,7 +10,16 @@ import { LANGUAGE_NAMES } from '../lib/languages.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { HeaderPreview } from '../features/branding/header-preview.tsx';
 
-export const brandingLoader = (): Promise<Branding> => adminApi.branding();
+interface BrandingData {
+  branding: Branding;
+  /** Where the portal is (user_portal), which decides, with portal_enabled, what the public header links to. */
+  environments: Environments;
+}
+
+export const brandingLoader = async (): Promise<BrandingData> => {
+  const [branding, environments] = await Promise.all([adminApi.branding(), adminApi.environments()]);
+  return { branding, environments };
+};
 
 const formOf = (branding: Branding) => ({
   knowledge_title: branding.knowledge_title,
@@ -81,7 +90,8 @@ function ImageField({
 
 export function BrandingPage() {
   usePageTitle('Branding');
-  const loaded = useLoaderData() as Branding;
+  const { branding: loaded, environments } = useLoaderData() as BrandingData;
+  const portalHintId = useId();
   const revalidator = useRevalidator();
   const [saved, setSaved] = useState(loaded);
   const [form, setForm] = useState(() => formOf(loaded));
@@ -163,6 +173,7 @@ export function BrandingPage() {
             site_title: form.site_title,
             lang: form.lang,
             portal_enabled: form.portal_enabled,
+            portal: environments.user_portal,
             logoUrl: logo.url,
             backgroundUrl: background.url,
           }}
@@ -234,10 +245,16 @@ export function BrandingPage() {
               <input
                 type="checkbox"
                 checked={form.portal_enabled}
+                aria-describedby={portalHintId}
                 onChange={(e) => set('portal_enabled', e.target.checked)}
               />
-              Link the customer portal (tickets and the support-request form)
+              Link the customer portal (tickets, new requests, the visitor’s profile)
             </label>
+            <p className="field-hint" id={portalHintId}>
+              {environments.user_portal
+                ? `The portal is at ${environments.user_portal}. Its sign-in link shows whether or not this is ticked.`
+                : 'No portal address is set (PORTAL_URL), so the public site shows no portal links even when this is ticked. The request form on articles works without one.'}
+            </p>
           </div>
           <ImageField
             label="Logo"

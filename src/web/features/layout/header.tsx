@@ -2,21 +2,22 @@ import { useEffect, useId, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { SearchBox } from '../search/search-box.tsx';
-import { portalHref, useRootData } from '../../routes/root-data.ts';
+import { usePortalLinks, useRootData } from '../../routes/root-data.ts';
 import { useAuth } from './use-auth.tsx';
 
 /**
  * Header with background, logo, navigation, title and search. Wide screens show the links inline; below 720 px
- * they move into a burger menu, and the page behind does not scroll while it is open.
+ * they move into a burger menu (when it holds more than the main link), and the page behind does not scroll while
+ * it is open.
  */
 export function Header({ isHome }: { isHome: boolean }) {
   const { t } = useI18n();
-  const { branding, environments } = useRootData();
+  const { branding } = useRootData();
+  const portal = usePortalLinks();
   const { user, exit } = useAuth();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
-  const portal = branding.portal_enabled;
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
   useEffect(() => {
@@ -27,14 +28,16 @@ export function Header({ isHome }: { isHome: boolean }) {
     return () => document.removeEventListener('keydown', onKey);
   }, [menuOpen]);
 
-  const signIn = (
-    <a className="nav-link" href={portalHref(environments, '/login?from=knowledge_base')}>
+  const signIn = portal.signIn && (
+    <a className="nav-link" href={portal.signIn}>
       {t('signIn')}
     </a>
   );
   const initialQuery =
     location.pathname === '/search' ? (new URLSearchParams(location.search).get('query') ?? '') : '';
   const title = branding.knowledge_title || t('knowledgeTitle');
+  // A menu holding only the main link, which the logo already is, would be a button that offers nothing.
+  const hasMenu = Boolean(user || portal.tickets || portal.createIssue || portal.signIn);
 
   return (
     <header
@@ -62,19 +65,15 @@ export function Header({ isHome }: { isHome: boolean }) {
           <Link className="nav-link" to="/">
             {t('main')}
           </Link>
-          {portal && (
-            <a className="nav-link" href={portalHref(environments, '/issues')}>
+          {portal.tickets && (
+            <a className="nav-link" href={portal.tickets}>
               {t('tickets')}
             </a>
           )}
           {user ? (
             <>
-              {portal ? (
-                <a
-                  className="nav-link nav-user"
-                  href={portalHref(environments, '/user/profile')}
-                  title={t('profile')}
-                >
+              {portal.profile ? (
+                <a className="nav-link nav-user" href={portal.profile} title={t('profile')}>
                   {user.name}
                 </a>
               ) : (
@@ -88,50 +87,54 @@ export function Header({ isHome }: { isHome: boolean }) {
             signIn
           )}
         </nav>
-        <button
-          type="button"
-          className="burger"
-          aria-expanded={menuOpen}
-          aria-controls={menuId}
-          aria-label={menuOpen ? t('closeMenu') : t('menu')}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          <span aria-hidden="true" className="burger-icon" />
-        </button>
+        {hasMenu && (
+          <button
+            type="button"
+            className="burger"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            aria-label={menuOpen ? t('closeMenu') : t('menu')}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span aria-hidden="true" className="burger-icon" />
+          </button>
+        )}
       </div>
-      <nav id={menuId} className="nav-narrow" hidden={!menuOpen} aria-label={t('menu')}>
-        <ul>
-          <li>
-            <Link className="nav-link" to="/">
-              {t('main')}
-            </Link>
-          </li>
-          {portal && (
-            <>
+      {hasMenu && (
+        <nav id={menuId} className="nav-narrow" hidden={!menuOpen} aria-label={t('menu')}>
+          <ul>
+            <li>
+              <Link className="nav-link" to="/">
+                {t('main')}
+              </Link>
+            </li>
+            {portal.tickets && (
               <li>
-                <a className="nav-link" href={portalHref(environments, '/issues')}>
+                <a className="nav-link" href={portal.tickets}>
                   {t('tickets')}
                 </a>
               </li>
+            )}
+            {portal.createIssue && (
               <li>
-                <a className="nav-link" href={portalHref(environments, '/issues/create')}>
+                <a className="nav-link" href={portal.createIssue}>
                   {t('makeRequest')}
                 </a>
               </li>
-            </>
-          )}
-          {user ? (
-            <li className="nav-user-row">
-              <span className="nav-user">{user.name}</span>
-              <button type="button" className="nav-link nav-button" onClick={exit}>
-                {t('exit')}
-              </button>
-            </li>
-          ) : (
-            <li>{signIn}</li>
-          )}
-        </ul>
-      </nav>
+            )}
+            {user ? (
+              <li className="nav-user-row">
+                <span className="nav-user">{user.name}</span>
+                <button type="button" className="nav-link nav-button" onClick={exit}>
+                  {t('exit')}
+                </button>
+              </li>
+            ) : (
+              signIn && <li>{signIn}</li>
+            )}
+          </ul>
+        </nav>
+      )}
       <div className="hero">
         {isHome ? <h1 className="hero-title">{title}</h1> : <p className="hero-title">{title}</p>}
         <SearchBox initialQuery={initialQuery} />

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import type { FieldError } from '../../../shared/api/common.ts';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
 import { REQUEST_TOAST_MS, SENT_STATE_MS } from '../../../shared/constants.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { sizeInKb } from '../../lib/format.ts';
-import { readAuthToken, readItem, storageKeys } from '../../lib/storage.ts';
+import { readAuthToken, readItem, storageKeys, writeItem } from '../../lib/storage.ts';
 import type { TrailStep } from '../../lib/trail.ts';
 import { useRootData } from '../../routes/root-data.ts';
 import { useAuth } from '../layout/use-auth.tsx';
@@ -18,6 +19,21 @@ type Errors = Partial<Record<Field | 'files' | 'captcha' | 'form', string>>;
 export function composeDescription(text: string, trail: TrailStep[], articleUrl: string): string {
   const where = trail.map((step) => step.name).join(' > ');
   return `${text.trim()}\n\n---\n${where}\n${articleUrl}`;
+}
+
+/**
+ * "Not you?": the link's name and email belong to someone else. Forgets them, in storage and in the address (where
+ * a reload would save them again), keeping the router's own history state.
+ */
+function forgetLinkedVisitor(): void {
+  writeItem(storageKeys.megapolName, null);
+  writeItem(storageKeys.megapolEmail, null);
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has(storageKeys.megapolName) && !url.searchParams.has(storageKeys.megapolEmail))
+    return;
+  url.searchParams.delete(storageKeys.megapolName);
+  url.searchParams.delete(storageKeys.megapolEmail);
+  window.history.replaceState(window.history.state, '', url);
 }
 
 function serverErrors(fields: FieldError[]): Errors {
@@ -48,6 +64,9 @@ export default function RequestForm({
   const { user } = useAuth();
   const [values, setValues] = useState({ name: '', email: '', description: '' });
   const [locked, setLocked] = useState({ name: false, email: false });
+  // Where fixed values came from: the visitor's own account, or a link anyone may have sent them.
+  const [prefill, setPrefill] = useState<'account' | 'link' | null>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<Errors>({});
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
@@ -62,7 +81,20 @@ export default function RequestForm({
     const email = user?.email ?? readItem(storageKeys.megapolEmail);
     setValues((current) => ({ ...current, name: name ?? current.name, email: email ?? current.email }));
     setLocked({ name: Boolean(name), email: Boolean(email) });
+    setPrefill(user ? 'account' : name || email ? 'link' : null);
   }, [user]);
+
+  const clearLinkedVisitor = () => {
+    forgetLinkedVisitor();
+    // The button goes away with the prefill: focus moves on to the field to fill in instead of being lost.
+    flushSync(() => {
+      setValues((current) => ({ ...current, name: '', email: '' }));
+      setLocked({ name: false, email: false });
+      setPrefill(null);
+      setErrors((current) => ({ ...current, name: undefined, email: undefined }));
+    });
+    nameInput.current?.focus();
+  };
 
   useEffect(() => {
     if (status !== 'sent') return;
@@ -164,6 +196,7 @@ export default function RequestForm({
           <label htmlFor={`${formId}-name`}>{t('nameLabel')}</label>
           <input
             {...fieldProps('name')}
+            ref={nameInput}
             type="text"
             autoComplete="name"
             maxLength={200}
@@ -184,7 +217,15 @@ export default function RequestForm({
           />
           {fieldError('email')}
         </div>
-        {(locked.name || locked.email) && <p className="field-hint">{t('prefilledHint')}</p>}
+        {prefill === 'account' && <p className="field-hint">{t('prefilledFromAccount')}</p>}
+        {prefill === 'link' && (
+          <p className="field-hint prefill-note">
+            <span>{t('prefilledFromLink')}</span>
+            <button type="button" className="text-button" onClick={clearLinkedVisitor}>
+              {t('notYou')}
+            </button>
+          </p>
+        )}
         <div className="field">
           <label htmlFor={`${formId}-description`}>{t('messageLabel')}</label>
           <textarea

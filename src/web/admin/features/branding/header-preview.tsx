@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { Language } from '../../../../shared/constants.ts';
 import { createTranslator } from '../../../i18n/i18n.tsx';
+import { portalLinks } from '../../../lib/portal-links.ts';
 import { previewDocument } from '../../lib/public-styles.ts';
 
 export interface HeaderLook {
@@ -9,6 +10,8 @@ export interface HeaderLook {
   site_title: string;
   lang: Language;
   portal_enabled: boolean;
+  /** The environments' user_portal: null when there is no portal to link to. */
+  portal: string | null;
   logoUrl: string | null;
   backgroundUrl: string | null;
 }
@@ -16,6 +19,7 @@ export interface HeaderLook {
 /** The public header's markup with the public stylesheet and the public texts of the chosen language. */
 function PublicHeader({ look }: { look: HeaderLook }) {
   const t = createTranslator(look.lang);
+  const links = portalLinks(look, { user_portal: look.portal });
   return (
     <div lang={look.lang}>
       {/* A div, not a header: the admin page has its own banner landmark. */}
@@ -40,8 +44,8 @@ function PublicHeader({ look }: { look: HeaderLook }) {
           </span>
           <span className="nav-wide">
             <span className="nav-link">{t('main')}</span>
-            {look.portal_enabled && <span className="nav-link">{t('tickets')}</span>}
-            <span className="nav-link">{t('signIn')}</span>
+            {links.tickets && <span className="nav-link">{t('tickets')}</span>}
+            {links.signIn && <span className="nav-link">{t('signIn')}</span>}
           </span>
         </div>
         <div className="hero">
