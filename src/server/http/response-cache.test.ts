@@ -9,8 +9,42 @@ import { adminAndUserTokens } from '../features/authoring/authoring-test-support
 import { updateBranding } from '../features/settings/branding.service.ts';
 import { buildArticle } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
+import { normalisedUrl, servedHost } from './response-cache.ts';
 
 const token = () => crypto.randomBytes(6).toString('base64url');
+
+describe('the address and host an answer is kept under', () => {
+  it('is the path and the parameters its page or call reads, ordered by name, values as sent', () => {
+    expect(normalisedUrl('/knowledge/')).toBe('/knowledge/');
+    expect(normalisedUrl('/knowledge/instruction/5?utm_source=x&megapolName=Ann')).toBe(
+      '/knowledge/instruction/5',
+    );
+    expect(normalisedUrl('/api/knowledge/instruction/5?page=1')).toBe('/api/knowledge/instruction/5');
+    expect(normalisedUrl('/knowledge/search/?b=1&query=a+b&query=c')).toBe('/knowledge/search/?query=a+b');
+    expect(normalisedUrl('/api/knowledge/category?section_id=2&&page=1&x=3&page=2')).toBe(
+      '/api/knowledge/category?page=1&page=2&section_id=2',
+    );
+    expect(normalisedUrl('/api/search/knowledge/suggestions?perPage=5&%74ext=%70&limit&bad=%zz')).toBe(
+      '/api/search/knowledge/suggestions?limit=&perPage=5&text=%70',
+    );
+    const url = '/api/knowledge/instruction?category_id=3&page=2&per_page=5&query=1';
+    expect(normalisedUrl(url)).toBe(url);
+    expect(normalisedUrl(normalisedUrl('/knowledge/search?x=1&query=z'))).toBe('/knowledge/search?query=z');
+  });
+
+  it('is one of the hosts the operator named, as sent or as a trusted proxy forwards it, or the public host', () => {
+    const request = (headers: Record<string, string>) => ({ headers }) as unknown as http.IncomingMessage;
+    const hosts = ['help.example.com', '[::1]'];
+    expect(servedHost(request({ host: 'Help.Example.com:8443' }), hosts, false)).toBe('help.example.com');
+    expect(servedHost(request({ host: '[::1]:3000' }), hosts, false)).toBe('[::1]');
+    expect(servedHost(request({ host: 'help.example.com.evil' }), hosts, false)).toBe('');
+    expect(servedHost(request({ host: 'help.example.com' }), null, false)).toBe('');
+    const forwarded = { host: 'backend', 'x-forwarded-host': 'evil.example, help.example.com' };
+    expect(servedHost(request(forwarded), hosts, false)).toBe('');
+    expect(servedHost(request(forwarded), hosts, true)).toBe('help.example.com');
+    expect(servedHost(request({ host: 'help.example.com', 'x-forwarded-host': 'x' }), hosts, true)).toBe('');
+  });
+});
 
 describe.each(testDialects())('public answers cached per revision on %s', (dialect) => {
   let t: TestApp;
