@@ -3,8 +3,8 @@ import swagger from '@fastify/swagger';
 import { apiPaths } from '../shared/paths.ts';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
-import { NON_DOCUMENT_POLICY } from './http/csp.ts';
 import { createResponseCache, publicRequestUrl, type ResponseCacheHooks } from './http/response-cache.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import http from 'node:http';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
 import { registerFileRoutes } from './features/files/files.routes.ts';
@@ -60,15 +60,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   registerErrorHandling(app);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    // Pages and downloads set their own policy (http/csp.ts); anything else that is not HTML loads nothing.
-    if (
-      !reply.hasHeader('Content-Security-Policy') &&
-      !/^text\/html/i.test(String(reply.getHeader('Content-Type') ?? ''))
-    )
-      reply.header('Content-Security-Policy', NON_DOCUMENT_POLICY);
-  });
+  registerSecurityHeaders(app, ctx.config);
 
   await app.register(swagger, {
     openapi: {
@@ -104,6 +96,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     analytics: ctx.config.analytics,
     captcha: ctx.config.captcha,
     forwardedHost: hosts.forwardedHost,
+    frameAncestors: ctx.config.frameAncestors,
   });
 
   app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());

@@ -15,6 +15,8 @@ export interface PageOptions {
   captcha: Pick<CaptchaConfig, 'provider'>;
   /** Whether X-Forwarded-Host names the host (TRUST_PROXY), as the answer cache reads it. */
   forwardedHost: boolean;
+  /** Who may frame the pages (FRAME_ANCESTORS). */
+  frameAncestors: readonly string[];
 }
 
 /**
@@ -58,7 +60,11 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
     // Hashed as rendered (the snippet carries the project id), so a page kept in memory keeps a valid policy.
     const policy = publicPagePolicy(
       { scripts: snippetSources(snippet).hashes, styleAttributes: styleAttributeHashes(page.html) },
-      { captchaProvider: captcha.provider, analyticsOrigins: snippet ? analyticsOrigins : [] },
+      {
+        captchaProvider: captcha.provider,
+        analyticsOrigins: snippet ? analyticsOrigins : [],
+        frameAncestors: options.frameAncestors,
+      },
     );
     return reply
       .status(page.status)

@@ -67,7 +67,7 @@ describe.each(testDialects())('server-rendered pages on %s', (dialect) => {
     expect(csp.get('object-src')).toEqual(["'none'"]);
     expect(csp.get('base-uri')).toEqual(["'none'"]);
     expect(csp.get('form-action')).toEqual(["'self'"]);
-    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(csp.get('img-src')).toEqual(["'self'", 'data:', 'https:']);
     expect(csp.get('frame-src')).toEqual([
       'https://www.youtube.com',
