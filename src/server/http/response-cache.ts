@@ -10,7 +10,7 @@ import type { RevisionWatch } from './content-revision.ts';
 /**
  * Public answers (pages under /knowledge and the public GET calls) are kept in memory with their brotli and gzip
  * forms (made once, on first demand), per address (`normalisedUrl`: the path and the parameters the page or call
- * reads) and per host only where answers differ by host (`servedHost`): a repeated request is answered from memory with no
+ * reads, in a set order) and per host only where answers differ by host (`servedHost`): a repeated request is answered from memory with no
  * rendering, no database query and no compression, and a conditional one with 304. Each answer is good for one
  * revision (content-revision.ts). When the revision moves, on any server, the answers the change can affect (by
  * their tags, see `cacheTagsOf`) are dropped and the others carried over to the new revision: an edit of one
@@ -137,7 +137,8 @@ export function isPublicPath(url: string): boolean {
 
 /** The query parameters a public GET reads: which ones, and whether only the first value of each counts. */
 interface ReadParams {
-  names: ReadonlySet<string>;
+  /** In the order the contract (or the page table) lists them: the order the search box writes its calls in. */
+  names: readonly string[];
   /** A page reads the first value (URLSearchParams.get); a call is validated with all of them (two pages: 400). */
   firstOnly: boolean;
 }
@@ -154,11 +155,11 @@ const READ_PARAMS = new Map<string, ReadParams>([
     .filter((endpoint) => endpoint.method === 'GET' && isPublicPath(endpoint.path))
     .map((endpoint): [string, ReadParams] => [
       endpoint.path,
-      { names: new Set(propertyNames(endpoint.querystring)), firstOnly: false },
+      { names: propertyNames(endpoint.querystring), firstOnly: false },
     ]),
   ...Object.entries(pageQueryParams).map(([path, names]): [string, ReadParams] => [
     path,
-    { names: new Set(names), firstOnly: true },
+    { names, firstOnly: true },
   ]),
 ]);
 
@@ -174,9 +175,10 @@ function paramName(raw: string): string {
 
 /**
  * The address a public GET is answered for: its path and, of its query, only the parameters its page or call
- * reads, ordered by name, values as sent (a page's first value of each). Fastify routes the request by this address
- * (`publicRequestUrl` is its rewriteUrl), so an answer kept under it cannot depend on anything it leaves out:
- * `?utm_source=...` on any address is the address itself, neither a new entry nor a new render.
+ * reads, in the order the contract lists them (repeats of a name keep their order), values as sent (a page's first
+ * value of each). Fastify routes the request by this address (`publicRequestUrl` is its rewriteUrl), so an answer
+ * kept under it cannot depend on anything it leaves out: `?utm_source=...` on any address is the address itself,
+ * neither a new entry nor a new render.
  */
 export function normalisedUrl(url: string): string {
   const mark = url.indexOf('?');
@@ -185,16 +187,32 @@ export function normalisedUrl(url: string): string {
   // React Router matches a page with a trailing slash too.
   const read = READ_PARAMS.get(path) ?? (path.endsWith('/') ? READ_PARAMS.get(path.slice(0, -1)) : undefined);
   if (!read) return path;
-  const kept: [string, string][] = [];
-  for (const part of url.slice(mark + 1).split('&')) {
+  // On the hot path: one pass, and the URL itself when it is already in this form (as the web client writes it).
+  const ranks: number[] = [];
+  const kept: string[] = [];
+  let changed = false;
+  for (let start = mark + 1; start <= url.length;) {
+    const ampersand = url.indexOf('&', start);
+    const end = ampersand < 0 ? url.length : ampersand;
+    const part = url.slice(start, end);
+    start = end + 1;
     const equals = part.indexOf('=');
-    const name = paramName(equals < 0 ? part : part.slice(0, equals));
-    if (!read.names.has(name) || (read.firstOnly && kept.some(([seen]) => seen === name))) continue;
-    kept.push([name, equals < 0 ? '' : part.slice(equals + 1)]);
+    const raw = equals < 0 ? part : part.slice(0, equals);
+    const name = paramName(raw);
+    const rank = read.names.indexOf(name);
+    if (rank < 0 || (read.firstOnly && ranks.includes(rank))) {
+      changed = true;
+      continue;
+    }
+    const written = equals < 0 ? `${name}=` : name === raw ? part : `${name}${part.slice(equals)}`;
+    let at = ranks.length;
+    while (at > 0 && (ranks[at - 1] as number) > rank) at--;
+    if (written !== part || at !== ranks.length) changed = true;
+    ranks.splice(at, 0, rank);
+    kept.splice(at, 0, written);
   }
-  if (kept.length === 0) return path;
-  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${path}?${kept.map(([name, value]) => `${name}=${value}`).join('&')}`;
+  if (!changed) return url;
+  return kept.length === 0 ? path : `${path}?${kept.join('&')}`;
 }
 
 /** Fastify's rewriteUrl: a public GET is routed, rendered and kept by its normalised address (above). */
