@@ -20,14 +20,25 @@
  * this 2-core machine WORKERS=2 gave the same throughput with a p99 of 22 ms instead of 6). On a machine with cores
  * to spare, give Signpost as many workers as nginx.
  *
+ * Then a flood (phase `flood`, on a fresh server): BENCH_FLOOD_CONNECTIONS connections ask for the demo's real pages
+ * and calls with random query strings (utm_source, fbclid...) and random Host headers, as a scanner or an attacker
+ * would, while 8 connections read the real pages and calls as they are. Prints both sides' requests per second,
+ * the real pages' hit rate (X-Cache) and latency under the flood, and the cache's entries and the answers it had to
+ * make (misses, from /metrics). The flood's server keeps BENCH_FLOOD_CACHE_MB (4) of answers: the demo's real answers
+ * take 2.6 MB, and a flood of a few seconds then reaches the bound that a longer one reaches at the default 64 MB.
+ *
  *   npm run bench:http
  *   BENCH_CONNECTIONS=50 BENCH_DURATION=5 BENCH_ROUNDS=3 BENCH_WORKERS=2 npm run bench:http
+ *   BENCH_PHASES=flood BENCH_FLOOD_DURATION=10 npm run bench:http      (no nginx needed)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { discoverSite, percentile, pick, startSignpost } from './support/traffic.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -35,6 +46,12 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const WARMUP = 2;
+/** `compare` (Signpost against nginx) and `flood` (random query strings and hosts), in this order. */
+const PHASES = (process.env.BENCH_PHASES ?? 'compare,flood').split(',').map((p) => p.trim());
+const FLOOD_DURATION = Number(process.env.BENCH_FLOOD_DURATION ?? 10);
+const FLOOD_CONNECTIONS = Number(process.env.BENCH_FLOOD_CONNECTIONS ?? 32);
+const FLOOD_READERS = 8;
+const FLOOD_CACHE_MB = process.env.BENCH_FLOOD_CACHE_MB ?? '4';
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -152,7 +169,7 @@ const stopped = (child: ChildProcess) =>
     child.kill('SIGTERM');
   });
 
-async function main() {
+async function compare() {
   const nginx = which('nginx');
   if (!nginx) throw new Error('nginx is not installed: apt-get install -y nginx-light');
   const wrk = which('wrk');
@@ -282,4 +299,146 @@ async function main() {
   }
 }
 
-await main();
+interface Answer {
+  status: number;
+  hit: boolean;
+  ms: number;
+}
+
+/**
+ * One GET on a kept-alive connection, with the Host header given, its body read and dropped; `compressed` asks
+ * for brotli as browsers do (a flood does not: an answer sent plain costs the server less).
+ */
+function get(
+  agent: http.Agent,
+  port: number,
+  target: string,
+  host: string,
+  compressed: boolean,
+): Promise<Answer> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const headers: http.OutgoingHttpHeaders = {
+      host,
+      ...(compressed ? { 'accept-encoding': 'br, gzip' } : {}),
+    };
+    const request = http.get({ agent, host: '127.0.0.1', port, path: target, headers }, (response) => {
+      response.resume();
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          hit: response.headers['x-cache'] === 'hit',
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        }),
+      );
+    });
+    request.on('error', reject);
+  });
+}
+
+/** The cache's own figures, from /metrics. */
+async function cacheFigures(base: string) {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const sample = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    entries: sample('signpost_page_cache_entries'),
+    bytes: sample('signpost_page_cache_bytes'),
+    misses: sample('signpost_page_cache_misses_total'),
+  };
+}
+
+/** What a scanner, a tracking-link campaign or an attacker sends: real paths, junk parameters, any host. */
+function junk(target: string): { target: string; host: string; compressed: boolean } {
+  const token = () => crypto.randomBytes(6).toString('base64url');
+  const params = `utm_source=${token()}&fbclid=${token()}`;
+  return {
+    target: `${target}${target.includes('?') ? '&' : '?'}${params}`,
+    host: `${token().toLowerCase()}.example`,
+    compressed: false,
+  };
+}
+
+async function flood() {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-flood-'));
+  const port = await freePort();
+  const server = await startSignpost('signpost', port, {
+    NODE_ENV: 'production',
+    DATA_DIR: path.join(work, 'data'),
+    WORKERS,
+    CACHE_MAX_MB: FLOOD_CACHE_MB,
+  });
+  const host = `127.0.0.1:${port}`;
+  try {
+    const site = await discoverSite(server.url);
+    const real = [...site.pages, ...site.calls];
+    const agent = new http.Agent({ keepAlive: true, maxSockets: FLOOD_CONNECTIONS + FLOOD_READERS });
+    for (const target of real) await get(agent, port, target, host, true);
+    const before = await cacheFigures(server.url);
+
+    const readers: Answer[] = [];
+    const flooders: Answer[] = [];
+    let failures = 0;
+    const deadline = Date.now() + FLOOD_DURATION * 1000;
+    const loop = async (
+      answers: Answer[],
+      next: () => { target: string; host: string; compressed: boolean },
+    ) => {
+      while (Date.now() < deadline) {
+        const { target, host: asHost, compressed } = next();
+        try {
+          answers.push(await get(agent, port, target, asHost, compressed));
+        } catch {
+          failures++;
+        }
+      }
+    };
+    let turn = 0;
+    await Promise.all([
+      ...Array.from({ length: FLOOD_READERS }, () =>
+        loop(readers, () => ({ target: real[turn++ % real.length]!, host, compressed: true })),
+      ),
+      ...Array.from({ length: FLOOD_CONNECTIONS }, () => loop(flooders, () => junk(pick(real)))),
+    ]);
+    const after = await cacheFigures(server.url);
+    agent.destroy();
+
+    console.log(
+      `\nFlood: ${FLOOD_DURATION} s; ${FLOOD_CONNECTIONS} connections ask for the ${real.length} real pages and ` +
+        `calls with random query strings and random Host headers while ${FLOOD_READERS} connections read them as ` +
+        `they are; CACHE_MAX_MB=${FLOOD_CACHE_MB}, WORKERS=${WORKERS}, Node's http client in this process`,
+    );
+    const row = (name: string, answers: Answer[]) => {
+      const ms = answers.map((a) => a.ms);
+      const hits = answers.filter((a) => a.hit).length;
+      const bad = answers.filter((a) => a.status >= 400 && a.status !== 404).length;
+      return [
+        name,
+        String(answers.length),
+        (answers.length / FLOOD_DURATION).toFixed(0),
+        `${((hits / Math.max(1, answers.length)) * 100).toFixed(1)}%`,
+        percentile(ms, 50).toFixed(2),
+        percentile(ms, 99).toFixed(2),
+        String(bad),
+      ];
+    };
+    const rows = [
+      ['', 'requests', 'req/s', 'hit rate', 'p50 ms', 'p99 ms', 'errors'],
+      row('real pages and calls', readers),
+      row('flood (junk query, any host)', flooders),
+    ];
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+    console.log(
+      `cache: ${before.entries} entries (${(before.bytes / 1048576).toFixed(1)} MB) before the flood, ` +
+        `${after.entries} (${(after.bytes / 1048576).toFixed(1)} MB) after; answers made during the flood ` +
+        `(misses): ${after.misses - before.misses}; connection failures: ${failures}`,
+    );
+  } finally {
+    await server.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (PHASES.includes('compare')) await compare();
+if (PHASES.includes('flood')) await flood();

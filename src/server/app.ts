@@ -4,8 +4,8 @@ import { apiPaths } from '../shared/paths.ts';
 import type { AppContext } from './context.ts';
 import { handleClientError, handleFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { rejectUnstorableInput } from './http/route.ts';
-import { NON_DOCUMENT_POLICY } from './http/csp.ts';
-import { createResponseCache, type ResponseCacheHooks } from './http/response-cache.ts';
+import { createResponseCache, publicRequestUrl, type ResponseCacheHooks } from './http/response-cache.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import http from 'node:http';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
 import { registerFileRoutes } from './features/files/files.routes.ts';
@@ -35,14 +35,13 @@ export interface AppOptions {
 /** Builds the whole HTTP server; main.ts listens on it and tests inject requests into it. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const cacheHooks: ResponseCacheHooks = { requestId: requestIdOf };
+  const hosts = {
+    forwardedHost: ctx.config.tickets.trustProxy !== false,
+    separateHosts: ctx.config.analytics?.hosts ?? null,
+  };
   const cache = createResponseCache(
     ctx.revisions,
-    {
-      maxEntries: 10_000,
-      maxBytes: ctx.config.cache.maxBytes,
-      maxAge: ctx.config.cache.maxAge,
-      forwardedHost: ctx.config.tickets.trustProxy !== false,
-    },
+    { maxEntries: 10_000, maxBytes: ctx.config.cache.maxBytes, maxAge: ctx.config.cache.maxAge, ...hosts },
     cacheHooks,
   );
   const app = Fastify({
@@ -64,6 +63,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
+    // Public pages and calls are routed by the parameters they read, so a kept answer depends on nothing else.
+    rewriteUrl: publicRequestUrl,
     genReqId: requestIdOf,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
@@ -74,15 +75,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerErrorHandling(app);
   app.addHook('preHandler', rejectUnstorableInput);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    // Pages and downloads set their own policy (http/csp.ts); anything else that is not HTML loads nothing.
-    if (
-      !reply.hasHeader('Content-Security-Policy') &&
-      !/^text\/html/i.test(String(reply.getHeader('Content-Type') ?? ''))
-    )
-      reply.header('Content-Security-Policy', NON_DOCUMENT_POLICY);
-  });
+  registerSecurityHeaders(app, ctx.config);
 
   await app.register(swagger, {
     openapi: {
@@ -114,7 +107,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerAdminRoutes(app, ctx);
   registerAuthoringRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
-  await registerPageRoutes(app, ctx.config.analytics, ctx.config.captcha);
+  await registerPageRoutes(app, {
+    analytics: ctx.config.analytics,
+    captcha: ctx.config.captcha,
+    forwardedHost: hosts.forwardedHost,
+    frameAncestors: ctx.config.frameAncestors,
+  });
 
   app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());
   // Last, so the answers it keeps carry every header the other hooks set.

@@ -45,6 +45,14 @@ export const apiPaths = {
   metrics: '/metrics',
 } as const;
 
+/**
+ * The query parameters each public page reads, by path (a page not named reads none): the server renders and keeps
+ * a page by these alone, so any other parameter (utm_source, a client-only megapolName) shares its entry.
+ */
+export const pageQueryParams: Readonly<Record<string, readonly string[]>> = {
+  [`${BASE_PATH}/search`]: ['query'],
+};
+
 export const href = {
   instructionApi: (id: number) => `/api/knowledge/instruction/${id}`,
   file: (id: number, name: string) => `/files/${id}/${encodeURIComponent(name)}`,

@@ -32,6 +32,8 @@ export interface Config {
   cache: CacheConfig;
   /** Server processes sharing the port (`WORKERS`; `auto`: one per core). */
   workers: number;
+  /** Who may show the public pages in a frame (`FRAME_ANCESTORS`), as CSP sources; `'none'` unless named. */
+  frameAncestors: string[];
 }
 
 /** The in-memory cache of public answers (src/server/http/response-cache.ts). */
@@ -247,6 +249,20 @@ function parseMetricsToken(raw: string | undefined): string | null {
   return raw;
 }
 
+function parseFrameAncestors(raw: string | undefined): string[] {
+  const sources = (raw ?? '').split(/[\s,]+/).filter(Boolean);
+  if (sources.length === 0) return ["'none'"];
+  const parsed = sources.map((source) => {
+    if (source === 'self' || source === "'self'") return "'self'";
+    if (/^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(source)) return source;
+    throw new ConfigError(
+      'FRAME_ANCESTORS',
+      `must list http(s) origins (https://portal.example.com) or self, not "${source}"; unset forbids framing`,
+    );
+  });
+  return [...new Set(parsed)];
+}
+
 function parseWorkers(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 1;
   if (raw === 'auto') return os.availableParallelism();
@@ -292,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tickets: parseTickets(env, publicUrl),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     workers: parseWorkers(env.WORKERS),
+    frameAncestors: parseFrameAncestors(env.FRAME_ANCESTORS),
     cache: {
       revisionCheckMs: parseCount('REVISION_CHECK_MS', env.REVISION_CHECK_MS, 250, 60_000),
       maxAge: parseCount('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 0, 31_536_000),

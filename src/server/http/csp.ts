@@ -101,6 +101,8 @@ export interface PublicPolicyConfig {
   captchaProvider: 'altcha' | 'recaptcha' | 'none';
   /** Origins the analytics snippet loads scripts from and sends to (its own and ANALYTICS_CSP_SOURCES). */
   analyticsOrigins?: readonly string[];
+  /** Who may frame the page (FRAME_ANCESTORS); nobody unless the operator names someone. */
+  frameAncestors?: readonly string[];
 }
 
 const directive = (name: string, sources: readonly string[]) => `${name} ${[...new Set(sources)].join(' ')}`;
@@ -130,7 +132,7 @@ export function publicPagePolicy(hashes: PageHashes, config: PublicPolicyConfig)
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'self'",
+    directive('frame-ancestors', config.frameAncestors ?? ["'none'"]),
   ].join('; ');
 }
 

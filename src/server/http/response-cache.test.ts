@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,16 +9,62 @@ import { adminAndUserTokens } from '../features/authoring/authoring-test-support
 import { updateBranding } from '../features/settings/branding.service.ts';
 import { buildArticle } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
+import { normalisedUrl, servedHost } from './response-cache.ts';
+
+const token = () => crypto.randomBytes(6).toString('base64url');
+
+describe('the address and host an answer is kept under', () => {
+  it('is the path and the parameters its page or call reads, in the order of the contract, values as sent', () => {
+    expect(normalisedUrl('/knowledge/')).toBe('/knowledge/');
+    expect(normalisedUrl('/knowledge/instruction/5?utm_source=x&megapolName=Ann')).toBe(
+      '/knowledge/instruction/5',
+    );
+    expect(normalisedUrl('/api/knowledge/instruction/5?page=1')).toBe('/api/knowledge/instruction/5');
+    expect(normalisedUrl('/knowledge/search/?b=1&query=a+b&query=c')).toBe('/knowledge/search/?query=a+b');
+    expect(normalisedUrl('/api/knowledge/category?section_id=2&&page=1&x=3&page=2')).toBe(
+      '/api/knowledge/category?page=1&page=2&section_id=2',
+    );
+    expect(normalisedUrl('/api/search/knowledge/suggestions?perPage=5&%74ext=%70&limit&bad=%zz')).toBe(
+      '/api/search/knowledge/suggestions?text=%70&limit=&perPage=5',
+    );
+    // As the web client writes them: kept as they are.
+    for (const url of [
+      '/api/knowledge/instruction?query=1&page=2&per_page=5&category_id=3',
+      '/api/search/knowledge/suggestions?text=router&limit=50&perPage=50',
+    ]) {
+      expect(normalisedUrl(url)).toBe(url);
+    }
+    expect(normalisedUrl(normalisedUrl('/knowledge/search?x=1&query=z'))).toBe('/knowledge/search?query=z');
+  });
+
+  it('is one of the hosts the operator named, as sent or as a trusted proxy forwards it, or the public host', () => {
+    const request = (headers: Record<string, string>) => ({ headers }) as unknown as http.IncomingMessage;
+    const hosts = ['help.example.com', '[::1]'];
+    expect(servedHost(request({ host: 'Help.Example.com:8443' }), hosts, false)).toBe('help.example.com');
+    expect(servedHost(request({ host: '[::1]:3000' }), hosts, false)).toBe('[::1]');
+    expect(servedHost(request({ host: 'help.example.com.evil' }), hosts, false)).toBe('');
+    expect(servedHost(request({ host: 'help.example.com' }), null, false)).toBe('');
+    const forwarded = { host: 'backend', 'x-forwarded-host': 'evil.example, help.example.com' };
+    expect(servedHost(request(forwarded), hosts, false)).toBe('');
+    expect(servedHost(request(forwarded), hosts, true)).toBe('help.example.com');
+    expect(servedHost(request({ host: 'help.example.com', 'x-forwarded-host': 'x' }), hosts, true)).toBe('');
+  });
+});
 
 describe.each(testDialects())('public answers cached per revision on %s', (dialect) => {
   let t: TestApp;
   let articleId: number;
+  let sectionId: number;
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    articleId = (
-      await buildArticle(t.ctx.db, { title: 'Resetting the router', body_html: '<p>Hold the button.</p>' })
-    ).id;
+    const article = await buildArticle(t.ctx.db, {
+      title: 'Resetting the router',
+      body_html: '<p>Hold the button.</p>',
+    });
+    articleId = article.id;
+    sectionId = article.section_id;
+    await buildArticle(t.ctx.db, { title: 'Button colours', section_id: sectionId });
   });
   afterAll(async () => t?.close());
 
@@ -86,6 +134,66 @@ describe.each(testDialects())('public answers cached per revision on %s', (diale
     expect(a.body).not.toBe(b.body);
   });
 
+  it("answers a flood of junk parameters and hosts from the real addresses' entries, rendering nothing", async () => {
+    const real = [
+      `/knowledge/instruction/${articleId}`,
+      '/knowledge/search?query=router',
+      `/api/knowledge/instruction/${articleId}`,
+      `/api/knowledge/instruction?per_page=5&section_id=${sectionId}`,
+      '/api/search/knowledge/suggestions?text=router',
+    ];
+    for (const url of real) expect((await get(url)).statusCode, url).toBe(200);
+    const before = t.app.responseCache.stats();
+    for (let i = 0; i < 1000; i++) {
+      const url = real[i % real.length] as string;
+      const junk = `utm_source=${token()}&${token()}=${token()}&fbclid=${token()}`;
+      const [path, query] = url.split('?');
+      const withJunk =
+        i % 2 ? `${url}${query ? '&' : '?'}${junk}` : `${path}?${junk}${query ? `&${query}` : ''}`;
+      const answer = await get(withJunk, { host: `${token()}.example:${1000 + i}` });
+      expect(answer.statusCode, withJunk).toBe(200);
+    }
+    const after = t.app.responseCache.stats();
+    expect(after.entries - before.entries).toBeLessThanOrEqual(2);
+    expect(after.misses - before.misses).toBeLessThanOrEqual(2);
+    for (const url of real) expect((await get(url)).headers['x-cache'], url).toBe('hit');
+  });
+
+  it('keeps one entry for addresses that differ only in the order or repetition of what they read', async () => {
+    const list = `/api/knowledge/instruction?section_id=${sectionId}&per_page=1&page=2`;
+    const first = await get(list);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().items).toHaveLength(1);
+    const reordered = await get(
+      `/api/knowledge/instruction?page=2&utm_source=x&per_page=1&section_id=${sectionId}`,
+    );
+    expect(reordered.headers['x-cache']).toBe('hit');
+    expect(reordered.body).toBe(first.body);
+    // A call reads every value it is given: two pages are a bad request, not the first of them.
+    expect((await get(`${list}&page=1`)).statusCode).toBe(400);
+    // A name written with escapes is still the name the call reads.
+    const escaped = await get(`/api/knowledge/instruction?%70er_page=1&section_id=${sectionId}&page=1`);
+    expect(escaped.json().items).toHaveLength(1);
+    expect(escaped.json()._meta.perPage).toBe(1);
+
+    // A parameter the call does not read does not turn the bundle into a page either.
+    const bundle = await get('/api/knowledge/instruction');
+    const tracked = await get('/api/knowledge/instruction?utm_source=newsletter');
+    expect(tracked.headers['x-cache']).toBe('hit');
+    expect(tracked.body).toBe(bundle.body);
+
+    const search = await get('/knowledge/search?query=router&utm_source=a');
+    expect(search.body).toContain('Resetting the router');
+    // A page reads the first value of a parameter, as the browser's URLSearchParams.get does.
+    const again = await get('/knowledge/search?gclid=b&query=router&query=button');
+    expect(again.headers['x-cache']).toBe('hit');
+    expect(again.body).toBe(search.body);
+    const other = await get('/knowledge/search?query=colours');
+    expect(other.headers['x-cache']).toBe('miss');
+    expect(other.body).toContain('Button colours');
+    expect(other.body).not.toContain('Resetting the router');
+  });
+
   it('keeps one answer whatever X-Forwarded-Host says, when no proxy is trusted', async () => {
     const url = `/api/knowledge/instruction/${articleId}?forwarded`;
     await get(url, { 'x-forwarded-host': 'one.example' });
@@ -129,6 +237,23 @@ describe('answers kept in memory, over a real connection', () => {
           expect(second.headers.get(name), name).toBe(first.headers.get(name));
         }
         expect(second.headers.get('x-request-id')).toBe('abc-123');
+        // Junk parameters and any Host header are the same address: answered from memory too.
+        const junk = await new Promise<http.IncomingMessage>((resolve, reject) =>
+          http
+            .get(
+              {
+                host: '127.0.0.1',
+                port,
+                path: `/knowledge/instruction/${article.id}?utm_source=${token()}`,
+                headers: { host: `${token()}.example`, 'accept-encoding': 'identity' },
+              },
+              resolve,
+            )
+            .on('error', reject),
+        );
+        junk.resume();
+        expect(junk.headers['x-cache']).toBe('hit');
+        expect(junk.headers.etag).toBe(first.headers.get('etag'));
         const br = await fetch(url, { headers: { 'accept-encoding': 'br' } });
         expect(br.headers.get('content-encoding')).toBe('br');
         expect(await br.text()).toBe(firstBody); // fetch decodes it

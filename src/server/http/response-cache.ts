@@ -2,13 +2,15 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { apiPaths, BASE_PATH } from '../../shared/paths.ts';
+import { endpoints, type Endpoint } from '../../shared/api/endpoints.ts';
+import { apiPaths, BASE_PATH, pageQueryParams } from '../../shared/paths.ts';
 import { pageCacheHit, pageCacheMiss } from '../ops/metrics.ts';
 import type { RevisionWatch } from './content-revision.ts';
 
 /**
  * Public answers (pages under /knowledge and the public GET calls) are kept in memory with their brotli and gzip
- * forms (made once, on first demand), per URL and host: a repeated request is answered from memory with no
+ * forms (made once, on first demand), per address (`normalisedUrl`: the path and the parameters the page or call
+ * reads, in a set order) and per host only where answers differ by host (`servedHost`): a repeated request is answered from memory with no
  * rendering, no database query and no compression, and a conditional one with 304. Each answer is good for one
  * revision (content-revision.ts). When the revision moves, on any server, the answers the change can affect (by
  * their tags, see `cacheTagsOf`) are dropped and the others carried over to the new revision: an edit of one
@@ -55,6 +57,8 @@ export interface CacheOptions {
   maxAge: number;
   /** Whether X-Forwarded-Host is believed (TRUST_PROXY), so answers may differ by it. */
   forwardedHost: boolean;
+  /** Hosts whose pages differ from the public host's (ANALYTICS_HOSTS), kept apart; null: one answer for all. */
+  separateHosts: readonly string[] | null;
 }
 
 export interface CacheStats {
@@ -87,6 +91,9 @@ interface Entry {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    responseCache: ResponseCache;
+  }
   interface FastifyRequest {
     responseCache?: { key: string; revision: string };
     /** Set by a route whose answer depends on more than its URL says (a page, on the calls it rendered from). */
@@ -128,12 +135,119 @@ export function isPublicPath(url: string): boolean {
   );
 }
 
+/** The query parameters a public GET reads: which ones, and whether only the first value of each counts. */
+interface ReadParams {
+  /** In the order the contract (or the page table) lists them: the order the search box writes its calls in. */
+  names: readonly string[];
+  /** A page reads the first value (URLSearchParams.get); a call is validated with all of them (two pages: 400). */
+  firstOnly: boolean;
+}
+
+const propertyNames = (schema: unknown) =>
+  Object.keys((schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+
 /**
- * The host (as a trusted proxy saw it, when there is one) and the URL: what an answer may differ by. A forwarded
- * host from anyone else changes nothing in the answer, so it must not make another entry either.
+ * What each public GET reads, by path: a call's parameters from its querystring schema in the contract, a page's
+ * from pageQueryParams. Paths not named (an article's call, most pages) read no parameter at all.
  */
-const keyOf = (request: IncomingMessage, forwardedHost: boolean) =>
-  `${(forwardedHost && request.headers['x-forwarded-host']) || ''}\u0000${request.headers.host ?? ''}\u0000${request.url ?? ''}`;
+const READ_PARAMS = new Map<string, ReadParams>([
+  ...Object.values(endpoints as Record<string, Endpoint>)
+    .filter((endpoint) => endpoint.method === 'GET' && isPublicPath(endpoint.path))
+    .map((endpoint): [string, ReadParams] => [
+      endpoint.path,
+      { names: propertyNames(endpoint.querystring), firstOnly: false },
+    ]),
+  ...Object.entries(pageQueryParams).map(([path, names]): [string, ReadParams] => [
+    path,
+    { names, firstOnly: true },
+  ]),
+]);
+
+/** A parameter's name as a query-string parser reads it: `+` is a space, escapes are decoded. */
+function paramName(raw: string): string {
+  if (!raw.includes('%') && !raw.includes('+')) return raw;
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * The address a public GET is answered for: its path and, of its query, only the parameters its page or call
+ * reads, in the order the contract lists them (repeats of a name keep their order), values as sent (a page's first
+ * value of each). Fastify routes the request by this address (`publicRequestUrl` is its rewriteUrl), so an answer
+ * kept under it cannot depend on anything it leaves out: `?utm_source=...` on any address is the address itself,
+ * neither a new entry nor a new render.
+ */
+export function normalisedUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark < 0) return url;
+  const path = url.slice(0, mark);
+  // React Router matches a page with a trailing slash too.
+  const read = READ_PARAMS.get(path) ?? (path.endsWith('/') ? READ_PARAMS.get(path.slice(0, -1)) : undefined);
+  if (!read) return path;
+  // On the hot path: one pass, and the URL itself when it is already in this form (as the web client writes it).
+  const ranks: number[] = [];
+  const kept: string[] = [];
+  let changed = false;
+  for (let start = mark + 1; start <= url.length;) {
+    const ampersand = url.indexOf('&', start);
+    const end = ampersand < 0 ? url.length : ampersand;
+    const part = url.slice(start, end);
+    start = end + 1;
+    const equals = part.indexOf('=');
+    const raw = equals < 0 ? part : part.slice(0, equals);
+    const name = paramName(raw);
+    const rank = read.names.indexOf(name);
+    if (rank < 0 || (read.firstOnly && ranks.includes(rank))) {
+      changed = true;
+      continue;
+    }
+    const written = equals < 0 ? `${name}=` : name === raw ? part : `${name}${part.slice(equals)}`;
+    let at = ranks.length;
+    while (at > 0 && (ranks[at - 1] as number) > rank) at--;
+    if (written !== part || at !== ranks.length) changed = true;
+    ranks.splice(at, 0, rank);
+    kept.splice(at, 0, written);
+  }
+  if (!changed) return url;
+  return kept.length === 0 ? path : `${path}?${kept.join('&')}`;
+}
+
+/** Fastify's rewriteUrl: a public GET is routed, rendered and kept by its normalised address (above). */
+export function publicRequestUrl(request: IncomingMessage): string {
+  const url = request.url ?? '/';
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(url)) return url;
+  return normalisedUrl(url);
+}
+
+/**
+ * Which of the hosts whose pages differ (ANALYTICS_HOSTS) a request is served under, or '' for any other host, all
+ * of which get the public host's answers: a made-up Host header makes neither an entry nor a render. Behind a
+ * trusted proxy, the host is its X-Forwarded-Host (the last value, the proxy's own, as Fastify reads it). The
+ * pages decide the snippet by this same function, so what is kept under a host is what that host gets; a client
+ * naming another host only chooses which of the operator's own variants it receives.
+ */
+export function servedHost(
+  request: IncomingMessage,
+  hosts: readonly string[] | null,
+  forwardedHost: boolean,
+): string {
+  if (!hosts) return '';
+  const forwarded = forwardedHost ? request.headers['x-forwarded-host'] : undefined;
+  const header = (Array.isArray(forwarded) ? forwarded.at(-1) : forwarded) ?? request.headers.host ?? '';
+  const host = header
+    .slice(header.lastIndexOf(',') + 1)
+    .trim()
+    .toLowerCase();
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':', 1)[0];
+  return name && hosts.includes(name) ? name : '';
+}
+
+/** What an answer may differ by: the host, where the operator made hosts differ, and the normalised address. */
+const keyOf = (request: IncomingMessage, options: CacheOptions) =>
+  `${servedHost(request, options.separateHosts, options.forwardedHost)}\u0000${normalisedUrl(request.url ?? '')}`;
 
 /** Brotli's window for a body of this size: the smallest power of two that holds it, within brotli's bounds. */
 const windowBits = (size: number) =>
@@ -324,7 +438,7 @@ export function createResponseCache(
         return false;
       const revision = revisions.peek();
       if (revision === null) return false;
-      const entry = find(keyOf(request, options.forwardedHost), revision);
+      const entry = find(keyOf(request, options), revision);
       if (!entry) return false;
       const started = process.hrtime.bigint();
       const { status, headers, body } = answer(entry, request);
@@ -350,7 +464,7 @@ export function createResponseCache(
     app.addHook('onRequest', async (request, reply) => {
       if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url)) return;
       const revision = await revisions.current();
-      const key = keyOf(request.raw, options.forwardedHost);
+      const key = keyOf(request.raw, options);
       const entry = find(key, revision);
       if (entry) {
         pageCacheHit();

@@ -68,7 +68,8 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream) {
     serializers: {
       req: (request: FastifyRequest) => ({
         method: request.method,
-        url: redactUrl(request.url),
+        // As the client sent it: public addresses are routed without the parameters they do not read.
+        url: redactUrl(request.originalUrl),
         host: request.host,
         remoteAddress: request.ip,
         remotePort: request.socket?.remotePort,

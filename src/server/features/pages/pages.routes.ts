@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
 import type { AnalyticsConfig, CaptchaConfig } from '../../config/config.ts';
 import { publicPagePolicy, snippetSources, styleAttributeHashes } from '../../http/csp.ts';
+import { servedHost } from '../../http/response-cache.ts';
 import fastifyStatic from '@fastify/static';
 import path from 'node:path';
 import { escapeHtml, htmlDocument, renderPage } from './render-page.ts';
@@ -9,23 +10,32 @@ import { registerAdminPageRoutes } from './admin-page.routes.ts';
 
 export const KNOWLEDGE = '/knowledge';
 
-/** The public site: server-rendered pages under /knowledge, the built client's assets, and redirects to them. */
-/** The operator's snippet, on the hosts it is meant for, with the branding's project id filled in. */
+export interface PageOptions {
+  analytics: AnalyticsConfig | null;
+  captcha: Pick<CaptchaConfig, 'provider'>;
+  /** Whether X-Forwarded-Host names the host (TRUST_PROXY), as the answer cache reads it. */
+  forwardedHost: boolean;
+  /** Who may frame the pages (FRAME_ANCESTORS). */
+  frameAncestors: readonly string[];
+}
+
+/**
+ * The operator's snippet, on the hosts it is meant for, with the branding's project id filled in. The host is
+ * read as the answer cache keys it (servedHost), so a page kept for one host is the page that host gets.
+ */
 function analyticsFor(
-  analytics: AnalyticsConfig | null,
+  { analytics, forwardedHost }: PageOptions,
   request: FastifyRequest,
   projectId: string | null,
 ): string {
   if (!analytics) return '';
-  if (analytics.hosts && !analytics.hosts.includes(request.hostname.toLowerCase())) return '';
+  if (analytics.hosts && !servedHost(request.raw, analytics.hosts, forwardedHost)) return '';
   return analytics.snippet.replaceAll('{{project_id}}', escapeHtml(projectId ?? ''));
 }
 
-export async function registerPageRoutes(
-  app: FastifyInstance,
-  analytics: AnalyticsConfig | null,
-  captcha: Pick<CaptchaConfig, 'provider'> = { provider: 'altcha' },
-): Promise<void> {
+/** The public site: server-rendered pages under /knowledge, the built client's assets, and redirects to them. */
+export async function registerPageRoutes(app: FastifyInstance, options: PageOptions): Promise<void> {
+  const { analytics, captcha } = options;
   const assets = readWebAssets();
   const analyticsOrigins = analytics
     ? [...snippetSources(analytics.snippet).origins, ...(analytics.cspSources ?? [])]
@@ -46,11 +56,15 @@ export async function registerPageRoutes(
     request.cacheTags = cacheTags;
     if (!cacheable) reply.header('Cache-Control', 'no-store');
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
-    const snippet = analyticsFor(analytics, request, page.projectId);
+    const snippet = analyticsFor(options, request, page.projectId);
     // Hashed as rendered (the snippet carries the project id), so a page kept in memory keeps a valid policy.
     const policy = publicPagePolicy(
       { scripts: snippetSources(snippet).hashes, styleAttributes: styleAttributeHashes(page.html) },
-      { captchaProvider: captcha.provider, analyticsOrigins: snippet ? analyticsOrigins : [] },
+      {
+        captchaProvider: captcha.provider,
+        analyticsOrigins: snippet ? analyticsOrigins : [],
+        frameAncestors: options.frameAncestors,
+      },
     );
     return reply
       .status(page.status)

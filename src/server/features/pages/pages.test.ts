@@ -67,7 +67,7 @@ describe.each(testDialects())('server-rendered pages on %s', (dialect) => {
     expect(csp.get('object-src')).toEqual(["'none'"]);
     expect(csp.get('base-uri')).toEqual(["'none'"]);
     expect(csp.get('form-action')).toEqual(["'self'"]);
-    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(csp.get('img-src')).toEqual(["'self'", 'data:', 'https:']);
     expect(csp.get('frame-src')).toEqual([
       'https://www.youtube.com',
@@ -169,6 +169,54 @@ describe.each(testDialects())('server-rendered pages on %s', (dialect) => {
     expect(off.body).not.toContain('tags.example');
   });
 
+  it('keeps pages apart only under the hosts that get the snippet: any other host shares the public entry', async () => {
+    const url = '/knowledge/search?query=hosts';
+    const on = await t.app.inject({ url, headers: { host: 'help.example.com' } });
+    expect(on.body).toContain('tags.example');
+    const off = await t.app.inject({ url, headers: { host: 'localhost:3000' } });
+    expect(off.body).not.toContain('tags.example');
+    for (const host of ['junk-1.example', 'help.example.com.evil', '127.0.0.1:3000', 'help.example.co']) {
+      const other = await t.app.inject({ url, headers: { host, 'x-forwarded-host': 'help.example.com' } });
+      expect(other.headers['x-cache'], host).toBe('hit');
+      expect(other.body, host).toBe(off.body);
+    }
+    const onAgain = await t.app.inject({ url, headers: { host: 'HELP.Example.com:443' } });
+    expect(onAgain.headers['x-cache']).toBe('hit');
+    expect(onAgain.body).toBe(on.body);
+  });
+
+  it('never puts the Host a request names into an answer, rendered or kept', async () => {
+    const article = (await t.app.inject('/api/knowledge/instruction')).json().items[0];
+    const category = (await t.app.inject('/api/knowledge/category')).json().items[0];
+    const urls = [
+      '/',
+      '/knowledge',
+      '/knowledge/',
+      `/knowledge/category/${category.id}`,
+      `/knowledge/instruction/${article.id}`,
+      '/knowledge/instruction/999999',
+      '/knowledge/search?query=reset',
+      '/knowledge/zzz',
+      '/knowledge/notFound',
+      '/some/page',
+      '/api/settings/branding',
+      '/panel/api/v2/system/environments',
+      `/api/knowledge/instruction/${article.id}`,
+      '/api/search/knowledge/suggestions?text=reset',
+    ];
+    for (const round of [1, 2]) {
+      for (const url of urls) {
+        const answer = await t.app.inject({
+          url,
+          headers: { host: 'evil-host.example:8080', 'x-forwarded-host': 'evil-forwarded.example' },
+        });
+        expect(answer.statusCode, url).toBeLessThan(500);
+        const text = `${JSON.stringify(answer.headers)}\n${answer.body}`;
+        expect(text, `${url} (round ${round})`).not.toMatch(/evil-/);
+      }
+    }
+  });
+
   it('redirects the root to the help centre and other addresses to its not-found page', async () => {
     const root = await t.app.inject('/');
     expect(root.statusCode).toBe(302);
@@ -188,3 +236,44 @@ describe.each(testDialects())('server-rendered pages on %s', (dialect) => {
     }
   });
 });
+
+describe.each(testDialects())(
+  'pages behind a trusted proxy, with the snippet on one host, on %s',
+  (dialect) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      const snippet = writeFolder({ 'snippet.html': '<script src="https://tags.example/gtm.js"></script>' });
+      t = await createTestApp(dialect, {
+        ANALYTICS_SNIPPET_FILE: `${snippet}/snippet.html`,
+        ANALYTICS_HOSTS: 'help.example.com',
+        TRUST_PROXY: 'true',
+      });
+      await buildArticle(t.ctx.db, { title: 'Proxy article' });
+    });
+    afterAll(async () => t?.close());
+
+    it('keeps apart the named host as the proxy forwards it, and shares one entry for every other', async () => {
+      const page = (forwarded: string) =>
+        t.app.inject({
+          url: '/knowledge/',
+          headers: { host: 'backend:3000', 'x-forwarded-host': forwarded },
+        });
+      const on = await page('help.example.com');
+      expect(on.body).toContain('tags.example');
+      // The proxy's own entry is the last one, as Fastify reads it.
+      const appended = await page('evil.example, help.example.com');
+      expect(appended.headers['x-cache']).toBe('hit');
+      expect(appended.body).toBe(on.body);
+      const off = await page(`junk-${crypto.randomUUID()}.example`);
+      expect(off.body).not.toContain('tags.example');
+      expect(off.body).not.toContain('junk-');
+      for (let i = 0; i < 20; i++) {
+        const other = await page(`junk-${crypto.randomUUID()}.example`);
+        expect(other.headers['x-cache']).toBe('hit');
+        expect(other.body).toBe(off.body);
+      }
+      const direct = await t.app.inject({ url: '/knowledge/', headers: { host: 'help.example.com' } });
+      expect(direct.body).toBe(on.body);
+    });
+  },
+);
