@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify from 'fastify';
+import sanitizeHtml from 'sanitize-html';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Packages whose manifests ask for Node 22 while Signpost runs on Node 20 (npm only warns, EBADENGINE): each path
+ * Signpost or its framework takes through them, exercised on the Node that runs the suite. docs/security.md lists
+ * them; a failure here means the next upgrade needs Node 22 first.
+ */
+describe(`dependencies that declare Node 22, on Node ${process.versions.node}`, () => {
+  it('cookie@2 (light-my-request): an injected request carries its cookies and reads the answer’s', async () => {
+    const app = Fastify();
+    app.get('/echo', async (request, reply) =>
+      reply.header('set-cookie', 'seen=yes; Path=/; HttpOnly').send({ cookie: request.headers.cookie }),
+    );
+    const response = await app.inject({ url: '/echo', cookies: { signpost_visitor: 'a b;c', other: 'ü' } });
+    expect(response.json()).toEqual({ cookie: 'signpost_visitor=a%20b%3Bc; other=%C3%BC' });
+    expect(response.cookies).toEqual([{ name: 'seen', value: 'yes', path: '/', httpOnly: true }]);
+    await app.close();
+  });
+
+  it('content-disposition@3 (@fastify/static): a download names a non-ASCII file in both forms', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-static-'));
+    fs.writeFileSync(path.join(root, 'file.txt'), 'hello');
+    const app = Fastify();
+    await app.register(fastifyStatic, { root, serve: false });
+    app.get('/download', async (_request, reply) => reply.download('file.txt', 'Résumé “final”.txt'));
+    const response = await app.inject('/download');
+    expect(response.body).toBe('hello');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="R?sum? ?final?.txt"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%E2%80%9Cfinal%E2%80%9D.txt`,
+    );
+    await app.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('sanitize-html@2.18 checks the schemes of every URL attribute it is told to keep (the 2.17.6 advisory)', () => {
+    const dirty =
+      '<form action="javascript:alert(1)"><button formaction="javascript:alert(2)">b</button></form>' +
+      '<video poster="javascript:alert(3)"></video><a href="https://example.com" ping="javascript:alert(4)">a</a>' +
+      '<table background="javascript:alert(5)"><tr><td>c</td></tr></table>';
+    const clean = sanitizeHtml(dirty, {
+      allowedTags: ['form', 'button', 'video', 'a', 'table', 'tr', 'td'],
+      allowedAttributes: {
+        form: ['action'],
+        button: ['formaction'],
+        video: ['poster'],
+        a: ['href', 'ping'],
+        table: ['background'],
+      },
+    });
+    expect(clean).not.toMatch(/javascript/i);
+    expect(clean).toContain('<a href="https://example.com">a</a>');
+  });
+});
