@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { AUTH_HEADER } from '../../../shared/api/auth.ts';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { checkRateLimit, countUse } from '../rate-limit/rate-limit.ts';
+import { giveBack, takeAllowance } from '../rate-limit/rate-limit.ts';
 import { authenticate, login, logout, presentUser } from './auth.service.ts';
 import { normalEmail } from './users.repository.ts';
 
@@ -22,22 +23,45 @@ export function registerAuthRoutes(app: FastifyInstance, { db }: AppContext): vo
   );
   route(app, endpoints.login, async (request) => {
     const { email, password } = request.body;
-    const account = normalEmail(email);
-    // Checked before the password, so a refused guess costs no password hashing either.
-    await checkRateLimit(db, 'sign-in-failed', request.ip, SIGN_IN_FAILURES_PER_CLIENT);
-    await checkRateLimit(db, 'sign-in-failed-account', account, SIGN_IN_FAILURES_PER_ACCOUNT);
-    try {
-      return await login(db, email, password);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        await countUse(db, 'sign-in-failed', request.ip);
-        await countUse(db, 'sign-in-failed-account', account);
-      }
-      throw error;
-    }
+    const slots = [
+      { bucket: 'sign-in-failed', client: request.ip, limit: SIGN_IN_FAILURES_PER_CLIENT },
+      { bucket: 'sign-in-failed-account', client: normalEmail(email), limit: SIGN_IN_FAILURES_PER_ACCOUNT },
+    ];
+    return withGuessReserved(db, slots, () => login(db, email, password));
   });
   route(app, endpoints.logout, async (request) => {
     await logout(db, request.headers[AUTH_HEADER]);
     return { ok: true as const };
   });
+}
+
+interface Slot {
+  bucket: string;
+  client: string;
+  limit: number;
+}
+
+/**
+ * Runs a password check with a place taken under every bound first, so that guesses sent together cannot all pass a
+ * bound none of them has counted yet; a refused guess costs no password hashing either. A wrong password (401)
+ * keeps its places; anything else (the right password, a busy or failing server) gives them back, so an office
+ * behind one address is not locked out by its own sign-ins.
+ */
+async function withGuessReserved<T>(db: Executor, slots: Slot[], check: () => Promise<T>): Promise<T> {
+  // One instant for taking and giving back, so a place goes back to the hour it was taken from.
+  const now = Date.now();
+  const taken: Slot[] = [];
+  const giveAllBack = () => Promise.all(taken.map((slot) => giveBack(db, slot.bucket, slot.client, 1, now)));
+  try {
+    for (const slot of slots) {
+      await takeAllowance(db, slot.bucket, slot.client, slot.limit, 1, now);
+      taken.push(slot);
+    }
+    const result = await check();
+    await giveAllBack();
+    return result;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401)) await giveAllBack();
+    throw error;
+  }
 }

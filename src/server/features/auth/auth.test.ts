@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResult } from '../../../shared/api/auth.ts';
 import type { UserRow } from '../../db/tables.ts';
@@ -177,5 +178,40 @@ describe.each(testDialects())('auth API on %s', (dialect) => {
       expectApiError(await logout('not-a-token'), 401, []);
       expectApiError(await logout(), 401, []);
     });
+  });
+});
+
+describe.each(testDialects())('sign-in limits under load on %s', (dialect) => {
+  let t: TestApp;
+  let url: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await buildUser(t.ctx.db, { email: 'ada@example.com', name: 'Ada' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => t?.close());
+
+  const post = (password: string) =>
+    fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@example.com', password }),
+    });
+
+  it('checks exactly as many passwords as the bound allows when they arrive all at once, and refuses the rest', async () => {
+    // Successes from the same address first: an office behind one address uses none of its guesses signing in.
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_CLIENT + 5; i++)
+      expect((await post(DEFAULT_PASSWORD)).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => post(`wrong ${i}`)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(SIGN_IN_FAILURES_PER_CLIENT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(60 - SIGN_IN_FAILURES_PER_CLIENT);
+    const refused = answers.find((a) => a.status === 429);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await refused?.json()) as { code: string }).toMatchObject({ code: 'rate_limited' });
+    // The right password is refused too, from this address, until the hour ends.
+    expect((await post(DEFAULT_PASSWORD)).status).toBe(429);
   });
 });
