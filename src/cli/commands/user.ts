@@ -23,7 +23,7 @@ export async function runUser(args: string[], config: Config): Promise<void> {
   if (missing.length) throw new CliError(`missing ${missing.map((m) => `--${m}`).join(', ')}; ${USAGE}`);
   try {
     const user = await withContext(config, (ctx) =>
-      createUser(ctx.db, {
+      createUser(ctx.db, ctx.passwords, {
         email: values.email as string,
         name: values.name as string,
         password: values.password as string,

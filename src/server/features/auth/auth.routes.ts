@@ -17,7 +17,7 @@ import { normalEmail } from './users.repository.ts';
 export const SIGN_IN_FAILURES_PER_CLIENT = 20;
 export const SIGN_IN_FAILURES_PER_ACCOUNT = 50;
 
-export function registerAuthRoutes(app: FastifyInstance, { db }: AppContext): void {
+export function registerAuthRoutes(app: FastifyInstance, { db, passwords }: AppContext): void {
   route(app, endpoints.getMe, async (request) =>
     presentUser(await authenticate(db, request.headers[AUTH_HEADER])),
   );
@@ -27,7 +27,7 @@ export function registerAuthRoutes(app: FastifyInstance, { db }: AppContext): vo
       { bucket: 'sign-in-failed', client: request.ip, limit: SIGN_IN_FAILURES_PER_CLIENT },
       { bucket: 'sign-in-failed-account', client: normalEmail(email), limit: SIGN_IN_FAILURES_PER_ACCOUNT },
     ];
-    return withGuessReserved(db, slots, () => login(db, email, password));
+    return withGuessReserved(db, slots, () => login(db, passwords, email, password));
   });
   route(app, endpoints.logout, async (request) => {
     await logout(db, request.headers[AUTH_HEADER]);
