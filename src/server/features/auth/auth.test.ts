@@ -5,7 +5,7 @@ import type { UserRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_CLIENT } from './auth.routes.ts';
+import { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_CLIENT } from './sign-in-limits.ts';
 import { DEVICE_COOKIE } from './device-cookie.ts';
 
 describe.each(testDialects())('auth API on %s', (dialect) => {

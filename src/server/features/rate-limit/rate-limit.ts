@@ -101,6 +101,16 @@ export async function giveBack(
     .execute();
 }
 
+/** Forgets `client`'s use of `bucket` in every hour; answers how much was counted. */
+export async function clearAllowance(db: Executor, bucket: string, client: string): Promise<number> {
+  const rows = await db
+    .deleteFrom('rate_limits')
+    .where('key', '=', keyOf(bucket, client))
+    .returning('count')
+    .execute();
+  return rows.reduce((sum, row) => sum + Number(row.count), 0);
+}
+
 const sweep = (db: Executor, windowStart: number) =>
   db
     .deleteFrom('rate_limits')
