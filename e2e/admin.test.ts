@@ -95,7 +95,7 @@ beforeAll(async () => {
     server.environment.env,
   );
   expect(made.code, made.stderr).toBe(0);
-  await createUser(server.ctx.db, { ...EDITOR, admin: false });
+  await createUser(server.ctx.db, server.ctx.passwords, { ...EDITOR, admin: false });
   const login = await fetch(`${server.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

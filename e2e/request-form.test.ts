@@ -177,7 +177,7 @@ describe('the support-request form', () => {
 
   it('takes name and email from the signed-in account, and asks for a captcha only once the form opens', async () => {
     const { createUser } = await import('../src/server/features/auth/auth.service.ts');
-    await createUser(server.ctx.db, {
+    await createUser(server.ctx.db, server.ctx.passwords, {
       email: 'cleo@example.com',
       name: 'Cleo Customer',
       password: 'long password',

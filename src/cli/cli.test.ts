@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
 import { signpost, startServe } from './testing/run-cli.ts';
 import { readFolder, writeFolder } from '../server/testing/folder.ts';
+import { buildApp } from '../server/app.ts';
+import { createContext } from '../server/context-factory.ts';
+import { SIGN_IN_FAILURES_PER_ACCOUNT } from '../server/features/auth/sign-in-limits.ts';
+import { buildUser, DEFAULT_PASSWORD } from '../server/testing/factories.ts';
 
 describe('signpost without a database', () => {
   it('prints its usage and rejects unknown commands', async () => {
@@ -26,6 +30,7 @@ describe('signpost without a database', () => {
     ],
     [{ CAPTCHA_PROVIDER: 'hcaptcha' }, 'CAPTCHA_PROVIDER: must be altcha, recaptcha or none'],
     [{ DEMO_CONTENT: 'maybe' }, 'DEMO_CONTENT: must be true or false'],
+    [{ PASSWORD_SCRYPT_N: '100000' }, 'PASSWORD_SCRYPT_N: "100000" must be a power of two'],
   ])('stops on bad configuration %j with one line naming the variable', async (env, message) => {
     const run = await signpost(['serve'], { DATA_DIR: '/nonexistent-signpost', ...env });
     expect(run.code).toBe(1);
@@ -70,6 +75,44 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
     expect(short.stderr).toContain('password must be at least 8 characters');
     const missing = await signpost(['user', 'add', '--email', 'c@example.com'], environment.env);
     expect(missing.stderr).toContain('missing --name, --password');
+  });
+
+  it('unlocks an account that wrong passwords from everywhere locked, saying how many it cleared', async () => {
+    const ctx = await createContext(environment.config);
+    const app = await buildApp(ctx);
+    try {
+      await buildUser(ctx.db, { email: 'locked@example.com', name: 'Locked', admin: true });
+      const login = (remoteAddress: string, password: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: 'locked@example.com', password },
+          remoteAddress,
+        });
+      for (let i = 0; i < SIGN_IN_FAILURES_PER_ACCOUNT; i++)
+        expect((await login(`198.51.100.${i}`, `guess ${i}`)).statusCode).toBe(401);
+      expect((await login('203.0.113.5', DEFAULT_PASSWORD)).statusCode).toBe(429);
+
+      const unlocked = await signpost(['user', 'unlock', ' Locked@Example.com'], environment.env);
+      expect(unlocked.stderr).toBe('');
+      expect(unlocked.code).toBe(0);
+      expect(unlocked.stdout.trim()).toBe(
+        `unlocked locked@example.com: cleared ${SIGN_IN_FAILURES_PER_ACCOUNT} failed sign-ins`,
+      );
+      expect((await login('203.0.113.5', DEFAULT_PASSWORD)).statusCode).toBe(200);
+
+      const again = await signpost(['user', 'unlock', 'locked@example.com'], environment.env);
+      expect(again.stdout.trim()).toBe('unlocked locked@example.com: cleared 0 failed sign-ins');
+      const unknown = await signpost(['user', 'unlock', 'nobody@example.com'], environment.env);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('no user has the email nobody@example.com');
+      const missing = await signpost(['user', 'unlock'], environment.env);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain('signpost user unlock EMAIL');
+    } finally {
+      await app.close();
+      await ctx.database.close();
+    }
   });
 
   it('sets and shows branding, storing a logo from a file', async () => {

@@ -10,6 +10,7 @@ Commands:
   export DIR [--force]               write the help centre as a Markdown content folder
   seed --demo                        load the demo help centre
   user add --email E --name N --password P [--admin]
+  user unlock EMAIL                  clear the wrong passwords counted against an account
   branding show                      print the branding
   branding set KEY=VALUE ...         change branding (logo=PATH|URL, background=PATH|URL, lang=ru, ...)
   tickets list [--limit N]           the newest support requests and where they were delivered

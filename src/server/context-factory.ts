@@ -6,6 +6,7 @@ import { copyDiskFiles, createDatabaseStorage } from './storage/database-storage
 import { outlastOutages } from './http/revision-outage.ts';
 import { createSearchService } from './features/search/search.service.ts';
 import { createRevisionWatch } from './http/content-revision.ts';
+import { createPasswords } from './features/auth/password.ts';
 
 /** Opens the database (migrating it) and the file storage: everything a server or a CLI command runs on. */
 export async function createContext(config: Config): Promise<AppContext> {
@@ -31,5 +32,6 @@ export async function createContext(config: Config): Promise<AppContext> {
     storage,
     search: createSearchService(database.db, { revision: () => revisions.current() }),
     revisions,
+    passwords: createPasswords(config.passwords),
   };
 }

@@ -3,6 +3,7 @@ import type { DatabaseHandle, Db } from './db/database.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import type { SearchService } from './features/search/search.service.ts';
 import type { RevisionWatch } from './http/content-revision.ts';
+import type { Passwords } from './features/auth/password.ts';
 
 /** What every feature needs from the running server; built once in app.ts (and by the CLI). */
 export interface AppContext {
@@ -13,4 +14,6 @@ export interface AppContext {
   search: SearchService;
   /** The revision public answers depend on, read at most every REVISION_CHECK_MS. */
   revisions: RevisionWatch;
+  /** Password hashing at the configured cost, a few hashes at a time (PASSWORD_HASHING_CONCURRENCY). */
+  passwords: Passwords;
 }

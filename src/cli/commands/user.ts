@@ -1,14 +1,18 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../server/config/config.ts';
 import { createUser } from '../../server/features/auth/auth.service.ts';
+import { clearAccountFailures } from '../../server/features/auth/sign-in-limits.ts';
+import { findUserByEmail, normalEmail } from '../../server/features/auth/users.repository.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
 import { withContext } from '../with-context.ts';
 
-const USAGE = 'usage: signpost user add --email E --name N --password P [--admin]';
+const USAGE =
+  'usage: signpost user add --email E --name N --password P [--admin] | signpost user unlock EMAIL';
 
 export async function runUser(args: string[], config: Config): Promise<void> {
   const [action, ...rest] = args;
+  if (action === 'unlock') return unlock(rest, config);
   if (action !== 'add') throw new CliError(USAGE);
   const { values } = parseArgs({
     args: rest,
@@ -23,7 +27,7 @@ export async function runUser(args: string[], config: Config): Promise<void> {
   if (missing.length) throw new CliError(`missing ${missing.map((m) => `--${m}`).join(', ')}; ${USAGE}`);
   try {
     const user = await withContext(config, (ctx) =>
-      createUser(ctx.db, {
+      createUser(ctx.db, ctx.passwords, {
         email: values.email as string,
         name: values.name as string,
         password: values.password as string,
@@ -35,4 +39,19 @@ export async function runUser(args: string[], config: Config): Promise<void> {
     if (error instanceof ApiError) throw new CliError(error.message);
     throw error;
   }
+}
+
+/**
+ * Forgets the wrong passwords counted against an account from anywhere, so its owner can sign in again at once
+ * (e.g. from a new browser while strangers keep guessing). The bounds per address stay as they are.
+ */
+async function unlock(args: string[], config: Config): Promise<void> {
+  const [raw, ...extra] = args;
+  if (!raw?.trim() || extra.length) throw new CliError(USAGE);
+  const email = normalEmail(raw);
+  const cleared = await withContext(config, async (ctx) => {
+    if (!(await findUserByEmail(ctx.db, email))) throw new CliError(`no user has the email ${email}`);
+    return clearAccountFailures(ctx.db, email);
+  });
+  console.log(`unlocked ${email}: cleared ${cleared} failed sign-in${cleared === 1 ? '' : 's'}`);
 }

@@ -34,6 +34,17 @@ export interface Config {
   workers: number;
   /** Who may show the public pages in a frame (`FRAME_ANCESTORS`), as CSP sources; `'none'` unless named. */
   frameAncestors: string[];
+  passwords: PasswordConfig;
+}
+
+/** How passwords are hashed (scrypt, r=8, p=1), and how many hashes one process computes at once. */
+export interface PasswordConfig {
+  /** scrypt's cost N (`PASSWORD_SCRYPT_N`): a power of two; memory per hash is 128 * N * 8 bytes. */
+  scryptN: number;
+  /** Hashes computed at once (`PASSWORD_HASHING_CONCURRENCY`). */
+  hashingConcurrency: number;
+  /** Hashes that may wait for a turn (`PASSWORD_HASHING_QUEUE`); past them, sign-in answers 503. */
+  hashingQueue: number;
 }
 
 /** The in-memory cache of public answers (src/server/http/response-cache.ts). */
@@ -281,6 +292,35 @@ function parseCount(variable: string, raw: string | undefined, fallback: number,
   return Number(raw);
 }
 
+/** N=2^17 is OWASP's recommended minimum for scrypt with r=8, p=1; 2^20 (1 GiB a hash) is as far as we go. */
+const MIN_SCRYPT_N = 1024;
+const MAX_SCRYPT_N = 1_048_576;
+
+function parsePasswords(env: NodeJS.ProcessEnv): PasswordConfig {
+  const raw = env.PASSWORD_SCRYPT_N;
+  const scryptN = raw === undefined || raw === '' ? 131_072 : Number(raw);
+  if (
+    !/^\d*$/.test(raw ?? '') ||
+    scryptN < MIN_SCRYPT_N ||
+    scryptN > MAX_SCRYPT_N ||
+    (scryptN & (scryptN - 1)) !== 0
+  ) {
+    throw new ConfigError(
+      'PASSWORD_SCRYPT_N',
+      `"${raw}" must be a power of two from ${MIN_SCRYPT_N} to ${MAX_SCRYPT_N} (default 131072)`,
+    );
+  }
+  const hashingConcurrency = parsePositive(
+    'PASSWORD_HASHING_CONCURRENCY',
+    env.PASSWORD_HASHING_CONCURRENCY,
+    2,
+  );
+  if (hashingConcurrency > 64)
+    throw new ConfigError('PASSWORD_HASHING_CONCURRENCY', `${hashingConcurrency} is above 64`);
+  const hashingQueue = parseCount('PASSWORD_HASHING_QUEUE', env.PASSWORD_HASHING_QUEUE, 16, 10_000);
+  return { scryptN, hashingConcurrency, hashingQueue };
+}
+
 /** Reads and checks the configuration once; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT ?? '3000');
@@ -309,6 +349,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     workers: parseWorkers(env.WORKERS),
     frameAncestors: parseFrameAncestors(env.FRAME_ANCESTORS),
+    passwords: parsePasswords(env),
     cache: {
       revisionCheckMs: parseCount('REVISION_CHECK_MS', env.REVISION_CHECK_MS, 250, 60_000),
       maxAge: parseCount('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 0, 31_536_000),

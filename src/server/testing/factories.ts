@@ -12,6 +12,7 @@ import type {
   UserRow,
 } from '../db/tables.ts';
 import { createUser } from '../features/auth/auth.service.ts';
+import { createPasswords } from '../features/auth/password.ts';
 import { contentTypeFor } from '../features/files/content-type.ts';
 import { touchContent } from '../features/content/content.repository.ts';
 
@@ -133,12 +134,15 @@ export async function buildFile(
 
 export const DEFAULT_PASSWORD = 'correct horse battery';
 
+/** The tests' cheap cost (as createTestEnvironment gives every test server and command), so that making users takes no time. */
+const testPasswords = createPasswords({ scryptN: 1024, hashingConcurrency: 4, hashingQueue: 1000 });
+
 export function buildUser(
   db: Executor,
   overrides: Partial<{ email: string; name: string; password: string; admin: boolean }> = {},
 ): Promise<UserRow> {
   const n = next();
-  return createUser(db, {
+  return createUser(db, testPasswords, {
     email: `user${n}@example.com`,
     name: `User ${n}`,
     password: DEFAULT_PASSWORD,

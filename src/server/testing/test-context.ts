@@ -42,6 +42,8 @@ export async function createTestEnvironment(dialect: Dialect, overrides: Record<
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     REVISION_CHECK_MS: '0',
+    // The cheapest cost the configuration takes: tests sign in often, and a real hash takes a few tenths of a second.
+    PASSWORD_SCRYPT_N: '1024',
     ...overrides,
   };
   let schema: string | undefined;

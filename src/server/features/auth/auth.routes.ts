@@ -2,39 +2,25 @@ import type { FastifyInstance } from 'fastify';
 import { AUTH_HEADER } from '../../../shared/api/auth.ts';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
-import { ApiError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { checkRateLimit, countUse } from '../rate-limit/rate-limit.ts';
 import { authenticate, login, logout, presentUser } from './auth.service.ts';
-import { normalEmail } from './users.repository.ts';
+import { deviceUserOf, setDeviceCookie } from './device-cookie.ts';
+import { signInSlots, withGuessReserved } from './sign-in-limits.ts';
+import { findUserByEmail } from './users.repository.ts';
 
-/**
- * Wrong passwords allowed in an hour from one client address, and against one account from anywhere, before
- * sign-in is refused with 429 until the hour ends. The second bounds guessing spread over many addresses and is
- * higher, so that one address guessing cannot lock the account's owner out.
- */
-export const SIGN_IN_FAILURES_PER_CLIENT = 20;
-export const SIGN_IN_FAILURES_PER_ACCOUNT = 50;
-
-export function registerAuthRoutes(app: FastifyInstance, { db }: AppContext): void {
+export function registerAuthRoutes(app: FastifyInstance, { db, passwords, config }: AppContext): void {
+  const secure = config.publicUrl.startsWith('https:');
   route(app, endpoints.getMe, async (request) =>
     presentUser(await authenticate(db, request.headers[AUTH_HEADER])),
   );
-  route(app, endpoints.login, async (request) => {
+  route(app, endpoints.login, async (request, reply) => {
     const { email, password } = request.body;
-    const account = normalEmail(email);
-    // Checked before the password, so a refused guess costs no password hashing either.
-    await checkRateLimit(db, 'sign-in-failed', request.ip, SIGN_IN_FAILURES_PER_CLIENT);
-    await checkRateLimit(db, 'sign-in-failed-account', account, SIGN_IN_FAILURES_PER_ACCOUNT);
-    try {
-      return await login(db, email, password);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        await countUse(db, 'sign-in-failed', request.ip);
-        await countUse(db, 'sign-in-failed-account', account);
-      }
-      throw error;
-    }
+    const deviceUser = await deviceUserOf(db, request);
+    const knownBrowser = deviceUser !== null && (await findUserByEmail(db, email))?.id === deviceUser;
+    const slots = signInSlots(request.ip, email, knownBrowser);
+    const result = await withGuessReserved(db, slots, () => login(db, passwords, email, password));
+    await setDeviceCookie(db, reply, result.user.id, secure);
+    return result;
   });
   route(app, endpoints.logout, async (request) => {
     await logout(db, request.headers[AUTH_HEADER]);

@@ -3,7 +3,7 @@ import type { AuthUser, LoginResult } from '../../../shared/api/auth.ts';
 import type { Executor } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { ApiError } from '../../http/errors.ts';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
+import { PasswordsBusyError, type Passwords } from './password.ts';
 import {
   deleteExpiredTokens,
   deleteToken,
@@ -12,6 +12,7 @@ import {
   insertToken,
   insertUser,
   normalEmail,
+  replacePasswordHash,
 } from './users.repository.ts';
 
 export const TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -26,6 +27,7 @@ const unauthorized = (message: string) => new ApiError(401, 'unauthorized', mess
 
 export async function createUser(
   db: Executor,
+  passwords: Passwords,
   input: { email: string; name: string; password: string; admin: boolean },
 ): Promise<UserRow> {
   const email = normalEmail(input.email);
@@ -49,18 +51,44 @@ export async function createUser(
   return insertUser(db, {
     email,
     name: input.name,
-    password_hash: await hashPassword(input.password),
+    password_hash: await passwords.hash(input.password),
     is_admin: input.admin,
   });
 }
 
-export async function login(db: Executor, email: string, password: string): Promise<LoginResult> {
+/** Extra hashing after the password was checked is skipped when every turn is taken: its answer is already known. */
+const unlessBusy = (error: unknown) => {
+  if (!(error instanceof PasswordsBusyError)) throw error;
+  return undefined;
+};
+
+/**
+ * Checks the password and opens a session. A 503 (PasswordsBusyError) can come only from the check itself, before
+ * anything about the password is known. A stored hash cheaper than the configured cost is replaced by one at that
+ * cost once the password is right; when it is wrong, a hash at the configured cost is spent anyway, so a wrong
+ * password takes about as long for every account and for no account.
+ */
+export async function login(
+  db: Executor,
+  passwords: Passwords,
+  email: string,
+  password: string,
+): Promise<LoginResult> {
   const user = await findUserByEmail(db, email);
   if (!user) {
-    await burnPasswordCheck(password);
+    await passwords.burn(password);
     throw unauthorized('Wrong email or password');
   }
-  if (!(await verifyPassword(password, user.password_hash))) throw unauthorized('Wrong email or password');
+  const check = await passwords.verify(password, user.password_hash);
+  if (!check.matches) {
+    if (check.outdated) await passwords.burn(password).catch(unlessBusy);
+    throw unauthorized('Wrong email or password');
+  }
+  if (check.outdated) {
+    const upgraded = await passwords.hash(password).catch(unlessBusy);
+    // Only over the hash just checked: a password changed meanwhile stays changed.
+    if (upgraded) await replacePasswordHash(db, user.id, user.password_hash, upgraded);
+  }
   const token = crypto.randomBytes(32).toString('base64url');
   const now = Date.now();
   const expiresAt = now + TOKEN_LIFETIME_MS;

@@ -1,10 +1,12 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResult } from '../../../shared/api/auth.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_CLIENT } from './auth.routes.ts';
+import { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_CLIENT } from './sign-in-limits.ts';
+import { DEVICE_COOKIE } from './device-cookie.ts';
 
 describe.each(testDialects())('auth API on %s', (dialect) => {
   let t: TestApp;
@@ -177,5 +179,140 @@ describe.each(testDialects())('auth API on %s', (dialect) => {
       expectApiError(await logout('not-a-token'), 401, []);
       expectApiError(await logout(), 401, []);
     });
+  });
+});
+
+describe.each(testDialects())('sign-in limits under load on %s', (dialect) => {
+  let t: TestApp;
+  let url: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await buildUser(t.ctx.db, { email: 'ada@example.com', name: 'Ada' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => t?.close());
+
+  const post = (password: string) =>
+    fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@example.com', password }),
+    });
+
+  it('checks exactly as many passwords as the bound allows when they arrive all at once, and refuses the rest', async () => {
+    // Successes from the same address first: an office behind one address uses none of its guesses signing in.
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_CLIENT + 5; i++)
+      expect((await post(DEFAULT_PASSWORD)).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => post(`wrong ${i}`)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(SIGN_IN_FAILURES_PER_CLIENT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(60 - SIGN_IN_FAILURES_PER_CLIENT);
+    const refused = answers.find((a) => a.status === 429);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await refused?.json()) as { code: string }).toMatchObject({ code: 'rate_limited' });
+    // The right password is refused too, from this address, until the hour ends.
+    expect((await post(DEFAULT_PASSWORD)).status).toBe(429);
+  });
+});
+
+describe.each(testDialects())('the sign-in device cookie on %s', (dialect) => {
+  let t: TestApp;
+  let lin: UserRow;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    lin = await buildUser(t.ctx.db, { email: 'lin@example.com', name: 'Lin', admin: true });
+    await buildUser(t.ctx.db, { email: 'mo@example.com', name: 'Mo' });
+    await buildUser(t.ctx.db, { email: 'kim@example.com', name: 'Kim' });
+  });
+  afterAll(async () => t?.close());
+
+  const login = (remoteAddress: string, email: string, password: string, cookie?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      remoteAddress,
+      headers: cookie ? { cookie } : {},
+    });
+  /** The cookie a successful sign-in sets, as the browser sends it back. */
+  const deviceCookieOf = async (email: string) => {
+    const response = await login('192.0.2.1', email, DEFAULT_PASSWORD);
+    expect(response.statusCode, response.body).toBe(200);
+    const cookie = response.cookies.find((c) => c.name === DEVICE_COOKIE);
+    expect(cookie).toBeDefined();
+    return `${DEVICE_COOKIE}=${cookie!.value}`;
+  };
+  const lockOut = async (email: string, cookie?: string, prefix = '198.51.100') => {
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_ACCOUNT; i++)
+      expect((await login(`${prefix}.${i}`, email, `guess ${i}`, cookie)).statusCode).toBe(401);
+  };
+
+  it('is set by a successful sign-in: HTTP-only, same-site, for the sign-in call only, and not by a failed one', async () => {
+    const ok = await login('192.0.2.1', 'kim@example.com', DEFAULT_PASSWORD);
+    const cookie = ok.cookies.find((c) => c.name === DEVICE_COOKIE);
+    expect(cookie).toMatchObject({ path: '/api/auth/login', httpOnly: true, sameSite: 'Lax' });
+    expect(cookie?.secure).toBeFalsy();
+    expect(cookie?.maxAge).toBeGreaterThan(30 * 24 * 3600);
+    // The answer itself keeps its shape.
+    expect(Object.keys(ok.json<LoginResult>()).sort()).toEqual(['expires_at', 'token', 'user']);
+    const wrong = await login('192.0.2.1', 'kim@example.com', 'not the password');
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('lets a browser that signed in to the account before past the account-wide bound, and no other', async () => {
+    const linCookie = await deviceCookieOf('lin@example.com');
+    const moCookie = await deviceCookieOf('mo@example.com');
+    await lockOut('lin@example.com');
+    // A new browser, even with the right password, waits out the hour.
+    expectApiError(await login('203.0.113.1', 'lin@example.com', DEFAULT_PASSWORD), 429, []);
+    // Another account's cookie does not help, nor a forged or altered one.
+    expectApiError(await login('203.0.113.1', 'lin@example.com', DEFAULT_PASSWORD, moCookie), 429, []);
+    const [, issued, signature] = linCookie.split('=')[1]!.split('.');
+    const forged = [
+      `${DEVICE_COOKIE}=${lin.id}.${issued}.${'A'.repeat(signature!.length)}`,
+      `${DEVICE_COOKIE}=${lin.id}.${Number(issued) + 1}.${signature}`,
+      `${DEVICE_COOKIE}=${lin.id}`,
+      `${DEVICE_COOKIE}=${lin.id}.${issued}.${signature}.extra`,
+      `${DEVICE_COOKIE}=${moCookie.split('=')[1]!.replace(/^\d+/, String(lin.id))}`,
+    ];
+    for (const cookie of forged)
+      expectApiError(await login('203.0.113.1', 'lin@example.com', DEFAULT_PASSWORD, cookie), 429, []);
+    // The browser that signed in before still can, from any address.
+    const back = await login('203.0.113.1', 'lin@example.com', DEFAULT_PASSWORD, linCookie);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json<LoginResult>().user.id).toBe(lin.id);
+  });
+
+  it('still holds that browser to the per-address bound, and counts its wrong passwords apart', async () => {
+    const cookie = await deviceCookieOf('mo@example.com');
+    await lockOut('mo@example.com');
+    // Past the account-wide bound for strangers, the browser's guesses are still checked...
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_CLIENT; i++)
+      expect((await login('203.0.113.9', 'mo@example.com', `guess ${i}`, cookie)).statusCode).toBe(401);
+    // ...up to the bound of its address,
+    expectApiError(await login('203.0.113.9', 'mo@example.com', DEFAULT_PASSWORD, cookie), 429, []);
+    expect((await login('203.0.113.10', 'mo@example.com', DEFAULT_PASSWORD, cookie)).statusCode).toBe(200);
+    // ...and up to a bound of its own for the account, from any address.
+    for (let i = SIGN_IN_FAILURES_PER_CLIENT; i < SIGN_IN_FAILURES_PER_ACCOUNT; i++)
+      expect((await login(`203.0.114.${i}`, 'mo@example.com', `guess ${i}`, cookie)).statusCode).toBe(401);
+    expectApiError(await login('203.0.113.11', 'mo@example.com', DEFAULT_PASSWORD, cookie), 429, []);
+  });
+
+  it('is marked Secure when the help centre is served over https', async () => {
+    const secure = await createTestApp(dialect, { PUBLIC_URL: 'https://help.example.com' });
+    try {
+      await buildUser(secure.ctx.db, { email: 'sam@example.com', name: 'Sam' });
+      const response = await secure.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'sam@example.com', password: DEFAULT_PASSWORD },
+      });
+      expect(response.cookies.find((c) => c.name === DEVICE_COOKIE)?.secure).toBe(true);
+    } finally {
+      await secure.close();
+    }
   });
 });

@@ -25,6 +25,22 @@ export async function insertUser(
     .executeTakeFirstOrThrow();
 }
 
+/** Replaces a user's password hash, unless it is no longer `from`; answers whether it did. */
+export async function replacePasswordHash(
+  db: Executor,
+  userId: number,
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: to })
+    .where('id', '=', userId)
+    .where('password_hash', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export async function insertToken(db: Executor, tokenHash: string, userId: number, expiresAt: number) {
   await db
     .insertInto('auth_tokens')

@@ -111,11 +111,11 @@ export function registerAuthoringRoutes(app: FastifyInstance, ctx: AppContext): 
   });
   route(app, endpoints.createUser, async (request, reply) => {
     await admin(request, reply);
-    return addUser(db, request.body);
+    return addUser(db, ctx.passwords, request.body);
   });
   route(app, endpoints.updateUser, async (request, reply) => {
     const { user, token } = await admin(request, reply);
-    return changeUser(db, user, token, request.params.id, request.body);
+    return changeUser(db, ctx.passwords, user, token, request.params.id, request.body);
   });
   route(app, endpoints.deleteUser, async (request, reply) => {
     const { user } = await admin(request, reply);

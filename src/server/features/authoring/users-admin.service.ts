@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { createUser, hashToken } from '../auth/auth.service.ts';
-import { hashPassword } from '../auth/password.ts';
+import type { Passwords } from '../auth/password.ts';
 import { presentAdminUser } from './authoring.presenters.ts';
 import { cleanName } from './content-rules.ts';
 
@@ -46,8 +46,8 @@ export async function listUsers(db: Executor): Promise<AdminUserList> {
   return { items: users.map(presentAdminUser) };
 }
 
-export async function addUser(db: Executor, body: UserCreateBody): Promise<AdminUser> {
-  const user = await createUser(db, {
+export async function addUser(db: Executor, passwords: Passwords, body: UserCreateBody): Promise<AdminUser> {
+  const user = await createUser(db, passwords, {
     email: body.email,
     name: body.name,
     password: body.password,
@@ -62,13 +62,14 @@ export async function addUser(db: Executor, body: UserCreateBody): Promise<Admin
  */
 export async function changeUser(
   db: Db,
+  passwords: Passwords,
   actor: UserRow,
   actorToken: string,
   id: number,
   body: UserUpdateBody,
 ): Promise<AdminUser> {
   const name = body.name === undefined ? undefined : cleanName(body.name);
-  const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
+  const passwordHash = body.password === undefined ? undefined : await passwords.hash(body.password);
   return db.transaction().execute(async (trx) => {
     if (body.is_admin === false) await lockActorAndUser(trx, actor.id, id);
     const user = await findUser(trx, id);

@@ -1,6 +1,5 @@
 import type { Executor } from '../../db/database.ts';
 import type { OutboxRow } from '../../db/tables.ts';
-import { readSetting } from '../settings/settings.repository.ts';
 
 /** The next row a pass may try to claim: pending, due, and not held by a delivery in flight elsewhere. */
 export function findDueDelivery(db: Executor, now: number): Promise<Pick<OutboxRow, 'id'> | undefined> {
@@ -67,21 +66,4 @@ export async function recordFailure(
     .where('status', '=', 'pending')
     .where('attempts', '=', claimed.attempts)
     .execute();
-}
-
-/**
- * A random secret kept in the settings table. The first server to need it stores it; one that raced it loses the
- * insert and reads the winner's, so every server signs with the same key.
- */
-export async function readOrCreateSecret(db: Executor, key: string, create: () => string): Promise<string> {
-  const stored = await readSetting<string>(db, key);
-  if (stored) return stored;
-  await db
-    .insertInto('settings')
-    .values({ key, value: JSON.stringify(create()) })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const secret = await readSetting<string>(db, key);
-  if (!secret) throw new Error(`setting ${key} could not be stored`);
-  return secret;
 }

@@ -13,3 +13,20 @@ export async function writeSetting(db: Executor, key: string, value: unknown): P
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: json }))
     .execute();
 }
+
+/**
+ * A random secret kept in the settings table. The first server to need it stores it; one that raced it loses the
+ * insert and reads the winner's, so every server signs with the same key.
+ */
+export async function readOrCreateSecret(db: Executor, key: string, create: () => string): Promise<string> {
+  const stored = await readSetting<string>(db, key);
+  if (stored) return stored;
+  await db
+    .insertInto('settings')
+    .values({ key, value: JSON.stringify(create()) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const secret = await readSetting<string>(db, key);
+  if (!secret) throw new Error(`setting ${key} could not be stored`);
+  return secret;
+}

@@ -48,7 +48,13 @@ async function request<T>(method: Method, path: string, options: { body?: unknow
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  const response = await fetch(withQuery(path, options.query), { method, headers, body });
+  // Same-origin cookies go along (fetch's default, stated): sign-in reads the browser's device cookie.
+  const response = await fetch(withQuery(path, options.query), {
+    method,
+    headers,
+    body,
+    credentials: 'same-origin',
+  });
   const data: unknown = await response.json().catch(() => undefined);
   if (!response.ok) throw new ApiRequestError(response.status, data as ErrorBody | undefined);
   return data as T;

@@ -1,0 +1,67 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { apiPaths } from '../../../shared/paths.ts';
+import type { Executor } from '../../db/database.ts';
+import { readOrCreateSecret } from '../settings/settings.repository.ts';
+
+/**
+ * Proof that this browser signed in to an account before: `<user id>.<issued, Unix seconds>.<HMAC>`, signed with a
+ * key kept in the settings table (every server shares it; nothing else is stored). Sent only to the sign-in call,
+ * where it lets the account's own browsers past the account-wide bound on wrong passwords that strangers can fill.
+ */
+export const DEVICE_COOKIE = 'signpost_device';
+const LIFETIME_SECONDS = 365 * 24 * 60 * 60;
+const KEY_SETTING = 'sign_in_device_key';
+
+const signingKey = async (db: Executor) =>
+  Buffer.from(
+    await readOrCreateSecret(db, KEY_SETTING, () => crypto.randomBytes(32).toString('base64')),
+    'base64',
+  );
+
+const signatureOf = (key: Buffer, userId: number, issued: number) =>
+  crypto.createHmac('sha256', key).update(`sign-in-device:${userId}:${issued}`).digest();
+
+function readCookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+/** The account whose sign-in this browser's device cookie proves, or null for no cookie or one not ours. */
+export async function deviceUserOf(
+  db: Executor,
+  request: FastifyRequest,
+  now = Date.now(),
+): Promise<number | null> {
+  const match = /^(\d{1,15})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(
+    readCookie(request, DEVICE_COOKIE) ?? '',
+  );
+  if (!match) return null;
+  const userId = Number(match[1]);
+  const issued = Number(match[2]);
+  const age = now / 1000 - issued;
+  if (age < -300 || age > LIFETIME_SECONDS) return null;
+  const expected = signatureOf(await signingKey(db), userId, issued);
+  const given = Buffer.from(match[3] as string, 'base64url');
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? userId : null;
+}
+
+/** Sets (or renews) the device cookie for `userId` after a successful sign-in. */
+export async function setDeviceCookie(
+  db: Executor,
+  reply: FastifyReply,
+  userId: number,
+  secure: boolean,
+  now = Date.now(),
+): Promise<void> {
+  const issued = Math.floor(now / 1000);
+  const signature = signatureOf(await signingKey(db), userId, issued).toString('base64url');
+  reply.header(
+    'Set-Cookie',
+    `${DEVICE_COOKIE}=${userId}.${issued}.${signature}; Path=${apiPaths.login}; HttpOnly; SameSite=Lax; ` +
+      `Max-Age=${LIFETIME_SECONDS}${secure ? '; Secure' : ''}`,
+  );
+}
