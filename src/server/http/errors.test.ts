@@ -160,6 +160,40 @@ describe.each(testDialects())('errors on %s', (dialect) => {
     expect(await t.ctx.db.selectFrom('sections').select('id').execute()).toEqual(before);
   });
 
+  it('refuses a value nested past 32 levels in any field, naming the field (a walk of 10,000 levels overflowed the stack: 500)', async () => {
+    const user = await buildUser(t.ctx.db, { admin: true });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: DEFAULT_PASSWORD },
+    });
+    const headers = {
+      'x-auth-token': (login.json() as { token: string }).token,
+      'content-type': 'application/json',
+    };
+    const before = await t.ctx.db.selectFrom('sections').select('id').execute();
+    const deepArray = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const deepObject = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const refused = [
+      ['/api/admin/sections', `{"name":"Deep","extra":${deepArray}}`],
+      ['/api/admin/sections', `{"name":"Deep","extra":${deepObject}}`],
+      ['/api/search/events', `{"type":"search","query":"x","found":1,"extra":${deepArray}}`],
+      ['/api/admin/sections', `{"name":"Deep","extra":${'['.repeat(33)}${']'.repeat(33)}}`],
+    ];
+    for (const [url, payload] of refused) {
+      const error = expectApiError(await t.app.inject({ method: 'POST', url, headers, payload }), 400, [
+        'extra',
+      ]);
+      expect(error.data.errors[0]?.message).toBe('is nested too deeply (more than 32 levels)');
+    }
+    expect(await t.ctx.db.selectFrom('sections').select('id').execute()).toEqual(before);
+    const shallow = `{"name":"Nested","extra":${'['.repeat(32)}${']'.repeat(32)}}`;
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/admin/sections', headers, payload: shallow }))
+        .statusCode,
+    ).toBe(201);
+  });
+
   it('answers an address Fastify cannot decode in the error shape, and sends such a page to the not-found screen', async () => {
     for (const url of ['/api/knowledge/instruction/%zz', '/api/admin/articles/%E0%A4%A', '/files/%/a.txt']) {
       expect(expectApiError(await t.app.inject(url), 400, ['url']).code).toBe('invalid_url');

@@ -58,8 +58,14 @@ export function route<E extends Endpoint>(
   });
 }
 
-/** Where a value is one no database column can hold, and why: recursing through arrays and objects. */
-function unstorable(value: unknown, field: string, found: FieldError[]): void {
+/** Deeper than any request of the contract nests (a body, an array of ids), and shallow enough to walk by recursion. */
+const MAX_NESTING = 32;
+
+/**
+ * Where a value is one no database column can hold, and why: recursing through arrays and objects, to a depth past
+ * which the value is refused as a whole (10,000 levels in a field no schema names overflowed the stack).
+ */
+function unstorable(value: unknown, field: string, found: FieldError[], top = field, depth = 0): void {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) found.push({ field, message: 'must be a finite number' });
     else if (Number.isInteger(value) && !Number.isSafeInteger(value))
@@ -67,10 +73,13 @@ function unstorable(value: unknown, field: string, found: FieldError[]): void {
   } else if (typeof value === 'string') {
     // PostgreSQL's text cannot hold it (SQLite can): refused on both, so neither stores what the other cannot.
     if (value.includes('\u0000')) found.push({ field, message: 'must not contain the NUL character' });
+  } else if (value && typeof value === 'object' && depth >= MAX_NESTING) {
+    found.push({ field: top, message: `is nested too deeply (more than ${MAX_NESTING} levels)` });
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => unstorable(item, `${field}.${index}`, found));
+    value.forEach((item, index) => unstorable(item, `${field}.${index}`, found, top, depth + 1));
   } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) unstorable(item, `${field}.${key}`, found);
+    for (const [key, item] of Object.entries(value))
+      unstorable(item, `${field}.${key}`, found, top, depth + 1);
   }
 }
 

@@ -9,7 +9,12 @@ import type { RouteHandle } from './head.ts';
 import { usePortalLinks, useRootData } from './root-data.ts';
 
 export async function searchLoader({ request, context }: LoaderFunctionArgs) {
-  const query = (new URL(request.url).searchParams.get('query') ?? '').trim().slice(0, SEARCH_TEXT_MAX);
+  // Control characters separate nothing a person searches for, and the API refuses NUL: they count as spaces.
+  const query = (new URL(request.url).searchParams.get('query') ?? '')
+    // eslint-disable-next-line no-control-regex -- the control characters are what is replaced
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, SEARCH_TEXT_MAX);
   if (!query) return { query, results: [] as Suggestion[] };
   const { items } = await apiFrom(context).suggestions(query, SUGGESTIONS_LIMIT_MAX);
   return { query, results: items };

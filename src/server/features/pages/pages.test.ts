@@ -185,6 +185,19 @@ describe.each(testDialects())('server-rendered pages on %s', (dialect) => {
     expect(onAgain.body).toBe(on.body);
   });
 
+  it('searches text holding a NUL or other control characters as the text without them (it answered 500)', async () => {
+    const links = (body: string) =>
+      [...body.matchAll(/href="(\/knowledge\/instruction\/\d+)"/g)].map((m) => m[1]);
+    const plain = await t.app.inject('/knowledge/search?query=reset%20password');
+    expect(plain.statusCode).toBe(200);
+    expect(links(plain.body).length).toBeGreaterThan(0);
+    for (const query of ['reset%00password', 'reset%01%1B%7Fpassword', '%00reset%09password%00']) {
+      const page = await t.app.inject(`/knowledge/search?query=${query}`);
+      expect(page.statusCode, query).toBe(200);
+      expect(links(page.body), query).toEqual(links(plain.body));
+    }
+  });
+
   it('never puts the Host a request names into an answer, rendered or kept', async () => {
     const article = (await t.app.inject('/api/knowledge/instruction')).json().items[0];
     const category = (await t.app.inject('/api/knowledge/category')).json().items[0];
