@@ -12,7 +12,6 @@ import { buildApp } from '../app.ts';
 import { createContext } from '../context-factory.ts';
 import type { AppContext } from '../context.ts';
 import type { Dialect } from '../db/schema-helpers.ts';
-import { hashPassword } from '../features/auth/password.ts';
 import { insertUser } from '../features/auth/users.repository.ts';
 import { signFileLink } from '../features/delivery/file-links.ts';
 import { WEB_DIST } from '../features/pages/web-assets.ts';
@@ -680,7 +679,7 @@ async function createFixture(ctx: AppContext, call: Call) {
     targetUserId: target.id,
     asset: fs.existsSync(assetsDir) ? (fs.readdirSync(assetsDir)[0] ?? null) : null,
     freshToken: () => signIn(user.email),
-    passwordHash: await hashPassword('throwaway password'),
+    passwordHash: await ctx.passwords.hash('throwaway password'),
     ctx,
   };
   return { fx, tokens };
