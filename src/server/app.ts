@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import { apiPaths } from '../shared/paths.ts';
 import type { AppContext } from './context.ts';
 import { handleClientError, handleFrameworkError, registerErrorHandling } from './http/errors.ts';
-import { rejectUnstorableInput } from './http/route.ts';
+import { rejectLooseNumbers, rejectUnstorableInput } from './http/route.ts';
 import { createResponseCache, publicRequestUrl, type ResponseCacheHooks } from './http/response-cache.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import http from 'node:http';
@@ -74,6 +74,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerErrorHandling(app);
+  app.addHook('preValidation', rejectLooseNumbers);
   app.addHook('preHandler', rejectUnstorableInput);
   registerSecurityHeaders(app, ctx.config);
 

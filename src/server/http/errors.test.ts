@@ -134,6 +134,32 @@ describe.each(testDialects())('errors on %s', (dialect) => {
     expectApiError(await t.app.inject('/files/-Infinity/a.txt'), 400, ['id']);
   });
 
+  it('reads a number in the address only as plain decimal digits (0x10 deleted row 16), naming the field', async () => {
+    const user = await buildUser(t.ctx.db, { admin: true });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: DEFAULT_PASSWORD },
+    });
+    const headers = { 'x-auth-token': (login.json() as { token: string }).token };
+    for (const id of ['0x10', '1e1', '%201%20', '0b1', '+1', '1.0']) {
+      expectApiError(await t.app.inject(`/api/knowledge/instruction/${id}`), 400, ['id']);
+      expectApiError(
+        await t.app.inject({ method: 'DELETE', url: `/api/admin/sections/${id}`, headers }),
+        400,
+        ['id'],
+      );
+    }
+    for (const page of ['0x2', '2e0', ' 2']) {
+      const response = await t.app.inject({
+        url: `/api/admin/tickets?page=${encodeURIComponent(page)}`,
+        headers,
+      });
+      expectApiError(response, 400, ['page']);
+    }
+    expect((await t.app.inject({ url: '/api/admin/tickets?page=2', headers })).statusCode).toBe(200);
+  });
+
   it('refuses the NUL character in any field on both databases (PostgreSQL cannot store it), naming the field', async () => {
     const user = await buildUser(t.ctx.db, { admin: true });
     const login = await t.app.inject({

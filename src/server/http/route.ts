@@ -104,3 +104,38 @@ export async function rejectUnstorableInput(request: FastifyRequest): Promise<vo
     throw new ApiError(400, 'invalid_request', found.map((f) => `${f.field} ${f.message}`).join('; '), found);
   }
 }
+
+const DECIMAL = { integer: /^-?\d{1,20}$/, number: /^-?\d{1,20}(\.\d{1,20})?$/ } as const;
+
+/** The JSON-Schema type a route declares for one parameter of its address, if it is a number. */
+function numericType(schema: unknown, field: string): 'integer' | 'number' | null {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+  const type = properties && Object.hasOwn(properties, field) ? properties[field]?.type : undefined;
+  return type === 'integer' || type === 'number' ? type : null;
+}
+
+/**
+ * Makes the validator refuse a number in the address written any way but plain decimal digits. It converts with
+ * JavaScript's own rules, so `0x10`, `1e1`, `0b1` and ` 1 ` were ids 16, 10, 1 and 1 (`DELETE .../0x10` deleted row
+ * 16): an address that names a row names it one way. Runs before validation, on the strings as they came, and marks
+ * such a value as not a number, so it is refused with the validator's own message, listed with any other bad field.
+ */
+export async function rejectLooseNumbers(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema;
+  if (!schema) return;
+  for (const part of ['params', 'querystring'] as const) {
+    const values = (part === 'querystring' ? request.query : request.params) as Record<
+      string,
+      unknown
+    > | null;
+    if (!schema[part] || !values || typeof values !== 'object') continue;
+    for (const [field, value] of Object.entries(values)) {
+      const type = numericType(schema[part], field);
+      if (!type) continue;
+      const loose = (each: unknown) => typeof each === 'string' && !DECIMAL[type].test(each);
+      // Not a number by any rule, so the validator says what it says of any other word.
+      const marked = (each: unknown) => (loose(each) ? `not decimal: ${String(each)}` : each);
+      values[field] = Array.isArray(value) ? value.map(marked) : marked(value);
+    }
+  }
+}
