@@ -15,10 +15,55 @@ export interface StoredUpload {
   size: number;
 }
 
+/** A body the multipart parser could not read (no or wrong boundary, cut short): the client's fault, a 400. */
+const malformed = (field: string, cause: unknown) =>
+  new ApiError(
+    400,
+    'invalid_request',
+    `The upload is not a readable multipart/form-data body (${(cause as Error)?.message ?? 'unreadable'})`,
+    [{ field, message: 'is not a valid multipart/form-data body' }],
+  );
+
+/**
+ * What the parser throws is either one of its limits, which carry their own 4xx status (too many files or parts,
+ * answered as they are), or a body it cannot read.
+ */
+function asClientError(error: unknown, field: string): unknown {
+  if (error instanceof ApiError) return error;
+  const status = (error as { statusCode?: unknown })?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return error;
+  return malformed(field, error);
+}
+
+/** The parts of the request, with the parser's failures turned into client errors. */
+async function* partsOf(parts: AsyncIterable<MultipartFile>, field: string) {
+  const iterator = parts[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<MultipartFile>;
+    try {
+      next = await iterator.next();
+    } catch (error) {
+      throw asClientError(error, field);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+/** A part's bytes, with the parser's failures (the body ends inside the part) turned into client errors. */
+async function* bytesOf(part: MultipartFile, field: string) {
+  try {
+    for await (const chunk of part.file) yield chunk as Buffer;
+  } catch (error) {
+    throw asClientError(error, field);
+  }
+}
+
 /**
  * Streams a multipart request's files into storage, each refused past 25 MB (413) and the request refused when a
- * part is not a file field or no file came (400); errors name `field`, the field the caller's clients send. A refused
- * request leaves no file row (the caller writes them after); bytes it wrote go with the sweep of unused bytes.
+ * part is not a file field, no file came or the body is not readable multipart (400); errors name `field`, the
+ * field the caller's clients send. A refused request leaves no file row (the caller writes them after); bytes it
+ * wrote go with the sweep of unused bytes.
  */
 export async function storeUploadedParts(
   ctx: AppContext,
@@ -26,7 +71,7 @@ export async function storeUploadedParts(
   field: string,
 ): Promise<StoredUpload[]> {
   const stored: StoredUpload[] = [];
-  for await (const part of parts) {
+  for await (const part of partsOf(parts, field)) {
     if (!FIELD_NAMES.has(part.fieldname)) {
       part.file.resume();
       throw new ApiError(
@@ -38,7 +83,7 @@ export async function storeUploadedParts(
     }
     const name = cleanFileName(part.filename);
     try {
-      stored.push({ name, ...(await ctx.storage.putStream(part.file, UPLOAD_FILE_MAX_BYTES)) });
+      stored.push({ name, ...(await ctx.storage.putStream(bytesOf(part, field), UPLOAD_FILE_MAX_BYTES)) });
     } catch (error) {
       if (error instanceof TooLargeError) {
         throw new ApiError(413, 'file_too_large', `${name} is larger than 25 MB`, [
