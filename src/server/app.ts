@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import { apiPaths } from '../shared/paths.ts';
 import type { AppContext } from './context.ts';
 import { handleClientError, handleFrameworkError, registerErrorHandling } from './http/errors.ts';
+import { registerBodyDiscarding, type DiscardLimits } from './http/discard-body.ts';
 import { rejectUnstorableInput } from './http/route.ts';
 import { createResponseCache, publicRequestUrl, type ResponseCacheHooks } from './http/response-cache.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -30,6 +31,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** Told of every route as it is registered (the hostile-input suite covers each one). */
   onRoute?: (route: RouteOptions) => void;
+  /** How much of a refused request body is read and thrown away before the connection is cut (tests lower it). */
+  discardLimits?: DiscardLimits;
 }
 
 /** Builds the whole HTTP server; main.ts listens on it and tests inject requests into it. */
@@ -74,6 +77,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerErrorHandling(app);
+  registerBodyDiscarding(app, options.discardLimits);
   app.addHook('preHandler', rejectUnstorableInput);
   registerSecurityHeaders(app, ctx.config);
 
