@@ -18,6 +18,7 @@ import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
 import { registerTicketRoutes } from './features/tickets/tickets.routes.ts';
 import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
 import { registerAdminRoutes } from './features/admin/admin.routes.ts';
+import { proxyTrust } from './features/rate-limit/client-address.ts';
 import { registerAuthoringRoutes } from './features/authoring/authoring.routes.ts';
 import { registerDeliveryRoutes } from './features/delivery/delivery.routes.ts';
 import { loggerOptions, redactUrl, requestIdOf } from './ops/logging.ts';
@@ -71,7 +72,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     genReqId: requestIdOf,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
-    trustProxy: ctx.config.tickets.trustProxy,
+    trustProxy: proxyTrust(ctx.config.tickets.trustProxy),
     ...(options.forceCloseConnections ? { forceCloseConnections: true } : {}),
   });
 

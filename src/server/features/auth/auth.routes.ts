@@ -4,6 +4,7 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { clientKey } from '../rate-limit/client-address.ts';
 import { checkRateLimit, countUse } from '../rate-limit/rate-limit.ts';
 import { authenticate, login, logout, presentUser } from './auth.service.ts';
 import { normalEmail } from './users.repository.ts';
@@ -24,13 +25,13 @@ export function registerAuthRoutes(app: FastifyInstance, { db }: AppContext): vo
     const { email, password } = request.body;
     const account = normalEmail(email);
     // Checked before the password, so a refused guess costs no password hashing either.
-    await checkRateLimit(db, 'sign-in-failed', request.ip, SIGN_IN_FAILURES_PER_CLIENT);
+    await checkRateLimit(db, 'sign-in-failed', clientKey(request), SIGN_IN_FAILURES_PER_CLIENT);
     await checkRateLimit(db, 'sign-in-failed-account', account, SIGN_IN_FAILURES_PER_ACCOUNT);
     try {
       return await login(db, email, password);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
-        await countUse(db, 'sign-in-failed', request.ip);
+        await countUse(db, 'sign-in-failed', clientKey(request));
         await countUse(db, 'sign-in-failed-account', account);
       }
       throw error;

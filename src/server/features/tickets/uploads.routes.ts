@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { authenticate } from '../auth/auth.service.ts';
 import { storeUploadedParts, uploadRow } from '../files/store-uploads.ts';
+import { clientKey } from '../rate-limit/client-address.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { ensureVisitorKey, userKey } from './visitor.ts';
 
@@ -30,7 +31,7 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
       },
     },
     async (request, reply) => {
-      await hitRateLimit(ctx.db, 'upload', request.ip, ctx.config.tickets.uploadsPerHour);
+      await hitRateLimit(ctx.db, 'upload', clientKey(request), ctx.config.tickets.uploadsPerHour);
       if (!request.isMultipart()) {
         throw new ApiError(
           415,
