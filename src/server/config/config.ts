@@ -57,6 +57,10 @@ export interface TicketsConfig {
   mailFrom: string;
   requestsPerHour: number;
   uploadsPerHour: number;
+  /** Bytes one client address may upload in an hour (`UPLOAD_MB_PER_HOUR`). */
+  uploadBytesPerHour: number;
+  /** Bytes of uploads not yet sent with a request kept at once, from everyone (`UPLOADS_PENDING_MAX_MB`). */
+  pendingUploadBytesMax: number;
   /** Which X-Forwarded-For entries name the client (`TRUST_PROXY`). */
   trustProxy: TrustProxy;
 }
@@ -203,6 +207,14 @@ const isAddressOrRange = (entry: string) => {
   return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 };
 
+/** A size in megabytes, from 1 to a million, as bytes. */
+function parseMegabytes(variable: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback * 1024 * 1024;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000)
+    throw new ConfigError(variable, `must be a whole number of megabytes from 1 to 1000000, not "${raw}"`);
+  return Number(raw) * 1024 * 1024;
+}
+
 function parseTrustProxy(raw: string | undefined): TrustProxy {
   const value = raw?.trim() ?? '';
   if (value === '' || value === 'false') return false;
@@ -239,6 +251,8 @@ function parseTickets(env: NodeJS.ProcessEnv, publicUrl: string): TicketsConfig 
     mailFrom: env.MAIL_FROM?.trim() || `Signpost <no-reply@${new URL(publicUrl).hostname}>`,
     requestsPerHour: parsePositive('REQUESTS_PER_HOUR', env.REQUESTS_PER_HOUR, 20),
     uploadsPerHour: parsePositive('UPLOADS_PER_HOUR', env.UPLOADS_PER_HOUR, 60),
+    uploadBytesPerHour: parseMegabytes('UPLOAD_MB_PER_HOUR', env.UPLOAD_MB_PER_HOUR, 500),
+    pendingUploadBytesMax: parseMegabytes('UPLOADS_PENDING_MAX_MB', env.UPLOADS_PENDING_MAX_MB, 5120),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

@@ -35,28 +35,35 @@ function asClientError(error: unknown, field: string): unknown {
   return malformed(field, error);
 }
 
-/** The parts of the request, with the parser's failures turned into client errors. */
-async function* partsOf(parts: AsyncIterable<MultipartFile>, field: string) {
-  const iterator = parts[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<MultipartFile>;
-    try {
-      next = await iterator.next();
-    } catch (error) {
-      throw asClientError(error, field);
+/**
+ * The items of what the multipart parser hands out (parts, a part's bytes), with its failures (a body that ends
+ * inside a part, a boundary never found) turned into client errors. Stopping early stops the source too.
+ */
+async function* withClientErrors<T>(source: AsyncIterable<T>, field: string): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<T>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        throw asClientError(error, field);
+      }
+      if (next.done) return;
+      yield next.value;
     }
-    if (next.done) return;
-    yield next.value;
+  } finally {
+    await iterator.return?.();
   }
 }
 
-/** A part's bytes, with the parser's failures (the body ends inside the part) turned into client errors. */
-async function* bytesOf(part: MultipartFile, field: string) {
-  try {
-    for await (const chunk of part.file) yield chunk as Buffer;
-  } catch (error) {
-    throw asClientError(error, field);
-  }
+/**
+ * What a caller lets a request store: asked to cover the request's bytes so far before each chunk is stored (it
+ * throws to refuse them), and told of each file once stored.
+ */
+export interface ByteAllowance {
+  cover(bytes: number): Promise<void>;
+  stored(bytes: number): void;
 }
 
 /**
@@ -69,9 +76,18 @@ export async function storeUploadedParts(
   ctx: AppContext,
   parts: AsyncIterable<MultipartFile>,
   field: string,
+  allowance?: ByteAllowance,
 ): Promise<StoredUpload[]> {
   const stored: StoredUpload[] = [];
-  for await (const part of partsOf(parts, field)) {
+  let received = 0;
+  async function* bytesOf(part: MultipartFile) {
+    for await (const chunk of withClientErrors(part.file, field)) {
+      received += chunk.length;
+      await allowance?.cover(received);
+      yield chunk as Buffer;
+    }
+  }
+  for await (const part of withClientErrors(parts, field)) {
     if (!FIELD_NAMES.has(part.fieldname)) {
       part.file.resume();
       throw new ApiError(
@@ -83,7 +99,9 @@ export async function storeUploadedParts(
     }
     const name = cleanFileName(part.filename);
     try {
-      stored.push({ name, ...(await ctx.storage.putStream(bytesOf(part, field), UPLOAD_FILE_MAX_BYTES)) });
+      const blob = await ctx.storage.putStream(bytesOf(part), UPLOAD_FILE_MAX_BYTES);
+      allowance?.stored(blob.size);
+      stored.push({ name, ...blob });
     } catch (error) {
       if (error instanceof TooLargeError) {
         throw new ApiError(413, 'file_too_large', `${name} is larger than 25 MB`, [

@@ -70,6 +70,60 @@ export async function countUse(
   return Number(row.count);
 }
 
+/**
+ * Takes `amount` of what `client` may use of `bucket` this hour, all or nothing: one conditional increment, so
+ * takers at the same moment, on any server, can never pass `limit` together. Refuses with RateLimitError when the
+ * amount does not fit; answers the hour's count with it.
+ */
+export async function takeAllowance(
+  db: Executor,
+  bucket: string,
+  client: string,
+  limit: number,
+  amount = 1,
+  now = Date.now(),
+): Promise<number> {
+  if (amount > limit) throw new RateLimitError(secondsLeft(now));
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ key: keyOf(bucket, client), window_start: windowOf(now), count: amount })
+    .onConflict((oc) =>
+      oc
+        .columns(['key', 'window_start'])
+        .doUpdateSet({ count: sql`rate_limits.count + ${amount}` })
+        .where(sql<number>`rate_limits.count + ${amount}`, '<=', limit),
+    )
+    .returning('count')
+    .executeTakeFirst();
+  if (!row) throw new RateLimitError(secondsLeft(now));
+  return Number(row.count);
+}
+
+/** Gives back `amount` taken with takeAllowance at `now` (never below nothing), for what was not used after all. */
+export async function giveBack(db: Executor, bucket: string, client: string, amount = 1, now = Date.now()) {
+  if (amount <= 0) return;
+  await db
+    .updateTable('rate_limits')
+    .set({ count: sql`case when count > ${amount} then count - ${amount} else 0 end` })
+    .where('key', '=', keyOf(bucket, client))
+    .where('window_start', '=', windowOf(now))
+    .execute();
+}
+
+/**
+ * What `client` has used of `bucket` in this hour and the one before, for uses that outlast the hour they began
+ * in (an upload under way at the top of the hour) without letting a lost give-back count for longer than that.
+ */
+export async function recentUse(db: Executor, bucket: string, client: string, now = Date.now()) {
+  const row = await db
+    .selectFrom('rate_limits')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('count'), eb.lit(0)).as('used'))
+    .where('key', '=', keyOf(bucket, client))
+    .where('window_start', '>=', windowOf(now) - HOUR)
+    .executeTakeFirstOrThrow();
+  return Number(row.used);
+}
+
 const windowOf = (now: number) => Math.floor(now / HOUR) * HOUR;
 const keyOf = (bucket: string, client: string) => `${bucket}:${client}`.slice(0, 200);
 const secondsLeft = (now: number) => Math.ceil((windowOf(now) + HOUR - now) / 1000);
