@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import { apiPaths } from '../shared/paths.ts';
 import type { AppContext } from './context.ts';
 import { handleClientError, handleFrameworkError, registerErrorHandling } from './http/errors.ts';
+import { registerBodyDiscarding, type DiscardLimits } from './http/discard-body.ts';
 import { rejectLooseNumbers, rejectUnstorableInput } from './http/route.ts';
 import { createResponseCache, publicRequestUrl, type ResponseCacheHooks } from './http/response-cache.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -17,6 +18,7 @@ import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
 import { registerTicketRoutes } from './features/tickets/tickets.routes.ts';
 import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
 import { registerAdminRoutes } from './features/admin/admin.routes.ts';
+import { proxyTrust } from './features/rate-limit/client-address.ts';
 import { registerAuthoringRoutes } from './features/authoring/authoring.routes.ts';
 import { registerDeliveryRoutes } from './features/delivery/delivery.routes.ts';
 import { loggerOptions, redactUrl, requestIdOf } from './ops/logging.ts';
@@ -30,6 +32,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** Told of every route as it is registered (the hostile-input suite covers each one). */
   onRoute?: (route: RouteOptions) => void;
+  /** How much of a refused request body is read and thrown away before the connection is cut (tests lower it). */
+  discardLimits?: DiscardLimits;
 }
 
 /** Builds the whole HTTP server; main.ts listens on it and tests inject requests into it. */
@@ -68,13 +72,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     genReqId: requestIdOf,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
-    trustProxy: ctx.config.tickets.trustProxy,
+    trustProxy: proxyTrust(ctx.config.tickets.trustProxy),
     ...(options.forceCloseConnections ? { forceCloseConnections: true } : {}),
   });
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerErrorHandling(app);
   app.addHook('preValidation', rejectLooseNumbers);
+  registerBodyDiscarding(app, options.discardLimits);
   app.addHook('preHandler', rejectUnstorableInput);
   registerSecurityHeaders(app, ctx.config);
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -67,9 +68,21 @@ export interface TicketsConfig {
   mailFrom: string;
   requestsPerHour: number;
   uploadsPerHour: number;
-  /** Trust X-Forwarded-For: from any proxy (true), or only from these addresses or CIDR ranges. */
-  trustProxy: boolean | string[];
+  /** Bytes one client address may upload in an hour (`UPLOAD_MB_PER_HOUR`). */
+  uploadBytesPerHour: number;
+  /** Bytes of uploads not yet sent with a request kept at once, from everyone (`UPLOADS_PENDING_MAX_MB`). */
+  pendingUploadBytesMax: number;
+  /** Which X-Forwarded-For entries name the client (`TRUST_PROXY`). */
+  trustProxy: TrustProxy;
 }
+
+/**
+ * The proxies in front of the server, whose X-Forwarded-For entries are believed: none (false); a number of them
+ * (the client is that many entries from the right, the last one being the nearest proxy's); or their addresses and
+ * CIDR ranges (the client is the first entry from the right that is not one of them). Entries further left were
+ * written by the client itself and are never believed.
+ */
+export type TrustProxy = false | number | string[];
 
 /** An operator's analytics snippet (HTML), added to every public page, on the given hosts only if any are named. */
 export interface AnalyticsConfig {
@@ -198,20 +211,36 @@ function parsePositive(variable: string, raw: string | undefined, fallback: numb
   return Number(raw);
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | string[] {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  const addresses = raw
-    .split(',')
-    .map((a) => a.trim())
-    .filter(Boolean);
-  if (addresses.some((a) => !/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(a))) {
-    throw new ConfigError(
-      'TRUST_PROXY',
-      'must be true, false, or a comma-separated list of addresses or CIDR ranges',
-    );
+const isAddressOrRange = (entry: string) => {
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = net.isIP(address);
+  if (!family || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
+
+/** A size in megabytes, from 1 to a million, as bytes. */
+function parseMegabytes(variable: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback * 1024 * 1024;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000)
+    throw new ConfigError(variable, `must be a whole number of megabytes from 1 to 1000000, not "${raw}"`);
+  return Number(raw) * 1024 * 1024;
+}
+
+function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return 1;
+  if (/^\d+$/.test(value)) {
+    if (Number(value) >= 1 && Number(value) <= 100) return Number(value);
+  } else {
+    const proxies = value.split(',').map((entry) => entry.trim());
+    if (proxies.every(isAddressOrRange)) return proxies;
   }
-  return addresses;
+  throw new ConfigError(
+    'TRUST_PROXY',
+    `must be false, true (one proxy in front), the number of proxies in front (1 to 100), or the proxies' ` +
+      `addresses or CIDR ranges separated by commas, not "${raw}"`,
+  );
 }
 
 function parseTickets(env: NodeJS.ProcessEnv, publicUrl: string): TicketsConfig {
@@ -233,6 +262,8 @@ function parseTickets(env: NodeJS.ProcessEnv, publicUrl: string): TicketsConfig 
     mailFrom: env.MAIL_FROM?.trim() || `Signpost <no-reply@${new URL(publicUrl).hostname}>`,
     requestsPerHour: parsePositive('REQUESTS_PER_HOUR', env.REQUESTS_PER_HOUR, 20),
     uploadsPerHour: parsePositive('UPLOADS_PER_HOUR', env.UPLOADS_PER_HOUR, 60),
+    uploadBytesPerHour: parseMegabytes('UPLOAD_MB_PER_HOUR', env.UPLOAD_MB_PER_HOUR, 500),
+    pendingUploadBytesMax: parseMegabytes('UPLOADS_PENDING_MAX_MB', env.UPLOADS_PENDING_MAX_MB, 5120),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

@@ -41,8 +41,15 @@ function dechunk(data: Buffer): Buffer | null {
   }
 }
 
-/** The answer in `data` if it is complete; with `ended`, whatever came counts as the body. */
-function parseResponse(data: Buffer, method: string, ended: boolean): RawResponse | null {
+/**
+ * The first answer in `data` if it is complete, with how many bytes it took; with `ended`, whatever came counts as
+ * the body.
+ */
+function parseFirst(
+  data: Buffer,
+  method: string,
+  ended: boolean,
+): { response: RawResponse; size: number } | null {
   const headEnd = data.indexOf('\r\n\r\n');
   if (headEnd < 0) return null;
   const [statusLine = '', ...lines] = data.subarray(0, headEnd).toString('latin1').split('\r\n');
@@ -52,19 +59,25 @@ function parseResponse(data: Buffer, method: string, ended: boolean): RawRespons
     const colon = line.indexOf(':');
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  const rest = data.subarray(headEnd + 4);
+  const start = headEnd + 4;
+  const rest = data.subarray(start);
   if (method === 'HEAD' || status === 204 || status === 304)
-    return { status, headers, body: Buffer.alloc(0) };
+    return { response: { status, headers, body: Buffer.alloc(0) }, size: start };
   if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
     const body = dechunk(rest);
-    return body ? { status, headers, body } : null;
+    return body ? { response: { status, headers, body }, size: data.length } : null;
   }
   if (headers['content-length'] !== undefined) {
     const length = Number(headers['content-length']);
-    return rest.length >= length ? { status, headers, body: rest.subarray(0, length) } : null;
+    return rest.length >= length
+      ? { response: { status, headers, body: rest.subarray(0, length) }, size: start + length }
+      : null;
   }
-  return ended ? { status, headers, body: rest } : null;
+  return ended ? { response: { status, headers, body: rest }, size: data.length } : null;
 }
+
+const parseResponse = (data: Buffer, method: string, ended: boolean) =>
+  parseFirst(data, method, ended)?.response ?? null;
 
 export function sendRaw(port: number, request: RawRequest, timeoutMs = 10_000): Promise<RawResponse> {
   return new Promise((resolve) => {
@@ -103,4 +116,60 @@ export function sendRaw(port: number, request: RawRequest, timeoutMs = 10_000): 
     socket.on('error', (error) => settle(noAnswer(`connection failed: ${error.message}`)));
     socket.on('end', () => settle(noAnswer('the connection closed before a complete answer')));
   });
+}
+
+/**
+ * One TCP connection spoken to byte by byte, as a browser's upload looks to the server: the test decides what is
+ * sent when, and reads each answer as it arrives, while it is still sending.
+ */
+export interface RawConnection {
+  /** Queues bytes; resolves once the socket has taken them. */
+  write(data: string | Buffer): Promise<void>;
+  /** The next whole answer (framed by Content-Length); fails if the connection ends or breaks first. */
+  response(): Promise<RawResponse>;
+  destroy(): void;
+}
+
+export async function openRawConnection(port: number, host = '127.0.0.1'): Promise<RawConnection> {
+  const socket = net.connect(port, host);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let buffered = Buffer.alloc(0);
+  let waiting: (() => void) | null = null;
+  /** How the connection ended, once it has: `closed` (FIN) or the error's code. */
+  let end: string | null = null;
+  socket.on('error', (error: NodeJS.ErrnoException) => {
+    end ??= error.code ?? error.message;
+    waiting?.();
+  });
+  socket.on('close', () => {
+    end ??= 'closed';
+    waiting?.();
+  });
+  socket.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    waiting?.();
+  });
+
+  const parse = (): RawResponse | null => {
+    const first = parseFirst(buffered, 'POST', false);
+    if (first) buffered = buffered.subarray(first.size);
+    return first?.response ?? null;
+  };
+
+  return {
+    write: (data) =>
+      new Promise<void>((resolve, reject) =>
+        socket.write(data, (error) => (error ? reject(error) : resolve())),
+      ),
+    async response() {
+      for (;;) {
+        const parsed = parse();
+        if (parsed) return parsed;
+        if (end) throw new Error(`the connection ended (${end}) before a whole answer came`);
+        await new Promise<void>((resolve) => (waiting = resolve));
+        waiting = null;
+      }
+    },
+    destroy: () => socket.destroy(),
+  };
 }

@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../config/config.ts';
 import { createContext } from '../context-factory.ts';
 import type { AppContext } from '../context.ts';
 import type { Dialect } from '../db/schema-helpers.ts';
-import { buildApp } from '../app.ts';
+import { buildApp, type AppOptions } from '../app.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -87,11 +87,12 @@ export interface TestApp {
 export async function createTestApp(
   dialect: Dialect,
   overrides: Record<string, string> = {},
+  appOptions: AppOptions = {},
 ): Promise<TestApp> {
   const environment = await createTestEnvironment(dialect, overrides);
   const ctx = await createContext(environment.config);
   // A browser may hold sockets open (preconnects); a test server drops them instead of waiting.
-  const app = await buildApp(ctx, { forceCloseConnections: true });
+  const app = await buildApp(ctx, { forceCloseConnections: true, ...appOptions });
   return {
     ctx,
     app,

@@ -6,6 +6,7 @@ import * as searchQueries from './0003-search-queries.ts';
 import * as revisions from './0004-revisions.ts';
 import * as fileBlobs from './0005-file-blobs.ts';
 import * as contentChanges from './0006-content-changes.ts';
+import * as uploadTimes from './0007-upload-times.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -16,5 +17,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0004-revisions': { up: revisions.up(dialect) },
     '0005-file-blobs': { up: fileBlobs.up(dialect) },
     '0006-content-changes': { up: contentChanges.up(dialect) },
+    '0007-upload-times': { up: uploadTimes.up(dialect) },
   };
 }

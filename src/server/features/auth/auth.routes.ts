@@ -3,6 +3,7 @@ import { AUTH_HEADER } from '../../../shared/api/auth.ts';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
+import { clientKey } from '../rate-limit/client-address.ts';
 import { authenticate, login, logout, presentUser } from './auth.service.ts';
 import { deviceUserOf, setDeviceCookie } from './device-cookie.ts';
 import { signInSlots, withGuessReserved } from './sign-in-limits.ts';
@@ -17,7 +18,7 @@ export function registerAuthRoutes(app: FastifyInstance, { db, passwords, config
     const { email, password } = request.body;
     const deviceUser = await deviceUserOf(db, request);
     const knownBrowser = deviceUser !== null && (await findUserByEmail(db, email))?.id === deviceUser;
-    const slots = signInSlots(request.ip, email, knownBrowser);
+    const slots = signInSlots(clientKey(request), email, knownBrowser);
     const result = await withGuessReserved(db, slots, () => login(db, passwords, email, password));
     await setDeviceCookie(db, reply, result.user.id, secure);
     return result;

@@ -7,6 +7,8 @@ import {
 } from '../../../shared/api/admin.ts';
 import { UPLOAD_FILE_MAX_BYTES } from '../../../shared/constants.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
+import { malformedMultipart } from '../../testing/malformed-multipart.ts';
+import { partialUploads } from '../../testing/stored-files.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from './authoring-test-support.ts';
 
@@ -89,6 +91,17 @@ describe.each(testDialects())('admin uploads and who may download them on %s', (
     expectApiError(await as('POST', '/api/admin/files', payload, wrongField.headers), 400, ['other']);
     expectApiError(await as('POST', '/api/admin/files', { file: 'x' }), 415, ['file']);
     expect(await fileCount()).toBe(before);
+  });
+
+  it('answers 400 naming file to a malformed multipart body, keeping nothing', async () => {
+    const before = await fileCount();
+    for (const [variant, type, body] of malformedMultipart('file')) {
+      const response = await as('POST', '/api/admin/files', body, { 'content-type': type });
+      expect(response.statusCode, variant).toBe(400);
+      expectApiError(response, 400, ['file']);
+    }
+    expect(await fileCount()).toBe(before);
+    expect(await partialUploads(t.ctx)).toBe(0);
   });
 
   it('shows a fresh upload only to admins: by header, or by the cookie the admin API sets', async () => {

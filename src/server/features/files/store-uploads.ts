@@ -15,18 +15,79 @@ export interface StoredUpload {
   size: number;
 }
 
+/** A body the multipart parser could not read (no or wrong boundary, cut short): the client's fault, a 400. */
+const malformed = (field: string, cause: unknown) =>
+  new ApiError(
+    400,
+    'invalid_request',
+    `The upload is not a readable multipart/form-data body (${(cause as Error)?.message ?? 'unreadable'})`,
+    [{ field, message: 'is not a valid multipart/form-data body' }],
+  );
+
+/**
+ * What the parser throws is either one of its limits, which carry their own 4xx status (too many files or parts,
+ * answered as they are), or a body it cannot read.
+ */
+function asClientError(error: unknown, field: string): unknown {
+  if (error instanceof ApiError) return error;
+  const status = (error as { statusCode?: unknown })?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return error;
+  return malformed(field, error);
+}
+
+/**
+ * The items of what the multipart parser hands out (parts, a part's bytes), with its failures (a body that ends
+ * inside a part, a boundary never found) turned into client errors. Stopping early stops the source too.
+ */
+async function* withClientErrors<T>(source: AsyncIterable<T>, field: string): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<T>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        throw asClientError(error, field);
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/**
+ * What a caller lets a request store: asked to cover the request's bytes so far before each chunk is stored (it
+ * throws to refuse them), and told of each file once stored.
+ */
+export interface ByteAllowance {
+  cover(bytes: number): Promise<void>;
+  stored(bytes: number): void;
+}
+
 /**
  * Streams a multipart request's files into storage, each refused past 25 MB (413) and the request refused when a
- * part is not a file field or no file came (400); errors name `field`, the field the caller's clients send. A refused
- * request leaves no file row (the caller writes them after); bytes it wrote go with the sweep of unused bytes.
+ * part is not a file field, no file came or the body is not readable multipart (400); errors name `field`, the
+ * field the caller's clients send. A refused request leaves no file row (the caller writes them after); bytes it
+ * wrote go with the sweep of unused bytes.
  */
 export async function storeUploadedParts(
   ctx: AppContext,
   parts: AsyncIterable<MultipartFile>,
   field: string,
+  allowance?: ByteAllowance,
 ): Promise<StoredUpload[]> {
   const stored: StoredUpload[] = [];
-  for await (const part of parts) {
+  let received = 0;
+  async function* bytesOf(part: MultipartFile) {
+    for await (const chunk of withClientErrors(part.file, field)) {
+      received += chunk.length;
+      await allowance?.cover(received);
+      yield chunk as Buffer;
+    }
+  }
+  for await (const part of withClientErrors(parts, field)) {
     if (!FIELD_NAMES.has(part.fieldname)) {
       part.file.resume();
       throw new ApiError(
@@ -38,7 +99,9 @@ export async function storeUploadedParts(
     }
     const name = cleanFileName(part.filename);
     try {
-      stored.push({ name, ...(await ctx.storage.putStream(part.file, UPLOAD_FILE_MAX_BYTES)) });
+      const blob = await ctx.storage.putStream(bytesOf(part), UPLOAD_FILE_MAX_BYTES);
+      allowance?.stored(blob.size);
+      stored.push({ name, ...blob });
     } catch (error) {
       if (error instanceof TooLargeError) {
         throw new ApiError(413, 'file_too_large', `${name} is larger than 25 MB`, [

@@ -52,7 +52,8 @@ export async function countUse(
 /**
  * Takes `amount` of `client`'s allowance in `bucket` for the current hour, or refuses (RateLimitError) when that
  * would pass `limit`, taking nothing. One conditional upsert: requests arriving together cannot all pass a check
- * made before any of them counted, as a read followed by a later increment would let them.
+ * made before any of them counted, as a read followed by a later increment would let them. Answers the hour's
+ * count with it.
  */
 export async function takeAllowance(
   db: Executor,
@@ -61,7 +62,7 @@ export async function takeAllowance(
   limit: number,
   amount = 1,
   now = Date.now(),
-): Promise<void> {
+): Promise<number> {
   if (amount > limit) throw new RateLimitError(secondsLeft(now));
   const windowStart = windowOf(now);
   const row = await db
@@ -78,6 +79,7 @@ export async function takeAllowance(
   // No row: the row exists and the update's condition refused it.
   if (!row) throw new RateLimitError(secondsLeft(now));
   if (Math.random() < 0.01) await sweep(db, windowStart);
+  return Number(row.count);
 }
 
 /**
@@ -91,6 +93,7 @@ export async function giveBack(
   amount = 1,
   now = Date.now(),
 ): Promise<void> {
+  if (amount <= 0) return;
   await db
     .updateTable('rate_limits')
     .set({
@@ -116,6 +119,20 @@ const sweep = (db: Executor, windowStart: number) =>
     .deleteFrom('rate_limits')
     .where('window_start', '<', windowStart - HOUR)
     .execute();
+
+/**
+ * What `client` has used of `bucket` in this hour and the one before, for uses that outlast the hour they began
+ * in (an upload under way at the top of the hour) without letting a lost give-back count for longer than that.
+ */
+export async function recentUse(db: Executor, bucket: string, client: string, now = Date.now()) {
+  const row = await db
+    .selectFrom('rate_limits')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('count'), eb.lit(0)).as('used'))
+    .where('key', '=', keyOf(bucket, client))
+    .where('window_start', '>=', windowOf(now) - HOUR)
+    .executeTakeFirstOrThrow();
+  return Number(row.used);
+}
 
 const windowOf = (now: number) => Math.floor(now / HOUR) * HOUR;
 const keyOf = (bucket: string, client: string) => `${bucket}:${client}`.slice(0, 200);

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { AUTH_HEADER } from '../../../shared/constants.ts';
 import { requireAdmin } from '../auth/auth.service.ts';
+import { clientKey } from '../rate-limit/client-address.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { recordSearchEvent, searchReport } from './search-analytics.ts';
 
@@ -23,7 +24,7 @@ export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppCo
     return { items };
   });
   route(app, endpoints.recordSearchEvent, async (request) => {
-    await hitRateLimit(db, 'search-event', request.ip, EVENTS_PER_HOUR);
+    await hitRateLimit(db, 'search-event', clientKey(request), EVENTS_PER_HOUR);
     await recordSearchEvent(db, request.body);
     return { ok: true as const };
   });

@@ -6,6 +6,7 @@ import type { CaptchaChallenge } from '../../../shared/api/tickets.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { malformedMultipart } from '../../testing/malformed-multipart.ts';
 import { partialUploads, storedKeys } from '../../testing/stored-files.ts';
 import { removeUnusedBytes, UNUSED_BYTES_GRACE_MS } from '../files/unused-bytes.ts';
 import { updateBranding } from '../settings/branding.service.ts';
@@ -154,6 +155,22 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
     expectApiError(empty, 400, ['file[]']);
   });
 
+  it('answers 400 naming file[] to a malformed multipart body, keeping nothing', async () => {
+    const files = await count(t, 'files');
+    for (const [variant, type, body] of malformedMultipart('file[]')) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/file',
+        payload: body,
+        headers: { 'content-type': type },
+      });
+      expect(response.statusCode, variant).toBe(400);
+      expectApiError(response, 400, ['file[]']);
+    }
+    expect(await count(t, 'files')).toBe(files);
+    expect(await partialUploads(t.ctx)).toBe(0);
+  });
+
   it('opens a ticket with the visitor’s own files, stored with its deliveries in one go', async () => {
     const uploaded = await upload([
       { name: 'a.txt', content: 'aaa' },
@@ -161,8 +178,8 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
     ]);
     const cookie = cookieOf(uploaded.headers['set-cookie']);
     const ids = uploaded.json().map((f: { id: number }) => f.id);
-    const response = await open(validRequest({ files: ids, name: 'Ann\u0000 Lee\u202e' }), cookie);
-    expect(response.statusCode).toBe(201);
+    const response = await open(validRequest({ files: ids, name: 'Ann Lee\u202e' }), cookie);
+    expect(response.statusCode, response.body).toBe(201);
     const { id, files } = response.json().data;
     expect(files).toEqual(ids);
     const ticket = await t.ctx.db

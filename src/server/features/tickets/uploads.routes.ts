@@ -7,7 +7,9 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { authenticate } from '../auth/auth.service.ts';
 import { storeUploadedParts, uploadRow } from '../files/store-uploads.ts';
+import { clientKey } from '../rate-limit/client-address.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
+import { UploadAllowance } from './upload-allowance.ts';
 import { ensureVisitorKey, userKey } from './visitor.ts';
 
 export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -30,7 +32,8 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
       },
     },
     async (request, reply) => {
-      await hitRateLimit(ctx.db, 'upload', request.ip, ctx.config.tickets.uploadsPerHour);
+      const client = clientKey(request);
+      await hitRateLimit(ctx.db, 'upload', client, ctx.config.tickets.uploadsPerHour);
       if (!request.isMultipart()) {
         throw new ApiError(
           415,
@@ -46,24 +49,33 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
         ? userKey(user.id)
         : ensureVisitorKey(request, reply, ctx.config.publicUrl.startsWith('https:'));
 
-      const stored = await storeUploadedParts(ctx, request.files(), 'file[]');
-      const now = Date.now();
-      const rows = await ctx.db.transaction().execute((trx) =>
-        Promise.all(
-          stored.map((file) =>
-            trx
-              .insertInto('files')
-              .values(uploadRow(file, 'upload', owner, now))
-              .returning(['id', 'original_name', 'size'])
-              .executeTakeFirstOrThrow(),
+      const allowance = new UploadAllowance(ctx, client, 'file[]');
+      try {
+        await allowance.coverDeclared(request.headers['content-length']);
+        const stored = await storeUploadedParts(ctx, request.files(), 'file[]', allowance);
+        const now = Date.now();
+        const rows = await allowance.commit((trx) =>
+          Promise.all(
+            stored.map((file) =>
+              trx
+                .insertInto('files')
+                .values(uploadRow(file, 'upload', owner, now))
+                .returning(['id', 'original_name', 'size'])
+                .executeTakeFirstOrThrow(),
+            ),
           ),
-        ),
-      );
-      return rows.map((row): UploadedFile => ({
-        id: row.id,
-        original_name: row.original_name,
-        file_size: Number(row.size),
-      }));
+        );
+        return rows.map((row): UploadedFile => ({
+          id: row.id,
+          original_name: row.original_name,
+          file_size: Number(row.size),
+        }));
+      } finally {
+        // A give-back that fails leaves the room taken until the hour after next, never longer.
+        await allowance
+          .release()
+          .catch((error: unknown) => request.log.warn({ err: error }, 'upload allowance not given back'));
+      }
     },
   );
 }
