@@ -284,6 +284,26 @@ async function watchedPage(context: BrowserContext): Promise<Watch> {
   return watch;
 }
 
+/** Checks that a payload with NUL is refused as a body and as a description, naming the field; answers it without. */
+async function refusedWithNul(
+  slot: { articleId: number; categoryId: number },
+  payload: string,
+): Promise<string> {
+  const tries = [
+    [`/api/admin/articles/${slot.articleId}`, 'body_html'],
+    [`/api/admin/categories/${slot.categoryId}`, 'description'],
+  ] as const;
+  for (const [path, field] of tries) {
+    const refusal = await api('PATCH', path, { [field]: payload }).then(
+      () => 'stored',
+      (error: Error) => error.message,
+    );
+    expect(refusal).toContain(': 400 ');
+    expect(refusal).toContain(`"field":"${field}"`);
+  }
+  return payload.replaceAll('\u0000', '\ufffd');
+}
+
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${server.url}${path}`, {
     method,
@@ -407,7 +427,10 @@ describe('stored XSS payloads', () => {
       slots.slice(0, TABS).map(async (slot) => {
         const watch = await watchedPage(context);
         for (let n = next++; n < PAYLOADS.length; n = next++) {
-          const { id, payload } = PAYLOADS[n] as Payload;
+          const { id, payload: sent } = PAYLOADS[n] as Payload;
+          // NUL is refused in every field (PostgreSQL cannot store it); the rest of such a payload is stored with
+          // NUL as the HTML parser reads it, U+FFFD.
+          const payload = sent.includes('\u0000') ? await refusedWithNul(slot, sent) : sent;
           await Promise.all([
             api('PATCH', `/api/admin/articles/${slot.articleId}`, { body_html: payload }),
             api('PATCH', `/api/admin/categories/${slot.categoryId}`, { description: payload }),
