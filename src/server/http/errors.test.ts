@@ -16,6 +16,17 @@ describe.each(testDialects())('errors on %s', (dialect) => {
   });
   afterAll(async () => t?.close());
 
+  /** A new administrator, signed in: the headers that carry the token. */
+  async function signedInAdmin() {
+    const user = await buildUser(t.ctx.db, { admin: true });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: DEFAULT_PASSWORD },
+    });
+    return { user, headers: { 'x-auth-token': (login.json() as { token: string }).token } };
+  }
+
   it('answers 404 JSON for an unknown route under /api, naming it', async () => {
     for (const url of [
       '/api/nope',
@@ -98,13 +109,7 @@ describe.each(testDialects())('errors on %s', (dialect) => {
   });
 
   it('refuses numbers no count or page can be (infinite, past 2^53, past the last page), naming the field', async () => {
-    const user = await buildUser(t.ctx.db, { admin: true });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: user.email, password: DEFAULT_PASSWORD },
-    });
-    const headers = { 'x-auth-token': (login.json() as { token: string }).token };
+    const { headers } = await signedInAdmin();
     const lists = [
       ['/api/knowledge/category?query=1&', 'page'],
       ['/api/knowledge/category?query=1&', 'per_page'],
@@ -135,13 +140,7 @@ describe.each(testDialects())('errors on %s', (dialect) => {
   });
 
   it('reads a number in the address only as plain decimal digits (0x10 deleted row 16), naming the field', async () => {
-    const user = await buildUser(t.ctx.db, { admin: true });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: user.email, password: DEFAULT_PASSWORD },
-    });
-    const headers = { 'x-auth-token': (login.json() as { token: string }).token };
+    const { headers } = await signedInAdmin();
     for (const id of ['0x10', '1e1', '%201%20', '0b1', '+1', '1.0']) {
       expectApiError(await t.app.inject(`/api/knowledge/instruction/${id}`), 400, ['id']);
       expectApiError(
@@ -161,13 +160,7 @@ describe.each(testDialects())('errors on %s', (dialect) => {
   });
 
   it('refuses the NUL character in any field on both databases (PostgreSQL cannot store it), naming the field', async () => {
-    const user = await buildUser(t.ctx.db, { admin: true });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: user.email, password: DEFAULT_PASSWORD },
-    });
-    const headers = { 'x-auth-token': (login.json() as { token: string }).token };
+    const { user, headers } = await signedInAdmin();
     const before = await t.ctx.db.selectFrom('sections').select('id').execute();
     const refused = [
       ['/api/auth/login', { email: `a\u0000${user.email}`, password: DEFAULT_PASSWORD }, 'email'],
@@ -187,16 +180,8 @@ describe.each(testDialects())('errors on %s', (dialect) => {
   });
 
   it('refuses a value nested past 32 levels in any field, naming the field (a walk of 10,000 levels overflowed the stack: 500)', async () => {
-    const user = await buildUser(t.ctx.db, { admin: true });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: user.email, password: DEFAULT_PASSWORD },
-    });
-    const headers = {
-      'x-auth-token': (login.json() as { token: string }).token,
-      'content-type': 'application/json',
-    };
+    const signedIn = await signedInAdmin();
+    const headers = { ...signedIn.headers, 'content-type': 'application/json' };
     const before = await t.ctx.db.selectFrom('sections').select('id').execute();
     const deepArray = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const deepObject = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
