@@ -499,6 +499,10 @@ describe('the admin app, one journey', () => {
     await expect.poll(announced).toContain(`Moved “${first.name}” to position `);
     await expect.poll(announced).toContain(`in “${second.name}”`);
     expect((await tree()).categories.find((c) => c.id === first.id)?.parent_id).toBe(second.id);
+    // The moved item keeps the focus in its new place; the next key goes to it only once it has it.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id))
+      .toBe(`tree-item-category-${first.id}`);
     await page.keyboard.press('Alt+ArrowLeft');
     await expect
       .poll(announced)
