@@ -1,5 +1,7 @@
 /** Every URL the product builds, in one table: the server registers these and the client links to them. */
 export const BASE_PATH = '/knowledge';
+/** Where the admin app lives; its router's basename. */
+export const ADMIN_BASE_PATH = '/admin';
 
 export const apiPaths = {
   branding: '/api/settings/branding',

@@ -12,7 +12,8 @@ import type { Api } from './api/client.ts';
 import type { LoaderContext } from './api/api-context.ts';
 import { createTranslator } from './i18n/i18n.tsx';
 import { pageHead, type PageHead } from './routes/head.ts';
-import { BASENAME, routes } from './routes.tsx';
+import { BASE_PATH } from '../shared/paths.ts';
+import { routes } from './routes.tsx';
 
 export type RenderResult =
   | { kind: 'redirect'; status: number; location: string }
@@ -55,7 +56,7 @@ export function hydrationJson(context: StaticHandlerContext): string {
   );
 }
 
-const handler = createStaticHandler(routes, { basename: BASENAME });
+const handler = createStaticHandler(routes, { basename: BASE_PATH });
 
 /**
  * Renders one public page to HTML with the same routes and loaders the browser uses; the loaders reach the API
@@ -65,11 +66,11 @@ export async function render(request: Request, api: Api): Promise<RenderResult> 
   const requestContext: LoaderContext = { api };
   const context = await handler.query(request, { requestContext });
   if (context instanceof Response) {
-    const location = context.headers.get('Location') ?? BASENAME;
+    const location = context.headers.get('Location') ?? BASE_PATH;
     return {
       kind: 'redirect',
       status: context.status,
-      location: location.startsWith('/') ? location : `${BASENAME}/`,
+      location: location.startsWith('/') ? location : `${BASE_PATH}/`,
     };
   }
   const router = createStaticRouter(handler.dataRoutes, context);

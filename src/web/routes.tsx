@@ -8,8 +8,6 @@ import { rootLoader } from './routes/root-data.ts';
 import { searchHandle, searchLoader, SearchPage } from './routes/search.tsx';
 import { standaloneHandle, standaloneLoader, StandaloneNotFound } from './routes/standalone-not-found.tsx';
 
-export const BASENAME = '/knowledge';
-
 /** Every public screen, under /knowledge. The server renders these and the browser hydrates the same tree. */
 export const routes: RouteObject[] = [
   {

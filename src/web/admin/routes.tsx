@@ -8,8 +8,6 @@ import { AdminNotFound, Loading, PageError, Shell, ShellError } from './routes/s
 import { SignInPage } from './routes/sign-in.tsx';
 import { UsersPage, usersLoader } from './routes/users.tsx';
 
-export const BASENAME = '/admin';
-
 /** Loaders of the frame run again only when asked to (after a branding save), not on every move inside. */
 const onlyWhenAsked = ({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) =>
   currentUrl.href === nextUrl.href && defaultShouldRevalidate;

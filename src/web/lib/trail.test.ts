@@ -1,34 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Category, Section } from '../../shared/api/knowledge.ts';
-import { autoRedirectEnd, categoryChain, computeTrail, visitCategory } from './trail.ts';
-
-const category = (id: number, parent_id: number | null, counts: Partial<Category> = {}): Category => ({
-  id,
-  name: `C${id}`,
-  section_id: 1,
-  parent_id,
-  description: '',
-  icon: null,
-  icon_type: null,
-  font_icon: null,
-  count_category: 0,
-  count_instruction: 0,
-  ...counts,
-});
-const section = (count_category: number): Section => ({
-  id: 1,
-  name: 'S',
-  count_category,
-  count_instruction: 0,
-});
-
-// 1 > 2 > 3 > 4 (a chain of single categories), and 5 beside 2 under 1 in another tree
-const chain = [
-  category(1, null, { count_category: 1 }),
-  category(2, 1, { count_category: 1 }),
-  category(3, 2, { count_category: 1 }),
-  category(4, 3, { count_instruction: 3 }),
-];
+import { categoryChain, computeTrail, visitCategory } from './trail.ts';
+import { category, chain, section } from '../testing/knowledge-fixtures.ts';
 
 describe('the trail', () => {
   it('walks from a category up to the top', () => {
@@ -74,31 +46,5 @@ describe('visited categories (the specification rule)', () => {
   it('drops the visited categories below the one visited, keeping the others', () => {
     const other = category(5, null);
     expect(visitCategory([1, 2, 3, 5], 2, [...chain, other])).toEqual([1, 2, 5]);
-  });
-});
-
-describe('auto-redirect through single categories', () => {
-  it('leads from the top of the chain to its end', () => {
-    expect(autoRedirectEnd(chain[0] as Category, section(1), chain)?.id).toBe(4);
-    expect(autoRedirectEnd(chain[1] as Category, section(1), chain)?.id).toBe(4);
-  });
-
-  it('stays on the end of the chain, and anywhere in a section with several categories', () => {
-    expect(autoRedirectEnd(chain[3] as Category, section(1), chain)).toBeNull();
-    expect(autoRedirectEnd(chain[0] as Category, section(2), chain)).toBeNull();
-  });
-
-  it('does not skip a category that holds articles of its own', () => {
-    const withArticles = [
-      category(1, null, { count_category: 1, count_instruction: 2 }),
-      category(2, 1, { count_instruction: 1 }),
-    ];
-    expect(autoRedirectEnd(withArticles[0] as Category, section(1), withArticles)).toBeNull();
-  });
-
-  it('answers a single-article end, which leads to the article itself', () => {
-    const single = [category(1, null, { count_category: 1 }), category(2, 1, { count_instruction: 1 })];
-    expect(autoRedirectEnd(single[0] as Category, section(1), single)?.id).toBe(2);
-    expect(autoRedirectEnd(single[1] as Category, section(1), single)?.id).toBe(2);
   });
 });

@@ -4,11 +4,11 @@ import { publicPagePolicy, snippetSources, styleAttributeHashes } from '../../ht
 import { servedHost } from '../../http/response-cache.ts';
 import fastifyStatic from '@fastify/static';
 import path from 'node:path';
-import { escapeHtml, htmlDocument, renderPage } from './render-page.ts';
+import { escapeHtml } from '../../../shared/html.ts';
+import { BASE_PATH } from '../../../shared/paths.ts';
+import { htmlDocument, renderPage } from './render-page.ts';
 import { readWebAssets, WEB_DIST } from './web-assets.ts';
 import { registerAdminPageRoutes } from './admin-page.routes.ts';
-
-export const KNOWLEDGE = '/knowledge';
 
 export interface PageOptions {
   analytics: AnalyticsConfig | null;
@@ -75,7 +75,7 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
   };
 
   registerAdminPageRoutes(app);
-  app.get('/', async (_request, reply) => reply.redirect(`${KNOWLEDGE}/`, 302));
-  app.get(KNOWLEDGE, async (request, reply) => handlePage(request, reply));
-  app.get(`${KNOWLEDGE}/*`, async (request, reply) => handlePage(request, reply));
+  app.get('/', async (_request, reply) => reply.redirect(`${BASE_PATH}/`, 302));
+  app.get(BASE_PATH, async (request, reply) => handlePage(request, reply));
+  app.get(`${BASE_PATH}/*`, async (request, reply) => handlePage(request, reply));
 }

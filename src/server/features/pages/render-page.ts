@@ -1,15 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { escapeHtml } from '../../../shared/html.ts';
 import type { RenderResult } from '../../../web/entry-server.tsx';
 import { createApi } from '../../../web/api/client.ts';
 import type { WebAssets } from './web-assets.ts';
 import { DatabaseUnavailableError } from '../../http/errors.ts';
 import { cacheTagsOf } from '../../http/response-cache.ts';
-
-export const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
 
 export interface RenderedPage {
   page: RenderResult;

@@ -1,5 +1,6 @@
 import MiniSearch, { type Query, type SearchResult } from 'minisearch';
 import type { Language } from '../../../shared/constants.ts';
+import { escapeHtml } from '../../../shared/html.ts';
 import { analyse, analyseText, initialOf, isStopword, variants, wordPattern, words } from './analysis.ts';
 
 /** Longest stretch of indexing between two turns of the event loop. */
@@ -38,12 +39,6 @@ const SNIPPET_CHARS = 160;
 
 /** Edits allowed by word length: none for short words, where a typo is another word. */
 const fuzziness = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
 
 /**
  * The in-process full-text index over published articles. Every field is analysed in its document's language

@@ -1,14 +1,10 @@
+import { escapeHtml } from '../../../shared/html.ts';
+
 /** The public site's stylesheets, named by the server in the admin document (see admin-page.routes.ts). */
 export function publicStyles(): string[] {
   const meta = document.querySelector<HTMLMetaElement>('meta[name="signpost-public-styles"]');
   return (meta?.content ?? '').split(' ').filter(Boolean);
 }
-
-export const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
 
 /** A document for a preview frame: the public stylesheets, then the given body. */
 export function previewDocument(lang: string, body: string): string {

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AdminFile } from '../../../../shared/api/admin.ts';
 import { adminApi } from '../../api/admin-api.ts';
-import { escapeHtml, previewDocument } from '../../lib/public-styles.ts';
+import { escapeHtml } from '../../../../shared/html.ts';
+import { previewDocument } from '../../lib/public-styles.ts';
 
 const sizeInKb = (bytes: number) => Math.round(bytes / 1024);
 

@@ -2,6 +2,7 @@ import { useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { redirect } from 'react-router';
 import type { AuthUser } from '../../../../shared/api/auth.ts';
 import type { Branding } from '../../../../shared/api/settings.ts';
+import { ADMIN_BASE_PATH } from '../../../../shared/paths.ts';
 import { adminApi } from '../../api/admin-api.ts';
 import { statusOf } from '../../lib/errors.ts';
 import { readToken, writeToken } from '../../lib/session.ts';
@@ -11,12 +12,10 @@ export interface SessionData {
   branding: Branding;
 }
 
-const BASENAME = '/admin';
-
 /** The path inside the admin app, to come back to after signing in. */
 export function pathInApp(url: string): string {
   const { pathname, search } = new URL(url);
-  const inside = pathname.startsWith(BASENAME) ? pathname.slice(BASENAME.length) : pathname;
+  const inside = pathname.startsWith(ADMIN_BASE_PATH) ? pathname.slice(ADMIN_BASE_PATH.length) : pathname;
   return `${inside || '/'}${search}`;
 }
 
