@@ -40,7 +40,7 @@ export interface AppOptions {
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const cacheHooks: ResponseCacheHooks = { requestId: requestIdOf };
   const hosts = {
-    forwardedHost: ctx.config.tickets.trustProxy !== false,
+    forwardedHost: ctx.config.trustProxy !== false,
     separateHosts: ctx.config.analytics?.hosts ?? null,
   };
   const cache = createResponseCache(
@@ -72,7 +72,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     genReqId: requestIdOf,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
-    trustProxy: proxyTrust(ctx.config.tickets.trustProxy),
+    trustProxy: proxyTrust(ctx.config.trustProxy),
     ...(options.forceCloseConnections ? { forceCloseConnections: true } : {}),
   });
 

@@ -33,6 +33,8 @@ export interface Config {
   cache: CacheConfig;
   /** Server processes sharing the port (`WORKERS`; `auto`: one per core). */
   workers: number;
+  /** Which X-Forwarded-For entries name the client (`TRUST_PROXY`), for every limit, log line and host. */
+  trustProxy: TrustProxy;
   /** Who may show the public pages in a frame (`FRAME_ANCESTORS`), as CSP sources; `'none'` unless named. */
   frameAncestors: string[];
   passwords: PasswordConfig;
@@ -72,8 +74,6 @@ export interface TicketsConfig {
   uploadBytesPerHour: number;
   /** Bytes of uploads not yet sent with a request kept at once, from everyone (`UPLOADS_PENDING_MAX_MB`). */
   pendingUploadBytesMax: number;
-  /** Which X-Forwarded-For entries name the client (`TRUST_PROXY`). */
-  trustProxy: TrustProxy;
 }
 
 /**
@@ -264,7 +264,6 @@ function parseTickets(env: NodeJS.ProcessEnv, publicUrl: string): TicketsConfig 
     uploadsPerHour: parsePositive('UPLOADS_PER_HOUR', env.UPLOADS_PER_HOUR, 60),
     uploadBytesPerHour: parseMegabytes('UPLOAD_MB_PER_HOUR', env.UPLOAD_MB_PER_HOUR, 500),
     pendingUploadBytesMax: parseMegabytes('UPLOADS_PENDING_MAX_MB', env.UPLOADS_PENDING_MAX_MB, 5120),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }
 
@@ -379,6 +378,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tickets: parseTickets(env, publicUrl),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     workers: parseWorkers(env.WORKERS),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     frameAncestors: parseFrameAncestors(env.FRAME_ANCESTORS),
     passwords: parsePasswords(env),
     cache: {
