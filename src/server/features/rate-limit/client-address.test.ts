@@ -34,8 +34,7 @@ describe('the key a client is counted by', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  const trust = (value: string) =>
-    loadConfig({ DATA_DIR: os.tmpdir(), TRUST_PROXY: value }).trustProxy;
+  const trust = (value: string) => loadConfig({ DATA_DIR: os.tmpdir(), TRUST_PROXY: value }).trustProxy;
 
   it('is false, true (one proxy in front), a number of proxies, or the proxies’ addresses and ranges', () => {
     expect(trust('')).toBe(false);
