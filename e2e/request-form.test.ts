@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gotoHydrated, launchBrowser, openPage } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
-import { signpost } from '../src/cli/testing/run-cli.ts';
+import { signpost } from '../src/server/testing/run-cli.ts';
 
 let server: RunningServer;
 let browser: Browser;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signpost } from './testing/run-cli.ts';
+import { signpost } from '../server/testing/run-cli.ts';
 import type { Dialect } from '../server/db/schema-helpers.ts';
 import { buildCategory, buildSection, buildUser, DEFAULT_PASSWORD } from '../server/testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../server/testing/test-context.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
-import { signpost, startServe } from './testing/run-cli.ts';
+import { signpost, startServe } from '../server/testing/run-cli.ts';
 import { readFolder, writeFolder } from '../server/testing/folder.ts';
 import { buildApp } from '../server/app.ts';
 import { createContext } from '../server/context-factory.ts';

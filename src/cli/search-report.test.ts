@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../server/context-factory.ts';
 import { recordSearchEvent } from '../server/features/search/search-analytics.ts';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
-import { signpost } from './testing/run-cli.ts';
+import { signpost } from '../server/testing/run-cli.ts';
 
 describe.each(testDialects())('signpost search-report on %s', (dialect) => {
   let environment: TestEnvironment;

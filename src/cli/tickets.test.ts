@@ -4,7 +4,7 @@ import type { AppContext } from '../server/context.ts';
 import type { TicketRow } from '../server/db/tables.ts';
 import { buildTicket, buildUpload } from '../server/features/delivery/ticket-fixtures.ts';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
-import { signpost } from './testing/run-cli.ts';
+import { signpost } from '../server/testing/run-cli.ts';
 
 describe('signpost tickets with bad arguments', () => {
   it('explains the mistake in one line, before touching any database', async () => {

@@ -4,11 +4,11 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startServe } from './testing/run-cli.ts';
 import { sql } from 'kysely';
-import { createContext } from '../server/context-factory.ts';
-import { removeUnusedBytes, UNUSED_BYTES_GRACE_MS } from '../server/features/files/unused-bytes.ts';
-import { readAll } from '../server/storage/file-storage.ts';
-import { partialUploads } from '../server/testing/stored-files.ts';
-import { createTestEnvironment, testDialects } from '../server/testing/test-context.ts';
+import { createContext } from './context-factory.ts';
+import { removeUnusedBytes, UNUSED_BYTES_GRACE_MS } from './features/files/unused-bytes.ts';
+import { readAll } from './storage/file-storage.ts';
+import { partialUploads } from './testing/stored-files.ts';
+import { createTestEnvironment, testDialects } from './testing/test-context.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startServe } from './testing/run-cli.ts';
-import { createTestEnvironment } from '../server/testing/test-context.ts';
+import { createTestEnvironment } from './testing/test-context.ts';
 
 describe('WORKERS=2', () => {
   it('runs two servers on one port, loads the demo once, and stops cleanly on SIGTERM', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { startServe } from './testing/run-cli.ts';
-import { createContext } from '../server/context-factory.ts';
-import { createTestEnvironment } from '../server/testing/test-context.ts';
-import { touchContent } from '../server/features/content/content.repository.ts';
+import { startServe } from '../../testing/run-cli.ts';
+import { createContext } from '../../context-factory.ts';
+import { createTestEnvironment } from '../../testing/test-context.ts';
+import { touchContent } from '../content/content.repository.ts';
 
 const ARTICLES = 5_000;
 

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe } from './testing/run-cli.ts';
-import { createTestEnvironment, type TestEnvironment } from '../server/testing/test-context.ts';
+import { startServe } from '../testing/run-cli.ts';
+import { createTestEnvironment, type TestEnvironment } from '../testing/test-context.ts';
 
 /** Sends bytes as they are (no client library to clean them up) and answers what came back before the close. */
 function sendRaw(base: string, bytes: string): Promise<string> {
