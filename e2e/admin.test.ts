@@ -584,7 +584,9 @@ describe('the admin app, one journey', () => {
     await page.getByLabel('Help centre title').fill('Ask Lumo anything');
     await expect.poll(() => preview.locator('.hero-title').innerText()).toBe('Ask Lumo anything');
     await page.getByLabel('Language of the public site').selectOption('it');
-    await expect.poll(() => preview.locator('.search-input').innerText()).toBe('Scriva la sua domanda');
+    await expect
+      .poll(() => preview.locator('.search-input').getAttribute('placeholder'))
+      .toBe('Scriva la sua domanda');
     await page
       .getByLabel('Logo')
       .setInputFiles({ name: 'lumo-logo.png', mimeType: 'image/png', buffer: png(120, 40, [250, 200, 0]) });
@@ -593,7 +595,8 @@ describe('the admin app, one journey', () => {
       .getByLabel('Background')
       .setInputFiles({ name: 'lumo-sky.png', mimeType: 'image/png', buffer: png(200, 60, [30, 60, 160]) });
     await expect.poll(() => preview.locator('.site-header').getAttribute('style')).toContain('blob:');
-    const navLinks = preview.locator('.nav-link');
+    // The links the wide header shows; the burger menu's hold the same and more.
+    const navLinks = preview.locator('.nav-wide .nav-link');
     const withPortal = await navLinks.count();
     await page.getByText('The portal is at https://portal.example.com.').waitFor();
     await page

@@ -63,7 +63,7 @@ function LayoutBody() {
       <a className="skip-link" href="#content">
         {t('skipToContent')}
       </a>
-      <Header isHome={pathname === '/'} />
+      <Header isHome={pathname === '/'} branding={data.branding} portal={portal} />
       {portal.createIssue && !hideHint && <RequestHint href={portal.createIssue} />}
       {data.bundleError && (
         <p className="banner banner-warning" role="alert">

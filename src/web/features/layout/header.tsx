@@ -1,19 +1,29 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import type { Branding } from '../../../shared/api/settings.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
+import type { PortalLinks } from '../../lib/portal-links.ts';
 import { SearchBox } from '../search/search-box.tsx';
-import { usePortalLinks, useRootData } from '../../routes/root-data.ts';
 import { useAuth } from './use-auth.tsx';
+
+/** What the header shows of the branding: the layout's, or the one being edited in the admin's preview. */
+export type HeaderBranding = Pick<Branding, 'knowledge_title' | 'site_title' | 'logo_url' | 'background_url'>;
 
 /**
  * Header with background, logo, navigation, title and search. Wide screens show the links inline; below 720 px
  * they move into a burger menu (when it holds more than the main link), and the page behind does not scroll while
  * it is open.
  */
-export function Header({ isHome }: { isHome: boolean }) {
+export function Header({
+  isHome,
+  branding,
+  portal,
+}: {
+  isHome: boolean;
+  branding: HeaderBranding;
+  portal: PortalLinks;
+}) {
   const { t } = useI18n();
-  const { branding } = useRootData();
-  const portal = usePortalLinks();
   const { user, exit } = useAuth();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);

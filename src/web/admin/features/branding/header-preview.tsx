@@ -1,7 +1,9 @@
-import { useState } from 'react';
-import { createPortal } from 'react-dom';
+import { useEffect, useState } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { MemoryRouter } from 'react-router';
 import type { Language } from '../../../../shared/constants.ts';
-import { createTranslator } from '../../../i18n/i18n.tsx';
+import { Header } from '../../../features/layout/header.tsx';
+import { I18nProvider } from '../../../i18n/i18n.tsx';
 import { portalLinks } from '../../../lib/portal-links.ts';
 import { previewDocument } from '../../lib/public-styles.ts';
 
@@ -16,67 +18,59 @@ export interface HeaderLook {
   backgroundUrl: string | null;
 }
 
-/** The public header's markup with the public stylesheet and the public texts of the chosen language. */
-function PublicHeader({ look }: { look: HeaderLook }) {
-  const t = createTranslator(look.lang);
-  const links = portalLinks(look, { user_portal: look.portal });
+/**
+ * The public site's own Header, as on its home page, with the branding being edited and the texts of the chosen
+ * language. Inert: nothing in it can be focused or clicked, and it is no second banner for screen readers.
+ */
+function PreviewedHeader({ look }: { look: HeaderLook }) {
   return (
-    <div lang={look.lang}>
-      {/* A div, not a header: the admin page has its own banner landmark. */}
-      <div
-        className="site-header"
-        style={
-          look.backgroundUrl ? { backgroundImage: `url(${JSON.stringify(look.backgroundUrl)})` } : undefined
-        }
-      >
-        <div className="header-bar">
-          <span className="logo-link">
-            {look.logoUrl ? (
-              <img
-                className="logo"
-                src={look.logoUrl}
-                alt={t('logoAlt', { title: look.site_title })}
-                height={40}
-              />
-            ) : (
-              <span className="logo-text">{look.site_title}</span>
-            )}
-          </span>
-          <span className="nav-wide">
-            <span className="nav-link">{t('main')}</span>
-            {links.tickets && <span className="nav-link">{t('tickets')}</span>}
-            {links.signIn && <span className="nav-link">{t('signIn')}</span>}
-          </span>
+    <MemoryRouter>
+      <I18nProvider lang={look.lang}>
+        <div lang={look.lang} inert>
+          <Header
+            isHome
+            branding={{
+              knowledge_title: look.knowledge_title,
+              site_title: look.site_title,
+              logo_url: look.logoUrl,
+              background_url: look.backgroundUrl,
+            }}
+            portal={portalLinks(look, { user_portal: look.portal })}
+          />
         </div>
-        <div className="hero">
-          <p className="hero-title">{look.knowledge_title || t('knowledgeTitle')}</p>
-          <div className="search-box">
-            <div className="search-input" style={{ color: '#6b7280' }}>
-              {t('searchPlaceholder')}
-            </div>
-          </div>
-        </div>
-      </div>
-    </div>
+      </I18nProvider>
+    </MemoryRouter>
   );
 }
 
 /**
  * A live preview of the public header: a frame with the public stylesheet, into which React renders as the form
- * changes (a portal, so nothing reloads while typing). It has nothing to focus or click.
+ * changes (a root of its own, with the public site's router and texts, so nothing reloads while typing).
  */
 export function HeaderPreview({ look }: { look: HeaderLook }) {
   const [body, setBody] = useState<HTMLElement | null>(null);
+  const [root, setRoot] = useState<Root | null>(null);
   const [srcDoc] = useState(() => previewDocument('en', ''));
+
+  useEffect(() => {
+    if (!body) return;
+    const created = createRoot(body);
+    setRoot(created);
+    return () => {
+      setRoot(null);
+      // Not while this root is committing: React refuses to unmount another root synchronously then.
+      queueMicrotask(() => created.unmount());
+    };
+  }, [body]);
+
+  useEffect(() => root?.render(<PreviewedHeader look={look} />));
+
   return (
-    <>
-      <iframe
-        className="header-preview"
-        title="Preview of the public header"
-        srcDoc={srcDoc}
-        onLoad={(event) => setBody(event.currentTarget.contentDocument?.body ?? null)}
-      />
-      {body && createPortal(<PublicHeader look={look} />, body)}
-    </>
+    <iframe
+      className="header-preview"
+      title="Preview of the public header"
+      srcDoc={srcDoc}
+      onLoad={(event) => setBody(event.currentTarget.contentDocument?.body ?? null)}
+    />
   );
 }

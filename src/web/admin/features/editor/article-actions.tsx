@@ -1,0 +1,74 @@
+import { Modal } from '../../components/modal.tsx';
+import type { ArticleForm } from './use-article-form.ts';
+
+/** Save or publish (or unpublish), discard, the status line, and delete with its confirmation. */
+export function ArticleActions({ editor }: { editor: ArticleForm }) {
+  const { form, published, articleId, save, confirmDelete, setConfirmDelete, deleteArticle } = editor;
+  const { saving, dirty, status } = form;
+  return (
+    <>
+      <div className="editor-actions">
+        {published ? (
+          <>
+            <button type="button" className="button" disabled={saving} onClick={() => void save(true)}>
+              Save
+            </button>
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={saving}
+              onClick={() => void save(false)}
+            >
+              Unpublish
+            </button>
+          </>
+        ) : (
+          <>
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={saving}
+              onClick={() => void save(false)}
+            >
+              Save draft
+            </button>
+            <button type="button" className="button" disabled={saving} onClick={() => void save(true)}>
+              Publish
+            </button>
+          </>
+        )}
+        {dirty && articleId !== null && (
+          <button type="button" className="button button-quiet" onClick={form.discardChanges}>
+            Discard changes
+          </button>
+        )}
+        <span className="editor-status" role="status">
+          {saving ? 'Saving…' : status}
+        </span>
+        {articleId !== null && (
+          <button
+            type="button"
+            className="button button-danger push-right"
+            onClick={() => setConfirmDelete(true)}
+          >
+            Delete article
+          </button>
+        )}
+      </div>
+
+      {confirmDelete && (
+        <Modal title="Delete this article?" onClose={() => setConfirmDelete(false)}>
+          <p>“{form.baseline.title}” and all its revisions will be deleted. This cannot be undone.</p>
+          <div className="modal-actions">
+            <button type="button" className="button button-danger" onClick={() => void deleteArticle()}>
+              Delete
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => setConfirmDelete(false)}>
+              Cancel
+            </button>
+          </div>
+        </Modal>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import type { RefObject } from 'react';
+import { LANGUAGES, type Language } from '../../../../shared/constants.ts';
+import { Field } from '../../components/field.tsx';
+import { LANGUAGE_NAMES } from '../../lib/languages.ts';
+import { Attachments } from './attachments.tsx';
+import { HtmlField } from './html-field.tsx';
+import type { ArticleValues } from './local-draft.ts';
+import type { EditorForm } from './use-editor-form.ts';
+
+/** The article's fields: title, body, language, the request form switch and the attachments. */
+export function ArticleFields({
+  form,
+  titleInput,
+  hidden,
+}: {
+  form: EditorForm<ArticleValues>;
+  titleInput: RefObject<HTMLInputElement | null>;
+  hidden: boolean;
+}) {
+  const { values, change, upload, errors } = form;
+  return (
+    <div hidden={hidden} className="editor-form">
+      <Field label="Title" error={errors.title}>
+        <input
+          ref={titleInput}
+          type="text"
+          maxLength={200}
+          value={values.title}
+          onChange={(e) => change({ title: e.target.value })}
+        />
+      </Field>
+
+      <HtmlField
+        label="Body"
+        value={values.body_html}
+        onChange={(html) => change({ body_html: html })}
+        onUpload={upload}
+        error={errors.body_html}
+      />
+
+      <div className="settings-row">
+        <Field label="Language" error={errors.lang}>
+          <select
+            value={values.lang ?? ''}
+            onChange={(e) => change({ lang: (e.target.value || null) as Language | null })}
+          >
+            <option value="">The help centre’s language</option>
+            {LANGUAGES.map((lang) => (
+              <option key={lang} value={lang}>
+                {LANGUAGE_NAMES[lang]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div className="field checkbox-field">
+          <label>
+            <input
+              type="checkbox"
+              checked={values.can_create_issue}
+              onChange={(e) => change({ can_create_issue: e.target.checked })}
+            />
+            Visitors can send a support request from this article
+          </label>
+        </div>
+      </div>
+
+      <Attachments
+        files={values.files}
+        onChange={(files) => change({ files })}
+        onUpload={upload}
+        error={errors.file_ids}
+      />
+    </div>
+  );
+}

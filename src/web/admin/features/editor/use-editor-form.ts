@@ -1,0 +1,134 @@
+import { useMemo, useRef, useState, type DependencyList } from 'react';
+import type { AdminFile } from '../../../../shared/api/admin.ts';
+import { adminApi } from '../../api/admin-api.ts';
+import type { FieldErrors } from '../../lib/errors.ts';
+import { browserStorage } from './local-draft.ts';
+import { useLocalDraftWriter } from './use-local-draft.tsx';
+
+/** Where an editor keeps unsaved work in this browser (local-draft.ts, category-values.ts). */
+export interface LocalDraftStore<V, D extends { values: V; saved_at: string }> {
+  /** The kept draft worth offering when the editor opens, given the server's values. */
+  offer: (storage: Storage | undefined, server: V) => D | null;
+  write: (storage: Storage | undefined, values: V) => void;
+  clear: (storage: Storage | undefined) => void;
+}
+
+/**
+ * What the article and category editors share: the values on screen against the saved ones (dirty tracking for
+ * the badge and the unsaved-changes guard), the local draft written as the work changes and offered back when the
+ * editor opens, the save's progress, field errors, message and status line, and uploads.
+ */
+export function useEditorForm<V, D extends { values: V; saved_at: string }>({
+  initial,
+  hasChanges,
+  isSent,
+  localDraft,
+  draftDeps,
+  initialStatus = '',
+  onRestore,
+}: {
+  initial: () => V;
+  hasChanges: (values: V, saved: V) => boolean;
+  /** Whether the values on screen are still those a save sent, so the saved ones may replace them. */
+  isSent: (current: V, sent: V) => boolean;
+  localDraft: LocalDraftStore<V, D>;
+  /** What else the local draft holds besides the values (the revision the work started from). */
+  draftDeps: DependencyList;
+  initialStatus?: string | (() => string);
+  /** What else a restored draft brings back. */
+  onRestore?: (draft: D) => void;
+}) {
+  const storage = useMemo(browserStorage, []);
+  const [baseline, setBaseline] = useState<V>(initial);
+  const [values, setValues] = useState<V>(baseline);
+  const [offer, setOffer] = useState<D | null>(() => localDraft.offer(storage, baseline));
+  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [status, setStatus] = useState(initialStatus);
+
+  const dirty = hasChanges(values, baseline);
+  // Read at navigation time: a save that has just finished must not be held up by a stale render.
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
+
+  const pending = useLocalDraftWriter(
+    () => {
+      if (dirtyRef.current) localDraft.write(storage, values);
+      else localDraft.clear(storage);
+    },
+    [values, baseline, storage, ...draftDeps],
+    offer !== null,
+  );
+
+  const change = (patch: Partial<V>) => setValues((current) => ({ ...current, ...patch }));
+  const upload = async (files: File[]): Promise<AdminFile[]> => (await adminApi.uploadFiles(files)).items;
+
+  /** The server's values become the starting point; work typed while the save was on its way stays on screen. */
+  const adopt = (next: V, sent?: V) => {
+    setBaseline(next);
+    setValues((current) => (!sent || isSent(current, sent) ? next : current));
+    // Until the next render says otherwise: a move away right after the save is not held up.
+    if (!sent || isSent(values, sent)) dirtyRef.current = false;
+  };
+
+  /** Runs a save, showing it as under way until it ends; `onError` tells what went wrong. */
+  const runSave = async (save: () => Promise<void>, onError: (error: unknown) => void) => {
+    setSaving(true);
+    try {
+      await save();
+    } catch (error) {
+      onError(error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  /** The local draft goes, and the write waiting for the next pause with it (after a save or a delete). */
+  const forgetDraft = () => {
+    localDraft.clear(storage);
+    pending.current = null;
+  };
+
+  const restoreDraft = () => {
+    if (!offer) return;
+    setValues(offer.values);
+    onRestore?.(offer);
+    setOffer(null);
+    setStatus('Restored the unsaved changes.');
+  };
+  const discardDraft = () => {
+    localDraft.clear(storage);
+    setOffer(null);
+    setStatus('Discarded the unsaved changes.');
+  };
+
+  return {
+    values,
+    setValues,
+    baseline,
+    change,
+    dirty,
+    dirtyRef,
+    adopt,
+    upload,
+    saving,
+    runSave,
+    errors,
+    setErrors,
+    message,
+    setMessage,
+    status,
+    setStatus,
+    offer,
+    restoreDraft,
+    discardDraft,
+    forgetDraft,
+    discardChanges: () => setValues(baseline),
+  };
+}
+
+export type EditorForm<V> = Omit<
+  ReturnType<typeof useEditorForm<V, { values: V; saved_at: string }>>,
+  'offer'
+>;
