@@ -167,6 +167,11 @@ export async function pendingMigrations(handle: DatabaseHandle): Promise<string[
 }
 
 /** The newest known migration: the schema version a backup records and a restore expects. */
+/** One round trip to the database (the readiness probe): rejects when it cannot answer. */
+export async function pingDatabase(db: Executor): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
 export function latestMigration(dialect: Dialect): string {
   return Object.keys(migrationsFor(dialect)).sort().at(-1) ?? '';
 }
