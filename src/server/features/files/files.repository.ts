@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { FileRow } from '../../db/tables.ts';
+import type { Insertable } from 'kysely';
+import type { FileRow, FileTable } from '../../db/tables.ts';
+
+/** Records a stored file (an upload, an admin's content file, an imported asset) and answers its row. */
+export function insertFile(db: Executor, file: Insertable<FileTable>): Promise<FileRow> {
+  return db.insertInto('files').values(file).returningAll().executeTakeFirstOrThrow();
+}
 
 export function findFile(db: Executor, id: number): Promise<FileRow | undefined> {
   return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
