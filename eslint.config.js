@@ -20,8 +20,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = [
   'src/server/features/authoring/sections.service.ts',
   'src/server/features/demo/demo.service.ts',
   'src/server/features/backup/backup.service.ts',
-  'src/server/features/captcha/captcha.service.ts',
-  'src/server/features/rate-limit/rate-limit.ts',
 ];
 
 export default tseslint.config(

@@ -19,6 +19,15 @@ export async function writeSetting(db: Executor, key: string, value: unknown): P
     .execute();
 }
 
+/** Stores a setting unless it is there already (a concurrent writer's value wins). */
+export async function insertSettingIfAbsent(db: Executor, key: string, value: unknown): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value: JSON.stringify(value) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
 /**
  * Takes a setting's row lock for the rest of the transaction with a no-op upsert, creating the row with `initial`
  * the first time (works on both databases, unlike SELECT ... FOR UPDATE).
