@@ -13,7 +13,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = [
   'src/server/features/content/export-folder.ts',
   'src/server/features/authoring/move.service.ts',
   'src/server/features/authoring/categories.service.ts',
-  'src/server/features/authoring/users-admin.service.ts',
   'src/server/features/authoring/articles.service.ts',
   'src/server/features/authoring/sections.service.ts',
   'src/server/features/demo/demo.service.ts',
