@@ -1,7 +1,15 @@
-import { sql } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
 import type { Dialect } from '../../db/schema-helpers.ts';
-import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
+import type {
+  ArticleRow,
+  ArticleTable,
+  CategoryRow,
+  CategoryTable,
+  FileRow,
+  SectionRow,
+  SectionTable,
+} from '../../db/tables.ts';
 
 export type ItemKind = 'section' | 'category' | 'article';
 
@@ -162,4 +170,75 @@ export async function articleIdsIn(
 export async function lockCategoryTree(trx: Tx, dialect: Dialect): Promise<void> {
   if (dialect !== 'postgres') return;
   await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.category_tree'))`.execute(trx);
+}
+
+/** Adds a section row; answers its id. */
+export async function insertSection(db: Executor, values: Insertable<SectionTable>): Promise<number> {
+  const row = await db.insertInto('sections').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function writeSection(
+  db: Executor,
+  id: number,
+  changes: Updateable<SectionTable>,
+): Promise<void> {
+  await db.updateTable('sections').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes the section's row alone (its content has been moved or deleted). */
+export async function deleteSectionRow(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('sections').where('id', '=', id).execute();
+}
+
+/** Every category of a section, at any depth. */
+export const categoriesInSection = (db: Executor, sectionId: number): Promise<CategoryRow[]> =>
+  db.selectFrom('categories').selectAll().where('section_id', '=', sectionId).execute();
+
+/** Every article of a section, in a category or not. */
+export const articlesInSection = (db: Executor, sectionId: number): Promise<ArticleRow[]> =>
+  db.selectFrom('articles').selectAll().where('section_id', '=', sectionId).execute();
+
+/** Deletes every article and category of a section. */
+export async function deleteSectionContent(db: Executor, sectionId: number): Promise<void> {
+  await db.deleteFrom('articles').where('section_id', '=', sectionId).execute();
+  await db.deleteFrom('categories').where('section_id', '=', sectionId).execute();
+}
+
+/** Adds a category row; answers its id. */
+export async function insertCategory(db: Executor, values: Insertable<CategoryTable>): Promise<number> {
+  const row = await db.insertInto('categories').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function writeCategory(
+  db: Executor,
+  id: number,
+  changes: Updateable<CategoryTable>,
+): Promise<void> {
+  await db.updateTable('categories').set(changes).where('id', '=', id).execute();
+}
+
+/** The categories directly inside a category. */
+export const childCategories = (db: Executor, parentId: number): Promise<CategoryRow[]> =>
+  db.selectFrom('categories').selectAll().where('parent_id', '=', parentId).execute();
+
+/** The articles directly inside a category. */
+export const articlesInCategory = (db: Executor, categoryId: number): Promise<ArticleRow[]> =>
+  db.selectFrom('articles').selectAll().where('category_id', '=', categoryId).execute();
+
+export async function deleteCategories(db: Executor, ids: number[]): Promise<void> {
+  if (ids.length) await db.deleteFrom('categories').where('id', 'in', ids).execute();
+}
+
+export async function deleteArticles(db: Executor, ids: number[]): Promise<void> {
+  if (ids.length) await db.deleteFrom('articles').where('id', 'in', ids).execute();
+}
+
+export async function writeArticle(
+  db: Executor,
+  id: number,
+  changes: Updateable<ArticleTable>,
+): Promise<void> {
+  await db.updateTable('articles').set(changes).where('id', '=', id).execute();
 }
