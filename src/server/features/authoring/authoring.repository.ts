@@ -242,3 +242,30 @@ export async function writeArticle(
 ): Promise<void> {
   await db.updateTable('articles').set(changes).where('id', '=', id).execute();
 }
+
+/** Adds an article row; answers its id. */
+export async function insertArticle(db: Executor, values: Insertable<ArticleTable>): Promise<number> {
+  const row = await db.insertInto('articles').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Takes the article's row lock for the rest of the transaction (a no-op write); false when there is no such row. */
+export async function lockArticleRow(trx: Tx, id: number): Promise<boolean> {
+  const locked = await trx
+    .updateTable('articles')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(locked.numUpdatedRows) > 0;
+}
+
+/** Which of `ids` are stored content files. */
+export async function storedContentFileIds(db: Executor, ids: number[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom('files')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('kind', '=', 'content')
+    .execute();
+  return rows.map((row) => row.id);
+}
