@@ -11,7 +11,6 @@ const importBan = (patterns, message) => ({
 const SQL_NOT_YET_IN_REPOSITORIES = [
   'src/server/features/content/import-folder.ts',
   'src/server/features/content/export-folder.ts',
-  'src/server/features/authoring/move.service.ts',
   'src/server/features/demo/demo.service.ts',
   'src/server/features/backup/backup.service.ts',
 ];

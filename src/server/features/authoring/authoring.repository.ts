@@ -269,3 +269,31 @@ export async function storedContentFileIds(db: Executor, ids: number[]): Promise
     .execute();
   return rows.map((row) => row.id);
 }
+
+/** Moves categories (a subtree) to another section. */
+export async function moveCategoriesToSection(
+  db: Executor,
+  ids: number[],
+  sectionId: number,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('categories')
+    .set({ section_id: sectionId, updated_at: now })
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Moves articles to another section, in the categories they are in. */
+export async function moveArticlesToSection(
+  db: Executor,
+  ids: number[],
+  sectionId: number,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('articles')
+    .set({ section_id: sectionId, updated_at: now })
+    .where('id', 'in', ids)
+    .execute();
+}
