@@ -297,3 +297,30 @@ export async function moveArticlesToSection(
     .where('id', 'in', ids)
     .execute();
 }
+
+/** Whether a category still holds an article or a subcategory. */
+export async function categoryHoldsContent(db: Executor, id: number): Promise<boolean> {
+  const [article, child] = await Promise.all([
+    db.selectFrom('articles').select('id').where('category_id', '=', id).executeTakeFirst(),
+    db.selectFrom('categories').select('id').where('parent_id', '=', id).executeTakeFirst(),
+  ]);
+  return Boolean(article || child);
+}
+
+/** Whether a section still holds an article or a category. */
+export async function sectionHoldsContent(db: Executor, id: number): Promise<boolean> {
+  const [article, category] = await Promise.all([
+    db.selectFrom('articles').select('id').where('section_id', '=', id).executeTakeFirst(),
+    db.selectFrom('categories').select('id').where('section_id', '=', id).executeTakeFirst(),
+  ]);
+  return Boolean(article || category);
+}
+
+/** Takes the given files away from the categories that use them as icons. */
+export async function clearCategoryIcons(db: Executor, fileIds: number[]): Promise<void> {
+  await db
+    .updateTable('categories')
+    .set({ icon_file_id: null, icon_type: null })
+    .where('icon_file_id', 'in', fileIds)
+    .execute();
+}

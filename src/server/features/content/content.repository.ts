@@ -116,3 +116,14 @@ export async function readAllContent(db: Executor) {
   ]);
   return { sections, categories, articles, files, links };
 }
+
+export async function deleteAttachmentsOf(db: Executor, articleIds: number[]): Promise<void> {
+  await db.deleteFrom('article_files').where('article_id', 'in', articleIds).execute();
+}
+
+export async function insertAttachments(
+  db: Executor,
+  rows: { article_id: number; file_id: number; position: number }[],
+): Promise<void> {
+  await db.insertInto('article_files').values(rows).execute();
+}

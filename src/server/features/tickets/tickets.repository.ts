@@ -114,7 +114,3 @@ export async function findStaleUploads(db: Executor, before: number): Promise<nu
     .execute();
   return rows.map((row) => row.id);
 }
-
-export async function deleteFiles(db: Executor, ids: number[]): Promise<void> {
-  if (ids.length) await db.deleteFrom('files').where('id', 'in', ids).execute();
-}
