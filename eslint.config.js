@@ -7,9 +7,6 @@ const importBan = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
 
-// Files that still hold queries outside a repository (issue 13). Remove a file once its queries have moved.
-const SQL_NOT_YET_IN_REPOSITORIES = ['src/server/features/demo/demo.service.ts'];
-
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'coverage'] },
   js.configs.recommended,
@@ -79,8 +76,6 @@ export default tseslint.config(
       'src/server/storage/database-storage.ts',
       '**/*.test.ts',
       'src/server/testing/**',
-      // Not yet moved into their feature's repository (issue 13); this list only shrinks.
-      ...SQL_NOT_YET_IN_REPOSITORIES,
     ],
     rules: {
       'no-restricted-syntax': [

@@ -324,3 +324,8 @@ export async function clearCategoryIcons(db: Executor, fileIds: number[]): Promi
     .where('icon_file_id', 'in', fileIds)
     .execute();
 }
+
+/** Whether the help centre has any section at all. */
+export async function hasAnySection(db: Executor): Promise<boolean> {
+  return Boolean(await db.selectFrom('sections').select('id').limit(1).executeTakeFirst());
+}
