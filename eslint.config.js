@@ -66,8 +66,8 @@ export default tseslint.config(
       ],
     },
   },
-  // SQL lives in repositories (`*.repository.ts`) and in the database layer (db/, storage/); services, routes and the
-  // import and export call repository functions that take `db` or a transaction. Tests, e2e and bench may query.
+  // SQL lives in repositories (`*.repository.ts`) and in the database layer (db/, the database file store); services,
+  // routes and the import and export call repository functions that take `db` or a transaction. Tests may query.
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     ignores: [
