@@ -66,4 +66,31 @@ export default tseslint.config(
       ],
     },
   },
+  // SQL lives in repositories (`*.repository.ts`) and in the database layer (db/, the database file store); services,
+  // routes and the import and export call repository functions that take `db` or a transaction. Tests may query.
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: [
+      '**/*.repository.ts',
+      'src/server/db/**',
+      'src/server/storage/database-storage.ts',
+      '**/*.test.ts',
+      'src/server/testing/**',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'MemberExpression[property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+          message:
+            "Queries live in the feature's *.repository.ts: call a repository function that takes `db`.",
+        },
+        {
+          selector: 'ImportDeclaration[source.value="kysely"] > ImportSpecifier[imported.name="sql"]',
+          message: "Raw SQL lives in the feature's *.repository.ts (or src/server/db).",
+        },
+      ],
+    },
+  },
 );

@@ -167,6 +167,19 @@ export async function pendingMigrations(handle: DatabaseHandle): Promise<string[
 }
 
 /** The newest known migration: the schema version a backup records and a restore expects. */
+/**
+ * Takes a lock held until the transaction ends, so that holders of the same key take turns: PostgreSQL's advisory
+ * lock. SQLite's transactions take its one write lock from the start, which serialises them already.
+ */
+export async function takeTransactionLock(trx: Tx, dialect: Dialect, key: number): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${key})`.execute(trx);
+}
+
+/** One round trip to the database (the readiness probe): rejects when it cannot answer. */
+export async function pingDatabase(db: Executor): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
 export function latestMigration(dialect: Dialect): string {
   return Object.keys(migrationsFor(dialect)).sort().at(-1) ?? '';
 }

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { FieldError } from '../../shared/api/common.ts';
 import { endpoints } from '../../shared/api/endpoints.ts';
 import type { AppContext } from '../context.ts';
-import { pendingMigrations } from '../db/database.ts';
+import { pendingMigrations, pingDatabase } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { route } from '../http/route.ts';
 
@@ -22,7 +21,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 async function failedChecks(ctx: AppContext, log: FastifyInstance['log']): Promise<FieldError[]> {
   const failed: FieldError[] = [];
   try {
-    await withTimeout(sql`select 1`.execute(ctx.db), DATABASE_TIMEOUT_MS);
+    await withTimeout(pingDatabase(ctx.db), DATABASE_TIMEOUT_MS);
     const pending = await withTimeout(pendingMigrations(ctx.database), DATABASE_TIMEOUT_MS);
     if (pending.length) failed.push({ field: 'migrations', message: `not applied: ${pending.join(', ')}` });
   } catch (error) {

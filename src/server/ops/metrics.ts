@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { outboxBacklog } from '../features/delivery/delivery.repository.ts';
 
 // The page cache is one per process, and its code should not need the app to count: these counters live at module
 // level and every app's registry exposes them (in production there is one app per process).
@@ -109,13 +110,7 @@ export function createMetrics(
   /** Read at scrape time, once for the three outbox gauges. */
   const readBacklog = async (): Promise<void> => {
     try {
-      const rows = await ctx.db
-        .selectFrom('outbox')
-        .select(['target', 'status'])
-        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
-        .where('status', 'in', ['pending', 'failed'])
-        .groupBy(['target', 'status'])
-        .execute();
+      const rows = await outboxBacklog(ctx.db);
       resetBacklog();
       const now = Date.now();
       for (const row of rows) {

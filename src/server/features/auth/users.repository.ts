@@ -70,3 +70,55 @@ export async function deleteToken(db: Executor, tokenHash: string): Promise<bool
 export async function deleteExpiredTokens(db: Executor, at: number): Promise<void> {
   await db.deleteFrom('auth_tokens').where('expires_at', '<=', at).execute();
 }
+
+export const findUser = (db: Executor, id: number): Promise<UserRow | undefined> =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const listAllUsers = (db: Executor): Promise<UserRow[]> =>
+  db.selectFrom('users').selectAll().orderBy('id').execute();
+
+export async function adminCount(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('is_admin', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Takes the users' row locks for the rest of the transaction (a no-op write), in one statement. */
+export async function lockUsers(trx: Executor, ids: number[]): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ is_admin: eb.ref('is_admin') }))
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export async function updateUser(
+  db: Executor,
+  id: number,
+  changes: Partial<Pick<UserRow, 'name' | 'password_hash' | 'is_admin'>>,
+): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/** Signs a user out everywhere, or everywhere but the session whose token hash is `keepTokenHash`. */
+export async function deleteTokensOfUser(
+  db: Executor,
+  userId: number,
+  keepTokenHash?: string,
+): Promise<void> {
+  let query = db.deleteFrom('auth_tokens').where('user_id', '=', userId);
+  if (keepTokenHash !== undefined) query = query.where('token_hash', '!=', keepTokenHash);
+  await query.execute();
+}
+
+/** Keeps a user's requests without the link to them. */
+export async function unlinkTicketsOfUser(db: Executor, userId: number): Promise<void> {
+  await db.updateTable('tickets').set({ user_id: null }).where('user_id', '=', userId).execute();
+}
+
+export async function deleteUser(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}

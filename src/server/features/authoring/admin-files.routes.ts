@@ -4,6 +4,7 @@ import { ISSUE_FILES_MAX, UPLOAD_FILE_MAX_BYTES } from '../../../shared/constant
 import { apiPaths } from '../../../shared/paths.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
+import { insertFile } from '../files/files.repository.ts';
 import { storeUploadedParts, uploadRow } from '../files/store-uploads.ts';
 import { userKey } from '../tickets/visitor.ts';
 import { requireAdminSession } from './admin-session.ts';
@@ -49,13 +50,7 @@ export function registerAdminFileRoutes(app: FastifyInstance, ctx: AppContext): 
       const rows = await ctx.db.transaction().execute(async (trx) => {
         const inserted = [];
         for (const file of stored) {
-          inserted.push(
-            await trx
-              .insertInto('files')
-              .values(uploadRow(file, 'content', userKey(session.user.id), now))
-              .returningAll()
-              .executeTakeFirstOrThrow(),
-          );
+          inserted.push(await insertFile(trx, uploadRow(file, 'content', userKey(session.user.id), now)));
         }
         return inserted;
       });

@@ -4,7 +4,16 @@ import type { Db, Executor, Tx } from '../../db/database.ts';
 import type { ArticleRow, ArticleTable, RevisionAction } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { articleBodyScopes, touchContent, type ChangeScope } from '../content/content.repository.ts';
-import { attachedFileRows, findArticle, replaceAttachments } from './authoring.repository.ts';
+import {
+  attachedFileRows,
+  deleteArticles,
+  findArticle,
+  insertArticle,
+  lockArticleRow,
+  replaceAttachments,
+  storedContentFileIds,
+  writeArticle,
+} from './authoring.repository.ts';
 import { presentAdminArticle, revisionFileIds } from './authoring.presenters.ts';
 import { cleanHtml } from './clean-html.ts';
 import { cleanName, requireContentFiles, requireSection } from './content-rules.ts';
@@ -44,29 +53,25 @@ export async function createArticle(
     const fileIds = body.file_ids ?? [];
     await requireContentFiles(trx, fileIds, 'file_ids');
     const now = Date.now();
-    const row = await trx
-      .insertInto('articles')
-      .values({
-        section_id: place.sectionId,
-        category_id: place.categoryId,
-        title,
-        body_html: bodyHtml,
-        body_source: null,
-        lang: body.lang ?? null,
-        can_create_issue: flag(body.can_create_issue ?? false),
-        published: flag(body.published ?? false),
-        position: 1_000_000,
-        source_path: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await placeAt(trx, 'article', place.sectionId, place.categoryId, row.id, body.position, now);
-    await replaceAttachments(trx, row.id, fileIds);
-    await recordRevisions(trx, [row.id], { action: 'created', author, now });
+    const articleId = await insertArticle(trx, {
+      section_id: place.sectionId,
+      category_id: place.categoryId,
+      title,
+      body_html: bodyHtml,
+      body_source: null,
+      lang: body.lang ?? null,
+      can_create_issue: flag(body.can_create_issue ?? false),
+      published: flag(body.published ?? false),
+      position: 1_000_000,
+      source_path: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await placeAt(trx, 'article', place.sectionId, place.categoryId, articleId, body.position, now);
+    await replaceAttachments(trx, articleId, fileIds);
+    await recordRevisions(trx, [articleId], { action: 'created', author, now });
     await touchContent(trx);
-    return getAdminArticle(trx, row.id);
+    return getAdminArticle(trx, articleId);
   });
 }
 
@@ -75,12 +80,7 @@ export async function createArticle(
  * applied one after the other and the revision check below sees the other's revision.
  */
 async function lockArticle(trx: Tx, id: number): Promise<ArticleRow> {
-  const locked = await trx
-    .updateTable('articles')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', id)
-    .executeTakeFirst();
-  const article = Number(locked.numUpdatedRows) > 0 ? await findArticle(trx, id) : undefined;
+  const article = (await lockArticleRow(trx, id)) ? await findArticle(trx, id) : undefined;
   if (!article) throw notFound(`Article ${id}`);
   return article;
 }
@@ -100,11 +100,7 @@ async function saveChanges(
   revision: { action: RevisionAction; author: RevisionAuthor; restoredFrom?: number },
 ): Promise<void> {
   const now = Date.now();
-  await trx
-    .updateTable('articles')
-    .set({ ...changes, updated_at: now })
-    .where('id', '=', article.id)
-    .execute();
+  await writeArticle(trx, article.id, { ...changes, updated_at: now });
   if (fileIds) await replaceAttachments(trx, article.id, fileIds);
   await recordRevisions(trx, [article.id], { ...revision, now });
   await touchContent(trx, changeScopes(article, changes));
@@ -175,7 +171,7 @@ export async function deleteArticle(db: Db, id: number): Promise<void> {
     const article = await findArticle(trx, id);
     if (!article) throw notFound(`Article ${id}`);
     // Its revisions and attachment links go with it (foreign keys cascade); the files themselves stay.
-    await trx.deleteFrom('articles').where('id', '=', id).execute();
+    await deleteArticles(trx, [id]);
     await closeGap(trx, 'article', article.section_id, article.category_id, Date.now());
     await touchContent(trx);
   });
@@ -201,18 +197,7 @@ export async function restoreRevision(
   return db.transaction().execute(async (trx) => {
     const article = await lockArticle(trx, id);
     const wanted = revisionFileIds(revision);
-    const stored = wanted.length
-      ? new Set(
-          (
-            await trx
-              .selectFrom('files')
-              .select('id')
-              .where('id', 'in', wanted)
-              .where('kind', '=', 'content')
-              .execute()
-          ).map((f) => f.id),
-        )
-      : new Set<number>();
+    const stored = wanted.length ? new Set(await storedContentFileIds(trx, wanted)) : new Set<number>();
     const changes: Updateable<ArticleTable> = {
       title: revision.title,
       can_create_issue: revision.can_create_issue,

@@ -1,7 +1,15 @@
-import { sql } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
 import type { Dialect } from '../../db/schema-helpers.ts';
-import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
+import type {
+  ArticleRow,
+  ArticleTable,
+  CategoryRow,
+  CategoryTable,
+  FileRow,
+  SectionRow,
+  SectionTable,
+} from '../../db/tables.ts';
 
 export type ItemKind = 'section' | 'category' | 'article';
 
@@ -162,4 +170,162 @@ export async function articleIdsIn(
 export async function lockCategoryTree(trx: Tx, dialect: Dialect): Promise<void> {
   if (dialect !== 'postgres') return;
   await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.category_tree'))`.execute(trx);
+}
+
+/** Adds a section row; answers its id. */
+export async function insertSection(db: Executor, values: Insertable<SectionTable>): Promise<number> {
+  const row = await db.insertInto('sections').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function writeSection(
+  db: Executor,
+  id: number,
+  changes: Updateable<SectionTable>,
+): Promise<void> {
+  await db.updateTable('sections').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes the section's row alone (its content has been moved or deleted). */
+export async function deleteSectionRow(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('sections').where('id', '=', id).execute();
+}
+
+/** Every category of a section, at any depth. */
+export const categoriesInSection = (db: Executor, sectionId: number): Promise<CategoryRow[]> =>
+  db.selectFrom('categories').selectAll().where('section_id', '=', sectionId).execute();
+
+/** Every article of a section, in a category or not. */
+export const articlesInSection = (db: Executor, sectionId: number): Promise<ArticleRow[]> =>
+  db.selectFrom('articles').selectAll().where('section_id', '=', sectionId).execute();
+
+/** Deletes every article and category of a section. */
+export async function deleteSectionContent(db: Executor, sectionId: number): Promise<void> {
+  await db.deleteFrom('articles').where('section_id', '=', sectionId).execute();
+  await db.deleteFrom('categories').where('section_id', '=', sectionId).execute();
+}
+
+/** Adds a category row; answers its id. */
+export async function insertCategory(db: Executor, values: Insertable<CategoryTable>): Promise<number> {
+  const row = await db.insertInto('categories').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function writeCategory(
+  db: Executor,
+  id: number,
+  changes: Updateable<CategoryTable>,
+): Promise<void> {
+  await db.updateTable('categories').set(changes).where('id', '=', id).execute();
+}
+
+/** The categories directly inside a category. */
+export const childCategories = (db: Executor, parentId: number): Promise<CategoryRow[]> =>
+  db.selectFrom('categories').selectAll().where('parent_id', '=', parentId).execute();
+
+/** The articles directly inside a category. */
+export const articlesInCategory = (db: Executor, categoryId: number): Promise<ArticleRow[]> =>
+  db.selectFrom('articles').selectAll().where('category_id', '=', categoryId).execute();
+
+export async function deleteCategories(db: Executor, ids: number[]): Promise<void> {
+  if (ids.length) await db.deleteFrom('categories').where('id', 'in', ids).execute();
+}
+
+export async function deleteArticles(db: Executor, ids: number[]): Promise<void> {
+  if (ids.length) await db.deleteFrom('articles').where('id', 'in', ids).execute();
+}
+
+export async function writeArticle(
+  db: Executor,
+  id: number,
+  changes: Updateable<ArticleTable>,
+): Promise<void> {
+  await db.updateTable('articles').set(changes).where('id', '=', id).execute();
+}
+
+/** Adds an article row; answers its id. */
+export async function insertArticle(db: Executor, values: Insertable<ArticleTable>): Promise<number> {
+  const row = await db.insertInto('articles').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Takes the article's row lock for the rest of the transaction (a no-op write); false when there is no such row. */
+export async function lockArticleRow(trx: Tx, id: number): Promise<boolean> {
+  const locked = await trx
+    .updateTable('articles')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(locked.numUpdatedRows) > 0;
+}
+
+/** Which of `ids` are stored content files. */
+export async function storedContentFileIds(db: Executor, ids: number[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom('files')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('kind', '=', 'content')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Moves categories (a subtree) to another section. */
+export async function moveCategoriesToSection(
+  db: Executor,
+  ids: number[],
+  sectionId: number,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('categories')
+    .set({ section_id: sectionId, updated_at: now })
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Moves articles to another section, in the categories they are in. */
+export async function moveArticlesToSection(
+  db: Executor,
+  ids: number[],
+  sectionId: number,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('articles')
+    .set({ section_id: sectionId, updated_at: now })
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Whether a category still holds an article or a subcategory. */
+export async function categoryHoldsContent(db: Executor, id: number): Promise<boolean> {
+  const [article, child] = await Promise.all([
+    db.selectFrom('articles').select('id').where('category_id', '=', id).executeTakeFirst(),
+    db.selectFrom('categories').select('id').where('parent_id', '=', id).executeTakeFirst(),
+  ]);
+  return Boolean(article || child);
+}
+
+/** Whether a section still holds an article or a category. */
+export async function sectionHoldsContent(db: Executor, id: number): Promise<boolean> {
+  const [article, category] = await Promise.all([
+    db.selectFrom('articles').select('id').where('section_id', '=', id).executeTakeFirst(),
+    db.selectFrom('categories').select('id').where('section_id', '=', id).executeTakeFirst(),
+  ]);
+  return Boolean(article || category);
+}
+
+/** Takes the given files away from the categories that use them as icons. */
+export async function clearCategoryIcons(db: Executor, fileIds: number[]): Promise<void> {
+  await db
+    .updateTable('categories')
+    .set({ icon_file_id: null, icon_type: null })
+    .where('icon_file_id', 'in', fileIds)
+    .execute();
+}
+
+/** Whether the help centre has any section at all. */
+export async function hasAnySection(db: Executor): Promise<boolean> {
+  return Boolean(await db.selectFrom('sections').select('id').limit(1).executeTakeFirst());
 }

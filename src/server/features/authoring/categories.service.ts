@@ -12,11 +12,17 @@ import { ApiError, notFound } from '../../http/errors.ts';
 import { touchContent } from '../content/content.repository.ts';
 import {
   articleIdsIn,
+  articlesInCategory,
+  childCategories,
+  deleteArticles,
+  deleteCategories,
   findCategory,
   findFile,
   findSection,
+  insertCategory,
   lockCategoryTree,
   subtreeIds,
+  writeCategory,
 } from './authoring.repository.ts';
 import { presentAdminCategory } from './authoring.presenters.ts';
 import { cleanHtml } from './clean-html.ts';
@@ -79,28 +85,24 @@ export async function createCategory(db: Db, body: CategoryCreateBody): Promise<
     );
     const icon = await iconChange(trx, { icon_type: null, font_icon: null, icon_file_id: null }, body);
     const now = Date.now();
-    const row = await trx
-      .insertInto('categories')
-      .values({
-        section_id: place.sectionId,
-        parent_id: place.categoryId,
-        name,
-        description,
-        description_source: null,
-        icon_type: null,
-        font_icon: null,
-        icon_file_id: null,
-        ...icon,
-        position: 1_000_000,
-        source_path: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await placeAt(trx, 'category', place.sectionId, place.categoryId, row.id, body.position, now);
+    const id = await insertCategory(trx, {
+      section_id: place.sectionId,
+      parent_id: place.categoryId,
+      name,
+      description,
+      description_source: null,
+      icon_type: null,
+      font_icon: null,
+      icon_file_id: null,
+      ...icon,
+      position: 1_000_000,
+      source_path: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await placeAt(trx, 'category', place.sectionId, place.categoryId, id, body.position, now);
     await touchContent(trx);
-    return present(trx, row.id);
+    return present(trx, id);
   });
 }
 
@@ -118,11 +120,7 @@ export async function updateCategory(db: Db, id: number, body: CategoryUpdateBod
       changes.description_source = null;
     }
     if (Object.keys(changes).length) {
-      await trx
-        .updateTable('categories')
-        .set({ ...changes, updated_at: Date.now() })
-        .where('id', '=', id)
-        .execute();
+      await writeCategory(trx, id, { ...changes, updated_at: Date.now() });
       await touchContent(trx);
     }
     return present(trx, id);
@@ -147,15 +145,12 @@ export async function deleteCategory(
     if (!category) throw notFound(`Category ${id}`);
     const now = Date.now();
     const subtree = await subtreeIds(trx, category);
-    const [children, articles] = await Promise.all([
-      trx.selectFrom('categories').selectAll().where('parent_id', '=', id).execute(),
-      trx.selectFrom('articles').selectAll().where('category_id', '=', id).execute(),
-    ]);
+    const [children, articles] = await Promise.all([childCategories(trx, id), articlesInCategory(trx, id)]);
     const hasContent = children.length + articles.length > 0;
     if (hasContent && query.content === 'delete') {
       const inside = await articleIdsIn(trx, { categoryIds: subtree });
-      if (inside.length) await trx.deleteFrom('articles').where('id', 'in', inside).execute();
-      await trx.deleteFrom('categories').where('id', 'in', subtree).execute();
+      await deleteArticles(trx, inside);
+      await deleteCategories(trx, subtree);
     } else if (
       hasContent &&
       (query.move_to_section_id !== undefined || query.move_to_category_id !== undefined)
@@ -192,7 +187,7 @@ export async function deleteCategory(
       throw notEmpty(`Category "${category.name}"`, children.length, articles.length);
     }
     if (!hasContent || query.content !== 'delete') {
-      await trx.deleteFrom('categories').where('id', '=', id).execute();
+      await deleteCategories(trx, [id]);
     }
     await closeGap(trx, 'category', category.section_id, category.parent_id, now);
     await touchContent(trx);

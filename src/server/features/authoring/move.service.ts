@@ -13,9 +13,13 @@ import {
   listAllCategories,
   listAllSections,
   listSiblings,
+  moveArticlesToSection,
+  moveCategoriesToSection,
   lockCategoryTree,
   setPosition,
   subtreeIds,
+  writeArticle,
+  writeCategory,
   type ItemKind,
 } from './authoring.repository.ts';
 import {
@@ -121,26 +125,18 @@ export async function moveCategory(
     );
   }
   if (target.sectionId !== category.section_id) {
-    await trx
-      .updateTable('categories')
-      .set({ section_id: target.sectionId, updated_at: now })
-      .where('id', 'in', subtree)
-      .execute();
+    await moveCategoriesToSection(trx, subtree, target.sectionId, now);
     const articles = await articleIdsIn(trx, { categoryIds: subtree });
     if (articles.length) {
-      await trx
-        .updateTable('articles')
-        .set({ section_id: target.sectionId, updated_at: now })
-        .where('id', 'in', articles)
-        .execute();
+      await moveArticlesToSection(trx, articles, target.sectionId, now);
       await recordRevisions(trx, articles, { action: 'moved', author, now });
     }
   }
-  await trx
-    .updateTable('categories')
-    .set({ parent_id: target.categoryId, section_id: target.sectionId, updated_at: now })
-    .where('id', '=', category.id)
-    .execute();
+  await writeCategory(trx, category.id, {
+    parent_id: target.categoryId,
+    section_id: target.sectionId,
+    updated_at: now,
+  });
   await placeAt(trx, 'category', target.sectionId, target.categoryId, category.id, index, now);
   if (target.sectionId !== category.section_id || target.categoryId !== category.parent_id) {
     await closeGap(trx, 'category', category.section_id, category.parent_id, now);
@@ -156,11 +152,11 @@ export async function moveArticle(
   now: number,
 ): Promise<void> {
   const changesPlace = target.sectionId !== article.section_id || target.categoryId !== article.category_id;
-  await trx
-    .updateTable('articles')
-    .set({ section_id: target.sectionId, category_id: target.categoryId, updated_at: now })
-    .where('id', '=', article.id)
-    .execute();
+  await writeArticle(trx, article.id, {
+    section_id: target.sectionId,
+    category_id: target.categoryId,
+    updated_at: now,
+  });
   await placeAt(trx, 'article', target.sectionId, target.categoryId, article.id, index, now);
   if (changesPlace) {
     await closeGap(trx, 'article', article.section_id, article.category_id, now);

@@ -8,7 +8,17 @@ import type { Dialect } from '../../db/schema-helpers.ts';
 import type { Db } from '../../db/database.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { touchContent } from '../content/content.repository.ts';
-import { findCategory, findSection, lockCategoryTree } from './authoring.repository.ts';
+import {
+  articlesInSection,
+  categoriesInSection,
+  deleteSectionContent,
+  deleteSectionRow,
+  findCategory,
+  findSection,
+  insertSection,
+  lockCategoryTree,
+  writeSection,
+} from './authoring.repository.ts';
 import { presentAdminSection } from './authoring.presenters.ts';
 import { checkOneDeleteOption, cleanName, notEmpty } from './content-rules.ts';
 import { closeGap, moveArticle, moveCategory, placeAt } from './move.service.ts';
@@ -18,14 +28,16 @@ export async function createSection(db: Db, body: SectionCreateBody): Promise<Ad
   const name = cleanName(body.name);
   return db.transaction().execute(async (trx) => {
     const now = Date.now();
-    const row = await trx
-      .insertInto('sections')
-      .values({ name, position: 1_000_000, source_path: null, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await placeAt(trx, 'section', 0, null, row.id, body.position, now);
+    const id = await insertSection(trx, {
+      name,
+      position: 1_000_000,
+      source_path: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await placeAt(trx, 'section', 0, null, id, body.position, now);
     await touchContent(trx);
-    return presentAdminSection((await findSection(trx, row.id))!);
+    return presentAdminSection((await findSection(trx, id))!);
   });
 }
 
@@ -34,11 +46,7 @@ export async function updateSection(db: Db, id: number, body: SectionUpdateBody)
     const section = await findSection(trx, id);
     if (!section) throw notFound(`Section ${id}`);
     if (body.name !== undefined) {
-      await trx
-        .updateTable('sections')
-        .set({ name: cleanName(body.name), updated_at: Date.now() })
-        .where('id', '=', id)
-        .execute();
+      await writeSection(trx, id, { name: cleanName(body.name), updated_at: Date.now() });
       await touchContent(trx);
     }
     return presentAdminSection((await findSection(trx, id))!);
@@ -63,13 +71,12 @@ export async function deleteSection(
     if (!section) throw notFound(`Section ${id}`);
     const now = Date.now();
     const [categories, articles] = await Promise.all([
-      trx.selectFrom('categories').selectAll().where('section_id', '=', id).execute(),
-      trx.selectFrom('articles').selectAll().where('section_id', '=', id).execute(),
+      categoriesInSection(trx, id),
+      articlesInSection(trx, id),
     ]);
     const hasContent = categories.length + articles.length > 0;
     if (hasContent && query.content === 'delete') {
-      await trx.deleteFrom('articles').where('section_id', '=', id).execute();
-      await trx.deleteFrom('categories').where('section_id', '=', id).execute();
+      await deleteSectionContent(trx, id);
     } else if (hasContent && query.move_to_section_id !== undefined) {
       const targetId = query.move_to_section_id;
       if (targetId === id) throw badRequest('move_to_section_id', 'is the section being deleted');
@@ -107,7 +114,7 @@ export async function deleteSection(
     } else if (hasContent) {
       throw notEmpty(`Section "${section.name}"`, categories.length, articles.length);
     }
-    await trx.deleteFrom('sections').where('id', '=', id).execute();
+    await deleteSectionRow(trx, id);
     await closeGap(trx, 'section', 0, null, now);
     await touchContent(trx);
   });

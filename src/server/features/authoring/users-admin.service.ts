@@ -4,20 +4,18 @@ import type { UserRow } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { createUser, hashToken } from '../auth/auth.service.ts';
 import type { Passwords } from '../auth/password.ts';
+import {
+  adminCount,
+  deleteTokensOfUser,
+  deleteUser,
+  findUser,
+  listAllUsers,
+  lockUsers,
+  unlinkTicketsOfUser,
+  updateUser,
+} from '../auth/users.repository.ts';
 import { presentAdminUser } from './authoring.presenters.ts';
 import { cleanName } from './content-rules.ts';
-
-const findUser = (db: Executor, id: number) =>
-  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-
-async function adminCount(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('is_admin', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
 
 /**
  * Takes the row locks of the acting admin and of the user acted on, in one statement (so two admins acting on each
@@ -27,11 +25,7 @@ async function adminCount(db: Executor): Promise<number> {
  * two admins removing each other's flag at the same moment would both see two admins and leave none.
  */
 async function lockActorAndUser(trx: Executor, actorId: number, id: number): Promise<void> {
-  await trx
-    .updateTable('users')
-    .set((eb) => ({ is_admin: eb.ref('is_admin') }))
-    .where('id', 'in', [actorId, id])
-    .execute();
+  await lockUsers(trx, [actorId, id]);
   const actor = await findUser(trx, actorId);
   if (actor?.is_admin !== 1) throw new ApiError(403, 'forbidden', 'This needs an administrator account');
 }
@@ -42,7 +36,7 @@ const lastAdmin = (field: string) =>
   ]);
 
 export async function listUsers(db: Executor): Promise<AdminUserList> {
-  const users = await db.selectFrom('users').selectAll().orderBy('id').execute();
+  const users = await listAllUsers(db);
   return { items: users.map(presentAdminUser) };
 }
 
@@ -86,15 +80,8 @@ export async function changeUser(
     if (name !== undefined) changes.name = name;
     if (passwordHash !== undefined) changes.password_hash = passwordHash;
     if (body.is_admin !== undefined) changes.is_admin = body.is_admin ? 1 : 0;
-    if (Object.keys(changes).length)
-      await trx.updateTable('users').set(changes).where('id', '=', id).execute();
-    if (passwordHash !== undefined) {
-      await trx
-        .deleteFrom('auth_tokens')
-        .where('user_id', '=', id)
-        .where('token_hash', '!=', hashToken(actorToken))
-        .execute();
-    }
+    if (Object.keys(changes).length) await updateUser(trx, id, changes);
+    if (passwordHash !== undefined) await deleteTokensOfUser(trx, id, hashToken(actorToken));
     return presentAdminUser((await findUser(trx, id)) as UserRow);
   });
 }
@@ -109,8 +96,8 @@ export async function removeUser(db: Db, actor: UserRow, id: number): Promise<vo
       throw new ApiError(409, 'own_account', 'You cannot delete your own account; ask another admin');
     }
     if (user.is_admin === 1 && (await adminCount(trx)) <= 1) throw lastAdmin('id');
-    await trx.deleteFrom('auth_tokens').where('user_id', '=', id).execute();
-    await trx.updateTable('tickets').set({ user_id: null }).where('user_id', '=', id).execute();
-    await trx.deleteFrom('users').where('id', '=', id).execute();
+    await deleteTokensOfUser(trx, id);
+    await unlinkTicketsOfUser(trx, id);
+    await deleteUser(trx, id);
   });
 }

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { latestMigration, type Executor } from '../../db/database.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
@@ -20,6 +19,19 @@ import {
   type BackupRecord,
   type Row,
 } from './backup-format.ts';
+import {
+  countRows,
+  currentSchema,
+  deleteAllRows,
+  insertRows,
+  READ_BATCH,
+  resetSequences,
+  setSelfReferences,
+  storageKeysInUse,
+  storedBlobs,
+  storedBlobTotals,
+  tableRows,
+} from './backup.repository.ts';
 import { ALL_TABLES, KEPT_TABLES, planOf, type TableName } from './backup-tables.ts';
 
 export interface BackupOptions {
@@ -31,60 +43,10 @@ export interface RestoreOptions extends BackupOptions {
   force?: boolean;
 }
 
-/** Rows read per query while writing; blobs are listed in batches of the same size. */
-const READ_BATCH = 500;
 /** Rows per insert, within every database's limit on bound parameters. */
 const INSERT_PARAMETERS = 4_000;
 
-/** Tables and columns written without the typed schema: the backup handles every table the same way. */
-type LooseDb = Kysely<Record<string, Row>>;
-const loose = (db: Executor) => db as unknown as LooseDb;
-
 const totalRows = (tables: Record<string, number>) => Object.values(tables).reduce((sum, n) => sum + n, 0);
-
-async function countRows(db: Executor, table: TableName): Promise<number> {
-  const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(
-    db,
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
-/** Every row of a table in primary-key order, a batch at a time (keyset paging: no OFFSET, no full load). */
-async function* tableRows(db: Executor, table: TableName): AsyncGenerator<Row[]> {
-  const key = planOf(table).key.map((column) => sql.ref(column));
-  let last: unknown[] | null = null;
-  for (;;) {
-    const after = last ? sql`where (${sql.join(key)}) > (${sql.join(last)})` : sql``;
-    const { rows } = await sql<Row>`
-      select * from ${sql.table(table)} ${after} order by ${sql.join(key)} limit ${READ_BATCH}
-    `.execute(db);
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < READ_BATCH) return;
-    const final = rows[rows.length - 1] as Row;
-    last = planOf(table).key.map((column) => final[column]);
-  }
-}
-
-/** Each distinct stored file once, with its size, in key order. */
-async function* storedBlobs(db: Executor): AsyncGenerator<{ key: string; size: number }[]> {
-  let last: string | null = null;
-  for (;;) {
-    let query = db
-      .selectFrom('files')
-      .select('storage_key')
-      .select((eb) => eb.fn.max('size').as('size'))
-      .groupBy('storage_key')
-      .orderBy('storage_key')
-      .limit(READ_BATCH);
-    if (last !== null) query = query.where('storage_key', '>', last);
-    const rows = await query.execute();
-    if (rows.length === 0) return;
-    yield rows.map((row) => ({ key: row.storage_key, size: Number(row.size) }));
-    if (rows.length < READ_BATCH) return;
-    last = rows[rows.length - 1]?.storage_key ?? null;
-  }
-}
 
 /** A stored file's bytes, checked against its content hash and size as they pass. */
 async function* blobBytes(storage: FileStorage, key: string, size: number): AsyncGenerator<Buffer> {
@@ -166,17 +128,7 @@ export async function writeBackup(
       .execute(async (trx) => {
         const tables: Record<string, number> = {};
         for (const table of KEPT_TABLES) tables[table] = await countRows(trx, table);
-        const blobs = await trx
-          .selectFrom((eb) =>
-            eb
-              .selectFrom('files')
-              .select('storage_key')
-              .select((e) => e.fn.max('size').as('size'))
-              .groupBy('storage_key')
-              .as('blobs'),
-          )
-          .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('size').as('bytes')])
-          .executeTakeFirstOrThrow();
+        const blobs = await storedBlobTotals(trx);
         const header: BackupHeader = {
           format: BACKUP_FORMAT,
           version: BACKUP_VERSION,
@@ -184,7 +136,7 @@ export async function writeBackup(
           created_at: new Date().toISOString(),
           source: ctx.database.dialect,
           tables,
-          blobs: { count: Number(blobs.count), bytes: Number(blobs.bytes ?? 0) },
+          blobs,
         };
         const total = header.blobs.count + totalRows(tables);
         let done = 0;
@@ -222,8 +174,8 @@ async function existingContent(db: Executor): Promise<string[]> {
 export async function ourTables(ctx: AppContext) {
   const tables = await ctx.db.introspection.getTables();
   if (ctx.database.dialect !== 'postgres') return tables;
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(ctx.db);
-  return tables.filter((table) => table.schema === rows[0]?.schema);
+  const schema = await currentSchema(ctx.db);
+  return tables.filter((table) => table.schema === schema);
 }
 
 function checkSchema(header: BackupHeader, latest: string): void {
@@ -318,20 +270,13 @@ function rowInserter(db: Executor) {
   let later: Row[] = [];
   const flush = async () => {
     if (!table || batch.length === 0) return;
-    await loose(db).insertInto(table).values(batch).execute();
+    await insertRows(db, table, batch);
     batch = [];
   };
   const finishTable = async () => {
     await flush();
     if (!table) return;
-    const { key, selfReferences = [] } = planOf(table);
-    for (const row of later) {
-      let update = loose(db)
-        .updateTable(table)
-        .set(Object.fromEntries(selfReferences.map((column) => [column, row[column] ?? null])));
-      for (const column of key) update = update.where(column, '=', row[column] ?? null);
-      await update.execute();
-    }
+    for (const row of later) await setSelfReferences(db, table, row);
     later = [];
   };
   return {
@@ -351,16 +296,6 @@ function rowInserter(db: Executor) {
     },
     finish: finishTable,
   };
-}
-
-/** PostgreSQL's identity sequences continue after the restored ids, so new rows do not collide with them. */
-async function resetSequences(db: Executor): Promise<void> {
-  for (const table of ALL_TABLES) {
-    if (!('identity' in planOf(table))) continue;
-    await sql`
-      select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)
-    `.execute(db);
-  }
 }
 
 /**
@@ -409,11 +344,9 @@ export async function restoreBackup(
       record = await next();
     }
     const previousKeys = await ctx.db.transaction().execute(async (trx) => {
-      const previous = options.force
-        ? (await trx.selectFrom('files').select('storage_key').distinct().execute()).map((r) => r.storage_key)
-        : [];
+      const previous = options.force ? await storageKeysInUse(trx) : [];
       const revisionBefore = Number(await readSetting<number>(trx, 'content_revision')) || 0;
-      for (const table of [...ALL_TABLES].reverse()) await trx.deleteFrom(table).execute();
+      await deleteAllRows(trx, [...ALL_TABLES].reverse());
       const inserter = rowInserter(trx);
       while (record?.kind === 'row') {
         await inserter.add(record.table as TableName, record.row);
@@ -431,9 +364,7 @@ export async function restoreBackup(
       return previous;
     });
     // The replaced help centre's files that nothing restored uses.
-    const kept = new Set(
-      (await ctx.db.selectFrom('files').select('storage_key').distinct().execute()).map((r) => r.storage_key),
-    );
+    const kept = new Set(await storageKeysInUse(ctx.db));
     for (const key of previousKeys) if (!kept.has(key)) await ctx.storage.remove(key);
     return header;
   } catch (error) {

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { CaptchaChallenge } from '../../../shared/api/tickets.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
-import { readSetting } from '../settings/settings.repository.ts';
+import { insertSettingIfAbsent, readSetting } from '../settings/settings.repository.ts';
+import { deleteExpiredUses, recordUse } from './captcha.repository.ts';
 
 /** How many hashes a browser tries at most: a second or two of work for a person, real cost for a spammer. */
 export const MAX_NUMBER = 50_000;
@@ -17,11 +18,7 @@ async function hmacKey(db: Executor): Promise<Buffer> {
   const stored = await readSetting<string>(db, 'captcha_hmac_key');
   if (stored) return Buffer.from(stored, 'base64');
   const key = crypto.randomBytes(32);
-  await db
-    .insertInto('settings')
-    .values({ key: 'captcha_hmac_key', value: JSON.stringify(key.toString('base64')) })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
+  await insertSettingIfAbsent(db, 'captcha_hmac_key', key.toString('base64'));
   return Buffer.from((await readSetting<string>(db, 'captcha_hmac_key')) ?? '', 'base64');
 }
 
@@ -69,13 +66,8 @@ const equal = (a: string, b: string) =>
 
 /** Remembers a solution so it cannot be used twice, on any server; false if it was used before. */
 async function useOnce(db: Executor, key: string, expiresAt: number): Promise<boolean> {
-  await db.deleteFrom('captcha_uses').where('expires_at', '<', Date.now()).execute();
-  const result = await db
-    .insertInto('captcha_uses')
-    .values({ key, expires_at: expiresAt })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  await deleteExpiredUses(db, Date.now());
+  return recordUse(db, key, expiresAt);
 }
 
 async function verifyAltcha(db: Executor, payload: string, now: number): Promise<CaptchaProblem | null> {

@@ -104,3 +104,26 @@ export function chunks<T>(items: T[], size = 500): T[][] {
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
   return result;
 }
+
+/** The whole content, as an export writes it: the tree in position order, content files, attachment links. */
+export async function readAllContent(db: Executor) {
+  const [sections, categories, articles, files, links] = await Promise.all([
+    db.selectFrom('sections').selectAll().orderBy('position').orderBy('id').execute(),
+    db.selectFrom('categories').selectAll().orderBy('position').orderBy('id').execute(),
+    db.selectFrom('articles').selectAll().orderBy('position').orderBy('id').execute(),
+    db.selectFrom('files').selectAll().where('kind', '=', 'content').execute(),
+    db.selectFrom('article_files').selectAll().orderBy('position').execute(),
+  ]);
+  return { sections, categories, articles, files, links };
+}
+
+export async function deleteAttachmentsOf(db: Executor, articleIds: number[]): Promise<void> {
+  await db.deleteFrom('article_files').where('article_id', 'in', articleIds).execute();
+}
+
+export async function insertAttachments(
+  db: Executor,
+  rows: { article_id: number; file_id: number; position: number }[],
+): Promise<void> {
+  await db.insertInto('article_files').values(rows).execute();
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AppContext } from '../../context.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
 import { readAll } from '../../storage/file-storage.ts';
+import { readAllContent } from './content.repository.ts';
 import { formatDocument } from './front-matter.ts';
 import { CATEGORY_FILE, SECTION_FILE } from './read-folder.ts';
 
@@ -53,14 +54,7 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
   const root = path.resolve(dir);
   prepareTarget(root, options.force === true);
   const write = (relative: string, data: string | Buffer) => writeInside(root, relative, data);
-  const { db } = ctx;
-  const [sections, categories, articles, files, links] = await Promise.all([
-    db.selectFrom('sections').selectAll().orderBy('position').orderBy('id').execute(),
-    db.selectFrom('categories').selectAll().orderBy('position').orderBy('id').execute(),
-    db.selectFrom('articles').selectAll().orderBy('position').orderBy('id').execute(),
-    db.selectFrom('files').selectAll().where('kind', '=', 'content').execute(),
-    db.selectFrom('article_files').selectAll().orderBy('position').execute(),
-  ]);
+  const { sections, categories, articles, files, links } = await readAllContent(ctx.db);
   const fileById = new Map(files.map((f) => [f.id, f]));
   const written = new Map<number, string>();
 

@@ -7,7 +7,29 @@ import { FolderError } from './front-matter.ts';
 import { renderHtml, renderMarkdown } from './markdown.ts';
 import { recordRevisions } from '../authoring/revisions.repository.ts';
 import { FolderErrors, readContentFolder, readFolderFile, type ContentFolder } from './read-folder.ts';
-import { attachedFiles, chunks, importedKeys, touchContent } from './content.repository.ts';
+import {
+  attachedFiles,
+  chunks,
+  deleteAttachmentsOf,
+  importedKeys,
+  insertAttachments,
+  touchContent,
+} from './content.repository.ts';
+import {
+  categoryHoldsContent,
+  clearCategoryIcons,
+  deleteArticles,
+  deleteCategories,
+  deleteSectionRow,
+  insertArticle,
+  insertCategory,
+  insertSection,
+  sectionHoldsContent,
+  writeArticle,
+  writeCategory,
+  writeSection,
+} from '../authoring/authoring.repository.ts';
+import { deleteFiles, insertFile, writeFile } from '../files/files.repository.ts';
 
 export interface ImportOptions {
   prune?: boolean;
@@ -96,16 +118,12 @@ async function writeFolder(
     if (found) {
       sectionIds.set(section.path, found.id);
       if (differs(found, values)) {
-        await trx.updateTable('sections').set({ ...values, updated_at: now }).where('id', '=', found.id).execute();
+        await writeSection(trx, found.id, { ...values, updated_at: now });
         summary.sections.updated++;
       } else summary.sections.unchanged++;
     } else {
-      const row = await trx
-        .insertInto('sections')
-        .values({ ...values, source_path: section.path, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      sectionIds.set(section.path, row.id);
+      const id = await insertSection(trx, { ...values, source_path: section.path, created_at: now, updated_at: now });
+      sectionIds.set(section.path, id);
       summary.sections.created++;
     }
   }
@@ -120,15 +138,11 @@ async function writeFolder(
     if (found) {
       fileIds.set(asset, { id: found.id, name });
       if (differs(found, values)) {
-        await trx.updateTable('files').set(values).where('id', '=', found.id).execute();
+        await writeFile(trx, found.id, values);
         summary.files.updated++;
       } else summary.files.unchanged++;
     } else {
-      const row = await trx
-        .insertInto('files')
-        .values({ ...values, kind: 'content', source_path: asset, created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = await insertFile(trx, { ...values, kind: 'content', source_path: asset, created_at: now });
       fileIds.set(asset, { id: row.id, name });
       summary.files.created++;
     }
@@ -152,16 +166,18 @@ async function writeFolder(
     if (found) {
       categoryIds.set(category.path, found.id);
       if (differs(found, values)) {
-        await trx.updateTable('categories').set({ ...values, updated_at: now }).where('id', '=', found.id).execute();
+        await writeCategory(trx, found.id, { ...values, updated_at: now });
         changed.add(category.path);
       }
     } else {
-      const row = await trx
-        .insertInto('categories')
-        .values({ ...values, description: '', source_path: category.path, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      categoryIds.set(category.path, row.id);
+      const id = await insertCategory(trx, {
+        ...values,
+        description: '',
+        source_path: category.path,
+        created_at: now,
+        updated_at: now,
+      });
+      categoryIds.set(category.path, id);
       summary.categories.created++;
     }
   }
@@ -184,16 +200,18 @@ async function writeFolder(
     if (found) {
       articleIds.set(article.path, found.id);
       if (differs(found, values)) {
-        await trx.updateTable('articles').set({ ...values, updated_at: now }).where('id', '=', found.id).execute();
+        await writeArticle(trx, found.id, { ...values, updated_at: now });
         changed.add(article.path);
       }
     } else {
-      const row = await trx
-        .insertInto('articles')
-        .values({ ...values, body_html: '', source_path: article.path, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      articleIds.set(article.path, row.id);
+      const id = await insertArticle(trx, {
+        ...values,
+        body_html: '',
+        source_path: article.path,
+        created_at: now,
+        updated_at: now,
+      });
+      articleIds.set(article.path, id);
       summary.articles.created++;
     }
   }
@@ -220,10 +238,10 @@ async function writeFolder(
       continue;
     }
     if (found) {
-      await trx.updateTable('categories').set({ description, updated_at: now }).where('id', '=', id).execute();
+      await writeCategory(trx, id, { description, updated_at: now });
       summary.categories.updated++;
     } else {
-      await trx.updateTable('categories').set({ description }).where('id', '=', id).execute();
+      await writeCategory(trx, id, { description });
     }
   }
 
@@ -244,19 +262,19 @@ async function writeFolder(
         revised.push(id);
       } else summary.articles.unchanged++;
     } else if (found) {
-      await trx.updateTable('articles').set({ body_html, updated_at: now }).where('id', '=', id).execute();
+      await writeArticle(trx, id, { body_html, updated_at: now });
       summary.articles.updated++;
       revised.push(id);
     } else {
-      await trx.updateTable('articles').set({ body_html }).where('id', '=', id).execute();
+      await writeArticle(trx, id, { body_html });
       revised.push(id);
     }
     progress(article.path);
   }
 
   const imported = [...articleIds.values()];
-  for (const ids of chunks(imported)) await trx.deleteFrom('article_files').where('article_id', 'in', ids).execute();
-  for (const rows of chunks(links)) await trx.insertInto('article_files').values(rows).execute();
+  for (const ids of chunks(imported)) await deleteAttachmentsOf(trx, ids);
+  for (const rows of chunks(links)) await insertAttachments(trx, rows);
   await recordRevisions(trx, revised, { action: 'imported', author: null, now });
 
   if (options.prune) await prune(trx, folder, existing, summary);
@@ -283,7 +301,7 @@ async function prune(
     [...map.entries()].filter(([key]) => !kept.has(key));
 
   const articles = gone(existing.articles, keep.articles).map(([, row]) => row.id);
-  for (const ids of chunks(articles)) await trx.deleteFrom('articles').where('id', 'in', ids).execute();
+  for (const ids of chunks(articles)) await deleteArticles(trx, ids);
   summary.articles.deleted = articles.length;
 
   // Deepest categories first, so a parent is empty by the time it goes.
@@ -291,39 +309,31 @@ async function prune(
     ([a], [b]) => b.split('/').length - a.split('/').length,
   );
   for (const [categoryPath, { id }] of categories) {
-    const [article, child] = await Promise.all([
-      trx.selectFrom('articles').select('id').where('category_id', '=', id).executeTakeFirst(),
-      trx.selectFrom('categories').select('id').where('parent_id', '=', id).executeTakeFirst(),
-    ]);
-    if (article || child) {
+    if (await categoryHoldsContent(trx, id)) {
       throw new FolderErrors([
         new FolderError(categoryPath, 'is gone from the folder but still holds content added outside it; move that content first'),
       ]);
     }
-    await trx.deleteFrom('categories').where('id', '=', id).execute();
+    await deleteCategories(trx, [id]);
   }
   summary.categories.deleted = categories.length;
 
   const sections = gone(existing.sections, keep.sections);
   for (const [sectionPath, { id }] of sections) {
-    const [article, category] = await Promise.all([
-      trx.selectFrom('articles').select('id').where('section_id', '=', id).executeTakeFirst(),
-      trx.selectFrom('categories').select('id').where('section_id', '=', id).executeTakeFirst(),
-    ]);
-    if (article || category) {
+    if (await sectionHoldsContent(trx, id)) {
       throw new FolderErrors([
         new FolderError(sectionPath, 'is gone from the folder but still holds content added outside it; move that content first'),
       ]);
     }
-    await trx.deleteFrom('sections').where('id', '=', id).execute();
+    await deleteSectionRow(trx, id);
   }
   summary.sections.deleted = sections.length;
 
   const files = gone(existing.files, keep.files).map(([, row]) => row);
   for (const batch of chunks(files)) {
     const ids = batch.map((f) => f.id);
-    await trx.updateTable('categories').set({ icon_file_id: null, icon_type: null }).where('icon_file_id', 'in', ids).execute();
-    await trx.deleteFrom('files').where('id', 'in', ids).execute();
+    await clearCategoryIcons(trx, ids);
+    await deleteFiles(trx, ids);
   }
   summary.files.deleted = files.length;
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { FileRow, OutboxTarget, TicketRow } from '../../db/tables.ts';
 import { contentTypeFor } from '../files/content-type.ts';
+import { insertFile } from '../files/files.repository.ts';
 import {
   attachFiles,
   enqueueDeliveries,
@@ -12,20 +13,16 @@ import {
 
 export async function buildUpload(ctx: AppContext, name: string, content: string | Buffer): Promise<FileRow> {
   const blob = await ctx.storage.put(Buffer.from(content));
-  return ctx.db
-    .insertInto('files')
-    .values({
-      storage_key: blob.key,
-      original_name: name,
-      mime_type: contentTypeFor(name),
-      size: blob.size,
-      kind: 'upload',
-      source_path: null,
-      owner_key: 'visitor:test',
-      created_at: Date.now(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertFile(ctx.db, {
+    storage_key: blob.key,
+    original_name: name,
+    mime_type: contentTypeFor(name),
+    size: blob.size,
+    kind: 'upload',
+    source_path: null,
+    owner_key: 'visitor:test',
+    created_at: Date.now(),
+  });
 }
 
 let sequence = 0;

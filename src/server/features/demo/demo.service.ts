@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../../context.ts';
+import { hasAnySection } from '../authoring/authoring.repository.ts';
 import { importFolder, type ImportOptions, type ImportSummary } from '../content/import-folder.ts';
 import { readSetting, writeSetting } from '../settings/settings.repository.ts';
 import { updateBranding } from '../settings/branding.service.ts';
@@ -22,8 +23,7 @@ export async function seedDemo(ctx: AppContext, options: ImportOptions = {}): Pr
  */
 export async function seedOnFirstStart(ctx: AppContext): Promise<ImportSummary | undefined> {
   if (await readSetting(ctx.db, 'initialised_at')) return undefined;
-  const anything = await ctx.db.selectFrom('sections').select('id').limit(1).executeTakeFirst();
-  const summary = anything ? undefined : await seedDemo(ctx);
+  const summary = (await hasAnySection(ctx.db)) ? undefined : await seedDemo(ctx);
   await writeSetting(ctx.db, 'initialised_at', new Date().toISOString());
   return summary;
 }

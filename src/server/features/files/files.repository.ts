@@ -1,6 +1,21 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { FileRow } from '../../db/tables.ts';
+import type { Insertable, Updateable } from 'kysely';
+import type { FileRow, FileTable } from '../../db/tables.ts';
+
+/** Records a stored file (an upload, an admin's content file, an imported asset) and answers its row. */
+export function insertFile(db: Executor, file: Insertable<FileTable>): Promise<FileRow> {
+  return db.insertInto('files').values(file).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function writeFile(db: Executor, id: number, changes: Updateable<FileTable>): Promise<void> {
+  await db.updateTable('files').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes file rows (the bytes stay until the sweep of unused bytes). */
+export async function deleteFiles(db: Executor, ids: number[]): Promise<void> {
+  if (ids.length) await db.deleteFrom('files').where('id', 'in', ids).execute();
+}
 
 export function findFile(db: Executor, id: number): Promise<FileRow | undefined> {
   return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();

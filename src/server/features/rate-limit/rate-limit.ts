@@ -1,6 +1,13 @@
-import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
+import {
+  addToCounter,
+  addToCounterUpTo,
+  deleteCounters,
+  deleteCountersBefore,
+  subtractFromCounter,
+  sumCountersSince,
+} from './rate-limit.repository.ts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -37,16 +44,9 @@ export async function countUse(
   now = Date.now(),
 ): Promise<number> {
   const windowStart = windowOf(now);
-  const row = await db
-    .insertInto('rate_limits')
-    .values({ key: keyOf(bucket, client), window_start: windowStart, count: 1 })
-    .onConflict((oc) =>
-      oc.columns(['key', 'window_start']).doUpdateSet({ count: sql`rate_limits.count + 1` }),
-    )
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  if (Math.random() < 0.01) await sweep(db, windowStart);
-  return Number(row.count);
+  const count = await addToCounter(db, keyOf(bucket, client), windowStart, 1);
+  if (Math.random() < 0.01) await deleteCountersBefore(db, windowStart - HOUR);
+  return count;
 }
 
 /**
@@ -65,21 +65,11 @@ export async function takeAllowance(
 ): Promise<number> {
   if (amount > limit) throw new RateLimitError(secondsLeft(now));
   const windowStart = windowOf(now);
-  const row = await db
-    .insertInto('rate_limits')
-    .values({ key: keyOf(bucket, client), window_start: windowStart, count: amount })
-    .onConflict((oc) =>
-      oc
-        .columns(['key', 'window_start'])
-        .doUpdateSet({ count: sql`rate_limits.count + ${amount}` })
-        .where(sql<number>`rate_limits.count + ${amount}`, '<=', limit),
-    )
-    .returning('count')
-    .executeTakeFirst();
-  // No row: the row exists and the update's condition refused it.
-  if (!row) throw new RateLimitError(secondsLeft(now));
-  if (Math.random() < 0.01) await sweep(db, windowStart);
-  return Number(row.count);
+  const count = await addToCounterUpTo(db, keyOf(bucket, client), windowStart, amount, limit);
+  // No count: the row exists and the update's condition refused it.
+  if (count === undefined) throw new RateLimitError(secondsLeft(now));
+  if (Math.random() < 0.01) await deleteCountersBefore(db, windowStart - HOUR);
+  return count;
 }
 
 /**
@@ -94,44 +84,20 @@ export async function giveBack(
   now = Date.now(),
 ): Promise<void> {
   if (amount <= 0) return;
-  await db
-    .updateTable('rate_limits')
-    .set({
-      count: sql`case when rate_limits.count > ${amount} then rate_limits.count - ${amount} else 0 end`,
-    })
-    .where('key', '=', keyOf(bucket, client))
-    .where('window_start', '=', windowOf(now))
-    .execute();
+  await subtractFromCounter(db, keyOf(bucket, client), windowOf(now), amount);
 }
 
 /** Forgets `client`'s use of `bucket` in every hour; answers how much was counted. */
 export async function clearAllowance(db: Executor, bucket: string, client: string): Promise<number> {
-  const rows = await db
-    .deleteFrom('rate_limits')
-    .where('key', '=', keyOf(bucket, client))
-    .returning('count')
-    .execute();
-  return rows.reduce((sum, row) => sum + Number(row.count), 0);
+  return deleteCounters(db, keyOf(bucket, client));
 }
-
-const sweep = (db: Executor, windowStart: number) =>
-  db
-    .deleteFrom('rate_limits')
-    .where('window_start', '<', windowStart - HOUR)
-    .execute();
 
 /**
  * What `client` has used of `bucket` in this hour and the one before, for uses that outlast the hour they began
  * in (an upload under way at the top of the hour) without letting a lost give-back count for longer than that.
  */
 export async function recentUse(db: Executor, bucket: string, client: string, now = Date.now()) {
-  const row = await db
-    .selectFrom('rate_limits')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('count'), eb.lit(0)).as('used'))
-    .where('key', '=', keyOf(bucket, client))
-    .where('window_start', '>=', windowOf(now) - HOUR)
-    .executeTakeFirstOrThrow();
-  return Number(row.used);
+  return sumCountersSince(db, keyOf(bucket, client), windowOf(now) - HOUR);
 }
 
 const windowOf = (now: number) => Math.floor(now / HOUR) * HOUR;

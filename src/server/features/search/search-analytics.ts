@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { SearchEvent, SearchReport, SearchReportRow } from '../../../shared/api/search.ts';
 import type { Executor } from '../../db/database.ts';
 import { fold } from './analysis.ts';
+import { countSearchQuery, mostSearchedQueries, mostUnansweredQueries } from './search.repository.ts';
 
 /**
  * A query as the report keeps it: folded, spaced once, and with what could identify a person (email addresses,
@@ -22,18 +22,7 @@ export async function recordSearchEvent(db: Executor, event: SearchEvent, now = 
   const searched = event.type === 'search' ? 1 : 0;
   const empty = event.type === 'search' && event.found === 0 ? 1 : 0;
   const opened = event.type === 'open' ? 1 : 0;
-  await db
-    .insertInto('search_queries')
-    .values({ query, searches: searched, empty_results: empty, opened, last_searched_at: now })
-    .onConflict((oc) =>
-      oc.column('query').doUpdateSet({
-        searches: sql`search_queries.searches + ${searched}`,
-        empty_results: sql`search_queries.empty_results + ${empty}`,
-        opened: sql`search_queries.opened + ${opened}`,
-        last_searched_at: now,
-      }),
-    )
-    .execute();
+  await countSearchQuery(db, query, { searches: searched, empty_results: empty, opened }, now);
 }
 
 const present = (row: {
@@ -52,22 +41,8 @@ const present = (row: {
 
 export async function searchReport(db: Executor, limit = 20): Promise<SearchReport> {
   const [top, unanswered] = await Promise.all([
-    db
-      .selectFrom('search_queries')
-      .selectAll()
-      .where('searches', '>', 0)
-      .orderBy('searches', 'desc')
-      .orderBy('query')
-      .limit(limit)
-      .execute(),
-    db
-      .selectFrom('search_queries')
-      .selectAll()
-      .where('empty_results', '>', 0)
-      .orderBy('empty_results', 'desc')
-      .orderBy('query')
-      .limit(limit)
-      .execute(),
+    mostSearchedQueries(db, limit),
+    mostUnansweredQueries(db, limit),
   ]);
   return { top: top.map(present), unanswered: unanswered.map(present) };
 }

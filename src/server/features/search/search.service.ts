@@ -5,15 +5,13 @@ import { chunks } from '../content/content.repository.ts';
 import { getBranding } from '../settings/branding.service.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import { SearchIndex, yieldToEventLoop, type SearchDocument } from './search-index.ts';
+import {
+  indexedArticleChanges,
+  indexedArticlesAfter,
+  indexedArticlesWithIds,
+  type IndexedArticleRow,
+} from './search.repository.ts';
 import { htmlToText } from './text.ts';
-
-/** Published articles with their section and category, which the index reads names and versions from. */
-const publishedArticles = (db: Executor) =>
-  db
-    .selectFrom('articles')
-    .innerJoin('sections', 'sections.id', 'articles.section_id')
-    .leftJoin('categories', 'categories.id', 'articles.category_id')
-    .where('articles.published', '=', 1);
 
 /** Articles read per query while loading, with the event loop free in between. */
 const LOAD_PAGE = 500;
@@ -25,10 +23,8 @@ const LOAD_PAGE = 500;
 export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise<SearchDocument[]> {
   const { lang } = await getBranding(db);
   const documents: SearchDocument[] = [];
-  const readPage = async (
-    restrict: (query: ReturnType<typeof documentQuery>) => ReturnType<typeof documentQuery>,
-  ) => {
-    const rows = await restrict(documentQuery(db)).execute();
+  const readPage = async (page: Promise<IndexedArticleRow[]>) => {
+    const rows = await page;
     for (const row of rows) {
       documents.push({
         id: row.id,
@@ -45,47 +41,22 @@ export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise
     return rows;
   };
   if (ids) {
-    for (const page of chunks(ids, LOAD_PAGE))
-      await readPage((query) => query.where('articles.id', 'in', page));
+    for (const page of chunks(ids, LOAD_PAGE)) await readPage(indexedArticlesWithIds(db, page));
     return documents;
   }
   for (let after = 0; ;) {
-    const rows = await readPage((query) => query.where('articles.id', '>', after).limit(LOAD_PAGE));
+    const rows = await readPage(indexedArticlesAfter(db, after, LOAD_PAGE));
     if (rows.length < LOAD_PAGE) return documents;
     after = rows[rows.length - 1]?.id ?? after;
   }
 }
-
-const documentQuery = (db: Executor) =>
-  publishedArticles(db)
-    .select([
-      'articles.id',
-      'articles.title',
-      'articles.body_html',
-      'articles.lang',
-      'articles.category_id',
-      'articles.section_id',
-      'sections.name as section',
-      'categories.name as category',
-    ])
-    .orderBy('articles.id');
 
 /**
  * What an indexed article depends on: its own row, its category's and section's names, and the branding's
  * language. A changed version means the article is indexed again.
  */
 async function loadVersions(db: Executor): Promise<Map<number, string>> {
-  const [{ lang }, rows] = await Promise.all([
-    getBranding(db),
-    publishedArticles(db)
-      .select([
-        'articles.id',
-        'articles.updated_at',
-        'sections.updated_at as s',
-        'categories.updated_at as c',
-      ])
-      .execute(),
-  ]);
+  const [{ lang }, rows] = await Promise.all([getBranding(db), indexedArticleChanges(db)]);
   return new Map(rows.map((row) => [row.id, `${row.updated_at}:${row.c ?? ''}:${row.s}:${lang}`]));
 }
 

@@ -1,7 +1,7 @@
 import { Value } from 'typebox/value';
 import { Branding, LANGUAGES, type Language } from '../../../shared/api/settings.ts';
 import type { Db, Executor, Tx } from '../../db/database.ts';
-import { readSetting, writeSetting } from './settings.repository.ts';
+import { lockSetting, readSetting, writeSetting } from './settings.repository.ts';
 import { ApiError } from '../../http/errors.ts';
 
 export const DEFAULT_BRANDING: Branding = {
@@ -27,11 +27,7 @@ export async function getBranding(db: Executor): Promise<Branding> {
  * one at a time). The statement works on both databases, unlike SELECT ... FOR UPDATE.
  */
 async function lockBranding(trx: Tx): Promise<void> {
-  await trx
-    .insertInto('settings')
-    .values({ key: 'branding', value: '{}' })
-    .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value: eb.ref('settings.value') })))
-    .execute();
+  await lockSetting(trx, 'branding', {});
 }
 
 /** Merges the changes into the stored branding, checked as a whole; in a transaction of its own unless given one. */

@@ -1,8 +1,13 @@
-import type { Executor } from '../../db/database.ts';
+import type { Executor, Tx } from '../../db/database.ts';
 
 export async function readSetting<T>(db: Executor, key: string): Promise<T | undefined> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
   return row ? (JSON.parse(row.value) as T) : undefined;
+}
+
+/** The stored JSON text of the given settings, unparsed (the content revision digests the branding's text). */
+export function readRawSettings(db: Executor, keys: string[]): Promise<{ key: string; value: string }[]> {
+  return db.selectFrom('settings').select(['key', 'value']).where('key', 'in', keys).execute();
 }
 
 export async function writeSetting(db: Executor, key: string, value: unknown): Promise<void> {
@@ -11,6 +16,27 @@ export async function writeSetting(db: Executor, key: string, value: unknown): P
     .insertInto('settings')
     .values({ key, value: json })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: json }))
+    .execute();
+}
+
+/** Stores a setting unless it is there already (a concurrent writer's value wins). */
+export async function insertSettingIfAbsent(db: Executor, key: string, value: unknown): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value: JSON.stringify(value) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
+/**
+ * Takes a setting's row lock for the rest of the transaction with a no-op upsert, creating the row with `initial`
+ * the first time (works on both databases, unlike SELECT ... FOR UPDATE).
+ */
+export async function lockSetting(trx: Tx, key: string, initial: unknown): Promise<void> {
+  await trx
+    .insertInto('settings')
+    .values({ key, value: JSON.stringify(initial) })
+    .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value: eb.ref('settings.value') })))
     .execute();
 }
 

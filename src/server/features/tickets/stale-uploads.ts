@@ -1,27 +1,15 @@
 import type { AppContext } from '../../context.ts';
 import { removeUnusedBytes } from '../files/unused-bytes.ts';
+import { deleteFiles } from '../files/files.repository.ts';
+import { findStaleUploads } from './tickets.repository.ts';
 
 export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /** Deletes visitors' uploads that no request took within a day; their bytes go with the sweep of unused bytes. */
 export async function deleteStaleUploads(ctx: AppContext, now = Date.now()): Promise<number> {
-  const stale = await ctx.db
-    .selectFrom('files')
-    .leftJoin('ticket_files', 'ticket_files.file_id', 'files.id')
-    .select('files.id')
-    .where('files.kind', '=', 'upload')
-    .where('files.created_at', '<', now - UPLOAD_LIFETIME_MS)
-    .where('ticket_files.ticket_id', 'is', null)
-    .execute();
+  const stale = await findStaleUploads(ctx.db, now - UPLOAD_LIFETIME_MS);
   if (stale.length === 0) return 0;
-  await ctx.db
-    .deleteFrom('files')
-    .where(
-      'id',
-      'in',
-      stale.map((f) => f.id),
-    )
-    .execute();
+  await deleteFiles(ctx.db, stale);
   return stale.length;
 }
 

@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
 import { ISSUE_FILES_MAX, UPLOAD_FILE_MAX_BYTES } from '../../../shared/constants.ts';
 import type { AppContext } from '../../context.ts';
-import type { Executor, Tx } from '../../db/database.ts';
+import { takeTransactionLock, type Executor, type Tx } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { ByteAllowance } from '../files/store-uploads.ts';
 import { giveBack, RateLimitError, recentUse, takeAllowance } from '../rate-limit/rate-limit.ts';
 import { UPLOAD_LIFETIME_MS } from './stale-uploads.ts';
+import { untakenUploadBytes } from './tickets.repository.ts';
 
 /** Counters count kibibytes: a PostgreSQL integer holds 2 TiB of them, where bytes would stop at 2 GiB. */
 const KIB = 1024;
@@ -55,7 +55,7 @@ const pendingFull = (field: string) =>
  * transactions take its one write lock from the start, which serialises them already.
  */
 async function lockPending(trx: Tx, dialect: AppContext['database']['dialect']) {
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${PENDING_LOCK})`.execute(trx);
+  await takeTransactionLock(trx, dialect, PENDING_LOCK);
 }
 
 /**
@@ -64,26 +64,7 @@ async function lockPending(trx: Tx, dialect: AppContext['database']['dialect']) 
  * however many uploads past requests hold.
  */
 async function pendingKib(db: Executor, now: number): Promise<number> {
-  const row = await db
-    .selectFrom('files')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('files.size'), eb.lit(0)).as('bytes'))
-    .where('files.kind', '=', 'upload')
-    .where('files.created_at', '>=', now - PENDING_WINDOW_MS)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('ticket_files')
-            .select('ticket_files.file_id')
-            .whereRef('ticket_files.file_id', '=', 'files.id')
-            // An offset keeps PostgreSQL from turning this into a join that reads every attachment ever made;
-            // it looks up each recent upload in the index instead (3 ms against 15 ms with 100,000 attachments).
-            .limit(1)
-            .offset(0),
-        ),
-      ),
-    )
-    .executeTakeFirstOrThrow();
-  return toKib(Number(row.bytes));
+  return toKib(await untakenUploadBytes(db, now - PENDING_WINDOW_MS));
 }
 
 /**

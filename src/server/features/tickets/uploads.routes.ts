@@ -6,6 +6,7 @@ import type { UploadedFile } from '../../../shared/api/tickets.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { authenticate } from '../auth/auth.service.ts';
+import { insertFile } from '../files/files.repository.ts';
 import { storeUploadedParts, uploadRow } from '../files/store-uploads.ts';
 import { clientKey } from '../rate-limit/client-address.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
@@ -55,15 +56,7 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
         const stored = await storeUploadedParts(ctx, request.files(), 'file[]', allowance);
         const now = Date.now();
         const rows = await allowance.commit((trx) =>
-          Promise.all(
-            stored.map((file) =>
-              trx
-                .insertInto('files')
-                .values(uploadRow(file, 'upload', owner, now))
-                .returning(['id', 'original_name', 'size'])
-                .executeTakeFirstOrThrow(),
-            ),
-          ),
+          Promise.all(stored.map((file) => insertFile(trx, uploadRow(file, 'upload', owner, now)))),
         );
         return rows.map((row): UploadedFile => ({
           id: row.id,

@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+
+/** Published articles with their section and category, which the index reads names and versions from. */
+const publishedArticles = (db: Executor) =>
+  db
+    .selectFrom('articles')
+    .innerJoin('sections', 'sections.id', 'articles.section_id')
+    .leftJoin('categories', 'categories.id', 'articles.category_id')
+    .where('articles.published', '=', 1);
+
+const indexedArticles = (db: Executor) =>
+  publishedArticles(db)
+    .select([
+      'articles.id',
+      'articles.title',
+      'articles.body_html',
+      'articles.lang',
+      'articles.category_id',
+      'articles.section_id',
+      'sections.name as section',
+      'categories.name as category',
+    ])
+    .orderBy('articles.id');
+
+export type IndexedArticleRow = Awaited<ReturnType<typeof indexedArticlesAfter>>[number];
+
+/** The published articles among `ids`, as the index reads them. */
+export function indexedArticlesWithIds(db: Executor, ids: number[]) {
+  return indexedArticles(db).where('articles.id', 'in', ids).execute();
+}
+
+/** Up to `limit` published articles with ids above `after`, in id order, as the index reads them. */
+export function indexedArticlesAfter(db: Executor, after: number, limit: number) {
+  return indexedArticles(db).where('articles.id', '>', after).limit(limit).execute();
+}
+
+/** When each published article, its section and its category last changed (an indexed article's version). */
+export function indexedArticleChanges(db: Executor) {
+  return publishedArticles(db)
+    .select(['articles.id', 'articles.updated_at', 'sections.updated_at as s', 'categories.updated_at as c'])
+    .execute();
+}
+
+/** Adds to a query's counts in the search report, creating its row the first time it is asked. */
+export async function countSearchQuery(
+  db: Executor,
+  query: string,
+  counts: { searches: number; empty_results: number; opened: number },
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('search_queries')
+    .values({ query, ...counts, last_searched_at: now })
+    .onConflict((oc) =>
+      oc.column('query').doUpdateSet({
+        searches: sql`search_queries.searches + ${counts.searches}`,
+        empty_results: sql`search_queries.empty_results + ${counts.empty_results}`,
+        opened: sql`search_queries.opened + ${counts.opened}`,
+        last_searched_at: now,
+      }),
+    )
+    .execute();
+}
+
+/** The queries searched most often. */
+export function mostSearchedQueries(db: Executor, limit: number) {
+  return db
+    .selectFrom('search_queries')
+    .selectAll()
+    .where('searches', '>', 0)
+    .orderBy('searches', 'desc')
+    .orderBy('query')
+    .limit(limit)
+    .execute();
+}
+
+/** The queries that most often found nothing. */
+export function mostUnansweredQueries(db: Executor, limit: number) {
+  return db
+    .selectFrom('search_queries')
+    .selectAll()
+    .where('empty_results', '>', 0)
+    .orderBy('empty_results', 'desc')
+    .orderBy('query')
+    .limit(limit)
+    .execute();
+}
