@@ -38,7 +38,7 @@ import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { startServer } from '../e2e/support/server.ts';
 import type { Language } from '../src/shared/constants.ts';
-import { touchContent } from '../src/server/features/content/content.repository.ts';
+import { touchContent } from '../src/server/revisions/revision.repository.ts';
 import { SearchIndex } from '../src/server/features/search/search-index.ts';
 import { loadSearchDocuments } from '../src/server/features/search/search.service.ts';
 

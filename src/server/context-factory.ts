@@ -3,9 +3,9 @@ import type { AppContext } from './context.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { createDiskStorage, type FileStorage } from './storage/file-storage.ts';
 import { copyDiskFiles, createDatabaseStorage } from './storage/database-storage.ts';
-import { outlastOutages } from './http/revision-outage.ts';
+import { outlastOutages } from './revisions/revision-outage.ts';
 import { createSearchService } from './features/search/search.service.ts';
-import { createRevisionWatch } from './http/content-revision.ts';
+import { createRevisionWatch } from './revisions/revision-watch.ts';
 import { createPasswords } from './features/auth/password.ts';
 
 /** Opens the database (migrating it) and the file storage: everything a server or a CLI command runs on. */

@@ -169,7 +169,7 @@ describe.each(testDialects())('search answers from an index still being rebuilt 
         expect((await titles()).titles).toHaveLength(10);
         expect((await titles()).response.headers['x-cache']).toBe('hit');
 
-        const { touchContent } = await import('../features/content/content.repository.ts');
+        const { touchContent } = await import('../revisions/revision.repository.ts');
         const retitle = async (ids: number[], title: string) => {
           await t.ctx.db
             .updateTable('articles')

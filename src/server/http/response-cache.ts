@@ -5,14 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { endpoints, type Endpoint } from '../../shared/api/endpoints.ts';
 import { apiPaths, BASE_PATH, pageQueryParams } from '../../shared/paths.ts';
 import { pageCacheHit, pageCacheMiss } from '../ops/metrics.ts';
-import type { RevisionWatch } from './content-revision.ts';
+import type { RevisionWatch } from '../revisions/revision-watch.ts';
 
 /**
  * Public answers (pages under /knowledge and the public GET calls) are kept in memory with their brotli and gzip
  * forms (made once, on first demand), per address (`normalisedUrl`: the path and the parameters the page or call
  * reads, in a set order) and per host only where answers differ by host (`servedHost`): a repeated request is answered from memory with no
  * rendering, no database query and no compression, and a conditional one with 304. Each answer is good for one
- * revision (content-revision.ts). When the revision moves, on any server, the answers the change can affect (by
+ * revision (revisions/revision-watch.ts). When the revision moves, on any server, the answers the change can affect (by
  * their tags, see `cacheTagsOf`) are dropped and the others carried over to the new revision: an edit of one
  * article's text drops that article's page and call, the calls listing bodies and the search answers, nothing else;
  * a change of a title or of the tree drops every answer that shows the tree, not the branding's.
@@ -105,7 +105,7 @@ const ARTICLE_CALL = new RegExp(`^${apiPaths.instructions}/(\\d+)$`);
 const ARTICLE_PAGE = new RegExp(`^${BASE_PATH}/instruction/(\\d+)/?$`);
 
 /**
- * What a public answer depends on, by its URL, in the scopes of content.repository.ts's touchContent: `tree` for
+ * What a public answer depends on, by its URL, in the scopes of touchContent (revisions/revision.repository.ts): `tree` for
  * everything that shows sections, categories or articles (any change of scope `*` drops it), plus the one article,
  * the bodies, search or the branding. A page's answer adds the tags of every call it was rendered from.
  */

@@ -14,7 +14,7 @@ import type {
 import { createUser } from '../features/auth/auth.service.ts';
 import { createPasswords } from '../features/auth/password.ts';
 import { contentTypeFor } from '../features/files/content-type.ts';
-import { touchContent } from '../features/content/content.repository.ts';
+import { touchContent } from '../revisions/revision.repository.ts';
 
 /** Real rows for tests: every factory fills in what a test does not care about and takes the rest as overrides. */
 

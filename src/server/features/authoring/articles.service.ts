@@ -3,7 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Db, Executor, Tx } from '../../db/database.ts';
 import type { ArticleRow, ArticleTable, RevisionAction } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import { articleBodyScopes, touchContent, type ChangeScope } from '../content/content.repository.ts';
+import { articleBodyScopes, touchContent, type ChangeScope } from '../../revisions/revision.repository.ts';
 import {
   attachedFileRows,
   deleteArticles,

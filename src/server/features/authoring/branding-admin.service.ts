@@ -2,7 +2,7 @@ import type { BrandingUpdateBody } from '../../../shared/api/admin.ts';
 import type { Branding } from '../../../shared/api/settings.ts';
 import { href } from '../../../shared/paths.ts';
 import type { Db } from '../../db/database.ts';
-import { touchContent } from '../content/content.repository.ts';
+import { touchContent } from '../../revisions/revision.repository.ts';
 import { updateBranding } from '../settings/branding.service.ts';
 import { cleanName, requireContentImage } from './content-rules.ts';
 

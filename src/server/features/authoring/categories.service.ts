@@ -9,7 +9,7 @@ import type { Dialect } from '../../db/schema-helpers.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { CategoryRow, CategoryTable } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import { touchContent } from '../content/content.repository.ts';
+import { touchContent } from '../../revisions/revision.repository.ts';
 import {
   articleIdsIn,
   articlesInCategory,

@@ -3,7 +3,7 @@ import type { Db, Executor, Tx } from '../../db/database.ts';
 import type { Dialect } from '../../db/schema-helpers.ts';
 import type { ArticleRow, CategoryRow } from '../../db/tables.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
-import { touchContent } from '../content/content.repository.ts';
+import { touchContent } from '../../revisions/revision.repository.ts';
 import {
   articleIdsIn,
   findArticle,

@@ -7,7 +7,7 @@ import type {
 import type { Dialect } from '../../db/schema-helpers.ts';
 import type { Db } from '../../db/database.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
-import { touchContent } from '../content/content.repository.ts';
+import { touchContent } from '../../revisions/revision.repository.ts';
 import {
   articlesInSection,
   categoriesInSection,

@@ -13,8 +13,8 @@ import {
   deleteAttachmentsOf,
   importedKeys,
   insertAttachments,
-  touchContent,
 } from './content.repository.ts';
+import { touchContent } from '../../revisions/revision.repository.ts';
 import {
   categoryHoldsContent,
   clearCategoryIcons,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { touchContent } from '../content/content.repository.ts';
+import { touchContent } from '../../revisions/revision.repository.ts';
 import type { Category, Instruction, InstructionSummary, Section } from '../../../shared/api/knowledge.ts';
 import type { PagedList } from '../../../shared/api/common.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Branding } from '../../../shared/api/settings.ts';
 import { createTestApp, type TestApp } from '../../testing/test-context.ts';
-import { touchContent } from '../content/content.repository.ts';
+import { touchContent } from '../../revisions/revision.repository.ts';
 import { seedDemo } from '../demo/demo.service.ts';
 import { updateBranding } from '../settings/branding.service.ts';
 

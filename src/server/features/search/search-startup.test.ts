@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startServe } from '../../testing/run-cli.ts';
 import { createContext } from '../../context-factory.ts';
 import { createTestEnvironment } from '../../testing/test-context.ts';
-import { touchContent } from '../content/content.repository.ts';
+import { touchContent } from '../../revisions/revision.repository.ts';
 
 const ARTICLES = 5_000;
 

@@ -240,7 +240,7 @@ describe.each(testDialects())('the index follows edits in place on %s', (dialect
   it('finds an edited title at once, and forgets an unpublished or deleted article', async () => {
     const t = await createTestApp(dialect);
     try {
-      const { touchContent } = await import('../content/content.repository.ts');
+      const { touchContent } = await import('../../revisions/revision.repository.ts');
       const first = await buildArticle(t.ctx.db, { title: 'Pairing the hub' });
       const second = await buildArticle(t.ctx.db, { title: 'Replacing the battery' });
       const titles = async (text: string) =>
@@ -274,7 +274,7 @@ describe.each(testDialects())('a large change to a large index on %s', (dialect)
   it('is indexed in the background while searches answer from the index there is', async () => {
     const t = await createTestApp(dialect);
     try {
-      const { touchContent } = await import('../content/content.repository.ts');
+      const { touchContent } = await import('../../revisions/revision.repository.ts');
       const articles = [];
       for (let i = 0; i < 10; i++)
         articles.push(await buildArticle(t.ctx.db, { title: `Router model ${i}` }));
@@ -365,7 +365,7 @@ describe.each(testDialects())('the language articles are analysed in, on %s', (d
     const t = await createTestApp(dialect);
     try {
       const { updateBranding } = await import('../settings/branding.service.ts');
-      const { touchContent } = await import('../content/content.repository.ts');
+      const { touchContent } = await import('../../revisions/revision.repository.ts');
       const own = await buildArticle(t.ctx.db, { title: 'Fattura', lang: 'it' });
       const inherited = await buildArticle(t.ctx.db, { title: 'Сброс пароля', lang: null });
       const languages = async () =>

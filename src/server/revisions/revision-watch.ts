@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../db/database.ts';
-import { changedScopes } from '../features/content/content.repository.ts';
-import { readRawSettings } from '../features/settings/settings.repository.ts';
+import { changedScopes, readRevisionSources } from './revision.repository.ts';
 
 /** Told, before a new revision is given out, what changed since the one before (scopes as in touchContent). */
 export type RevisionListener = (from: string, to: string, scopes: ReadonlySet<string>) => void;
@@ -44,7 +43,7 @@ export function createRevisionWatch(db: Executor, checkMs: number): RevisionWatc
     const generationAtStart = generation;
     const base = value === null ? null : { counter, brandingDigest };
     const promise = (async () => {
-      const rows = await readRawSettings(db, ['content_revision', 'branding']);
+      const rows = await readRevisionSources(db);
       const of = (key: string) => rows.find((row) => row.key === key)?.value ?? '';
       const nextCounter = Number(of('content_revision')) || 0;
       const nextDigest = crypto.createHash('sha1').update(of('branding')).digest('base64url').slice(0, 12);

@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import type { RevisionWatch } from './content-revision.ts';
+import type { RevisionWatch } from './revision-watch.ts';
 
 /** After a failed read, how long the last revision is used without asking the database again. */
 const RETRY_MS = 1_000;
