@@ -9,6 +9,7 @@ import { createResponseCache, publicRequestUrl, type ResponseCacheHooks } from '
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import http from 'node:http';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
+import { registerRoles } from './features/auth/roles.ts';
 import { registerFileRoutes } from './features/files/files.routes.ts';
 import { registerKnowledgeRoutes } from './features/knowledge/knowledge.routes.ts';
 import { registerSearchRoutes } from './features/search/search.routes.ts';
@@ -102,6 +103,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       );
     }
   };
+  registerRoles(app, ctx.db);
   registerSettingsRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerKnowledgeRoutes(app, ctx);

@@ -3,7 +3,8 @@ import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ErrorBody, type FieldError } from '../../shared/api/common.ts';
 import { ApiError } from './errors.ts';
-import type { Endpoint } from '../../shared/api/endpoints.ts';
+import type { Endpoint, Role } from '../../shared/api/endpoints.ts';
+import type { UserRow } from '../db/tables.ts';
 
 type StaticOf<T> = T extends TSchema ? Static<T> : unknown;
 
@@ -14,14 +15,35 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Headers: StaticOf<E['headers']>;
 }>;
 
+/** The signed-in caller of an endpoint whose role is not public, and the token they sent. */
+export interface Session {
+  user: UserRow;
+  token: string;
+}
+
+/** Answers whether the request may call an endpoint of this role: its session, null for a public endpoint. */
+export type RoleCheck = (role: Role, request: FastifyRequest) => Promise<Session | null>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set once by the app (from the auth feature), before any route that is not public is registered. */
+    roleCheck: RoleCheck;
+  }
+}
+
+export type SessionOf<E extends Endpoint> = E['role'] extends 'public' ? null : Session;
+
 export type EndpointHandler<E extends Endpoint> = (
   request: EndpointRequest<E>,
   reply: FastifyReply,
+  session: SessionOf<E>,
 ) => Promise<StaticOf<E['response']>>;
 
 /**
- * Registers one endpoint of the contract: Fastify validates the input against its schemas, and the answer is
- * checked against the response schema before it leaves, so the server can never drift from what the client expects.
+ * Registers one endpoint of the contract: Fastify validates the input against its schemas, the caller is held to
+ * the endpoint's role (after validation, so a malformed request is refused as such whoever sends it), and the answer
+ * is checked against the response schema before it leaves, so the server can never drift from what the client
+ * expects.
  */
 export function route<E extends Endpoint>(
   app: FastifyInstance,
@@ -31,6 +53,9 @@ export function route<E extends Endpoint>(
 ): void {
   const status = endpoint.status ?? 200;
   const checkResponse = Compile(endpoint.response);
+  if (endpoint.role !== 'public' && !app.hasDecorator('roleCheck')) {
+    throw new Error(`${endpoint.method} ${endpoint.path} needs a role check; none is registered`);
+  }
   app.route({
     method: endpoint.method,
     url: endpoint.path,
@@ -45,7 +70,8 @@ export function route<E extends Endpoint>(
       response: { [status]: endpoint.response, '4xx': ErrorBody, '5xx': ErrorBody },
     },
     handler: async (request, reply) => {
-      const result = await handler(request as EndpointRequest<E>, reply);
+      const session = endpoint.role === 'public' ? null : await app.roleCheck(endpoint.role, request);
+      const result = await handler(request as EndpointRequest<E>, reply, session as SessionOf<E>);
       if (!checkResponse.Check(result)) {
         const first = [...checkResponse.Errors(result)][0];
         throw new Error(

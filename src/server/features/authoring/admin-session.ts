@@ -3,6 +3,7 @@ import { AUTH_HEADER } from '../../../shared/api/auth.ts';
 import type { Executor } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { authenticate, requireAdmin, TOKEN_LIFETIME_MS } from '../auth/auth.service.ts';
+import type { Session } from '../../http/route.ts';
 import type { RevisionAuthor } from './revisions.repository.ts';
 
 /**
@@ -30,6 +31,22 @@ const headerToken = (request: FastifyRequest) => {
   return typeof value === 'string' && value ? value : undefined;
 };
 
+/** An admin's answer is never kept, and renews the files cookie with the token they sent. */
+export function renewAdminFilesCookie(reply: FastifyReply, token: string, secure: boolean): void {
+  reply.header('Cache-Control', 'no-store');
+  reply.header(
+    'Set-Cookie',
+    `${ADMIN_FILES_COOKIE}=${encodeURIComponent(token)}; Path=/files; HttpOnly; SameSite=Strict; ` +
+      `Max-Age=${TOKEN_LIFETIME_MS / 1000}${secure ? '; Secure' : ''}`,
+  );
+}
+
+/** The revision author a session's edits are kept under. */
+export const authorOf = (session: Session): RevisionAuthor => ({
+  id: session.user.id,
+  name: session.user.name,
+});
+
 /** 401 without a valid token, 403 for a user who is not an admin; renews the files cookie. */
 export async function requireAdminSession(
   db: Executor,
@@ -39,13 +56,8 @@ export async function requireAdminSession(
 ): Promise<AdminSession> {
   const token = headerToken(request);
   const user = await requireAdmin(db, token);
-  reply.header('Cache-Control', 'no-store');
-  reply.header(
-    'Set-Cookie',
-    `${ADMIN_FILES_COOKIE}=${encodeURIComponent(token as string)}; Path=/files; HttpOnly; SameSite=Strict; ` +
-      `Max-Age=${TOKEN_LIFETIME_MS / 1000}${secure ? '; Secure' : ''}`,
-  );
-  return { user, token: token as string, author: { id: user.id, name: user.name } };
+  renewAdminFilesCookie(reply, token as string, secure);
+  return { user, token: token as string, author: authorOf({ user, token: token as string }) };
 }
 
 /** The admin behind a file request (header or files cookie), or null for anyone else. */

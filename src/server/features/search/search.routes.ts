@@ -3,8 +3,6 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import { SUGGESTIONS_LIMIT } from '../../../shared/api/search.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { AUTH_HEADER } from '../../../shared/constants.ts';
-import { requireAdmin } from '../auth/auth.service.ts';
 import { clientKey } from '../rate-limit/client-address.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { recordSearchEvent, searchReport } from './search-analytics.ts';
@@ -29,7 +27,6 @@ export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppCo
     return { ok: true as const };
   });
   route(app, endpoints.getSearchReport, async (request) => {
-    await requireAdmin(db, request.headers[AUTH_HEADER]);
     return searchReport(db, request.query.limit);
   });
 }
