@@ -1,5 +1,5 @@
-import { Type, type TSchema } from 'typebox';
-import { apiPaths } from '../paths.ts';
+import { Type, type Static, type TSchema } from 'typebox';
+import { routes, type Route } from '../routes.ts';
 import { ErrorBody, Id, OkBody, Paged } from './common.ts';
 import { AUTH_HEADER, AuthUser, LoginBody, LoginResult } from './auth.ts';
 import {
@@ -46,18 +46,11 @@ import {
 import { CaptchaChallenge, IssueOpenBody, IssueOpenResult, TicketListQuery, TicketView } from './tickets.ts';
 import { Health, MetricsHeaders, MetricsText, Readiness } from './operations.ts';
 
-/**
- * Who may call an endpoint: anyone; any signed-in user (401 without a valid token); or an administrator (401, then
- * 403 for anyone else). `route()` applies it before the handler runs. Agents arrive with the support desk.
- */
-export type Role = 'public' | 'customer' | 'agent' | 'admin';
+export type { Role } from '../routes.ts';
 
-export interface Endpoint {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
+export interface Endpoint extends Route {
   summary: string;
   tags: string[];
-  role: Role;
   querystring?: TSchema;
   params?: TSchema;
   body?: TSchema;
@@ -72,426 +65,362 @@ const authHeader = Type.Object({ [AUTH_HEADER]: Type.Optional(Type.String({ maxL
 /** The HTTP contract: the server registers and validates every route from this table; the client infers its types. */
 export const endpoints = {
   getBranding: {
-    method: 'GET',
-    path: apiPaths.branding,
+    ...routes.getBranding,
     summary: 'Branding of the help centre',
     tags: ['settings'],
-    role: 'public',
     response: Branding,
   },
   getEnvironments: {
-    method: 'GET',
-    path: apiPaths.environments,
+    ...routes.getEnvironments,
     summary: 'Hosts and captcha settings the web client needs',
     tags: ['settings'],
-    role: 'public',
     response: Environments,
   },
   getMe: {
-    method: 'GET',
-    path: apiPaths.me,
+    ...routes.getMe,
     summary: 'The signed-in user (header x-auth-token)',
     tags: ['auth'],
-    role: 'customer',
     headers: authHeader,
     response: AuthUser,
   },
   login: {
-    method: 'POST',
-    path: apiPaths.login,
+    ...routes.login,
     summary: 'Sign in with email and password; returns a token for x-auth-token',
     tags: ['auth'],
-    role: 'public',
     body: LoginBody,
     response: LoginResult,
   },
   logout: {
-    method: 'POST',
-    path: apiPaths.logout,
+    ...routes.logout,
     summary: 'Revoke the token sent in x-auth-token',
     tags: ['auth'],
-    role: 'public',
     headers: authHeader,
     response: OkBody,
   },
   listSections: {
-    method: 'GET',
-    path: apiPaths.sections,
+    ...routes.listSections,
     summary: 'Sections with something visible in them',
     tags: ['knowledge'],
-    role: 'public',
     response: SectionList,
   },
   listCategories: {
-    method: 'GET',
-    path: apiPaths.categories,
+    ...routes.listCategories,
     summary:
       'Without parameters: every visible category. With page, per_page, category_parent_id, section_id or query: one page of children.',
     tags: ['knowledge'],
-    role: 'public',
     querystring: CategoryListQuery,
     response: CategoryList,
   },
   listInstructions: {
-    method: 'GET',
-    path: apiPaths.instructions,
+    ...routes.listInstructions,
     summary:
       'Without parameters: every published article, without bodies. With page, per_page, category_id, section_id or query: one page of full articles.',
     tags: ['knowledge'],
-    role: 'public',
     querystring: InstructionListQuery,
     response: Type.Union([InstructionPage, InstructionBundle]),
   },
   getInstruction: {
-    method: 'GET',
-    path: apiPaths.instruction,
+    ...routes.getInstruction,
     summary: 'One published article with its body and files',
     tags: ['knowledge'],
-    role: 'public',
     params: InstructionParams,
     response: Instruction,
   },
   getSuggestions: {
-    method: 'GET',
-    path: apiPaths.suggestions,
+    ...routes.getSuggestions,
     summary: 'Articles matching the text, title matches first',
     tags: ['search'],
-    role: 'public',
     querystring: SuggestionsQuery,
     response: SuggestionList,
   },
   issueOpen: {
-    method: 'POST',
-    path: apiPaths.issueOpen,
+    ...routes.issueOpen,
     summary: 'Send a support request (header x-auth-token when signed in); files are ids from POST /api/file',
     tags: ['requests'],
-    role: 'public',
     headers: authHeader,
     body: IssueOpenBody,
     response: IssueOpenResult,
     status: 201,
   },
   getCaptchaChallenge: {
-    method: 'GET',
-    path: apiPaths.captchaChallenge,
+    ...routes.getCaptchaChallenge,
     summary: 'A proof-of-work challenge for the request form (CAPTCHA_PROVIDER=altcha)',
     tags: ['requests'],
-    role: 'public',
     response: CaptchaChallenge,
   },
   listAdminTickets: {
-    method: 'GET',
-    path: apiPaths.adminTickets,
+    ...routes.listAdminTickets,
     summary: "Support requests, newest first, with their files and delivery state (an admin's x-auth-token)",
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     querystring: TicketListQuery,
     response: Paged(TicketView),
   },
   getAdminTicket: {
-    method: 'GET',
-    path: apiPaths.adminTicket,
+    ...routes.getAdminTicket,
     summary: "One support request with its files and delivery state (an admin's x-auth-token)",
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: Type.Object({ id: Id }),
     response: TicketView,
   },
   recordSearchEvent: {
-    method: 'POST',
-    path: apiPaths.searchEvents,
+    ...routes.recordSearchEvent,
     summary: 'Record a search the visitor saw, or a result they opened (no personal data is kept)',
     tags: ['search'],
-    role: 'public',
     body: SearchEvent,
     response: OkBody,
   },
   getSearchReport: {
-    method: 'GET',
-    path: apiPaths.adminSearchReport,
+    ...routes.getSearchReport,
     summary: 'Most frequent queries and queries that found nothing (admins)',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     querystring: SearchReportQuery,
     response: SearchReport,
   },
   getAdminTree: {
-    method: 'GET',
-    path: apiPaths.adminTree,
+    ...routes.getAdminTree,
     summary: 'Every section, category and article, drafts included, flat',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     response: AdminTree,
   },
   createSection: {
-    method: 'POST',
-    path: apiPaths.adminSections,
+    ...routes.createSection,
     summary: 'Create a section',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     body: SectionCreateBody,
     response: AdminSection,
     status: 201,
   },
   updateSection: {
-    method: 'PATCH',
-    path: apiPaths.adminSection,
+    ...routes.updateSection,
     summary: 'Rename a section',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     body: SectionUpdateBody,
     response: AdminSection,
   },
   deleteSection: {
-    method: 'DELETE',
-    path: apiPaths.adminSection,
+    ...routes.deleteSection,
     summary: 'Delete a section; 409 not_empty unless its content is deleted or moved (query)',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     querystring: DeleteQuery,
     response: OkBody,
   },
   createCategory: {
-    method: 'POST',
-    path: apiPaths.adminCategories,
+    ...routes.createCategory,
     summary: 'Create a category in a section or inside another category',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     body: CategoryCreateBody,
     response: AdminCategory,
     status: 201,
   },
   updateCategory: {
-    method: 'PATCH',
-    path: apiPaths.adminCategory,
+    ...routes.updateCategory,
     summary: 'Change a category (description is sanitised HTML)',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     body: CategoryUpdateBody,
     response: AdminCategory,
   },
   deleteCategory: {
-    method: 'DELETE',
-    path: apiPaths.adminCategory,
+    ...routes.deleteCategory,
     summary: 'Delete a category; 409 not_empty unless its content is deleted or moved (query)',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     querystring: DeleteQuery,
     response: OkBody,
   },
   getAdminArticle: {
-    method: 'GET',
-    path: apiPaths.adminArticle,
+    ...routes.getAdminArticle,
     summary: 'One article, draft or published, with its body and files',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     response: AdminArticle,
   },
   createArticle: {
-    method: 'POST',
-    path: apiPaths.adminArticles,
+    ...routes.createArticle,
     summary: 'Create an article (a draft unless published is true); keeps revision 1',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     body: ArticleCreateBody,
     response: AdminArticle,
     status: 201,
   },
   updateArticle: {
-    method: 'PATCH',
-    path: apiPaths.adminArticle,
+    ...routes.updateArticle,
     summary: 'Save an article (edit, publish, unpublish); every save keeps a revision',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     body: ArticleUpdateBody,
     response: AdminArticle,
   },
   deleteArticle: {
-    method: 'DELETE',
-    path: apiPaths.adminArticle,
+    ...routes.deleteArticle,
     summary: 'Delete an article and its revisions',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     response: OkBody,
   },
   moveItem: {
-    method: 'POST',
-    path: apiPaths.adminMove,
+    ...routes.moveItem,
     summary: 'Move or reorder a section, category or article',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     body: MoveBody,
     response: AdminTree,
   },
   listRevisions: {
-    method: 'GET',
-    path: apiPaths.adminRevisions,
+    ...routes.listRevisions,
     summary: "An article's revisions, newest first",
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     response: RevisionList,
   },
   getRevision: {
-    method: 'GET',
-    path: apiPaths.adminRevision,
+    ...routes.getRevision,
     summary: 'One revision with its body',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: RevisionParams,
     response: Revision,
   },
   diffRevisions: {
-    method: 'GET',
-    path: apiPaths.adminRevisionDiff,
+    ...routes.diffRevisions,
     summary: 'What changed between two revisions of an article',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     querystring: RevisionDiffQuery,
     response: RevisionDiff,
   },
   previewHtml: {
-    method: 'POST',
-    path: apiPaths.adminPreview,
+    ...routes.previewHtml,
     summary: 'HTML as a save would store it, cleaned by the same rules: what the editor previews',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     body: HtmlPreviewBody,
     response: HtmlPreview,
   },
   previewArticle: {
-    method: 'POST',
-    path: apiPaths.adminArticlePreview,
+    ...routes.previewArticle,
     summary: 'An article, saved or not, drawn as its public page would be once published; nothing is stored',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     body: ArticlePreviewBody,
     response: ArticlePreview,
   },
   restoreRevision: {
-    method: 'POST',
-    path: apiPaths.adminRevisionRestore,
+    ...routes.restoreRevision,
     summary: 'Make an older revision the current one, as a new revision',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: RevisionParams,
     response: AdminArticle,
   },
   getAdminBranding: {
-    method: 'GET',
-    path: apiPaths.adminBranding,
+    ...routes.getAdminBranding,
     summary: 'Branding as the public site reads it',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     response: Branding,
   },
   updateBranding: {
-    method: 'PATCH',
-    path: apiPaths.adminBranding,
+    ...routes.updateBranding,
     summary: 'Change the branding; the public site follows at once',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     body: BrandingUpdateBody,
     response: Branding,
   },
   listUsers: {
-    method: 'GET',
-    path: apiPaths.adminUsers,
+    ...routes.listUsers,
     summary: 'Every user',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     response: AdminUserList,
   },
   createUser: {
-    method: 'POST',
-    path: apiPaths.adminUsers,
+    ...routes.createUser,
     summary: 'Add a user (admin or not)',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     body: UserCreateBody,
     response: AdminUser,
     status: 201,
   },
   updateUser: {
-    method: 'PATCH',
-    path: apiPaths.adminUser,
+    ...routes.updateUser,
     summary: 'Rename a user, set a password or the admin flag',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     body: UserUpdateBody,
     response: AdminUser,
   },
   deleteUser: {
-    method: 'DELETE',
-    path: apiPaths.adminUser,
+    ...routes.deleteUser,
     summary: 'Delete a user and sign them out everywhere',
     tags: ['admin'],
-    role: 'admin',
     headers: authHeader,
     params: IdParams,
     response: OkBody,
   },
   getHealth: {
-    method: 'GET',
-    path: apiPaths.healthz,
+    ...routes.getHealth,
     summary: 'The process is alive (no database access)',
     tags: ['operations'],
-    role: 'public',
     response: Health,
   },
   getReadiness: {
-    method: 'GET',
-    path: apiPaths.readyz,
+    ...routes.getReadiness,
     summary:
       'Ready for traffic: database reachable, migrations current, search index built; else 503 naming the check',
     tags: ['operations'],
-    role: 'public',
     response: Readiness,
   },
   getMetrics: {
-    method: 'GET',
-    path: apiPaths.metrics,
+    ...routes.getMetrics,
     summary: 'Prometheus metrics (text); with METRICS_TOKEN set, needs Authorization: Bearer <token>',
     tags: ['operations'],
-    role: 'public',
     headers: MetricsHeaders,
     response: MetricsText,
   },
-} as const satisfies Record<string, Endpoint>;
+} as const satisfies { [K in keyof typeof routes]: Endpoint };
 
 export { ErrorBody };
+
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;
+
+type StaticOf<T> = T extends TSchema ? Static<T> : never;
+
+/** A part the caller must give when its schema requires something, may leave out when not, and cannot give else. */
+type Part<Name extends string, S> = [S] extends [TSchema]
+  ? object extends Static<S>
+    ? { [K in Name]?: Static<S> }
+    : { [K in Name]: Static<S> }
+  : { [K in Name]?: never };
+
+/** What a call of an endpoint takes, from its own entry: path params, query and body (the client's `call`). */
+export type EndpointInput<K extends EndpointName> = Part<'params', SchemaOf<Endpoints[K], 'params'>> &
+  Part<'query', SchemaOf<Endpoints[K], 'querystring'>> &
+  Part<'body', SchemaOf<Endpoints[K], 'body'>>;
+
+type SchemaOf<E, Key extends string> = E extends { [K in Key]: infer S } ? S : undefined;
+
+/** What a call of an endpoint answers when it succeeds. */
+export type EndpointOutput<K extends EndpointName> = StaticOf<Endpoints[K]['response']>;
