@@ -8,6 +8,9 @@ import type { UserRow } from '../db/tables.ts';
 
 type StaticOf<T> = T extends TSchema ? Static<T> : unknown;
 
+/** What a handler answers: a value of the response schema, or, for a download, the reply it sent the bytes on. */
+type AnswerOf<E extends Endpoint> = E['response'] extends TSchema ? Static<E['response']> : FastifyReply;
+
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Querystring: StaticOf<E['querystring']>;
   Params: StaticOf<E['params']>;
@@ -37,7 +40,7 @@ export type EndpointHandler<E extends Endpoint> = (
   request: EndpointRequest<E>,
   reply: FastifyReply,
   session: SessionOf<E>,
-) => Promise<StaticOf<E['response']>>;
+) => Promise<AnswerOf<E>>;
 
 /**
  * Registers one endpoint of the contract: Fastify validates the input against its schemas, the caller is held to
@@ -52,7 +55,8 @@ export function route<E extends Endpoint>(
   options: { bodyLimit?: number } = {},
 ): void {
   const status = endpoint.status ?? 200;
-  const checkResponse = Compile(endpoint.response);
+  const { response, body } = endpoint;
+  const checkResponse = response === 'stream' ? null : Compile(response);
   if (endpoint.role !== 'public' && !app.hasDecorator('roleCheck')) {
     throw new Error(`${endpoint.method} ${endpoint.path} needs a role check; none is registered`);
   }
@@ -65,13 +69,15 @@ export function route<E extends Endpoint>(
       tags: endpoint.tags,
       ...(endpoint.querystring && { querystring: endpoint.querystring }),
       ...(endpoint.params && { params: endpoint.params }),
-      ...(endpoint.body && { body: endpoint.body }),
+      // A multipart body is the handler's to stream (no schema reads it whole); a download's bytes have no schema.
+      ...(body && body !== 'multipart' && { body }),
       ...(endpoint.headers && { headers: endpoint.headers }),
-      response: { [status]: endpoint.response, '4xx': ErrorBody, '5xx': ErrorBody },
+      ...(response !== 'stream' && { response: { [status]: response, '4xx': ErrorBody, '5xx': ErrorBody } }),
     },
     handler: async (request, reply) => {
       const session = endpoint.role === 'public' ? null : await app.roleCheck(endpoint.role, request);
       const result = await handler(request as EndpointRequest<E>, reply, session as SessionOf<E>);
+      if (!checkResponse) return result;
       if (!checkResponse.Check(result)) {
         const first = [...checkResponse.Errors(result)][0];
         throw new Error(

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { routes, type Route } from '../routes.ts';
-import { ErrorBody, Id, OkBody, Paged } from './common.ts';
+import { ErrorBody, FileParams, Id, OkBody, Paged } from './common.ts';
 import { AUTH_HEADER, AuthUser, LoginBody, LoginResult } from './auth.ts';
 import {
   CategoryList,
@@ -17,6 +17,7 @@ import { SearchEvent, SearchReport, SearchReportQuery, SuggestionList, Suggestio
 import {
   AdminArticle,
   AdminCategory,
+  AdminFileList,
   AdminSection,
   AdminTree,
   AdminUser,
@@ -43,7 +44,17 @@ import {
   UserCreateBody,
   UserUpdateBody,
 } from './admin.ts';
-import { CaptchaChallenge, IssueOpenBody, IssueOpenResult, TicketListQuery, TicketView } from './tickets.ts';
+import {
+  CaptchaChallenge,
+  IssueOpenBody,
+  IssueOpenResult,
+  TicketFileParams,
+  TicketFileQuery,
+  TicketListQuery,
+  TicketView,
+  UploadResult,
+} from './tickets.ts';
+import { ISSUE_FILES_MAX } from '../constants.ts';
 import { Health, MetricsHeaders, MetricsText, Readiness } from './operations.ts';
 
 export type { Role } from '../routes.ts';
@@ -53,10 +64,14 @@ export interface Endpoint extends Route {
   tags: string[];
   querystring?: TSchema;
   params?: TSchema;
-  body?: TSchema;
+  /** 'multipart': files, streamed into storage by the handler as they arrive, never buffered to be validated. */
+  body?: TSchema | 'multipart';
   headers?: TSchema;
-  /** The success answer; every endpoint also answers ErrorBody for its errors. */
-  response: TSchema;
+  /**
+   * The success answer; every endpoint also answers ErrorBody for its errors. 'stream': a file's bytes, sent by the
+   * handler with its own headers (a download).
+   */
+  response: TSchema | 'stream';
   status?: number;
 }
 
@@ -141,6 +156,28 @@ export const endpoints = {
     body: IssueOpenBody,
     response: IssueOpenResult,
     status: 201,
+  },
+  uploadRequestFiles: {
+    ...routes.uploadRequestFiles,
+    summary: 'Upload files for a support request (multipart, file[] entries)',
+    tags: ['requests'],
+    body: 'multipart',
+    response: UploadResult,
+  },
+  downloadFile: {
+    ...routes.downloadFile,
+    summary: 'Download a file by id',
+    tags: ['files'],
+    params: FileParams,
+    response: 'stream',
+  },
+  downloadTicketFile: {
+    ...routes.downloadTicketFile,
+    summary: "Download a ticket's file through the signed link sent with the ticket",
+    tags: ['requests'],
+    params: TicketFileParams,
+    querystring: TicketFileQuery,
+    response: 'stream',
   },
   getCaptchaChallenge: {
     ...routes.getCaptchaChallenge,
@@ -331,6 +368,14 @@ export const endpoints = {
     params: RevisionParams,
     response: AdminArticle,
   },
+  uploadContentFiles: {
+    ...routes.uploadContentFiles,
+    summary: `Upload content files (multipart \`file\` parts, up to ${ISSUE_FILES_MAX}, 25 MB each; admins)`,
+    tags: ['admin'],
+    body: 'multipart',
+    response: AdminFileList,
+    status: 201,
+  },
   getAdminBranding: {
     ...routes.getAdminBranding,
     summary: 'Branding as the public site reads it',
@@ -409,11 +454,13 @@ export type EndpointName = keyof Endpoints;
 type StaticOf<T> = T extends TSchema ? Static<T> : never;
 
 /** A part the caller must give when its schema requires something, may leave out when not, and cannot give else. */
-type Part<Name extends string, S> = [S] extends [TSchema]
-  ? object extends Static<S>
-    ? { [K in Name]?: Static<S> }
-    : { [K in Name]: Static<S> }
-  : { [K in Name]?: never };
+type Part<Name extends string, S> = [S] extends ['multipart']
+  ? { [K in Name]: FormData }
+  : [S] extends [TSchema]
+    ? object extends Static<S>
+      ? { [K in Name]?: Static<S> }
+      : { [K in Name]: Static<S> }
+    : { [K in Name]?: never };
 
 /** What a call of an endpoint takes, from its own entry: path params, query and body (the client's `call`). */
 export type EndpointInput<K extends EndpointName> = Part<'params', SchemaOf<Endpoints[K], 'params'>> &

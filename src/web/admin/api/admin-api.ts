@@ -1,9 +1,6 @@
 import type { EndpointInput, EndpointName } from '../../../shared/api/endpoints.ts';
 import { AUTH_HEADER } from '../../../shared/constants.ts';
-import { apiPaths } from '../../../shared/paths.ts';
-import type { AdminFileList } from '../../../shared/api/admin.ts';
-import type { ErrorBody } from '../../../shared/api/common.ts';
-import { ApiRequestError, browserTransport, createCall } from '../../api/call.ts';
+import { browserTransport, createCall } from '../../api/call.ts';
 import { readToken } from '../lib/session.ts';
 
 const tokenHeader = (): Record<string, string> => {
@@ -48,18 +45,10 @@ export const adminApi = {
   previewArticle: (body: Body<'previewArticle'>) => adminCall('previewArticle', { body }),
   restore: (id: number, revision: number) => adminCall('restoreRevision', { params: { id, revision } }),
 
-  uploadFiles: async (files: File[]): Promise<AdminFileList> => {
+  uploadFiles: (files: File[]) => {
     const form = new FormData();
     for (const file of files) form.append('file', file, file.name);
-    // Not yet an entry of the table: the upload routes register themselves (multipart, streamed).
-    const { status, body } = await browserTransport.send({
-      method: 'POST',
-      url: apiPaths.adminFiles,
-      headers: { accept: 'application/json', ...tokenHeader() },
-      body: form,
-    });
-    if (status >= 400) throw new ApiRequestError(status, body as ErrorBody | undefined);
-    return body as AdminFileList;
+    return adminCall('uploadContentFiles', { body: form });
   },
 
   branding: () => adminCall('getAdminBranding'),
