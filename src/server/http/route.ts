@@ -3,7 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ErrorBody, type FieldError } from '../../shared/api/common.ts';
 import { ApiError } from './errors.ts';
-import type { Endpoint, Role } from '../../shared/api/endpoints.ts';
+import type { Endpoint, RateLimit, Role } from '../../shared/api/endpoints.ts';
 import type { UserRow } from '../db/tables.ts';
 
 type StaticOf<T> = T extends TSchema ? Static<T> : unknown;
@@ -31,6 +31,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set once by the app (from the auth feature), before any route that is not public is registered. */
     roleCheck: RoleCheck;
+    /** Counts a call against the endpoint's limit and refuses past it (429); set once by the app. */
+    rateLimitCheck: (limit: RateLimit, request: FastifyRequest) => Promise<void>;
   }
 }
 
@@ -60,6 +62,9 @@ export function route<E extends Endpoint>(
   if (endpoint.role !== 'public' && !app.hasDecorator('roleCheck')) {
     throw new Error(`${endpoint.method} ${endpoint.path} needs a role check; none is registered`);
   }
+  if (endpoint.rateLimit && !app.hasDecorator('rateLimitCheck')) {
+    throw new Error(`${endpoint.method} ${endpoint.path} needs a rate limit; none is registered`);
+  }
   app.route({
     method: endpoint.method,
     url: endpoint.path,
@@ -76,6 +81,7 @@ export function route<E extends Endpoint>(
     },
     handler: async (request, reply) => {
       const session = endpoint.role === 'public' ? null : await app.roleCheck(endpoint.role, request);
+      if (endpoint.rateLimit) await app.rateLimitCheck(endpoint.rateLimit, request);
       const result = await handler(request as EndpointRequest<E>, reply, session as SessionOf<E>);
       if (!checkResponse) return result;
       if (!checkResponse.Check(result)) {

@@ -59,7 +59,16 @@ import { Health, MetricsHeaders, MetricsText, Readiness } from './operations.ts'
 
 export type { Role } from '../routes.ts';
 
+/**
+ * How often one client may call an endpoint, by the name of its counter. 'issue-open', 'upload' and
+ * 'search-event' count every call in the hour (their numbers are the server's configuration) and `route()` applies
+ * them; 'sign-in' counts failed guesses only, per address and per account, so its handler applies it around the
+ * password check.
+ */
+export type RateLimit = 'sign-in' | 'issue-open' | 'upload' | 'search-event';
+
 export interface Endpoint extends Route {
+  rateLimit?: RateLimit;
   summary: string;
   tags: string[];
   querystring?: TSchema;
@@ -104,6 +113,7 @@ export const endpoints = {
     tags: ['auth'],
     body: LoginBody,
     response: LoginResult,
+    rateLimit: 'sign-in',
   },
   logout: {
     ...routes.logout,
@@ -155,6 +165,7 @@ export const endpoints = {
     headers: authHeader,
     body: IssueOpenBody,
     response: IssueOpenResult,
+    rateLimit: 'issue-open',
     status: 201,
   },
   uploadRequestFiles: {
@@ -163,6 +174,7 @@ export const endpoints = {
     tags: ['requests'],
     body: 'multipart',
     response: UploadResult,
+    rateLimit: 'upload',
   },
   downloadFile: {
     ...routes.downloadFile,
@@ -207,6 +219,7 @@ export const endpoints = {
     tags: ['search'],
     body: SearchEvent,
     response: OkBody,
+    rateLimit: 'search-event',
   },
   getSearchReport: {
     ...routes.getSearchReport,

@@ -9,7 +9,6 @@ import { route } from '../../http/route.ts';
 import { authenticate } from '../auth/auth.service.ts';
 import { storeUploadedParts, uploadRow } from '../files/store-uploads.ts';
 import { clientKey } from '../rate-limit/client-address.ts';
-import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { UploadAllowance } from './upload-allowance.ts';
 import { ensureVisitorKey, userKey } from './visitor.ts';
 
@@ -26,7 +25,6 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
 
   route(app, endpoints.uploadRequestFiles, async (request, reply) => {
     const client = clientKey(request);
-    await hitRateLimit(ctx.db, 'upload', client, ctx.config.tickets.uploadsPerHour);
     if (!request.isMultipart()) {
       throw new ApiError(
         415,
