@@ -86,7 +86,12 @@ export interface Endpoint extends Route {
 
 const authHeader = Type.Object({ [AUTH_HEADER]: Type.Optional(Type.String({ maxLength: 512 })) });
 
-/** The HTTP contract: the server registers and validates every route from this table; the client infers its types. */
+/**
+ * The HTTP contract, one entry per endpoint (its method, path and role come from src/shared/routes.ts): the server
+ * registers every route from it with `route()`, uploads and downloads included, validating input and answer and
+ * applying the role and the rate limit; the web client's one `call(name, input)` (src/web/api/call.ts) takes its
+ * input and answer types from the same entry, so a call that pairs them wrongly does not compile.
+ */
 export const endpoints = {
   getBranding: {
     ...routes.getBranding,
