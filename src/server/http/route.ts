@@ -24,8 +24,15 @@ export interface Session {
   token: string;
 }
 
-/** Answers whether the request may call an endpoint of this role: its session, null for a public endpoint. */
-export type RoleCheck = (role: Role, request: FastifyRequest) => Promise<Session | null>;
+/**
+ * Answers whether the request may call an endpoint of this role: its session, null for a public endpoint (or, when
+ * the endpoint identifies its caller, the session of a valid token, else null).
+ */
+export type RoleCheck = (
+  role: Role,
+  request: FastifyRequest,
+  identifies?: boolean,
+) => Promise<Session | null>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,7 +43,11 @@ declare module 'fastify' {
   }
 }
 
-export type SessionOf<E extends Endpoint> = E['role'] extends 'public' ? null : Session;
+export type SessionOf<E extends Endpoint> = E['role'] extends 'public'
+  ? E extends { identifies: true }
+    ? Session | null
+    : null
+  : Session;
 
 export type EndpointHandler<E extends Endpoint> = (
   request: EndpointRequest<E>,
@@ -59,7 +70,8 @@ export function route<E extends Endpoint>(
   const status = endpoint.status ?? 200;
   const { response, body } = endpoint;
   const checkResponse = response === 'stream' ? null : Compile(response);
-  if (endpoint.role !== 'public' && !app.hasDecorator('roleCheck')) {
+  const checksRole = endpoint.role !== 'public' || endpoint.identifies === true;
+  if (checksRole && !app.hasDecorator('roleCheck')) {
     throw new Error(`${endpoint.method} ${endpoint.path} needs a role check; none is registered`);
   }
   if (endpoint.rateLimit && !app.hasDecorator('rateLimitCheck')) {
@@ -80,7 +92,7 @@ export function route<E extends Endpoint>(
       ...(response !== 'stream' && { response: { [status]: response, '4xx': ErrorBody, '5xx': ErrorBody } }),
     },
     handler: async (request, reply) => {
-      const session = endpoint.role === 'public' ? null : await app.roleCheck(endpoint.role, request);
+      const session = checksRole ? await app.roleCheck(endpoint.role, request, endpoint.identifies) : null;
       if (endpoint.rateLimit) await app.rateLimitCheck(endpoint.rateLimit, request);
       const result = await handler(request as EndpointRequest<E>, reply, session as SessionOf<E>);
       if (!checkResponse) return result;

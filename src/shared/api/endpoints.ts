@@ -69,6 +69,8 @@ export type RateLimit = 'sign-in' | 'issue-open' | 'upload' | 'search-event';
 
 export interface Endpoint extends Route {
   rateLimit?: RateLimit;
+  /** A public endpoint that knows a signed-in caller: a valid token gives the session, a stale one counts as none. */
+  identifies?: true;
   summary: string;
   tags: string[];
   querystring?: TSchema;
@@ -170,6 +172,7 @@ export const endpoints = {
     headers: authHeader,
     body: IssueOpenBody,
     response: IssueOpenResult,
+    identifies: true,
     rateLimit: 'issue-open',
     status: 201,
   },
@@ -179,6 +182,7 @@ export const endpoints = {
     tags: ['requests'],
     body: 'multipart',
     response: UploadResult,
+    identifies: true,
     rateLimit: 'upload',
   },
   downloadFile: {

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import { ISSUE_FILES_MAX, UPLOAD_FILE_MAX_BYTES, AUTH_HEADER } from '../../../shared/constants.ts';
+import { ISSUE_FILES_MAX, UPLOAD_FILE_MAX_BYTES } from '../../../shared/constants.ts';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { UploadedFile } from '../../../shared/api/tickets.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { authenticate } from '../auth/auth.service.ts';
 import { storeUploadedParts, uploadRow } from '../files/store-uploads.ts';
 import { clientKey } from '../rate-limit/client-address.ts';
 import { UploadAllowance } from './upload-allowance.ts';
@@ -23,7 +22,7 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
     },
   });
 
-  route(app, endpoints.uploadRequestFiles, async (request, reply) => {
+  route(app, endpoints.uploadRequestFiles, async (request, reply, session) => {
     const client = clientKey(request);
     if (!request.isMultipart()) {
       throw new ApiError(
@@ -33,11 +32,8 @@ export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext
         [{ field: 'file[]', message: 'expected multipart/form-data' }],
       );
     }
-    const token = request.headers[AUTH_HEADER];
-    const user =
-      typeof token === 'string' && token ? await authenticate(ctx.db, token).catch(() => null) : null;
-    const owner = user
-      ? userKey(user.id)
+    const owner = session
+      ? userKey(session.user.id)
       : ensureVisitorKey(request, reply, ctx.config.publicUrl.startsWith('https:'));
 
     const allowance = new UploadAllowance(ctx, client, 'file[]');
