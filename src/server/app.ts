@@ -9,6 +9,8 @@ import { createResponseCache, publicRequestUrl, type ResponseCacheHooks } from '
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import http from 'node:http';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
+import { registerRoles } from './features/auth/roles.ts';
+import { registerRateLimits } from './features/rate-limit/endpoint-limits.ts';
 import { registerFileRoutes } from './features/files/files.routes.ts';
 import { registerKnowledgeRoutes } from './features/knowledge/knowledge.routes.ts';
 import { registerSearchRoutes } from './features/search/search.routes.ts';
@@ -102,6 +104,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       );
     }
   };
+  registerRoles(app, ctx.db);
+  registerRateLimits(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerKnowledgeRoutes(app, ctx);

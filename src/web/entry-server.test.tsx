@@ -35,7 +35,7 @@ function transport(failing: RegExp | null): Transport {
     },
   };
   return {
-    async get(path) {
+    async send({ url: path }) {
       if (failing?.test(path))
         return {
           status: 500,

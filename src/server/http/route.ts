@@ -3,9 +3,13 @@ import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ErrorBody, type FieldError } from '../../shared/api/common.ts';
 import { ApiError } from './errors.ts';
-import type { Endpoint } from '../../shared/api/endpoints.ts';
+import type { Endpoint, RateLimit, Role } from '../../shared/api/endpoints.ts';
+import type { UserRow } from '../db/tables.ts';
 
 type StaticOf<T> = T extends TSchema ? Static<T> : unknown;
+
+/** What a handler answers: a value of the response schema, or, for a download, the reply it sent the bytes on. */
+type AnswerOf<E extends Endpoint> = E['response'] extends TSchema ? Static<E['response']> : FastifyReply;
 
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Querystring: StaticOf<E['querystring']>;
@@ -14,14 +18,48 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Headers: StaticOf<E['headers']>;
 }>;
 
+/** The signed-in caller of an endpoint whose role is not public, and the token they sent. */
+export interface Session {
+  user: UserRow;
+  token: string;
+}
+
+/**
+ * Answers whether the request may call an endpoint of this role: its session, null for a public endpoint (or, when
+ * the endpoint identifies its caller, the session of a valid token, else null).
+ */
+export type RoleCheck = (
+  role: Role,
+  request: FastifyRequest,
+  identifies?: boolean,
+) => Promise<Session | null>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set once by the app (from the auth feature), before any route that is not public is registered. */
+    roleCheck: RoleCheck;
+    /** Counts a call against the endpoint's limit and refuses past it (429); set once by the app. */
+    rateLimitCheck: (limit: RateLimit, request: FastifyRequest) => Promise<void>;
+  }
+}
+
+export type SessionOf<E extends Endpoint> = E['role'] extends 'public'
+  ? E extends { identifies: true }
+    ? Session | null
+    : null
+  : Session;
+
 export type EndpointHandler<E extends Endpoint> = (
   request: EndpointRequest<E>,
   reply: FastifyReply,
-) => Promise<StaticOf<E['response']>>;
+  session: SessionOf<E>,
+) => Promise<AnswerOf<E>>;
 
 /**
- * Registers one endpoint of the contract: Fastify validates the input against its schemas, and the answer is
- * checked against the response schema before it leaves, so the server can never drift from what the client expects.
+ * Registers one endpoint of the contract: Fastify validates the input against its schemas, the caller is held to
+ * the endpoint's role (after validation, so a malformed request is refused as such whoever sends it), and the answer
+ * is checked against the response schema before it leaves, so the server can never drift from what the client
+ * expects.
  */
 export function route<E extends Endpoint>(
   app: FastifyInstance,
@@ -30,7 +68,15 @@ export function route<E extends Endpoint>(
   options: { bodyLimit?: number } = {},
 ): void {
   const status = endpoint.status ?? 200;
-  const checkResponse = Compile(endpoint.response);
+  const { response, body } = endpoint;
+  const checkResponse = response === 'stream' ? null : Compile(response);
+  const checksRole = endpoint.role !== 'public' || endpoint.identifies === true;
+  if (checksRole && !app.hasDecorator('roleCheck')) {
+    throw new Error(`${endpoint.method} ${endpoint.path} needs a role check; none is registered`);
+  }
+  if (endpoint.rateLimit && !app.hasDecorator('rateLimitCheck')) {
+    throw new Error(`${endpoint.method} ${endpoint.path} needs a rate limit; none is registered`);
+  }
   app.route({
     method: endpoint.method,
     url: endpoint.path,
@@ -40,12 +86,16 @@ export function route<E extends Endpoint>(
       tags: endpoint.tags,
       ...(endpoint.querystring && { querystring: endpoint.querystring }),
       ...(endpoint.params && { params: endpoint.params }),
-      ...(endpoint.body && { body: endpoint.body }),
+      // A multipart body is the handler's to stream (no schema reads it whole); a download's bytes have no schema.
+      ...(body && body !== 'multipart' && { body }),
       ...(endpoint.headers && { headers: endpoint.headers }),
-      response: { [status]: endpoint.response, '4xx': ErrorBody, '5xx': ErrorBody },
+      ...(response !== 'stream' && { response: { [status]: response, '4xx': ErrorBody, '5xx': ErrorBody } }),
     },
     handler: async (request, reply) => {
-      const result = await handler(request as EndpointRequest<E>, reply);
+      const session = checksRole ? await app.roleCheck(endpoint.role, request, endpoint.identifies) : null;
+      if (endpoint.rateLimit) await app.rateLimitCheck(endpoint.rateLimit, request);
+      const result = await handler(request as EndpointRequest<E>, reply, session as SessionOf<E>);
+      if (!checkResponse) return result;
       if (!checkResponse.Check(result)) {
         const first = [...checkResponse.Errors(result)][0];
         throw new Error(

@@ -6,6 +6,9 @@ export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 /** A page of a paged list: past any list a help centre holds, a request is a mistake (or an attack on OFFSET). */
 export const PageNumber = Type.Integer({ minimum: 1, maximum: 1_000_000 });
 
+/** A stored file's address: its id, and its name for the browser (any name serves). */
+export const FileParams = Type.Object({ id: Id, name: Type.String({ maxLength: 255 }) });
+
 export const FieldError = Type.Object({
   field: Type.String(),
   message: Type.String(),

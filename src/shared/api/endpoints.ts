@@ -1,6 +1,6 @@
-import { Type, type TSchema } from 'typebox';
-import { apiPaths } from '../paths.ts';
-import { ErrorBody, Id, OkBody, Paged } from './common.ts';
+import { Type, type Static, type TSchema } from 'typebox';
+import { routes, type Route } from '../routes.ts';
+import { ErrorBody, FileParams, Id, OkBody, Paged } from './common.ts';
 import { AUTH_HEADER, AuthUser, LoginBody, LoginResult } from './auth.ts';
 import {
   CategoryList,
@@ -17,6 +17,7 @@ import { SearchEvent, SearchReport, SearchReportQuery, SuggestionList, Suggestio
 import {
   AdminArticle,
   AdminCategory,
+  AdminFileList,
   AdminSection,
   AdminTree,
   AdminUser,
@@ -43,75 +44,99 @@ import {
   UserCreateBody,
   UserUpdateBody,
 } from './admin.ts';
-import { CaptchaChallenge, IssueOpenBody, IssueOpenResult, TicketListQuery, TicketView } from './tickets.ts';
+import {
+  CaptchaChallenge,
+  IssueOpenBody,
+  IssueOpenResult,
+  TicketFileParams,
+  TicketFileQuery,
+  TicketListQuery,
+  TicketView,
+  UploadResult,
+} from './tickets.ts';
+import { ISSUE_FILES_MAX } from '../constants.ts';
 import { Health, MetricsHeaders, MetricsText, Readiness } from './operations.ts';
 
-export interface Endpoint {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
+export type { Role } from '../routes.ts';
+
+/**
+ * How often one client may call an endpoint, by the name of its counter. 'issue-open', 'upload' and
+ * 'search-event' count every call in the hour (their numbers are the server's configuration) and `route()` applies
+ * them; 'sign-in' counts failed guesses only, per address and per account, so its handler applies it around the
+ * password check.
+ */
+export type RateLimit = 'sign-in' | 'issue-open' | 'upload' | 'search-event';
+
+export interface Endpoint extends Route {
+  rateLimit?: RateLimit;
+  /** A public endpoint that knows a signed-in caller: a valid token gives the session, a stale one counts as none. */
+  identifies?: true;
   summary: string;
   tags: string[];
   querystring?: TSchema;
   params?: TSchema;
-  body?: TSchema;
+  /** 'multipart': files, streamed into storage by the handler as they arrive, never buffered to be validated. */
+  body?: TSchema | 'multipart';
   headers?: TSchema;
-  /** The success answer; every endpoint also answers ErrorBody for its errors. */
-  response: TSchema;
+  /**
+   * The success answer; every endpoint also answers ErrorBody for its errors. 'stream': a file's bytes, sent by the
+   * handler with its own headers (a download).
+   */
+  response: TSchema | 'stream';
   status?: number;
 }
 
 const authHeader = Type.Object({ [AUTH_HEADER]: Type.Optional(Type.String({ maxLength: 512 })) });
 
-/** The HTTP contract: the server registers and validates every route from this table; the client infers its types. */
+/**
+ * The HTTP contract, one entry per endpoint (its method, path and role come from src/shared/routes.ts): the server
+ * registers every route from it with `route()`, uploads and downloads included, validating input and answer and
+ * applying the role and the rate limit; the web client's one `call(name, input)` (src/web/api/call.ts) takes its
+ * input and answer types from the same entry, so a call that pairs them wrongly does not compile.
+ */
 export const endpoints = {
   getBranding: {
-    method: 'GET',
-    path: apiPaths.branding,
+    ...routes.getBranding,
     summary: 'Branding of the help centre',
     tags: ['settings'],
     response: Branding,
   },
   getEnvironments: {
-    method: 'GET',
-    path: apiPaths.environments,
+    ...routes.getEnvironments,
     summary: 'Hosts and captcha settings the web client needs',
     tags: ['settings'],
     response: Environments,
   },
   getMe: {
-    method: 'GET',
-    path: apiPaths.me,
+    ...routes.getMe,
     summary: 'The signed-in user (header x-auth-token)',
     tags: ['auth'],
     headers: authHeader,
     response: AuthUser,
   },
   login: {
-    method: 'POST',
-    path: apiPaths.login,
+    ...routes.login,
     summary: 'Sign in with email and password; returns a token for x-auth-token',
     tags: ['auth'],
     body: LoginBody,
     response: LoginResult,
+    rateLimit: 'sign-in',
   },
   logout: {
-    method: 'POST',
-    path: apiPaths.logout,
+    ...routes.logout,
     summary: 'Revoke the token sent in x-auth-token',
     tags: ['auth'],
     headers: authHeader,
     response: OkBody,
   },
   listSections: {
-    method: 'GET',
-    path: apiPaths.sections,
+    ...routes.listSections,
     summary: 'Sections with something visible in them',
     tags: ['knowledge'],
     response: SectionList,
   },
   listCategories: {
-    method: 'GET',
-    path: apiPaths.categories,
+    ...routes.listCategories,
     summary:
       'Without parameters: every visible category. With page, per_page, category_parent_id, section_id or query: one page of children.',
     tags: ['knowledge'],
@@ -119,8 +144,7 @@ export const endpoints = {
     response: CategoryList,
   },
   listInstructions: {
-    method: 'GET',
-    path: apiPaths.instructions,
+    ...routes.listInstructions,
     summary:
       'Without parameters: every published article, without bodies. With page, per_page, category_id, section_id or query: one page of full articles.',
     tags: ['knowledge'],
@@ -128,41 +152,62 @@ export const endpoints = {
     response: Type.Union([InstructionPage, InstructionBundle]),
   },
   getInstruction: {
-    method: 'GET',
-    path: apiPaths.instruction,
+    ...routes.getInstruction,
     summary: 'One published article with its body and files',
     tags: ['knowledge'],
     params: InstructionParams,
     response: Instruction,
   },
   getSuggestions: {
-    method: 'GET',
-    path: apiPaths.suggestions,
+    ...routes.getSuggestions,
     summary: 'Articles matching the text, title matches first',
     tags: ['search'],
     querystring: SuggestionsQuery,
     response: SuggestionList,
   },
   issueOpen: {
-    method: 'POST',
-    path: apiPaths.issueOpen,
+    ...routes.issueOpen,
     summary: 'Send a support request (header x-auth-token when signed in); files are ids from POST /api/file',
     tags: ['requests'],
     headers: authHeader,
     body: IssueOpenBody,
     response: IssueOpenResult,
+    identifies: true,
+    rateLimit: 'issue-open',
     status: 201,
   },
+  uploadRequestFiles: {
+    ...routes.uploadRequestFiles,
+    summary: 'Upload files for a support request (multipart, file[] entries)',
+    tags: ['requests'],
+    body: 'multipart',
+    response: UploadResult,
+    identifies: true,
+    rateLimit: 'upload',
+  },
+  downloadFile: {
+    ...routes.downloadFile,
+    summary: 'Download a file by id',
+    tags: ['files'],
+    params: FileParams,
+    response: 'stream',
+  },
+  downloadTicketFile: {
+    ...routes.downloadTicketFile,
+    summary: "Download a ticket's file through the signed link sent with the ticket",
+    tags: ['requests'],
+    params: TicketFileParams,
+    querystring: TicketFileQuery,
+    response: 'stream',
+  },
   getCaptchaChallenge: {
-    method: 'GET',
-    path: apiPaths.captchaChallenge,
+    ...routes.getCaptchaChallenge,
     summary: 'A proof-of-work challenge for the request form (CAPTCHA_PROVIDER=altcha)',
     tags: ['requests'],
     response: CaptchaChallenge,
   },
   listAdminTickets: {
-    method: 'GET',
-    path: apiPaths.adminTickets,
+    ...routes.listAdminTickets,
     summary: "Support requests, newest first, with their files and delivery state (an admin's x-auth-token)",
     tags: ['admin'],
     headers: authHeader,
@@ -170,8 +215,7 @@ export const endpoints = {
     response: Paged(TicketView),
   },
   getAdminTicket: {
-    method: 'GET',
-    path: apiPaths.adminTicket,
+    ...routes.getAdminTicket,
     summary: "One support request with its files and delivery state (an admin's x-auth-token)",
     tags: ['admin'],
     headers: authHeader,
@@ -179,16 +223,15 @@ export const endpoints = {
     response: TicketView,
   },
   recordSearchEvent: {
-    method: 'POST',
-    path: apiPaths.searchEvents,
+    ...routes.recordSearchEvent,
     summary: 'Record a search the visitor saw, or a result they opened (no personal data is kept)',
     tags: ['search'],
     body: SearchEvent,
     response: OkBody,
+    rateLimit: 'search-event',
   },
   getSearchReport: {
-    method: 'GET',
-    path: apiPaths.adminSearchReport,
+    ...routes.getSearchReport,
     summary: 'Most frequent queries and queries that found nothing (admins)',
     tags: ['admin'],
     headers: authHeader,
@@ -196,16 +239,14 @@ export const endpoints = {
     response: SearchReport,
   },
   getAdminTree: {
-    method: 'GET',
-    path: apiPaths.adminTree,
+    ...routes.getAdminTree,
     summary: 'Every section, category and article, drafts included, flat',
     tags: ['admin'],
     headers: authHeader,
     response: AdminTree,
   },
   createSection: {
-    method: 'POST',
-    path: apiPaths.adminSections,
+    ...routes.createSection,
     summary: 'Create a section',
     tags: ['admin'],
     headers: authHeader,
@@ -214,8 +255,7 @@ export const endpoints = {
     status: 201,
   },
   updateSection: {
-    method: 'PATCH',
-    path: apiPaths.adminSection,
+    ...routes.updateSection,
     summary: 'Rename a section',
     tags: ['admin'],
     headers: authHeader,
@@ -224,8 +264,7 @@ export const endpoints = {
     response: AdminSection,
   },
   deleteSection: {
-    method: 'DELETE',
-    path: apiPaths.adminSection,
+    ...routes.deleteSection,
     summary: 'Delete a section; 409 not_empty unless its content is deleted or moved (query)',
     tags: ['admin'],
     headers: authHeader,
@@ -234,8 +273,7 @@ export const endpoints = {
     response: OkBody,
   },
   createCategory: {
-    method: 'POST',
-    path: apiPaths.adminCategories,
+    ...routes.createCategory,
     summary: 'Create a category in a section or inside another category',
     tags: ['admin'],
     headers: authHeader,
@@ -244,8 +282,7 @@ export const endpoints = {
     status: 201,
   },
   updateCategory: {
-    method: 'PATCH',
-    path: apiPaths.adminCategory,
+    ...routes.updateCategory,
     summary: 'Change a category (description is sanitised HTML)',
     tags: ['admin'],
     headers: authHeader,
@@ -254,8 +291,7 @@ export const endpoints = {
     response: AdminCategory,
   },
   deleteCategory: {
-    method: 'DELETE',
-    path: apiPaths.adminCategory,
+    ...routes.deleteCategory,
     summary: 'Delete a category; 409 not_empty unless its content is deleted or moved (query)',
     tags: ['admin'],
     headers: authHeader,
@@ -264,8 +300,7 @@ export const endpoints = {
     response: OkBody,
   },
   getAdminArticle: {
-    method: 'GET',
-    path: apiPaths.adminArticle,
+    ...routes.getAdminArticle,
     summary: 'One article, draft or published, with its body and files',
     tags: ['admin'],
     headers: authHeader,
@@ -273,8 +308,7 @@ export const endpoints = {
     response: AdminArticle,
   },
   createArticle: {
-    method: 'POST',
-    path: apiPaths.adminArticles,
+    ...routes.createArticle,
     summary: 'Create an article (a draft unless published is true); keeps revision 1',
     tags: ['admin'],
     headers: authHeader,
@@ -283,8 +317,7 @@ export const endpoints = {
     status: 201,
   },
   updateArticle: {
-    method: 'PATCH',
-    path: apiPaths.adminArticle,
+    ...routes.updateArticle,
     summary: 'Save an article (edit, publish, unpublish); every save keeps a revision',
     tags: ['admin'],
     headers: authHeader,
@@ -293,8 +326,7 @@ export const endpoints = {
     response: AdminArticle,
   },
   deleteArticle: {
-    method: 'DELETE',
-    path: apiPaths.adminArticle,
+    ...routes.deleteArticle,
     summary: 'Delete an article and its revisions',
     tags: ['admin'],
     headers: authHeader,
@@ -302,8 +334,7 @@ export const endpoints = {
     response: OkBody,
   },
   moveItem: {
-    method: 'POST',
-    path: apiPaths.adminMove,
+    ...routes.moveItem,
     summary: 'Move or reorder a section, category or article',
     tags: ['admin'],
     headers: authHeader,
@@ -311,8 +342,7 @@ export const endpoints = {
     response: AdminTree,
   },
   listRevisions: {
-    method: 'GET',
-    path: apiPaths.adminRevisions,
+    ...routes.listRevisions,
     summary: "An article's revisions, newest first",
     tags: ['admin'],
     headers: authHeader,
@@ -320,8 +350,7 @@ export const endpoints = {
     response: RevisionList,
   },
   getRevision: {
-    method: 'GET',
-    path: apiPaths.adminRevision,
+    ...routes.getRevision,
     summary: 'One revision with its body',
     tags: ['admin'],
     headers: authHeader,
@@ -329,8 +358,7 @@ export const endpoints = {
     response: Revision,
   },
   diffRevisions: {
-    method: 'GET',
-    path: apiPaths.adminRevisionDiff,
+    ...routes.diffRevisions,
     summary: 'What changed between two revisions of an article',
     tags: ['admin'],
     headers: authHeader,
@@ -339,8 +367,7 @@ export const endpoints = {
     response: RevisionDiff,
   },
   previewHtml: {
-    method: 'POST',
-    path: apiPaths.adminPreview,
+    ...routes.previewHtml,
     summary: 'HTML as a save would store it, cleaned by the same rules: what the editor previews',
     tags: ['admin'],
     headers: authHeader,
@@ -348,8 +375,7 @@ export const endpoints = {
     response: HtmlPreview,
   },
   previewArticle: {
-    method: 'POST',
-    path: apiPaths.adminArticlePreview,
+    ...routes.previewArticle,
     summary: 'An article, saved or not, drawn as its public page would be once published; nothing is stored',
     tags: ['admin'],
     headers: authHeader,
@@ -357,25 +383,30 @@ export const endpoints = {
     response: ArticlePreview,
   },
   restoreRevision: {
-    method: 'POST',
-    path: apiPaths.adminRevisionRestore,
+    ...routes.restoreRevision,
     summary: 'Make an older revision the current one, as a new revision',
     tags: ['admin'],
     headers: authHeader,
     params: RevisionParams,
     response: AdminArticle,
   },
+  uploadContentFiles: {
+    ...routes.uploadContentFiles,
+    summary: `Upload content files (multipart \`file\` parts, up to ${ISSUE_FILES_MAX}, 25 MB each; admins)`,
+    tags: ['admin'],
+    body: 'multipart',
+    response: AdminFileList,
+    status: 201,
+  },
   getAdminBranding: {
-    method: 'GET',
-    path: apiPaths.adminBranding,
+    ...routes.getAdminBranding,
     summary: 'Branding as the public site reads it',
     tags: ['admin'],
     headers: authHeader,
     response: Branding,
   },
   updateBranding: {
-    method: 'PATCH',
-    path: apiPaths.adminBranding,
+    ...routes.updateBranding,
     summary: 'Change the branding; the public site follows at once',
     tags: ['admin'],
     headers: authHeader,
@@ -383,16 +414,14 @@ export const endpoints = {
     response: Branding,
   },
   listUsers: {
-    method: 'GET',
-    path: apiPaths.adminUsers,
+    ...routes.listUsers,
     summary: 'Every user',
     tags: ['admin'],
     headers: authHeader,
     response: AdminUserList,
   },
   createUser: {
-    method: 'POST',
-    path: apiPaths.adminUsers,
+    ...routes.createUser,
     summary: 'Add a user (admin or not)',
     tags: ['admin'],
     headers: authHeader,
@@ -401,8 +430,7 @@ export const endpoints = {
     status: 201,
   },
   updateUser: {
-    method: 'PATCH',
-    path: apiPaths.adminUser,
+    ...routes.updateUser,
     summary: 'Rename a user, set a password or the admin flag',
     tags: ['admin'],
     headers: authHeader,
@@ -411,8 +439,7 @@ export const endpoints = {
     response: AdminUser,
   },
   deleteUser: {
-    method: 'DELETE',
-    path: apiPaths.adminUser,
+    ...routes.deleteUser,
     summary: 'Delete a user and sign them out everywhere',
     tags: ['admin'],
     headers: authHeader,
@@ -420,28 +447,49 @@ export const endpoints = {
     response: OkBody,
   },
   getHealth: {
-    method: 'GET',
-    path: apiPaths.healthz,
+    ...routes.getHealth,
     summary: 'The process is alive (no database access)',
     tags: ['operations'],
     response: Health,
   },
   getReadiness: {
-    method: 'GET',
-    path: apiPaths.readyz,
+    ...routes.getReadiness,
     summary:
       'Ready for traffic: database reachable, migrations current, search index built; else 503 naming the check',
     tags: ['operations'],
     response: Readiness,
   },
   getMetrics: {
-    method: 'GET',
-    path: apiPaths.metrics,
+    ...routes.getMetrics,
     summary: 'Prometheus metrics (text); with METRICS_TOKEN set, needs Authorization: Bearer <token>',
     tags: ['operations'],
     headers: MetricsHeaders,
     response: MetricsText,
   },
-} as const satisfies Record<string, Endpoint>;
+} as const satisfies { [K in keyof typeof routes]: Endpoint };
 
 export { ErrorBody };
+
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;
+
+type StaticOf<T> = T extends TSchema ? Static<T> : never;
+
+/** A part the caller must give when its schema requires something, may leave out when not, and cannot give else. */
+type Part<Name extends string, S> = [S] extends ['multipart']
+  ? { [K in Name]: FormData }
+  : [S] extends [TSchema]
+    ? object extends Static<S>
+      ? { [K in Name]?: Static<S> }
+      : { [K in Name]: Static<S> }
+    : { [K in Name]?: never };
+
+/** What a call of an endpoint takes, from its own entry: path params, query and body (the client's `call`). */
+export type EndpointInput<K extends EndpointName> = Part<'params', SchemaOf<Endpoints[K], 'params'>> &
+  Part<'query', SchemaOf<Endpoints[K], 'querystring'>> &
+  Part<'body', SchemaOf<Endpoints[K], 'body'>>;
+
+type SchemaOf<E, Key extends string> = E extends { [K in Key]: infer S } ? S : undefined;
+
+/** What a call of an endpoint answers when it succeeds. */
+export type EndpointOutput<K extends EndpointName> = StaticOf<Endpoints[K]['response']>;

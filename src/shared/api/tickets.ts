@@ -9,6 +9,13 @@ export const UploadedFile = Type.Object({
 export type UploadedFile = Static<typeof UploadedFile>;
 export const UploadResult = Type.Array(UploadedFile);
 
+export const TicketFileParams = Type.Object({ id: Id });
+// Optional here so that a link missing either part answers the same 403 as a wrong one.
+export const TicketFileQuery = Type.Object({
+  expires: Type.Optional(Type.String({ maxLength: 32 })),
+  signature: Type.Optional(Type.String({ maxLength: 128 })),
+});
+
 /**
  * The specification's request body. The schema checks types only: the service checks presence, formats and lengths
  * so that it can answer every field's problem at once, in the interface language (422). The body limit (1 MB)

@@ -4,16 +4,14 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { clientKey } from '../rate-limit/client-address.ts';
-import { authenticate, login, logout, presentUser } from './auth.service.ts';
+import { login, logout, presentUser } from './auth.service.ts';
 import { deviceUserOf, setDeviceCookie } from './device-cookie.ts';
 import { signInSlots, withGuessReserved } from './sign-in-limits.ts';
 import { findUserByEmail } from './users.repository.ts';
 
 export function registerAuthRoutes(app: FastifyInstance, { db, passwords, config }: AppContext): void {
   const secure = config.publicUrl.startsWith('https:');
-  route(app, endpoints.getMe, async (request) =>
-    presentUser(await authenticate(db, request.headers[AUTH_HEADER])),
-  );
+  route(app, endpoints.getMe, async (_request, _reply, { user }) => presentUser(user));
   route(app, endpoints.login, async (request, reply) => {
     const { email, password } = request.body;
     const deviceUser = await deviceUserOf(db, request);

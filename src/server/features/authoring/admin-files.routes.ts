@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { AdminFileList } from '../../../shared/api/admin.ts';
+import { endpoints } from '../../../shared/api/endpoints.ts';
 import { ISSUE_FILES_MAX, UPLOAD_FILE_MAX_BYTES } from '../../../shared/constants.ts';
-import { apiPaths } from '../../../shared/paths.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
 import { insertFile } from '../files/files.repository.ts';
 import { storeUploadedParts, uploadRow } from '../files/store-uploads.ts';
 import { userKey } from '../tickets/visitor.ts';
-import { requireAdminSession } from './admin-session.ts';
+import { renewAdminFilesCookie } from './admin-session.ts';
 import { presentAdminFile } from './authoring.presenters.ts';
 
 /** Attachments and images of articles, icons, logos: the same limits as visitors' uploads. */
@@ -19,43 +19,33 @@ export const ADMIN_FILES_MAX = ISSUE_FILES_MAX;
  */
 export function registerAdminFileRoutes(app: FastifyInstance, ctx: AppContext): void {
   const secure = ctx.config.publicUrl.startsWith('https:');
-  app.post(
-    apiPaths.adminFiles,
-    {
-      schema: {
-        summary: `Upload content files (multipart \`file\` parts, up to ${ADMIN_FILES_MAX}, 25 MB each; admins)`,
-        tags: ['admin'],
+  route(app, endpoints.uploadContentFiles, async (request, reply, session) => {
+    renewAdminFilesCookie(reply, session.token, secure);
+    if (!request.isMultipart()) {
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        'Send the files as multipart/form-data in file parts',
+        [{ field: 'file', message: 'expected multipart/form-data' }],
+      );
+    }
+    const parts = request.files({
+      limits: {
+        fileSize: UPLOAD_FILE_MAX_BYTES + 1,
+        files: ADMIN_FILES_MAX,
+        fields: 10,
+        parts: ADMIN_FILES_MAX + 10,
       },
-    },
-    async (request, reply) => {
-      const session = await requireAdminSession(ctx.db, request, reply, secure);
-      if (!request.isMultipart()) {
-        throw new ApiError(
-          415,
-          'unsupported_media_type',
-          'Send the files as multipart/form-data in file parts',
-          [{ field: 'file', message: 'expected multipart/form-data' }],
-        );
+    });
+    const stored = await storeUploadedParts(ctx, parts, 'file');
+    const now = Date.now();
+    const rows = await ctx.db.transaction().execute(async (trx) => {
+      const inserted = [];
+      for (const file of stored) {
+        inserted.push(await insertFile(trx, uploadRow(file, 'content', userKey(session.user.id), now)));
       }
-      const parts = request.files({
-        limits: {
-          fileSize: UPLOAD_FILE_MAX_BYTES + 1,
-          files: ADMIN_FILES_MAX,
-          fields: 10,
-          parts: ADMIN_FILES_MAX + 10,
-        },
-      });
-      const stored = await storeUploadedParts(ctx, parts, 'file');
-      const now = Date.now();
-      const rows = await ctx.db.transaction().execute(async (trx) => {
-        const inserted = [];
-        for (const file of stored) {
-          inserted.push(await insertFile(trx, uploadRow(file, 'content', userKey(session.user.id), now)));
-        }
-        return inserted;
-      });
-      reply.status(201);
-      return { items: rows.map(presentAdminFile) } satisfies AdminFileList;
-    },
-  );
+      return inserted;
+    });
+    return { items: rows.map(presentAdminFile) };
+  });
 }

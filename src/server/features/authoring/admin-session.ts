@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_HEADER } from '../../../shared/api/auth.ts';
 import type { Executor } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables.ts';
-import { authenticate, requireAdmin, TOKEN_LIFETIME_MS } from '../auth/auth.service.ts';
+import { authenticate, TOKEN_LIFETIME_MS } from '../auth/auth.service.ts';
+import type { Session } from '../../http/route.ts';
 import type { RevisionAuthor } from './revisions.repository.ts';
 
 /**
@@ -10,12 +11,6 @@ import type { RevisionAuthor } from './revisions.repository.ts';
  * fresh uploads through plain <img> tags, which cannot send the x-auth-token header.
  */
 export const ADMIN_FILES_COOKIE = 'signpost_admin';
-
-export interface AdminSession {
-  user: UserRow;
-  token: string;
-  author: RevisionAuthor;
-}
 
 function readCookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
@@ -30,23 +25,21 @@ const headerToken = (request: FastifyRequest) => {
   return typeof value === 'string' && value ? value : undefined;
 };
 
-/** 401 without a valid token, 403 for a user who is not an admin; renews the files cookie. */
-export async function requireAdminSession(
-  db: Executor,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  secure: boolean,
-): Promise<AdminSession> {
-  const token = headerToken(request);
-  const user = await requireAdmin(db, token);
+/** An admin's answer is never kept, and renews the files cookie with the token they sent. */
+export function renewAdminFilesCookie(reply: FastifyReply, token: string, secure: boolean): void {
   reply.header('Cache-Control', 'no-store');
   reply.header(
     'Set-Cookie',
-    `${ADMIN_FILES_COOKIE}=${encodeURIComponent(token as string)}; Path=/files; HttpOnly; SameSite=Strict; ` +
+    `${ADMIN_FILES_COOKIE}=${encodeURIComponent(token)}; Path=/files; HttpOnly; SameSite=Strict; ` +
       `Max-Age=${TOKEN_LIFETIME_MS / 1000}${secure ? '; Secure' : ''}`,
   );
-  return { user, token: token as string, author: { id: user.id, name: user.name } };
 }
+
+/** The revision author a session's edits are kept under. */
+export const authorOf = (session: Session): RevisionAuthor => ({
+  id: session.user.id,
+  name: session.user.name,
+});
 
 /** The admin behind a file request (header or files cookie), or null for anyone else. */
 export async function adminOfFileRequest(db: Executor, request: FastifyRequest): Promise<UserRow | null> {

@@ -1,15 +1,15 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { MAX_HTML_BYTES } from '../../../shared/api/admin.ts';
-import { endpoints } from '../../../shared/api/endpoints.ts';
+import { endpoints, type Endpoint } from '../../../shared/api/endpoints.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
+import { route, type EndpointHandler, type Session } from '../../http/route.ts';
 import { readWebAssets } from '../pages/web-assets.ts';
 import { getBranding } from '../settings/branding.service.ts';
 import { renderArticlePreview } from './article-preview.ts';
 import { registerAdminFileRoutes } from './admin-files.routes.ts';
-import { requireAdminSession } from './admin-session.ts';
+import { authorOf, renewAdminFilesCookie } from './admin-session.ts';
 import {
   createArticle,
   deleteArticle,
@@ -33,92 +33,74 @@ export function registerAuthoringRoutes(app: FastifyInstance, ctx: AppContext): 
   const { db } = ctx;
   const { dialect } = ctx.database;
   const secure = ctx.config.publicUrl.startsWith('https:');
-  const admin = (
-    request: Parameters<typeof requireAdminSession>[1],
-    reply: Parameters<typeof requireAdminSession>[2],
-  ) => requireAdminSession(db, request, reply, secure);
+  // Every answer to an admin renews the files cookie, so the editor's images keep loading while they work.
+  const adminRoute = <E extends Endpoint & { role: 'admin' }>(
+    scope: FastifyInstance,
+    endpoint: E,
+    handler: EndpointHandler<E>,
+    options?: { bodyLimit?: number },
+  ) =>
+    route(
+      scope,
+      endpoint,
+      (request, reply, session) => {
+        renewAdminFilesCookie(reply, (session as Session).token, secure);
+        return handler(request, reply, session);
+      },
+      options,
+    );
   const ok = { ok: true } as const;
 
-  route(app, endpoints.getAdminTree, async (request, reply) => {
-    await admin(request, reply);
-    return getTree(db);
-  });
+  adminRoute(app, endpoints.getAdminTree, async () => getTree(db));
 
-  route(app, endpoints.createSection, async (request, reply) => {
-    await admin(request, reply);
-    return createSection(db, request.body);
-  });
-  route(app, endpoints.updateSection, async (request, reply) => {
-    await admin(request, reply);
-    return updateSection(db, request.params.id, request.body);
-  });
-  route(app, endpoints.deleteSection, async (request, reply) => {
-    const { author } = await admin(request, reply);
+  adminRoute(app, endpoints.createSection, async (request) => createSection(db, request.body));
+  adminRoute(app, endpoints.updateSection, async (request) =>
+    updateSection(db, request.params.id, request.body),
+  );
+  adminRoute(app, endpoints.deleteSection, async (request, _reply, session) => {
+    const author = authorOf(session);
     await deleteSection(db, dialect, request.params.id, request.query, author);
     return ok;
   });
 
-  route(app, endpoints.deleteCategory, async (request, reply) => {
-    const { author } = await admin(request, reply);
+  adminRoute(app, endpoints.deleteCategory, async (request, _reply, session) => {
+    const author = authorOf(session);
     await deleteCategory(db, dialect, request.params.id, request.query, author);
     return ok;
   });
 
-  route(app, endpoints.getAdminArticle, async (request, reply) => {
-    await admin(request, reply);
-    return getAdminArticle(db, request.params.id);
-  });
-  route(app, endpoints.deleteArticle, async (request, reply) => {
-    await admin(request, reply);
+  adminRoute(app, endpoints.getAdminArticle, async (request) => getAdminArticle(db, request.params.id));
+  adminRoute(app, endpoints.deleteArticle, async (request) => {
     await deleteArticle(db, request.params.id);
     return ok;
   });
 
-  route(app, endpoints.moveItem, async (request, reply) => {
-    const { author } = await admin(request, reply);
+  adminRoute(app, endpoints.moveItem, async (request, _reply, session) => {
+    const author = authorOf(session);
     return moveItem(db, dialect, request.body, author);
   });
 
-  route(app, endpoints.listRevisions, async (request, reply) => {
-    await admin(request, reply);
-    return listRevisions(db, request.params.id);
-  });
-  route(app, endpoints.getRevision, async (request, reply) => {
-    await admin(request, reply);
-    return getRevision(db, request.params.id, request.params.revision);
-  });
-  route(app, endpoints.diffRevisions, async (request, reply) => {
-    await admin(request, reply);
-    return diffRevisions(db, request.params.id, request.query.from, request.query.to);
-  });
-  route(app, endpoints.restoreRevision, async (request, reply) => {
-    const { author } = await admin(request, reply);
+  adminRoute(app, endpoints.listRevisions, async (request) => listRevisions(db, request.params.id));
+  adminRoute(app, endpoints.getRevision, async (request) =>
+    getRevision(db, request.params.id, request.params.revision),
+  );
+  adminRoute(app, endpoints.diffRevisions, async (request) =>
+    diffRevisions(db, request.params.id, request.query.from, request.query.to),
+  );
+  adminRoute(app, endpoints.restoreRevision, async (request, _reply, session) => {
+    const author = authorOf(session);
     return restoreRevision(db, request.params.id, request.params.revision, author);
   });
 
-  route(app, endpoints.getAdminBranding, async (request, reply) => {
-    await admin(request, reply);
-    return getBranding(db);
-  });
-  route(app, endpoints.updateBranding, async (request, reply) => {
-    await admin(request, reply);
-    return changeBranding(db, request.body);
-  });
+  adminRoute(app, endpoints.getAdminBranding, async () => getBranding(db));
+  adminRoute(app, endpoints.updateBranding, async (request) => changeBranding(db, request.body));
 
-  route(app, endpoints.listUsers, async (request, reply) => {
-    await admin(request, reply);
-    return listUsers(db);
-  });
-  route(app, endpoints.createUser, async (request, reply) => {
-    await admin(request, reply);
-    return addUser(db, ctx.passwords, request.body);
-  });
-  route(app, endpoints.updateUser, async (request, reply) => {
-    const { user, token } = await admin(request, reply);
+  adminRoute(app, endpoints.listUsers, async () => listUsers(db));
+  adminRoute(app, endpoints.createUser, async (request) => addUser(db, ctx.passwords, request.body));
+  adminRoute(app, endpoints.updateUser, async (request, _reply, { user, token }) => {
     return changeUser(db, ctx.passwords, user, token, request.params.id, request.body);
   });
-  route(app, endpoints.deleteUser, async (request, reply) => {
-    const { user } = await admin(request, reply);
+  adminRoute(app, endpoints.deleteUser, async (request, _reply, { user }) => {
     await removeUser(db, user, request.params.id);
     return ok;
   });
@@ -141,57 +123,40 @@ export function registerAuthoringRoutes(app: FastifyInstance, ctx: AppContext): 
       throw error;
     });
     const limit = { bodyLimit: HTML_REQUEST_LIMIT };
-    route(
-      scoped,
-      endpoints.createCategory,
-      async (request, reply) => {
-        await admin(request, reply);
-        return createCategory(db, request.body);
-      },
-      limit,
-    );
-    route(
+    adminRoute(scoped, endpoints.createCategory, async (request) => createCategory(db, request.body), limit);
+    adminRoute(
       scoped,
       endpoints.updateCategory,
-      async (request, reply) => {
-        await admin(request, reply);
-        return updateCategory(db, request.params.id, request.body);
-      },
+      async (request) => updateCategory(db, request.params.id, request.body),
       limit,
     );
-    route(
+    adminRoute(
       scoped,
       endpoints.createArticle,
-      async (request, reply) => {
-        const { author } = await admin(request, reply);
+      async (request, _reply, session) => {
+        const author = authorOf(session);
         return createArticle(db, request.body, author);
       },
       limit,
     );
-    route(
+    adminRoute(
       scoped,
       endpoints.previewHtml,
-      async (request, reply) => {
-        await admin(request, reply);
-        return { html: await cleanHtml(request.body.html, 'html') };
-      },
+      async (request) => ({ html: await cleanHtml(request.body.html, 'html') }),
       limit,
     );
     const assets = readWebAssets();
-    route(
+    adminRoute(
       scoped,
       endpoints.previewArticle,
-      async (request, reply) => {
-        await admin(request, reply);
-        return { document: await renderArticlePreview(app, db, assets, request.body) };
-      },
+      async (request) => ({ document: await renderArticlePreview(app, db, assets, request.body) }),
       limit,
     );
-    route(
+    adminRoute(
       scoped,
       endpoints.updateArticle,
-      async (request, reply) => {
-        const { author } = await admin(request, reply);
+      async (request, _reply, session) => {
+        const author = authorOf(session);
         return updateArticle(db, request.params.id, request.body, author);
       },
       limit,

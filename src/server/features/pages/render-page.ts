@@ -42,9 +42,15 @@ export async function renderPage(
   const page = await render(
     request,
     createApi({
-      get: (path, headers) =>
+      // The same call as in the browser, answered in-process; a page only reads.
+      send: ({ method, url: path, headers, body }) =>
         override(path, async () => {
-          const response = await app.inject({ method: 'GET', url: path, headers });
+          const response = await app.inject({
+            method,
+            url: path,
+            headers,
+            ...(body !== undefined && { body }),
+          });
           for (const tag of cacheTagsOf(path)) tags.add(tag);
           if (response.statusCode === 503) unavailable = true;
           if (response.statusCode >= 500 || /no-store/.test(String(response.headers['cache-control'] ?? '')))

@@ -1,17 +1,6 @@
-import { ApiRequestError } from '../../api/client.ts';
+import { ApiRequestError } from '../../api/call.ts';
 
-export type FieldErrors = Record<string, string>;
-
-/** The server names fields in `data.errors`; the form shows each message under its field. */
-export function fieldErrorsOf(error: unknown): FieldErrors {
-  const found: FieldErrors = {};
-  if (!(error instanceof ApiRequestError)) return found;
-  for (const { field, message } of error.body?.data.errors ?? []) {
-    const name = field.replace(/^body\./, '');
-    found[name] ??= message;
-  }
-  return found;
-}
+export { fieldErrorsOf, type FieldErrors } from '../../api/call.ts';
 
 export function statusOf(error: unknown): number | null {
   return error instanceof ApiRequestError ? error.status : null;

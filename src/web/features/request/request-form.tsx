@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
-import type { FieldError } from '../../../shared/api/common.ts';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
 import { REQUEST_TOAST_MS, SENT_STATE_MS } from '../../../shared/constants.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
@@ -9,7 +8,8 @@ import { readAuthToken, readItem, storageKeys, writeItem } from '../../lib/stora
 import type { TrailStep } from '../../lib/trail.ts';
 import { useRootData } from '../../routes/root-data.ts';
 import { useAuth } from '../layout/use-auth.tsx';
-import { openIssue, RequestError, uploadFiles } from './request-api.ts';
+import { ApiRequestError, fieldErrorsOf } from '../../api/call.ts';
+import { openIssue, uploadFiles } from './request-api.ts';
 import { useCaptcha } from './use-captcha.ts';
 
 type Field = 'name' | 'email' | 'description';
@@ -36,15 +36,9 @@ function forgetLinkedVisitor(): void {
   window.history.replaceState(window.history.state, '', url);
 }
 
-function serverErrors(fields: FieldError[]): Errors {
-  const errors: Errors = {};
-  for (const { field, message } of fields) {
-    const key =
-      field === 'g_recaptcha_response' ? 'captcha' : field.startsWith('files') ? 'files' : (field as Field);
-    errors[key] ??= message;
-  }
-  return errors;
-}
+/** The form's name for a field the server names: the captcha's answer and every file have one place each. */
+const formField = (field: string) =>
+  field === 'g_recaptcha_response' ? 'captcha' : field.startsWith('files') ? 'files' : field;
 
 /**
  * The support-request form: name, email, message and files; the server's per-field errors under each field;
@@ -159,11 +153,9 @@ export default function RequestForm({
       setToast(true);
     } catch (error) {
       setStatus('idle');
-      if (error instanceof RequestError && error.fields.length > 0) setErrors(serverErrors(error.fields));
-      else
-        setErrors({
-          form: error instanceof RequestError && error.status !== 0 ? error.message : t('errorOccurred'),
-        });
+      const fields = fieldErrorsOf(error, formField);
+      if (Object.keys(fields).length > 0) setErrors(fields as Errors);
+      else setErrors({ form: error instanceof ApiRequestError ? error.message : t('errorOccurred') });
     } finally {
       // A captcha answer is good for one request only.
       setRound((value) => value + 1);

@@ -37,7 +37,7 @@ export function useCaptcha(environments: Environments, round: number) {
         try {
           const [{ solveChallenge }, challenge] = await Promise.all([
             import('./altcha-solver.ts'),
-            fetchChallenge(challengeUrl),
+            fetchChallenge(),
           ]);
           answer.current = await solveChallenge(challenge, controller.signal);
           setState('ready');

@@ -1,0 +1,69 @@
+import { apiPaths } from './paths.ts';
+
+/**
+ * Who may call an endpoint: anyone; any signed-in user (401 without a valid token); or an administrator (401, then
+ * 403 for anyone else). The server's `route()` applies it before the handler runs. Agents arrive with the support
+ * desk.
+ */
+export type Role = 'public' | 'customer' | 'agent' | 'admin';
+
+/** Where an endpoint answers and who may call it. */
+export interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  role: Role;
+}
+
+/**
+ * The address half of the endpoint table (src/shared/api/endpoints.ts adds the schemas to each entry): plain data,
+ * so the browser's one `call` reads the method and path from here without the schema library.
+ */
+export const routes = {
+  getBranding: { method: 'GET', path: apiPaths.branding, role: 'public' },
+  getEnvironments: { method: 'GET', path: apiPaths.environments, role: 'public' },
+  getMe: { method: 'GET', path: apiPaths.me, role: 'customer' },
+  login: { method: 'POST', path: apiPaths.login, role: 'public' },
+  logout: { method: 'POST', path: apiPaths.logout, role: 'public' },
+  listSections: { method: 'GET', path: apiPaths.sections, role: 'public' },
+  listCategories: { method: 'GET', path: apiPaths.categories, role: 'public' },
+  listInstructions: { method: 'GET', path: apiPaths.instructions, role: 'public' },
+  getInstruction: { method: 'GET', path: apiPaths.instruction, role: 'public' },
+  getSuggestions: { method: 'GET', path: apiPaths.suggestions, role: 'public' },
+  issueOpen: { method: 'POST', path: apiPaths.issueOpen, role: 'public' },
+  uploadRequestFiles: { method: 'POST', path: apiPaths.upload, role: 'public' },
+  downloadFile: { method: 'GET', path: apiPaths.file, role: 'public' },
+  downloadTicketFile: { method: 'GET', path: apiPaths.ticketFile, role: 'public' },
+  getCaptchaChallenge: { method: 'GET', path: apiPaths.captchaChallenge, role: 'public' },
+  listAdminTickets: { method: 'GET', path: apiPaths.adminTickets, role: 'admin' },
+  getAdminTicket: { method: 'GET', path: apiPaths.adminTicket, role: 'admin' },
+  recordSearchEvent: { method: 'POST', path: apiPaths.searchEvents, role: 'public' },
+  getSearchReport: { method: 'GET', path: apiPaths.adminSearchReport, role: 'admin' },
+  getAdminTree: { method: 'GET', path: apiPaths.adminTree, role: 'admin' },
+  createSection: { method: 'POST', path: apiPaths.adminSections, role: 'admin' },
+  updateSection: { method: 'PATCH', path: apiPaths.adminSection, role: 'admin' },
+  deleteSection: { method: 'DELETE', path: apiPaths.adminSection, role: 'admin' },
+  createCategory: { method: 'POST', path: apiPaths.adminCategories, role: 'admin' },
+  updateCategory: { method: 'PATCH', path: apiPaths.adminCategory, role: 'admin' },
+  deleteCategory: { method: 'DELETE', path: apiPaths.adminCategory, role: 'admin' },
+  getAdminArticle: { method: 'GET', path: apiPaths.adminArticle, role: 'admin' },
+  createArticle: { method: 'POST', path: apiPaths.adminArticles, role: 'admin' },
+  updateArticle: { method: 'PATCH', path: apiPaths.adminArticle, role: 'admin' },
+  deleteArticle: { method: 'DELETE', path: apiPaths.adminArticle, role: 'admin' },
+  moveItem: { method: 'POST', path: apiPaths.adminMove, role: 'admin' },
+  listRevisions: { method: 'GET', path: apiPaths.adminRevisions, role: 'admin' },
+  getRevision: { method: 'GET', path: apiPaths.adminRevision, role: 'admin' },
+  diffRevisions: { method: 'GET', path: apiPaths.adminRevisionDiff, role: 'admin' },
+  previewHtml: { method: 'POST', path: apiPaths.adminPreview, role: 'admin' },
+  previewArticle: { method: 'POST', path: apiPaths.adminArticlePreview, role: 'admin' },
+  restoreRevision: { method: 'POST', path: apiPaths.adminRevisionRestore, role: 'admin' },
+  uploadContentFiles: { method: 'POST', path: apiPaths.adminFiles, role: 'admin' },
+  getAdminBranding: { method: 'GET', path: apiPaths.adminBranding, role: 'admin' },
+  updateBranding: { method: 'PATCH', path: apiPaths.adminBranding, role: 'admin' },
+  listUsers: { method: 'GET', path: apiPaths.adminUsers, role: 'admin' },
+  createUser: { method: 'POST', path: apiPaths.adminUsers, role: 'admin' },
+  updateUser: { method: 'PATCH', path: apiPaths.adminUser, role: 'admin' },
+  deleteUser: { method: 'DELETE', path: apiPaths.adminUser, role: 'admin' },
+  getHealth: { method: 'GET', path: apiPaths.healthz, role: 'public' },
+  getReadiness: { method: 'GET', path: apiPaths.readyz, role: 'public' },
+  getMetrics: { method: 'GET', path: apiPaths.metrics, role: 'public' },
+} as const satisfies Record<string, Route>;
