@@ -270,29 +270,16 @@ export async function storedContentFileIds(db: Executor, ids: number[]): Promise
   return rows.map((row) => row.id);
 }
 
-/** Moves categories (a subtree) to another section. */
-export async function moveCategoriesToSection(
+/** Moves categories (a subtree) or articles (in the categories they are in) to another section. */
+export async function moveToSection(
   db: Executor,
+  table: 'categories' | 'articles',
   ids: number[],
   sectionId: number,
   now: number,
 ): Promise<void> {
   await db
-    .updateTable('categories')
-    .set({ section_id: sectionId, updated_at: now })
-    .where('id', 'in', ids)
-    .execute();
-}
-
-/** Moves articles to another section, in the categories they are in. */
-export async function moveArticlesToSection(
-  db: Executor,
-  ids: number[],
-  sectionId: number,
-  now: number,
-): Promise<void> {
-  await db
-    .updateTable('articles')
+    .updateTable(table)
     .set({ section_id: sectionId, updated_at: now })
     .where('id', 'in', ids)
     .execute();

@@ -13,8 +13,7 @@ import {
   listAllCategories,
   listAllSections,
   listSiblings,
-  moveArticlesToSection,
-  moveCategoriesToSection,
+  moveToSection,
   lockCategoryTree,
   setPosition,
   subtreeIds,
@@ -125,10 +124,10 @@ export async function moveCategory(
     );
   }
   if (target.sectionId !== category.section_id) {
-    await moveCategoriesToSection(trx, subtree, target.sectionId, now);
+    await moveToSection(trx, 'categories', subtree, target.sectionId, now);
     const articles = await articleIdsIn(trx, { categoryIds: subtree });
     if (articles.length) {
-      await moveArticlesToSection(trx, articles, target.sectionId, now);
+      await moveToSection(trx, 'articles', articles, target.sectionId, now);
       await recordRevisions(trx, articles, { action: 'moved', author, now });
     }
   }
