@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFolder } from '../src/server/features/content/import-folder.ts';
+import { importFolder } from '../src/server/features/content-folder/import-folder.ts';
 import { updateBranding } from '../src/server/features/settings/branding.service.ts';
 import { writeFolder } from '../src/server/testing/folder.ts';
 import { createTranslator } from '../src/web/i18n/i18n.tsx';

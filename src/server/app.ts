@@ -19,7 +19,7 @@ import { registerPageRoutes } from './features/pages/pages.routes.ts';
 import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
 import { registerTicketRoutes } from './features/tickets/tickets.routes.ts';
 import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
-import { registerAdminRoutes } from './features/admin/admin.routes.ts';
+import { registerAdminRoutes } from './features/ticket-admin/ticket-admin.routes.ts';
 import { proxyTrust } from './features/rate-limit/client-address.ts';
 import { registerAuthoringRoutes } from './features/authoring/authoring.routes.ts';
 import { registerDeliveryRoutes } from './features/delivery/delivery.routes.ts';

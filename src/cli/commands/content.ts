@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../server/config/config.ts';
-import { exportFolder, ExportError } from '../../server/features/content/export-folder.ts';
-import { importFolder, type ImportSummary } from '../../server/features/content/import-folder.ts';
-import { FolderErrors } from '../../server/features/content/read-folder.ts';
+import { exportFolder, ExportError } from '../../server/features/content-folder/export-folder.ts';
+import { importFolder, type ImportSummary } from '../../server/features/content-folder/import-folder.ts';
+import { FolderErrors } from '../../server/features/content-folder/read-folder.ts';
 import { seedDemo } from '../../server/features/demo/demo.service.ts';
 import { CliError } from '../cli-error.ts';
 import { progressBar } from '../progress.ts';

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { ArticleRevisionRow, RevisionAction } from '../../db/tables.ts';
-import { attachedFiles, chunks } from '../content/content.repository.ts';
+import { attachedFiles, chunks } from '../content-folder/content-folder.repository.ts';
 
 export interface RevisionAuthor {
   id: number;

@@ -14,7 +14,7 @@ import {
 import { expectApiError } from '../../testing/api-expect.ts';
 import { writeFolder } from '../../testing/folder.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { importFolder } from '../content/import-folder.ts';
+import { importFolder } from '../content-folder/import-folder.ts';
 import { adminAndUserTokens, caller, ok, type Call } from './authoring-test-support.ts';
 import { blockLines } from './revisions.service.ts';
 

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminArticle, AdminCategory, AdminFileList } from '../../../shared/api/admin.ts';
 import { writeFolder } from '../../testing/folder.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { exportFolder } from '../content/export-folder.ts';
-import { importFolder } from '../content/import-folder.ts';
+import { exportFolder } from '../content-folder/export-folder.ts';
+import { importFolder } from '../content-folder/import-folder.ts';
 import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from './authoring-test-support.ts';
 
 describe.each(testDialects())('admin content and content folders on %s', (dialect) => {
@@ -126,7 +126,7 @@ describe.each(testDialects())('admin content and content folders on %s', (dialec
       .where('source_path', '=', 'remote/pairing.md')
       .executeTakeFirstOrThrow();
 
-    // The importer's own Markdown settings (src/server/features/content/markdown.ts), without its sanitiser.
+    // The importer's own Markdown settings (src/server/features/content-folder/markdown.ts), without its sanitiser.
     const rendered = new MarkdownIt({ html: true, linkify: true, typographer: false }).render(markdown);
     expect(rendered).toContain('onclick');
     const viaApi = await ok<AdminArticle>(

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../../context.ts';
 import { hasAnySection } from '../authoring/authoring.repository.ts';
-import { importFolder, type ImportOptions, type ImportSummary } from '../content/import-folder.ts';
+import { importFolder, type ImportOptions, type ImportSummary } from '../content-folder/import-folder.ts';
 import { readSetting, writeSetting } from '../settings/settings.repository.ts';
 import { updateBranding } from '../settings/branding.service.ts';
 

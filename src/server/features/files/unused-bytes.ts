@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { unreferencedKeys } from '../content/content.repository.ts';
+import { unreferencedKeys } from '../content-folder/content-folder.repository.ts';
 
 /**
  * How long stored bytes that no file row holds are kept after they were last written. Uploads, imports and restores

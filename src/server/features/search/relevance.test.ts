@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { importFolder } from '../content/import-folder.ts';
+import { importFolder } from '../content-folder/import-folder.ts';
 
 const CONTENT = fileURLToPath(new URL('../../../../content', import.meta.url));
 

@@ -19,7 +19,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /** Decodes a Markdown file strictly: a file that is not UTF-8 is an error, not mojibake in the help centre. */
 export function decodeText(file: string, bytes: Uint8Array): string {
   try {
-    return decoder.decode(bytes).replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+    return decoder
+      .decode(bytes)
+      .replace(/^\uFEFF/, '')
+      .replace(/\r\n?/g, '\n');
   } catch {
     throw new FolderError(file, 'is not valid UTF-8 text (save it as UTF-8)');
   }
@@ -49,7 +52,9 @@ function yamlProblem(error: InstanceType<typeof YAML.YAMLError>): string {
   const line = error.linePos?.[0]?.line;
   // Line numbers count from the file's first line, which is the opening ---.
   const first = error.message.split('\n')[0] ?? error.message;
-  return line !== undefined ? `${first.replace(/ at line \d+, column \d+:?$/, '')} (line ${line + 1})` : first;
+  return line !== undefined
+    ? `${first.replace(/ at line \d+, column \d+:?$/, '')} (line ${line + 1})`
+    : first;
 }
 
 export function formatDocument(data: Record<string, unknown>, body: string): string {
@@ -63,7 +68,8 @@ type Reader<T> = (file: string, key: string, value: unknown) => T;
 
 export const readString: Reader<string | undefined> = (file, key, value) => {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' && typeof value !== 'number') throw new FolderError(file, `${key} must be text`);
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw new FolderError(file, `${key} must be text`);
   const text = String(value).trim();
   if (!text) throw new FolderError(file, `${key} must not be empty`);
   return text;
@@ -79,7 +85,8 @@ export const readInteger: Reader<number | undefined> = (file, key, value) => {
 
 export const readBoolean: Reader<boolean | undefined> = (file, key, value) => {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw new FolderError(file, `${key} must be true or false, not ${JSON.stringify(value)}`);
+  if (typeof value !== 'boolean')
+    throw new FolderError(file, `${key} must be true or false, not ${JSON.stringify(value)}`);
   return value;
 };
 
@@ -94,6 +101,9 @@ export const readStringList: Reader<string[]> = (file, key, value) => {
 export function checkKeys(file: string, data: Record<string, unknown>, allowed: readonly string[]): void {
   const unknown = Object.keys(data).filter((key) => !allowed.includes(key));
   if (unknown.length) {
-    throw new FolderError(file, `unknown front matter key ${unknown.map((k) => `"${k}"`).join(', ')} (allowed: ${allowed.join(', ')})`);
+    throw new FolderError(
+      file,
+      `unknown front matter key ${unknown.map((k) => `"${k}"`).join(', ')} (allowed: ${allowed.join(', ')})`,
+    );
   }
 }

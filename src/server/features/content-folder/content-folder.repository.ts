@@ -12,8 +12,14 @@ export async function importedKeys(db: Executor) {
       .where('kind', '=', 'content')
       .execute(),
   ]);
-  const byPath = <T extends { source_path: string | null }>(rows: T[]) => new Map(rows.map((r) => [r.source_path as string, r]));
-  return { sections: byPath(sections), categories: byPath(categories), articles: byPath(articles), files: byPath(files) };
+  const byPath = <T extends { source_path: string | null }>(rows: T[]) =>
+    new Map(rows.map((r) => [r.source_path as string, r]));
+  return {
+    sections: byPath(sections),
+    categories: byPath(categories),
+    articles: byPath(articles),
+    files: byPath(files),
+  };
 }
 
 /** The files attached to each of the articles, in their order. */

@@ -190,7 +190,12 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
   it('leaves what did not change alone, so a re-import moves only the changed articles in search and caches', async () => {
     const versions = () =>
       t.ctx.db.selectFrom('articles').select(['source_path', 'updated_at']).orderBy('source_path').execute();
-    const revision = () => t.ctx.db.selectFrom('settings').select('value').where('key', '=', 'content_revision').executeTakeFirst();
+    const revision = () =>
+      t.ctx.db
+        .selectFrom('settings')
+        .select('value')
+        .where('key', '=', 'content_revision')
+        .executeTakeFirst();
     const before = await versions();
     const revisionBefore = await revision();
     await importFolder(t.ctx, sampleFolder());
@@ -198,11 +203,16 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     expect(await revision()).toEqual(revisionBefore);
 
     const folder = sampleFolder();
-    fs.writeFileSync(path.join(folder, 'guides/setup/advanced/deeper/tuning.md'), '---\ntitle: Tuning\n---\nTune it well.\n');
+    fs.writeFileSync(
+      path.join(folder, 'guides/setup/advanced/deeper/tuning.md'),
+      '---\ntitle: Tuning\n---\nTune it well.\n',
+    );
     const summary = await importFolder(t.ctx, folder);
     expect(summary.articles).toEqual({ created: 0, updated: 1, unchanged: 5, deleted: 0 });
     const after = await versions();
-    const moved = after.filter((row, i) => row.updated_at !== before[i]?.updated_at).map((row) => row.source_path);
+    const moved = after
+      .filter((row, i) => row.updated_at !== before[i]?.updated_at)
+      .map((row) => row.source_path);
     expect(moved).toEqual(['guides/setup/advanced/deeper/tuning.md']);
     expect(await revision()).not.toEqual(revisionBefore);
   });
@@ -305,7 +315,7 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
   it('refuses every file whose real location is outside the folder, however links lead there, naming the file that refers to it, and changes nothing', async () => {
     const before = await snapshot(t);
     const outside = writeFolder({
-      'passwd': 'root:x:0:0:root:/root:/bin/bash\n',
+      passwd: 'root:x:0:0:root:/root:/bin/bash\n',
       'logo.png': PNG,
       'secret.md': '---\nname: Leaked\n---\nSMTP_URL=smtp://mailer:hunter2@mail.example.com\n',
     });
@@ -333,7 +343,9 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     const real = fs.realpathSync(outside);
     expect(problems).toEqual([
       `a/b.md: attachment "link/passwd" points outside the content folder (through a symbolic link, to ${real}/passwd)`,
-      expect.stringMatching(/^a\/described\/_category\.md: points outside the content folder \(through a symbolic link, to .*secret\.md\)$/),
+      expect.stringMatching(
+        /^a\/described\/_category\.md: points outside the content folder \(through a symbolic link, to .*secret\.md\)$/,
+      ),
       `a/env.md: attachment "proc/environ" points outside the content folder (through a symbolic link, to /proc/${process.pid}/environ)`,
       `a/html.md: linked file "link/passwd" points outside the content folder (through a symbolic link, to ${real}/passwd)`,
       `a/iconic/_category.md: icon "../link/logo.png" points outside the content folder (through a symbolic link, to ${real}/logo.png)`,
@@ -392,7 +404,8 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
         '_shared/screen.png': PNG,
         '_shared/manual.pdf': '%PDF-1.4 shared manual',
         '_shared/category.md': '---\nname: Shared setup\n---\nThe shared description.\n',
-        'guides/install.md': '---\ntitle: Install\nfiles:\n  - _files/manual.pdf\n---\n![Screen](_img/screen.png)\n',
+        'guides/install.md':
+          '---\ntitle: Install\nfiles:\n  - _files/manual.pdf\n---\n![Screen](_img/screen.png)\n',
         'guides/setup/first.md': '---\ntitle: First\n---\n',
         'guides/_files/readme.txt': 'a real file beside the link',
       });
@@ -452,10 +465,15 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
       const files = await own.ctx.db.selectFrom('files').select(['id', 'original_name']).execute();
       const urls = files.map((file) => `/files/${file.id}/${file.original_name}`);
       expect(urls).toHaveLength(2);
-      const statuses = async () => Promise.all(urls.map(async (url) => (await own.app.inject(url)).statusCode));
+      const statuses = async () =>
+        Promise.all(urls.map(async (url) => (await own.app.inject(url)).statusCode));
       expect(await statuses()).toEqual([404, 404]);
 
-      await own.ctx.db.updateTable('articles').set({ published: 1 }).where('title', '=', 'Next release').execute();
+      await own.ctx.db
+        .updateTable('articles')
+        .set({ published: 1 })
+        .where('title', '=', 'Next release')
+        .execute();
       expect(await statuses()).toEqual([200, 200]);
     } finally {
       await own.close();

@@ -13,7 +13,7 @@ import {
   deleteAttachmentsOf,
   importedKeys,
   insertAttachments,
-} from './content.repository.ts';
+} from './content-folder.repository.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 import {
   categoryHoldsContent,
@@ -63,7 +63,11 @@ const differs = (row: object, values: object) =>
  * in one transaction, so an import that fails changes nothing. Paths are the keys: importing the same folder again
  * updates in place, and `prune` removes what came from the folder earlier but is no longer in it.
  */
-export async function importFolder(ctx: AppContext, dir: string, options: ImportOptions = {}): Promise<ImportSummary> {
+export async function importFolder(
+  ctx: AppContext,
+  dir: string,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   const folder = readContentFolder(dir);
   const summary: ImportSummary = {
     sections: tally(),
@@ -122,7 +126,12 @@ async function writeFolder(
         summary.sections.updated++;
       } else summary.sections.unchanged++;
     } else {
-      const id = await insertSection(trx, { ...values, source_path: section.path, created_at: now, updated_at: now });
+      const id = await insertSection(trx, {
+        ...values,
+        source_path: section.path,
+        created_at: now,
+        updated_at: now,
+      });
       sectionIds.set(section.path, id);
       summary.sections.created++;
     }
@@ -133,7 +142,12 @@ async function writeFolder(
     const blob = blobs.get(asset);
     if (!blob) throw new Error(`internal: ${asset} was not stored`);
     const name = path.posix.basename(asset);
-    const values = { storage_key: blob.key, size: blob.size, original_name: name, mime_type: contentTypeFor(name) };
+    const values = {
+      storage_key: blob.key,
+      size: blob.size,
+      original_name: name,
+      mime_type: contentTypeFor(name),
+    };
     const found = existing.files.get(asset);
     if (found) {
       fileIds.set(asset, { id: found.id, name });
@@ -245,7 +259,10 @@ async function writeFolder(
     }
   }
 
-  const attached = await attachedFiles(trx, [...existing.articles.values()].map((row) => row.id));
+  const attached = await attachedFiles(
+    trx,
+    [...existing.articles.values()].map((row) => row.id),
+  );
   const links: { article_id: number; file_id: number; position: number }[] = [];
   // Articles this import creates or changes: each keeps a revision of what the folder made of it.
   const revised: number[] = [];
@@ -253,7 +270,10 @@ async function writeFolder(
     const id = articleIds.get(article.path) as number;
     const files = article.files.map((file) => (fileIds.get(file) as { id: number }).id);
     files.forEach((file_id, position) => links.push({ article_id: id, file_id, position }));
-    const body_html = (article.format === 'html' ? renderHtml : renderMarkdown)(article.body, resolverFor(article.path));
+    const body_html = (article.format === 'html' ? renderHtml : renderMarkdown)(
+      article.body,
+      resolverFor(article.path),
+    );
     const found = existing.articles.get(article.path);
     const sameFiles = (attached.get(id) ?? []).join() === files.join();
     if (found && found.body_html === body_html && sameFiles) {
@@ -311,7 +331,10 @@ async function prune(
   for (const [categoryPath, { id }] of categories) {
     if (await categoryHoldsContent(trx, id)) {
       throw new FolderErrors([
-        new FolderError(categoryPath, 'is gone from the folder but still holds content added outside it; move that content first'),
+        new FolderError(
+          categoryPath,
+          'is gone from the folder but still holds content added outside it; move that content first',
+        ),
       ]);
     }
     await deleteCategories(trx, [id]);
@@ -322,7 +345,10 @@ async function prune(
   for (const [sectionPath, { id }] of sections) {
     if (await sectionHoldsContent(trx, id)) {
       throw new FolderErrors([
-        new FolderError(sectionPath, 'is gone from the folder but still holds content added outside it; move that content first'),
+        new FolderError(
+          sectionPath,
+          'is gone from the folder but still holds content added outside it; move that content first',
+        ),
       ]);
     }
     await deleteSectionRow(trx, id);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { getTicket, pageTickets } from './admin.service.ts';
+import { getTicket, pageTickets } from './ticket-admin.service.ts';
 
 export function registerAdminRoutes(app: FastifyInstance, { db }: AppContext): void {
   route(app, endpoints.listAdminTickets, async (request) =>

@@ -64,7 +64,9 @@ export interface ContentFolder {
 
 export class FolderErrors extends Error {
   constructor(readonly errors: FolderError[]) {
-    super(`the folder has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${errors.map((e) => `  ${e.message}`).join('\n')}`);
+    super(
+      `the folder has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${errors.map((e) => `  ${e.message}`).join('\n')}`,
+    );
   }
 }
 
@@ -72,14 +74,23 @@ export const SECTION_FILE = '_section.md';
 export const CATEGORY_FILE = '_category.md';
 const SECTION_KEYS = ['name', 'position'] as const;
 const CATEGORY_KEYS = ['name', 'position', 'icon', 'font_icon', 'format'] as const;
-const ARTICLE_KEYS = ['title', 'position', 'can_create_issue', 'published', 'files', 'lang', 'format'] as const;
+const ARTICLE_KEYS = [
+  'title',
+  'position',
+  'can_create_issue',
+  'published',
+  'files',
+  'lang',
+  'format',
+] as const;
 
 /** The newline that ends the file is not part of an HTML body (the export adds one). */
 const withoutFinalNewline = (body: string) => body.replace(/\n$/, '');
 
 function readFormat(file: string, value: unknown): BodyFormat {
   const format = readString(file, 'format', value) ?? 'markdown';
-  if (format !== 'markdown' && format !== 'html') throw new FolderError(file, 'format must be markdown or html');
+  if (format !== 'markdown' && format !== 'html')
+    throw new FolderError(file, 'format must be markdown or html');
   return format;
 }
 
@@ -87,7 +98,10 @@ const isAssetFolder = (name: string) => name.startsWith('_') || name.startsWith(
 
 const isInside = (root: string, real: string) => {
   const relative = path.relative(root, real);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
 };
 
 /** Where a path really leads, every symbolic link followed; problems become the caller's FolderError. */
@@ -131,7 +145,8 @@ function openInside(realRoot: string, relative: string, fail: (problem: string) 
     const opened = fs.fstatSync(fd);
     if (!opened.isFile()) throw fail('is not a regular file');
     const now = fs.statSync(resolve(), { throwIfNoEntry: false });
-    if (!now || now.dev !== opened.dev || now.ino !== opened.ino) throw fail('changed while it was being read');
+    if (!now || now.dev !== opened.dev || now.ino !== opened.ino)
+      throw fail('changed while it was being read');
     return fd;
   } catch (error) {
     fs.closeSync(fd);
@@ -173,7 +188,14 @@ export function readContentFolder(root: string): ContentFolder {
   // against where it really is.
   const realRoot = fs.realpathSync.native(absoluteRoot);
   const errors: FolderError[] = [];
-  const folder: ContentFolder = { root: realRoot, sections: [], categories: [], articles: [], assets: [], warnings: [] };
+  const folder: ContentFolder = {
+    root: realRoot,
+    sections: [],
+    categories: [],
+    articles: [],
+    assets: [],
+    warnings: [],
+  };
   const assets = new Set<string>();
   const attempt = (fn: () => void) => {
     try {
@@ -189,7 +211,8 @@ export function readContentFolder(root: string): ContentFolder {
     return parseDocument(relative, decodeText(relative, bytes));
   };
   /** A file named by its folder's convention (`_section.md`, `_category.md`); a dangling link counts, to be refused. */
-  const isPresent = (relative: string) => fs.lstatSync(path.join(realRoot, relative), { throwIfNoEntry: false }) !== undefined;
+  const isPresent = (relative: string) =>
+    fs.lstatSync(path.join(realRoot, relative), { throwIfNoEntry: false }) !== undefined;
 
   const resolveAsset = (from: string, reference: string, what: string): string => {
     const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), reference));
@@ -204,29 +227,31 @@ export function readContentFolder(root: string): ContentFolder {
   };
 
   /** Positions left out of front matter follow the order of the names. */
-  const defaultPositions = (names: string[]) => new Map([...names].sort().map((name, index) => [name, index + 1]));
+  const defaultPositions = (names: string[]) =>
+    new Map([...names].sort().map((name, index) => [name, index + 1]));
 
   // The walk follows no link: a linked folder would bring the same content in twice, or loop. What starts with _ or .
   // is never walked into, only read by name, so a link there is judged where it is used.
   const listDir = (relative: string) =>
-    fs
-      .readdirSync(path.join(realRoot, relative), { withFileTypes: true })
-      .filter((entry) => {
-        if (isAssetFolder(entry.name) && !entry.isFile()) return false;
-        if (entry.isSymbolicLink()) {
-          folder.warnings.push(`${path.posix.join(relative, entry.name)}: symbolic link skipped`);
-          return false;
-        }
-        if (!entry.isFile() && !entry.isDirectory()) {
-          folder.warnings.push(`${path.posix.join(relative, entry.name)}: not a regular file or folder, skipped`);
-          return false;
-        }
-        return true;
-      });
+    fs.readdirSync(path.join(realRoot, relative), { withFileTypes: true }).filter((entry) => {
+      if (isAssetFolder(entry.name) && !entry.isFile()) return false;
+      if (entry.isSymbolicLink()) {
+        folder.warnings.push(`${path.posix.join(relative, entry.name)}: symbolic link skipped`);
+        return false;
+      }
+      if (!entry.isFile() && !entry.isDirectory()) {
+        folder.warnings.push(
+          `${path.posix.join(relative, entry.name)}: not a regular file or folder, skipped`,
+        );
+        return false;
+      }
+      return true;
+    });
 
   /** Images a body shows; an HTML body's links to files in the folder (not to articles) come along too. */
   const bodyAssets = (from: string, body: string, format: BodyFormat): string[] => {
-    if (format === 'markdown') return collectReferences(body).images.map((image) => resolveAsset(from, image, 'image'));
+    if (format === 'markdown')
+      return collectReferences(body).images.map((image) => resolveAsset(from, image, 'image'));
     const { images, links } = collectHtmlReferences(body);
     // Links to what is not a file of the folder stay plain links; one that leads outside is refused below.
     const linked = links.filter((link) => {
@@ -244,10 +269,17 @@ export function readContentFolder(root: string): ContentFolder {
     ];
   };
 
-  const readArticle = (relative: string, sectionPath: string, categoryPath: string | null, fallbackPosition: number) => {
+  const readArticle = (
+    relative: string,
+    sectionPath: string,
+    categoryPath: string | null,
+    fallbackPosition: number,
+  ) => {
     const { data, body } = readDocument(relative);
     checkKeys(relative, data, ARTICLE_KEYS);
-    const files = readStringList(relative, 'files', data.files).map((file) => resolveAsset(relative, file, 'attachment'));
+    const files = readStringList(relative, 'files', data.files).map((file) =>
+      resolveAsset(relative, file, 'attachment'),
+    );
     const format = readFormat(relative, data.format);
     const lang = readString(relative, 'lang', data.lang) ?? null;
     if (lang !== null && !(LANGUAGES as readonly string[]).includes(lang)) {
@@ -271,7 +303,9 @@ export function readContentFolder(root: string): ContentFolder {
 
   const readContainer = (relative: string, sectionPath: string, parentPath: string | null) => {
     const entries = listDir(relative);
-    const articles = entries.filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.md') && !e.name.startsWith('_'));
+    const articles = entries.filter(
+      (e) => e.isFile() && e.name.toLowerCase().endsWith('.md') && !e.name.startsWith('_'),
+    );
     const subfolders = entries.filter((e) => e.isDirectory() && !isAssetFolder(e.name));
     const articlePositions = defaultPositions(articles.map((e) => e.name));
     for (const entry of articles) {

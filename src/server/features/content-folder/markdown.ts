@@ -65,7 +65,8 @@ export function renderHtml(source: string, resolve: Resolve) {
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', '#39': "'" };
-const decodeAttribute = (value: string) => value.replace(/&(amp|quot|apos|lt|gt|#39);/g, (_, name: string) => ENTITIES[name] ?? '');
+const decodeAttribute = (value: string) =>
+  value.replace(/&(amp|quot|apos|lt|gt|#39);/g, (_, name: string) => ENTITIES[name] ?? '');
 
 /** Relative references an HTML body makes: image sources and link targets. */
 export function collectHtmlReferences(source: string): { images: string[]; links: string[] } {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AppContext } from '../../context.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
 import { readAll } from '../../storage/file-storage.ts';
-import { readAllContent } from './content.repository.ts';
+import { readAllContent } from './content-folder.repository.ts';
 import { formatDocument } from './front-matter.ts';
 import { CATEGORY_FILE, SECTION_FILE } from './read-folder.ts';
 
@@ -50,7 +50,11 @@ const baseName = (sourcePath: string | null) => (sourcePath ? path.posix.basenam
  * Writes the whole help centre (drafts included) as a content folder that `importFolder` reads back to the same
  * content. Items keep the names their source paths gave them; items made elsewhere get names from their titles.
  */
-export async function exportFolder(ctx: AppContext, dir: string, options: ExportOptions = {}): Promise<ExportSummary> {
+export async function exportFolder(
+  ctx: AppContext,
+  dir: string,
+  options: ExportOptions = {},
+): Promise<ExportSummary> {
   const root = path.resolve(dir);
   prepareTarget(root, options.force === true);
   const write = (relative: string, data: string | Buffer) => writeInside(root, relative, data);
@@ -63,7 +67,8 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
     const known = written.get(file.id);
     if (known) return known;
     // A folder per file keeps its name exactly (the import names files after their path) and never collides.
-    const relative = file.source_path ?? path.posix.join(besideFolder, '_files', String(file.id), file.original_name);
+    const relative =
+      file.source_path ?? path.posix.join(besideFolder, '_files', String(file.id), file.original_name);
     write(relative, await readAll(ctx.storage, file.storage_key));
     written.set(file.id, relative);
     return relative;
@@ -91,24 +96,39 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
 
   const takeSectionName = nameTaker();
   for (const section of sections) {
-    const folder = takeSectionName(baseName(section.source_path) ?? slugify(section.name, `section-${section.id}`));
-    write(path.posix.join(folder, SECTION_FILE), formatDocument({ name: section.name, position: section.position }, ''));
+    const folder = takeSectionName(
+      baseName(section.source_path) ?? slugify(section.name, `section-${section.id}`),
+    );
+    write(
+      path.posix.join(folder, SECTION_FILE),
+      formatDocument({ name: section.name, position: section.position }, ''),
+    );
     await writeContainer(section, null, folder);
   }
 
   async function writeContainer(section: SectionRow, parent: CategoryRow | null, folder: string) {
     const take = nameTaker([SECTION_FILE, CATEGORY_FILE]);
-    const here = articles.filter((a) => a.section_id === section.id && a.category_id === (parent?.id ?? null));
+    const here = articles.filter(
+      (a) => a.section_id === section.id && a.category_id === (parent?.id ?? null),
+    );
     for (const article of here) {
       const fileName = take(
-        (baseName(article.source_path) ?? slugify(article.title, `article-${article.id}`)).replace(/\.md$/i, ''),
+        (baseName(article.source_path) ?? slugify(article.title, `article-${article.id}`)).replace(
+          /\.md$/i,
+          '',
+        ),
         '.md',
       );
       await writeArticle(article, path.posix.join(folder, fileName), folder);
     }
-    const children = categories.filter((c) => c.section_id === section.id && c.parent_id === (parent?.id ?? null));
+    const children = categories.filter(
+      (c) => c.section_id === section.id && c.parent_id === (parent?.id ?? null),
+    );
     for (const category of children) {
-      const sub = path.posix.join(folder, take(baseName(category.source_path) ?? slugify(category.name, `category-${category.id}`)));
+      const sub = path.posix.join(
+        folder,
+        take(baseName(category.source_path) ?? slugify(category.name, `category-${category.id}`)),
+      );
       const icon = category.icon_file_id !== null ? fileById.get(category.icon_file_id) : undefined;
       const isHtml = category.description_source === null && category.description !== '';
       const body = category.description_source ?? (await localiseHtml(category.description, sub));
@@ -137,7 +157,9 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
     }
     if (article.body_source !== null) {
       // The Markdown refers to its images by relative path; make sure they are there.
-      for (const image of files.filter((f) => f.source_path && article.body_html.includes(`/files/${f.id}/`))) {
+      for (const image of files.filter(
+        (f) => f.source_path && article.body_html.includes(`/files/${f.id}/`),
+      )) {
         await placeFile(image, folder);
       }
     }
@@ -162,13 +184,20 @@ export async function exportFolder(ctx: AppContext, dir: string, options: Export
 
   for (const category of categories) {
     if (category.description_source !== null) {
-      for (const image of files.filter((f) => f.source_path && category.description.includes(`/files/${f.id}/`))) {
+      for (const image of files.filter(
+        (f) => f.source_path && category.description.includes(`/files/${f.id}/`),
+      )) {
         await placeFile(image, '');
       }
     }
   }
 
-  return { sections: sections.length, categories: categories.length, articles: articles.length, files: written.size };
+  return {
+    sections: sections.length,
+    categories: categories.length,
+    articles: articles.length,
+    files: written.size,
+  };
 }
 
 /** An HTML body exactly as it is, newlines included; the reader takes back the one newline added at the end. */
@@ -188,7 +217,8 @@ function writeInside(root: string, relative: string, data: string | Buffer) {
     throw new ExportError(`${relative}: is not a path inside the folder`);
   }
   const first = segments[0] as string;
-  if (first.startsWith('.')) throw new ExportError(`${relative}: lies in ${first}, and the export leaves dot-entries as they are`);
+  if (first.startsWith('.'))
+    throw new ExportError(`${relative}: lies in ${first}, and the export leaves dot-entries as they are`);
   let dir = root;
   for (const segment of segments.slice(0, -1)) {
     dir = path.join(dir, segment);
@@ -197,7 +227,8 @@ function writeInside(root: string, relative: string, data: string | Buffer) {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    if (!fs.lstatSync(dir).isDirectory()) throw new ExportError(`${path.relative(root, dir)}: is not a folder (a link?)`);
+    if (!fs.lstatSync(dir).isDirectory())
+      throw new ExportError(`${path.relative(root, dir)}: is not a folder (a link?)`);
   }
   const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
   let fd: number;
@@ -224,7 +255,9 @@ function prepareTarget(root: string, force: boolean) {
   const entries = fs.readdirSync(root).filter((name) => !name.startsWith('.'));
   if (entries.length === 0) return;
   if (!force) {
-    throw new ExportError(`${root} is not empty; choose an empty folder, or pass --force to replace its content`);
+    throw new ExportError(
+      `${root} is not empty; choose an empty folder, or pass --force to replace its content`,
+    );
   }
   for (const name of entries) fs.rmSync(path.join(root, name), { recursive: true, force: true });
 }
