@@ -1,4 +1,5 @@
 import { Modal } from '../../components/modal.tsx';
+import { DiscardAndStatus } from './editor-parts.tsx';
 import type { ArticleForm } from './use-article-form.ts';
 
 /** Save or publish (or unpublish), discard, the status line, and delete with its confirmation. */
@@ -37,14 +38,12 @@ export function ArticleActions({ editor }: { editor: ArticleForm }) {
             </button>
           </>
         )}
-        {dirty && articleId !== null && (
-          <button type="button" className="button button-quiet" onClick={form.discardChanges}>
-            Discard changes
-          </button>
-        )}
-        <span className="editor-status" role="status">
-          {saving ? 'Saving…' : status}
-        </span>
+        <DiscardAndStatus
+          canDiscard={dirty && articleId !== null}
+          onDiscard={form.discardChanges}
+          saving={saving}
+          status={status}
+        />
         {articleId !== null && (
           <button
             type="button"

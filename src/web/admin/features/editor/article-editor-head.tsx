@@ -1,4 +1,5 @@
 import { href } from '../../../../shared/paths.ts';
+import { PublicPageLink } from './editor-parts.tsx';
 import type { ArticleForm, Panel } from './use-article-form.ts';
 
 const PANEL_LABELS: Record<Panel, string> = { edit: 'Edit', preview: 'Preview', revisions: 'Revisions' };
@@ -32,14 +33,7 @@ export function ArticleEditorHead({ editor }: { editor: ArticleForm }) {
             {PANEL_LABELS[name]}
           </button>
         ))}
-        {published && articleId !== null && (
-          <a className="tool" href={href.instruction(articleId)} target="_blank" rel="noopener">
-            Public page<span className="visually-hidden"> (opens in a new tab)</span>
-            <span aria-hidden="true" className="external-mark">
-              ↗
-            </span>
-          </a>
-        )}
+        {published && articleId !== null && <PublicPageLink href={href.instruction(articleId)} />}
       </div>
     </header>
   );

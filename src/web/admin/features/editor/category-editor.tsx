@@ -2,6 +2,7 @@ import type { AdminCategory } from '../../../../shared/api/admin.ts';
 import { href } from '../../../../shared/paths.ts';
 import { Field, FormError } from '../../components/field.tsx';
 import { CategoryIconField } from './category-icon-field.tsx';
+import { DiscardAndStatus, PublicPageLink } from './editor-parts.tsx';
 import { HtmlField } from './html-field.tsx';
 import { UnsavedChangesGuard } from './unsaved-changes.tsx';
 import { useCategoryForm } from './use-category-form.ts';
@@ -27,12 +28,7 @@ export function CategoryEditor({ category }: { category: AdminCategory }) {
           </p>
         </div>
         <div className="panel-switch">
-          <a className="tool" href={href.category(category.id)} target="_blank" rel="noopener">
-            Public page<span className="visually-hidden"> (opens in a new tab)</span>
-            <span aria-hidden="true" className="external-mark">
-              ↗
-            </span>
-          </a>
+          <PublicPageLink href={href.category(category.id)} />
         </div>
       </header>
 
@@ -77,14 +73,12 @@ export function CategoryEditor({ category }: { category: AdminCategory }) {
         <button type="button" className="button" disabled={saving || uploading} onClick={() => void save()}>
           Save category
         </button>
-        {dirty && (
-          <button type="button" className="button button-quiet" onClick={form.discardChanges}>
-            Discard changes
-          </button>
-        )}
-        <span className="editor-status" role="status">
-          {saving ? 'Saving…' : status}
-        </span>
+        <DiscardAndStatus
+          canDiscard={dirty}
+          onDiscard={form.discardChanges}
+          saving={saving}
+          status={status}
+        />
       </div>
     </div>
   );
