@@ -37,6 +37,7 @@ import vm from 'node:vm';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { startServer } from '../e2e/support/server.ts';
+import { startServe } from '../src/server/testing/run-cli.ts';
 import type { Language } from '../src/shared/constants.ts';
 import { touchContent } from '../src/server/revisions/revision.repository.ts';
 import { SearchIndex } from '../src/server/features/search/search-index.ts';
@@ -616,31 +617,9 @@ const pct = (n: number | undefined) => (n === undefined ? '-' : `${(n * 100).toF
  */
 async function measureStartup(dataDir: string, query: string) {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.resolve('bin/signpost.js'), 'serve'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DEMO_CONTENT: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const server = await startServe({ DATA_DIR: dataDir, DEMO_CONTENT: 'false' });
   try {
-    let output = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk;
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-    });
+    const { url } = server;
     const listening = performance.now();
     let searched = 0;
     const search = fetch(`${url}${SUGGESTIONS_PATH}?text=${encodeURIComponent(query)}&limit=10`).then((r) => {
@@ -659,7 +638,7 @@ async function measureStartup(dataDir: string, query: string) {
     other.sort((a, b) => a - b);
     return { listen: listening - started, firstSearch: searched - listening, other };
   } finally {
-    child.kill('SIGTERM');
+    await server.stop();
   }
 }
 
