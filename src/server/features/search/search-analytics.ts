@@ -1,7 +1,7 @@
 import type { SearchEvent, SearchReport, SearchReportRow } from '../../../shared/api/search.ts';
 import type { Executor } from '../../db/database.ts';
 import { fold } from './analysis.ts';
-import { countSearchQuery, mostSearchedQueries, mostUnansweredQueries } from './search.repository.ts';
+import { countSearchQuery, topQueries } from './search.repository.ts';
 
 /**
  * A query as the report keeps it: folded, spaced once, and with what could identify a person (email addresses,
@@ -41,8 +41,8 @@ const present = (row: {
 
 export async function searchReport(db: Executor, limit = 20): Promise<SearchReport> {
   const [top, unanswered] = await Promise.all([
-    mostSearchedQueries(db, limit),
-    mostUnansweredQueries(db, limit),
+    topQueries(db, 'searches', limit),
+    topQueries(db, 'empty_results', limit),
   ]);
   return { top: top.map(present), unanswered: unanswered.map(present) };
 }

@@ -63,25 +63,13 @@ export async function countSearchQuery(
     .execute();
 }
 
-/** The queries searched most often. */
-export function mostSearchedQueries(db: Executor, limit: number) {
+/** The queries searched most often (`searches`), or that most often found nothing (`empty_results`). */
+export function topQueries(db: Executor, by: 'searches' | 'empty_results', limit: number) {
   return db
     .selectFrom('search_queries')
     .selectAll()
-    .where('searches', '>', 0)
-    .orderBy('searches', 'desc')
-    .orderBy('query')
-    .limit(limit)
-    .execute();
-}
-
-/** The queries that most often found nothing. */
-export function mostUnansweredQueries(db: Executor, limit: number) {
-  return db
-    .selectFrom('search_queries')
-    .selectAll()
-    .where('empty_results', '>', 0)
-    .orderBy('empty_results', 'desc')
+    .where(by, '>', 0)
+    .orderBy(by, 'desc')
     .orderBy('query')
     .limit(limit)
     .execute();
