@@ -29,12 +29,12 @@ export default tseslint.config(
   },
   {
     files: ['src/server/**'],
-    ignores: ['src/server/features/pages/**'],
+    ignores: ['src/server/render/**'],
     rules: importBan(['**/web/**', '**/cli/**'], 'The server does not depend on the web client or the CLI.'),
   },
-  // The server renders the public pages: only its web feature reaches into src/web, through the entry and API client.
+  // The server renders the public pages: only render/ reaches into src/web, through the entry and API client.
   {
-    files: ['src/server/features/pages/**'],
+    files: ['src/server/render/**'],
     rules: importBan(
       ['**/cli/**', '**/web/routes/**', '**/web/features/**'],
       'Render through src/web/entry-server.tsx.',

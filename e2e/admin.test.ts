@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminArticle, AdminTree, RevisionList } from '../src/shared/api/admin.ts';
 import { signpost } from '../src/server/testing/run-cli.ts';
-import { createUser } from '../src/server/features/auth/auth.service.ts';
+import { createUser } from '../src/server/accounts/accounts.service.ts';
 import { launchBrowser, openPage, WIDE, type PageProbe } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 

@@ -210,7 +210,7 @@ describe('in the browser', () => {
 
   it('shows the signed-in visitor by the token in storage, and exit forgets it', async () => {
     await server.ctx.db.deleteFrom('users').execute();
-    const { createUser } = await import('../src/server/features/auth/auth.service.ts');
+    const { createUser } = await import('../src/server/accounts/accounts.service.ts');
     await createUser(server.ctx.db, server.ctx.passwords, {
       email: 'vera@example.com',
       name: 'Vera Visitor',
@@ -266,7 +266,7 @@ describe('without a portal address', () => {
 
   it('links to no portal page: no tickets, sign-in, profile or make-request links anywhere', async () => {
     await bare.ctx.db.deleteFrom('users').execute();
-    const { createUser } = await import('../src/server/features/auth/auth.service.ts');
+    const { createUser } = await import('../src/server/accounts/accounts.service.ts');
     await createUser(bare.ctx.db, bare.ctx.passwords, {
       email: 'vera@example.com',
       name: 'Vera Visitor',

@@ -176,7 +176,7 @@ describe('the support-request form', () => {
   );
 
   it('takes name and email from the signed-in account, and asks for a captcha only once the form opens', async () => {
-    const { createUser } = await import('../src/server/features/auth/auth.service.ts');
+    const { createUser } = await import('../src/server/accounts/accounts.service.ts');
     await createUser(server.ctx.db, server.ctx.passwords, {
       email: 'cleo@example.com',
       name: 'Cleo Customer',

@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFolder } from '../src/server/features/content-folder/import-folder.ts';
-import { updateBranding } from '../src/server/features/settings/branding.service.ts';
+import { updateBranding } from '../src/server/settings/branding.ts';
 import { writeFolder } from '../src/server/testing/folder.ts';
 import { createTranslator } from '../src/web/i18n/i18n.tsx';
 import { ru } from '../src/web/i18n/ru.ts';

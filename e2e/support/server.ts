@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { seedDemo } from '../../src/server/features/demo/demo.service.ts';
+import { seedDemo } from '../../src/server/features/content-folder/demo.service.ts';
 import { createTestApp, type TestApp } from '../../src/server/testing/test-context.ts';
 
 export interface RunningServer extends TestApp {

@@ -11,7 +11,7 @@ import { createTestApp, testDialects, type TestApp } from '../server/testing/tes
 import { storedKeys } from '../server/testing/stored-files.ts';
 import { STORAGE_TABLES } from '../server/storage/database-storage.ts';
 import { signFileLink } from '../server/features/delivery/file-links.ts';
-import { seedDemo } from '../server/features/demo/demo.service.ts';
+import { seedDemo } from '../server/features/content-folder/demo.service.ts';
 import { BackupError } from '../server/features/backup/backup-format.ts';
 import { KEPT_TABLES, TABLE_PLAN, type TableName } from '../server/features/backup/backup-tables.ts';
 import {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../server/context-factory.ts';
 import type { AppContext } from '../server/context.ts';
 import type { TicketRow } from '../server/db/tables.ts';
-import { buildTicket, buildUpload } from '../server/features/delivery/ticket-fixtures.ts';
+import { buildTicket, buildUpload } from '../server/testing/ticket-fixtures.ts';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
 import { signpost } from '../server/testing/run-cli.ts';
 

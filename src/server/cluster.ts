@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config/config.ts';
 import { createContext } from './context-factory.ts';
-import { seedOnFirstStart } from './features/demo/demo.service.ts';
+import { seedOnFirstStart } from './features/content-folder/demo.service.ts';
 
 /** A worker that dies within this long of its start is restarted only after a pause, so a crash loop cannot spin. */
 const QUICK_DEATH_MS = 5_000;

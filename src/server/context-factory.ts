@@ -6,7 +6,7 @@ import { copyDiskFiles, createDatabaseStorage } from './storage/database-storage
 import { outlastOutages } from './revisions/revision-outage.ts';
 import { createSearchService } from './features/search/search.service.ts';
 import { createRevisionWatch } from './revisions/revision-watch.ts';
-import { createPasswords } from './features/auth/password.ts';
+import { createPasswords } from './accounts/password.ts';
 
 /** Opens the database (migrating it) and the file storage: everything a server or a CLI command runs on. */
 export async function createContext(config: Config): Promise<AppContext> {

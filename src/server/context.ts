@@ -3,7 +3,7 @@ import type { DatabaseHandle, Db } from './db/database.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import type { SearchService } from './features/search/search.service.ts';
 import type { RevisionWatch } from './revisions/revision-watch.ts';
-import type { Passwords } from './features/auth/password.ts';
+import type { Passwords } from './accounts/password.ts';
 
 /** What every feature needs from the running server; built once in app.ts (and by the CLI). */
 export interface AppContext {

@@ -1,10 +1,10 @@
 import type { Config } from './config/config.ts';
 import { buildApp } from './app.ts';
 import { createContext } from './context-factory.ts';
-import { seedOnFirstStart } from './features/demo/demo.service.ts';
+import { seedOnFirstStart } from './features/content-folder/demo.service.ts';
 import { startDeliveryWorker } from './features/delivery/delivery.service.ts';
 import { startFileCleanup } from './features/tickets/stale-uploads.ts';
-import { warmUpHtmlCleaner } from './features/authoring/clean-html.ts';
+import { warmUpHtmlCleaner } from './html/clean-html.ts';
 
 /** Starts the server and stops it cleanly on SIGTERM or SIGINT, finishing requests in flight. */
 export async function startServer(config: Config): Promise<void> {

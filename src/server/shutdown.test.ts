@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { startServe } from './testing/run-cli.ts';
 import { sql } from 'kysely';
 import { createContext } from './context-factory.ts';
-import { removeUnusedBytes, UNUSED_BYTES_GRACE_MS } from './features/files/unused-bytes.ts';
+import { removeUnusedBytes, UNUSED_BYTES_GRACE_MS } from './files/unused-bytes.ts';
 import { readAll } from './storage/file-storage.ts';
 import { partialUploads } from './testing/stored-files.ts';
 import { createTestEnvironment, testDialects } from './testing/test-context.ts';

@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { Branding } from '../../shared/api/settings.ts';
 import type { Config } from '../../server/config/config.ts';
 import type { AppContext } from '../../server/context.ts';
-import { contentTypeFor, isSafeInline } from '../../server/features/files/content-type.ts';
-import { storeContentFile } from '../../server/features/files/store-content-file.ts';
+import { contentTypeFor, isSafeInline } from '../../server/lib/content-type.ts';
+import { storeContentFile } from '../../server/files/store-content-file.ts';
 import {
   getBranding,
   parseBrandingValue,
   updateBranding,
-} from '../../server/features/settings/branding.service.ts';
+} from '../../server/settings/branding.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
 import { withContext } from '../with-context.ts';

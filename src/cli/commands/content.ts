@@ -3,7 +3,7 @@ import type { Config } from '../../server/config/config.ts';
 import { exportFolder, ExportError } from '../../server/features/content-folder/export-folder.ts';
 import { importFolder, type ImportSummary } from '../../server/features/content-folder/import-folder.ts';
 import { FolderErrors } from '../../server/features/content-folder/read-folder.ts';
-import { seedDemo } from '../../server/features/demo/demo.service.ts';
+import { seedDemo } from '../../server/features/content-folder/demo.service.ts';
 import { CliError } from '../cli-error.ts';
 import { progressBar } from '../progress.ts';
 import { withContext } from '../with-context.ts';

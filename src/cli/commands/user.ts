@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../server/config/config.ts';
-import { createUser } from '../../server/features/auth/auth.service.ts';
+import { createUser } from '../../server/accounts/accounts.service.ts';
 import { clearAccountFailures } from '../../server/features/auth/sign-in-limits.ts';
-import { findUserByEmail, normalEmail } from '../../server/features/auth/users.repository.ts';
+import { findUserByEmail, normalEmail } from '../../server/accounts/users.repository.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
 import { withContext } from '../with-context.ts';

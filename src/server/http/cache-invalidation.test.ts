@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createContext } from '../context-factory.ts';
-import { adminAndUserTokens, caller, ok, type Call } from '../features/authoring/authoring-test-support.ts';
+import { adminAndUserTokens, caller, ok, type Call } from '../testing/admin-content.ts';
 import { createSearchService } from '../features/search/search.service.ts';
 import { buildArticle, buildSection } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';

@@ -3,7 +3,7 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../shared/api/common.ts';
 import { UPLOAD_FILE_MAX_BYTES } from '../../shared/constants.ts';
-import { adminAndUserTokens } from '../features/authoring/authoring-test-support.ts';
+import { adminAndUserTokens } from '../testing/admin-content.ts';
 import { openRawConnection, type RawResponse } from '../testing/raw-http.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 

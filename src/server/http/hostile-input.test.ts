@@ -12,9 +12,9 @@ import { buildApp } from '../app.ts';
 import { createContext } from '../context-factory.ts';
 import type { AppContext } from '../context.ts';
 import type { Dialect } from '../db/schema-helpers.ts';
-import { insertUser } from '../features/auth/users.repository.ts';
+import { insertUser } from '../accounts/users.repository.ts';
 import { signFileLink } from '../features/delivery/file-links.ts';
-import { WEB_DIST } from '../features/pages/web-assets.ts';
+import { WEB_DIST } from '../render/web-assets.ts';
 import {
   buildArticle,
   buildCategory,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/config.ts';
 import { createContext } from '../context-factory.ts';
-import { readWebAssets } from '../features/pages/web-assets.ts';
+import { readWebAssets } from '../render/web-assets.ts';
 import { buildArticle, buildFile } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 

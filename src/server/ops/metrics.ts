@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { outboxBacklog } from '../features/delivery/delivery.repository.ts';
+import { outboxBacklog } from './metrics.repository.ts';
 
 // The page cache is one per process, and its code should not need the app to count: these counters live at module
 // level and every app's registry exposes them (in production there is one app per process).

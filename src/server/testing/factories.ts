@@ -11,9 +11,9 @@ import type {
   SectionTable,
   UserRow,
 } from '../db/tables.ts';
-import { createUser } from '../features/auth/auth.service.ts';
-import { createPasswords } from '../features/auth/password.ts';
-import { contentTypeFor } from '../features/files/content-type.ts';
+import { createUser } from '../accounts/accounts.service.ts';
+import { createPasswords } from '../accounts/password.ts';
+import { contentTypeFor } from '../lib/content-type.ts';
 import { touchContent } from '../revisions/revision.repository.ts';
 
 /** Real rows for tests: every factory fills in what a test does not care about and takes the rest as overrides. */

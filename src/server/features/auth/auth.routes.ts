@@ -3,11 +3,11 @@ import { AUTH_HEADER } from '../../../shared/api/auth.ts';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { clientKey } from '../rate-limit/client-address.ts';
-import { login, logout, presentUser } from './auth.service.ts';
+import { clientKey } from '../../rate-limit/client-address.ts';
+import { login, logout, presentUser } from '../../accounts/accounts.service.ts';
 import { deviceUserOf, setDeviceCookie } from './device-cookie.ts';
 import { signInSlots, withGuessReserved } from './sign-in-limits.ts';
-import { findUserByEmail } from './users.repository.ts';
+import { findUserByEmail } from '../../accounts/users.repository.ts';
 
 export function registerAuthRoutes(app: FastifyInstance, { db, passwords, config }: AppContext): void {
   const secure = config.publicUrl.startsWith('https:');

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiPaths } from '../../../shared/paths.ts';
 import type { Executor } from '../../db/database.ts';
-import { readOrCreateSecret } from '../settings/settings.repository.ts';
+import { readOrCreateSecret } from '../../settings/settings.repository.ts';
 
 /**
  * Proof that this browser signed in to an account before: `<user id>.<issued, Unix seconds>.<HMAC>`, signed with a

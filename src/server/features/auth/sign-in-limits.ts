@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
-import { clearAllowance, giveBack, takeAllowance } from '../rate-limit/rate-limit.ts';
-import { normalEmail } from './users.repository.ts';
+import { clearAllowance, giveBack, takeAllowance } from '../../rate-limit/rate-limit.ts';
+import { normalEmail } from '../../accounts/users.repository.ts';
 
 /**
  * Wrong passwords allowed in an hour from one client address, and against one account from anywhere, before

@@ -4,11 +4,11 @@ import { ISSUE_FILES_MAX, UPLOAD_FILE_MAX_BYTES } from '../../../shared/constant
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { insertFile } from '../files/files.repository.ts';
-import { storeUploadedParts, uploadRow } from '../files/store-uploads.ts';
-import { userKey } from '../tickets/visitor.ts';
-import { renewAdminFilesCookie } from './admin-session.ts';
-import { presentAdminFile } from './authoring.presenters.ts';
+import { insertFile } from '../../files/files.repository.ts';
+import { storeUploadedParts, uploadRow } from '../../files/store-uploads.ts';
+import { userKey } from '../../tickets/visitor.ts';
+import { renewAdminFilesCookie } from '../../accounts/admin-session.ts';
+import { presentAdminFile } from '../../content/admin.presenters.ts';
 
 /** Attachments and images of articles, icons, logos: the same limits as visitors' uploads. */
 export const ADMIN_FILES_MAX = ISSUE_FILES_MAX;

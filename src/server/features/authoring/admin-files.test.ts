@@ -10,7 +10,7 @@ import { expectApiError } from '../../testing/api-expect.ts';
 import { malformedMultipart } from '../../testing/malformed-multipart.ts';
 import { partialUploads } from '../../testing/stored-files.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from './authoring-test-support.ts';
+import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from '../../testing/admin-content.ts';
 
 describe.each(testDialects())('admin uploads and who may download them on %s', (dialect) => {
   let t: TestApp;

@@ -6,12 +6,12 @@ import { apiPaths, href } from '../../../shared/paths.ts';
 import type { Executor } from '../../db/database.ts';
 import type { CategoryRow } from '../../db/tables.ts';
 import { ApiError } from '../../http/errors.ts';
-import { presentFile } from '../knowledge/knowledge.presenters.ts';
-import { listCategories } from '../knowledge/knowledge.repository.ts';
-import { htmlDocument, renderPage, type CallAnswer } from '../pages/render-page.ts';
-import type { WebAssets } from '../pages/web-assets.ts';
-import { cleanHtml } from './clean-html.ts';
-import { requireContentFiles, requireSection } from './content-rules.ts';
+import { listAllCategories } from '../../content/content.repository.ts';
+import { presentFile } from '../../files/file-ref.ts';
+import { htmlDocument, renderPage, type CallAnswer } from '../../render/render-page.ts';
+import type { WebAssets } from '../../render/web-assets.ts';
+import { cleanHtml } from '../../html/clean-html.ts';
+import { requireContentFiles, requireSection } from '../../content/content-rules.ts';
 import { resolveContainer } from './move.service.ts';
 
 /** The id an article not saved yet stands in with: a valid page id no row will reach soon. */
@@ -40,7 +40,7 @@ export async function renderArticlePreview(
   const [files, description, categories] = await Promise.all([
     requireContentFiles(db, body.file_ids, 'file_ids'),
     cleanHtml(body.body_html, 'body_html'),
-    listCategories(db),
+    listAllCategories(db),
   ]);
   const id = body.article_id ?? UNSAVED_ID;
   const summary: InstructionSummary = {

@@ -13,17 +13,17 @@ import {
   replaceAttachments,
   storedContentFileIds,
   writeArticle,
-} from './authoring.repository.ts';
-import { presentAdminArticle, revisionFileIds } from './authoring.presenters.ts';
-import { cleanHtml } from './clean-html.ts';
-import { cleanName, requireContentFiles, requireSection } from './content-rules.ts';
+} from '../../content/content.repository.ts';
+import { presentAdminArticle, revisionFileIds } from '../../content/admin.presenters.ts';
+import { cleanHtml } from '../../html/clean-html.ts';
+import { cleanName, requireContentFiles, requireSection } from '../../content/content-rules.ts';
 import { closeGap, placeAt, resolveContainer } from './move.service.ts';
 import {
   findRevision,
   newestRevisionId,
   recordRevisions,
   type RevisionAuthor,
-} from './revisions.repository.ts';
+} from '../../content/article-revisions.repository.ts';
 
 const flag = (value: boolean) => (value ? (1 as const) : (0 as const));
 

@@ -5,11 +5,11 @@ import { apiPaths } from '../../../shared/paths.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { route, type EndpointHandler, type Session } from '../../http/route.ts';
-import { readWebAssets } from '../pages/web-assets.ts';
-import { getBranding } from '../settings/branding.service.ts';
+import { readWebAssets } from '../../render/web-assets.ts';
+import { getBranding } from '../../settings/branding.ts';
 import { renderArticlePreview } from './article-preview.ts';
 import { registerAdminFileRoutes } from './admin-files.routes.ts';
-import { authorOf, renewAdminFilesCookie } from './admin-session.ts';
+import { authorOf, renewAdminFilesCookie } from '../../accounts/admin-session.ts';
 import {
   createArticle,
   deleteArticle,
@@ -18,7 +18,7 @@ import {
   updateArticle,
 } from './articles.service.ts';
 import { changeBranding } from './branding-admin.service.ts';
-import { cleanHtml } from './clean-html.ts';
+import { cleanHtml } from '../../html/clean-html.ts';
 import { createCategory, deleteCategory, updateCategory } from './categories.service.ts';
 import { getTree, moveItem } from './move.service.ts';
 import { diffRevisions, getRevision, listRevisions } from './revisions.service.ts';

@@ -14,8 +14,8 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { readSetting } from '../settings/settings.repository.ts';
-import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from './authoring-test-support.ts';
+import { readSetting } from '../../settings/settings.repository.ts';
+import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from '../../testing/admin-content.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

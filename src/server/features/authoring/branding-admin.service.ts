@@ -3,8 +3,8 @@ import type { Branding } from '../../../shared/api/settings.ts';
 import { href } from '../../../shared/paths.ts';
 import type { Db } from '../../db/database.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
-import { updateBranding } from '../settings/branding.service.ts';
-import { cleanName, requireContentImage } from './content-rules.ts';
+import { updateBranding } from '../../settings/branding.ts';
+import { cleanName, requireContentImage } from '../../content/content-rules.ts';
 
 /** Applies an admin's branding change; logo and background come from uploaded images, by file id. */
 export async function changeBranding(db: Db, body: BrandingUpdateBody): Promise<Branding> {

@@ -23,18 +23,18 @@ import {
   lockCategoryTree,
   subtreeIds,
   writeCategory,
-} from './authoring.repository.ts';
-import { presentAdminCategory } from './authoring.presenters.ts';
-import { cleanHtml } from './clean-html.ts';
+} from '../../content/content.repository.ts';
+import { presentAdminCategory } from '../../content/admin.presenters.ts';
+import { cleanHtml } from '../../html/clean-html.ts';
 import {
   checkOneDeleteOption,
   cleanName,
   notEmpty,
   requireContentImage,
   requireSection,
-} from './content-rules.ts';
+} from '../../content/content-rules.ts';
 import { closeGap, moveArticle, moveCategory, placeAt, resolveContainer } from './move.service.ts';
-import type { RevisionAuthor } from './revisions.repository.ts';
+import type { RevisionAuthor } from '../../content/article-revisions.repository.ts';
 
 type IconFields = Pick<CategoryTable, 'icon_type' | 'font_icon' | 'icon_file_id'>;
 

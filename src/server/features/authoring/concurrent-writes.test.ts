@@ -5,7 +5,7 @@ import type { UserRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildCategory, buildSection, buildUser } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { caller, ok, signIn, type Call } from './authoring-test-support.ts';
+import { caller, ok, signIn, type Call } from '../../testing/admin-content.ts';
 
 // Requests sent together through the API race for real on PostgreSQL (a pool of connections, READ COMMITTED); on
 // SQLite they are applied one at a time. Each race is run several times, since one round may happen not to overlap.

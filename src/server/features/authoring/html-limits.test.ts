@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HTML_BYTES, type AdminArticle } from '../../../shared/api/admin.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { warmUpHtmlCleaner } from './clean-html.ts';
-import { adminAndUserTokens, caller, ok, type Call } from './authoring-test-support.ts';
+import { warmUpHtmlCleaner } from '../../html/clean-html.ts';
+import { adminAndUserTokens, caller, ok, type Call } from '../../testing/admin-content.ts';
 
 const VOID = new Set([
   'br',

@@ -20,14 +20,14 @@ import {
   writeArticle,
   writeCategory,
   type ItemKind,
-} from './authoring.repository.ts';
+} from '../../content/content.repository.ts';
 import {
   presentAdminArticleSummary,
   presentAdminCategory,
   presentAdminSection,
-} from './authoring.presenters.ts';
-import { filesByIds } from './authoring.repository.ts';
-import { recordRevisions, type RevisionAuthor } from './revisions.repository.ts';
+} from '../../content/admin.presenters.ts';
+import { filesByIds } from '../../content/content.repository.ts';
+import { recordRevisions, type RevisionAuthor } from '../../content/article-revisions.repository.ts';
 
 /**
  * Puts an item at `index` among its siblings (past the end means last) and numbers the siblings 0..n. Only rows

@@ -3,9 +3,9 @@ import type { DiffPart, Revision, RevisionDiff, RevisionList } from '../../../sh
 import type { Executor } from '../../db/database.ts';
 import type { ArticleRevisionRow } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import { findArticle } from './authoring.repository.ts';
-import { presentRevision, presentRevisionSummary, revisionFileIds } from './authoring.presenters.ts';
-import { findRevision, listRevisionSummaries } from './revisions.repository.ts';
+import { findArticle } from '../../content/content.repository.ts';
+import { presentRevision, presentRevisionSummary, revisionFileIds } from '../../content/admin.presenters.ts';
+import { findRevision, listRevisionSummaries } from '../../content/article-revisions.repository.ts';
 
 /** A line diff of two 1 MiB bodies can take long; past this it answers "all removed, all added". */
 const BODY_DIFF_TIMEOUT_MS = 2_000;

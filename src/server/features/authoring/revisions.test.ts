@@ -15,7 +15,7 @@ import { expectApiError } from '../../testing/api-expect.ts';
 import { writeFolder } from '../../testing/folder.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { importFolder } from '../content-folder/import-folder.ts';
-import { adminAndUserTokens, caller, ok, type Call } from './authoring-test-support.ts';
+import { adminAndUserTokens, caller, ok, type Call } from '../../testing/admin-content.ts';
 import { blockLines } from './revisions.service.ts';
 
 describe.each(testDialects())('article revisions on %s', (dialect) => {

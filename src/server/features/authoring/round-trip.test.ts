@@ -8,7 +8,7 @@ import { writeFolder } from '../../testing/folder.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { exportFolder } from '../content-folder/export-folder.ts';
 import { importFolder } from '../content-folder/import-folder.ts';
-import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from './authoring-test-support.ts';
+import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from '../../testing/admin-content.ts';
 
 describe.each(testDialects())('admin content and content folders on %s', (dialect) => {
   let t: TestApp;

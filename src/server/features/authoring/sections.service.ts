@@ -18,11 +18,11 @@ import {
   insertSection,
   lockCategoryTree,
   writeSection,
-} from './authoring.repository.ts';
-import { presentAdminSection } from './authoring.presenters.ts';
-import { checkOneDeleteOption, cleanName, notEmpty } from './content-rules.ts';
+} from '../../content/content.repository.ts';
+import { presentAdminSection } from '../../content/admin.presenters.ts';
+import { checkOneDeleteOption, cleanName, notEmpty } from '../../content/content-rules.ts';
 import { closeGap, moveArticle, moveCategory, placeAt } from './move.service.ts';
-import type { RevisionAuthor } from './revisions.repository.ts';
+import type { RevisionAuthor } from '../../content/article-revisions.repository.ts';
 
 export async function createSection(db: Db, body: SectionCreateBody): Promise<AdminSection> {
   const name = cleanName(body.name);

@@ -8,7 +8,7 @@ import {
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { adminAndUserTokens, caller, ok, signIn, type Call } from './authoring-test-support.ts';
+import { adminAndUserTokens, caller, ok, signIn, type Call } from '../../testing/admin-content.ts';
 
 describe.each(testDialects())('branding and users through the admin API on %s', (dialect) => {
   let t: TestApp;

@@ -2,8 +2,8 @@ import type { AdminUser, AdminUserList, UserCreateBody, UserUpdateBody } from '.
 import type { Db, Executor } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import { createUser, hashToken } from '../auth/auth.service.ts';
-import type { Passwords } from '../auth/password.ts';
+import { createUser, hashToken } from '../../accounts/accounts.service.ts';
+import type { Passwords } from '../../accounts/password.ts';
 import {
   adminCount,
   deleteTokensOfUser,
@@ -13,9 +13,9 @@ import {
   lockUsers,
   unlinkTicketsOfUser,
   updateUser,
-} from '../auth/users.repository.ts';
-import { presentAdminUser } from './authoring.presenters.ts';
-import { cleanName } from './content-rules.ts';
+} from '../../accounts/users.repository.ts';
+import { presentAdminUser } from '../../content/admin.presenters.ts';
+import { cleanName } from '../../content/content-rules.ts';
 
 /**
  * Takes the row locks of the acting admin and of the user acted on, in one statement (so two admins acting on each

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { latestMigration, type Executor } from '../../db/database.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
-import { readSetting, writeSetting } from '../settings/settings.repository.ts';
+import { readSetting, writeSetting } from '../../settings/settings.repository.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,

@@ -3,7 +3,7 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { createChallenge } from './captcha.service.ts';
+import { createChallenge } from '../../captcha/captcha.service.ts';
 
 export function registerCaptchaRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, endpoints.getCaptchaChallenge, async (_request, reply) => {

@@ -22,36 +22,6 @@ export async function importedKeys(db: Executor) {
   };
 }
 
-/** The files attached to each of the articles, in their order. */
-export async function attachedFiles(db: Executor, articleIds: number[]): Promise<Map<number, number[]>> {
-  const result = new Map<number, number[]>();
-  for (const ids of chunks(articleIds)) {
-    const rows = await db
-      .selectFrom('article_files')
-      .select(['article_id', 'file_id'])
-      .where('article_id', 'in', ids)
-      .orderBy('article_id')
-      .orderBy('position')
-      .execute();
-    for (const row of rows) result.set(row.article_id, [...(result.get(row.article_id) ?? []), row.file_id]);
-  }
-  return result;
-}
-
-/** Storage keys that no file row refers to any more, among those given. */
-export async function unreferencedKeys(db: Executor, keys: string[]): Promise<string[]> {
-  if (keys.length === 0) return [];
-  const used = await db.selectFrom('files').select('storage_key').where('storage_key', 'in', keys).execute();
-  const usedSet = new Set(used.map((r) => r.storage_key));
-  return [...new Set(keys)].filter((key) => !usedSet.has(key));
-}
-
-export function chunks<T>(items: T[], size = 500): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
-  return result;
-}
-
 /** The whole content, as an export writes it: the tree in position order, content files, attachment links. */
 export async function readAllContent(db: Executor) {
   const [sections, categories, articles, files, links] = await Promise.all([

@@ -2,20 +2,16 @@ import path from 'node:path';
 import { href } from '../../../shared/paths.ts';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/database.ts';
-import { contentTypeFor } from '../files/content-type.ts';
+import { contentTypeFor } from '../../lib/content-type.ts';
 import { FolderError } from './front-matter.ts';
 import { renderHtml, renderMarkdown } from './markdown.ts';
-import { recordRevisions } from '../authoring/revisions.repository.ts';
+import { recordRevisions } from '../../content/article-revisions.repository.ts';
 import { FolderErrors, readContentFolder, readFolderFile, type ContentFolder } from './read-folder.ts';
-import {
-  attachedFiles,
-  chunks,
-  deleteAttachmentsOf,
-  importedKeys,
-  insertAttachments,
-} from './content-folder.repository.ts';
+import { deleteAttachmentsOf, importedKeys, insertAttachments } from './content-folder.repository.ts';
+import { chunks } from '../../lib/chunks.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 import {
+  attachedFiles,
   categoryHoldsContent,
   clearCategoryIcons,
   deleteArticles,
@@ -28,8 +24,8 @@ import {
   writeArticle,
   writeCategory,
   writeSection,
-} from '../authoring/authoring.repository.ts';
-import { deleteFiles, insertFile, writeFile } from '../files/files.repository.ts';
+} from '../../content/content.repository.ts';
+import { deleteFiles, insertFile, writeFile } from '../../files/files.repository.ts';
 
 export interface ImportOptions {
   prune?: boolean;

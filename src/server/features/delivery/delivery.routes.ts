@@ -3,8 +3,8 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { contentDisposition } from '../files/content-type.ts';
-import { findFile } from '../files/files.repository.ts';
+import { contentDisposition } from '../../lib/content-type.ts';
+import { findFile } from '../../files/files.repository.ts';
 import { isValidFileLink } from './file-links.ts';
 
 /** The signed links in delivered tickets: the support team downloads a visitor's private upload without an account. */

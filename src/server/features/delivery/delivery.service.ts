@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { OutboxRow, OutboxTarget } from '../../db/tables.ts';
-import { filesOfTicket, findTicket } from '../tickets/tickets.repository.ts';
+import { filesOfTicket, findTicket } from '../../tickets/tickets.repository.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
 import { sendEmail } from './email.ts';
 import { buildWebhookPayload, sendWebhook, WEBHOOK_TIMEOUT_MS } from './webhook.ts';

@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { deliverDue } from './delivery.service.ts';
-import { buildTicket, buildUpload } from './ticket-fixtures.ts';
+import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
 
 interface Mail {
   from: string;

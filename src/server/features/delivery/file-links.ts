@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { href } from '../../../shared/paths.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import { readOrCreateSecret } from '../settings/settings.repository.ts';
+import { readOrCreateSecret } from '../../settings/settings.repository.ts';
 
 /** Long enough for a team to work through a backlog; the receiver keeps the file if it needs it for longer. */
 export const FILE_LINK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;

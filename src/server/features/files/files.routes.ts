@@ -4,9 +4,9 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { FILE_DOWNLOAD_POLICY } from '../../http/csp.ts';
-import { contentDisposition, isSafeInline } from './content-type.ts';
-import { adminOfFileRequest } from '../authoring/admin-session.ts';
-import { findFile, isPublicContentFile } from './files.repository.ts';
+import { contentDisposition, isSafeInline } from '../../lib/content-type.ts';
+import { adminOfFileRequest } from '../../accounts/admin-session.ts';
+import { findFile, isPublicContentFile } from '../../files/files.repository.ts';
 
 export function registerFileRoutes(app: FastifyInstance, { db, storage }: AppContext): void {
   route(app, endpoints.downloadFile, async (request, reply) => {

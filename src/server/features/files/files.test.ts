@@ -3,7 +3,7 @@ import type { Instruction } from '../../../shared/api/knowledge.ts';
 import type { ArticleRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle, buildCategory, buildFile } from '../../testing/factories.ts';
-import { updateBranding } from '../settings/branding.service.ts';
+import { updateBranding } from '../../settings/branding.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 
 // A 1x1 transparent PNG.

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database.ts';
 import type { CategoryRow, SectionRow } from '../../db/tables.ts';
-import { countPublishedArticles, listCategories, listSections } from './knowledge.repository.ts';
+import { listAllCategories, listAllSections } from '../../content/content.repository.ts';
+import { countPublishedArticles } from './knowledge.repository.ts';
 
 interface Counts {
   count_category: number;
@@ -26,8 +27,8 @@ export interface Catalog {
 
 export async function loadCatalog(db: Executor): Promise<Catalog> {
   const [sections, categories, counts] = await Promise.all([
-    listSections(db),
-    listCategories(db),
+    listAllSections(db),
+    listAllCategories(db),
     countPublishedArticles(db),
   ]);
   return buildCatalog(sections, categories, counts);

@@ -1,23 +1,8 @@
-import type {
-  Category,
-  FileRef,
-  Instruction,
-  InstructionSummary,
-  Section,
-} from '../../../shared/api/knowledge.ts';
-import { href } from '../../../shared/paths.ts';
+import type { Category, Instruction, InstructionSummary, Section } from '../../../shared/api/knowledge.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
 import type { ArticleSummaryRow } from './knowledge.repository.ts';
 import type { Catalog } from './catalog.ts';
-
-export function presentFile(file: FileRow): FileRef {
-  return {
-    id: file.id,
-    original_name: file.original_name,
-    file_size: Number(file.size),
-    link: href.file(file.id, file.original_name),
-  };
-}
+import { presentFile } from '../../files/file-ref.ts';
 
 export function presentSection(section: SectionRow, catalog: Catalog): Section {
   const counts = catalog.sectionCounts(section.id);

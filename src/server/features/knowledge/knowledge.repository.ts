@@ -1,19 +1,11 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
+import type { ArticleRow, FileRow } from '../../db/tables.ts';
 
 export type ArticleSummaryRow = Pick<
   ArticleRow,
   'id' | 'title' | 'section_id' | 'category_id' | 'can_create_issue' | 'position'
 >;
-
-export function listSections(db: Executor): Promise<SectionRow[]> {
-  return db.selectFrom('sections').selectAll().orderBy('position').orderBy('id').execute();
-}
-
-export function listCategories(db: Executor): Promise<CategoryRow[]> {
-  return db.selectFrom('categories').selectAll().orderBy('position').orderBy('id').execute();
-}
 
 /** Published articles per category (and per section for articles outside any category). */
 export async function countPublishedArticles(

@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { escapeHtml } from '../../../shared/html.ts';
 import { href } from '../../../shared/paths.ts';
 import { adminPagePolicy } from '../../http/csp.ts';
-import { ADMIN_BUNDLE, PUBLIC_BUNDLE, readWebAssets, WEB_DIST, type WebAssets } from './web-assets.ts';
+import {
+  ADMIN_BUNDLE,
+  PUBLIC_BUNDLE,
+  readWebAssets,
+  WEB_DIST,
+  type WebAssets,
+} from '../../render/web-assets.ts';
 
 const ADMIN = href.admin().replace(/\/$/, '');
 

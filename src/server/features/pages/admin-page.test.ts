@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFolder } from '../../testing/folder.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { registerAdminPageRoutes } from './admin-page.routes.ts';
-import { ADMIN_BUNDLE, readWebAssets } from './web-assets.ts';
+import { ADMIN_BUNDLE, readWebAssets } from '../../render/web-assets.ts';
 
 /** A built folder as Vite writes it: one manifest for the public entry, one for the admin app. */
 const dist = writeFolder({

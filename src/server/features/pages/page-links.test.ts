@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Branding } from '../../../shared/api/settings.ts';
 import { createTestApp, type TestApp } from '../../testing/test-context.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
-import { seedDemo } from '../demo/demo.service.ts';
-import { updateBranding } from '../settings/branding.service.ts';
+import { seedDemo } from '../content-folder/demo.service.ts';
+import { updateBranding } from '../../settings/branding.ts';
 
 const PORTAL_URL = 'https://portal.example.com';
 /** The portal pages the specification links to, exactly. */

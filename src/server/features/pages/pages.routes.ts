@@ -6,8 +6,8 @@ import fastifyStatic from '@fastify/static';
 import path from 'node:path';
 import { escapeHtml } from '../../../shared/html.ts';
 import { BASE_PATH } from '../../../shared/paths.ts';
-import { htmlDocument, renderPage } from './render-page.ts';
-import { readWebAssets, WEB_DIST } from './web-assets.ts';
+import { htmlDocument, renderPage } from '../../render/render-page.ts';
+import { readWebAssets, WEB_DIST } from '../../render/web-assets.ts';
 import { registerAdminPageRoutes } from './admin-page.routes.ts';
 
 export interface PageOptions {

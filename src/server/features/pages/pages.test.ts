@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NON_DOCUMENT_POLICY } from '../../http/csp.ts';
 import { buildArticle } from '../../testing/factories.ts';
-import { readWebAssets } from './web-assets.ts';
+import { readWebAssets } from '../../render/web-assets.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { writeFolder } from '../../testing/folder.ts';
-import { seedDemo } from '../demo/demo.service.ts';
-import { updateBranding } from '../settings/branding.service.ts';
+import { seedDemo } from '../content-folder/demo.service.ts';
+import { updateBranding } from '../../settings/branding.ts';
 
 describe.each(testDialects())('server-rendered pages on %s', (dialect) => {
   let t: TestApp;

@@ -364,7 +364,7 @@ describe.each(testDialects())('the language articles are analysed in, on %s', (d
   it('is the article’s own, else the branding’s, followed when the branding changes', async () => {
     const t = await createTestApp(dialect);
     try {
-      const { updateBranding } = await import('../settings/branding.service.ts');
+      const { updateBranding } = await import('../../settings/branding.ts');
       const { touchContent } = await import('../../revisions/revision.repository.ts');
       const own = await buildArticle(t.ctx.db, { title: 'Fattura', lang: 'it' });
       const inherited = await buildArticle(t.ctx.db, { title: 'Сброс пароля', lang: null });

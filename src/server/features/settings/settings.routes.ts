@@ -4,7 +4,7 @@ import type { Environments } from '../../../shared/api/settings.ts';
 import type { Config } from '../../config/config.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { getBranding } from './branding.service.ts';
+import { getBranding } from '../../settings/branding.ts';
 
 /**
  * Where the customer portal's pages (tickets, new request, profile, sign-in) are, or null when nothing would answer

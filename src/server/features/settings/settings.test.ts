@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { updateBranding } from './branding.service.ts';
+import { updateBranding } from '../../settings/branding.ts';
 
 describe.each(testDialects())('settings API on %s', (dialect) => {
   describe('GET /api/settings/branding', () => {

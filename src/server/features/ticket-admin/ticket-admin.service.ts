@@ -3,7 +3,7 @@ import type { TicketView } from '../../../shared/api/tickets.ts';
 import type { Executor } from '../../db/database.ts';
 import type { TicketRow } from '../../db/tables.ts';
 import { notFound } from '../../http/errors.ts';
-import { findTicket, listTickets } from '../tickets/tickets.repository.ts';
+import { findTicket, listTickets } from '../../tickets/tickets.repository.ts';
 import { countTickets, deliveriesOfTickets, filesOfTickets } from './ticket-admin.repository.ts';
 import { presentTicket } from './ticket-admin.presenters.ts';
 

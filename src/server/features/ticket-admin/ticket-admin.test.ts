@@ -7,7 +7,7 @@ import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { deliverDue } from '../delivery/delivery.service.ts';
-import { buildTicket, buildUpload } from '../delivery/ticket-fixtures.ts';
+import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
 
 const TicketPage = Paged(TicketView);
 

@@ -3,7 +3,7 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { openIssue } from './tickets.service.ts';
-import { visitorKey } from './visitor.ts';
+import { visitorKey } from '../../tickets/visitor.ts';
 
 export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): void {
   // A stale token does not stop a request: the visitor is simply treated as anonymous.

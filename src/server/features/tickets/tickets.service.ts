@@ -10,12 +10,17 @@ import type { FieldError } from '../../../shared/api/common.ts';
 import type { AppContext } from '../../context.ts';
 import type { OutboxTarget, UserRow } from '../../db/tables.ts';
 import { ApiError } from '../../http/errors.ts';
-import { verifyCaptcha } from '../captcha/captcha.service.ts';
-import { getBranding } from '../settings/branding.service.ts';
+import { verifyCaptcha } from '../../captcha/captcha.service.ts';
+import { getBranding } from '../../settings/branding.ts';
 import { message, type MessageKey } from './messages.ts';
-import { attachFiles, enqueueDeliveries, findAttachableUploads, insertTicket } from './tickets.repository.ts';
-import { userKey } from './visitor.ts';
-import { cleanText } from './clean-text.ts';
+import {
+  attachFiles,
+  enqueueDeliveries,
+  findAttachableUploads,
+  insertTicket,
+} from '../../tickets/tickets.repository.ts';
+import { userKey } from '../../tickets/visitor.ts';
+import { cleanText } from '../../lib/clean-text.ts';
 
 const EMAIL_PATTERN = /^[^\s@"<>(),;:\\[\]]+@[^\s@"<>(),;:\\[\]]+\.[^\s@"<>(),;:\\[\]]{2,}$/;
 

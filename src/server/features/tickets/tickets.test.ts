@@ -8,8 +8,8 @@ import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { malformedMultipart } from '../../testing/malformed-multipart.ts';
 import { partialUploads, storedKeys } from '../../testing/stored-files.ts';
-import { removeUnusedBytes, UNUSED_BYTES_GRACE_MS } from '../files/unused-bytes.ts';
-import { updateBranding } from '../settings/branding.service.ts';
+import { removeUnusedBytes, UNUSED_BYTES_GRACE_MS } from '../../files/unused-bytes.ts';
+import { updateBranding } from '../../settings/branding.ts';
 
 const BOUNDARY = '----signpost-test-boundary';
 

@@ -2,10 +2,10 @@ import { ISSUE_FILES_MAX, UPLOAD_FILE_MAX_BYTES } from '../../../shared/constant
 import type { AppContext } from '../../context.ts';
 import { takeTransactionLock, type Executor, type Tx } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { ByteAllowance } from '../files/store-uploads.ts';
-import { giveBack, RateLimitError, recentUse, takeAllowance } from '../rate-limit/rate-limit.ts';
+import type { ByteAllowance } from '../../files/store-uploads.ts';
+import { giveBack, RateLimitError, recentUse, takeAllowance } from '../../rate-limit/rate-limit.ts';
 import { UPLOAD_LIFETIME_MS } from './stale-uploads.ts';
-import { untakenUploadBytes } from './tickets.repository.ts';
+import { untakenUploadBytes } from '../../tickets/tickets.repository.ts';
 
 /** Counters count kibibytes: a PostgreSQL integer holds 2 TiB of them, where bytes would stop at 2 GiB. */
 const KIB = 1024;

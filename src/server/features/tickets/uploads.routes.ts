@@ -6,11 +6,11 @@ import type { UploadedFile } from '../../../shared/api/tickets.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { insertFile } from '../files/files.repository.ts';
-import { storeUploadedParts, uploadRow } from '../files/store-uploads.ts';
-import { clientKey } from '../rate-limit/client-address.ts';
+import { insertFile } from '../../files/files.repository.ts';
+import { storeUploadedParts, uploadRow } from '../../files/store-uploads.ts';
+import { clientKey } from '../../rate-limit/client-address.ts';
 import { UploadAllowance } from './upload-allowance.ts';
-import { ensureVisitorKey, userKey } from './visitor.ts';
+import { ensureVisitorKey, userKey } from '../../tickets/visitor.ts';
 
 export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(multipart, {

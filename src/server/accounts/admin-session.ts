@@ -1,0 +1,59 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AUTH_HEADER } from '../../shared/api/auth.ts';
+import type { Executor } from '../db/database.ts';
+import type { UserRow } from '../db/tables.ts';
+import { authenticate, TOKEN_LIFETIME_MS } from './accounts.service.ts';
+import type { Session } from '../http/route.ts';
+import type { RevisionAuthor } from '../content/article-revisions.repository.ts';
+
+/**
+ * The admin's token again, as an HTTP-only cookie that only /files/ receives: the editor shows images of drafts and
+ * fresh uploads through plain <img> tags, which cannot send the x-auth-token header.
+ */
+export const ADMIN_FILES_COOKIE = 'signpost_admin';
+
+function readCookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+const headerToken = (request: FastifyRequest) => {
+  const value = request.headers[AUTH_HEADER];
+  return typeof value === 'string' && value ? value : undefined;
+};
+
+/** An admin's answer is never kept, and renews the files cookie with the token they sent. */
+export function renewAdminFilesCookie(reply: FastifyReply, token: string, secure: boolean): void {
+  reply.header('Cache-Control', 'no-store');
+  reply.header(
+    'Set-Cookie',
+    `${ADMIN_FILES_COOKIE}=${encodeURIComponent(token)}; Path=/files; HttpOnly; SameSite=Strict; ` +
+      `Max-Age=${TOKEN_LIFETIME_MS / 1000}${secure ? '; Secure' : ''}`,
+  );
+}
+
+/** The revision author a session's edits are kept under. */
+export const authorOf = (session: Session): RevisionAuthor => ({
+  id: session.user.id,
+  name: session.user.name,
+});
+
+/** The admin behind a file request (header or files cookie), or null for anyone else. */
+export async function adminOfFileRequest(db: Executor, request: FastifyRequest): Promise<UserRow | null> {
+  const cookie = readCookie(request, ADMIN_FILES_COOKIE);
+  const token = headerToken(request) ?? (cookie ? safeDecode(cookie) : undefined);
+  if (!token) return null;
+  const user = await authenticate(db, token).catch(() => null);
+  return user?.is_admin === 1 ? user : null;
+}
+
+function safeDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,124 @@
+import type { Executor } from '../db/database.ts';
+import type { UserRow } from '../db/tables.ts';
+
+/** An email as accounts are kept and looked up: without surrounding spaces, in lower case. */
+export const normalEmail = (email: string) => email.trim().toLowerCase();
+
+export function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', normalEmail(email)).executeTakeFirst();
+}
+
+export async function insertUser(
+  db: Executor,
+  user: { email: string; name: string; password_hash: string; is_admin: boolean },
+): Promise<UserRow> {
+  return db
+    .insertInto('users')
+    .values({
+      email: normalEmail(user.email),
+      name: user.name.trim(),
+      password_hash: user.password_hash,
+      is_admin: user.is_admin ? 1 : 0,
+      created_at: Date.now(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Replaces a user's password hash, unless it is no longer `from`; answers whether it did. */
+export async function replacePasswordHash(
+  db: Executor,
+  userId: number,
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: to })
+    .where('id', '=', userId)
+    .where('password_hash', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function insertToken(db: Executor, tokenHash: string, userId: number, expiresAt: number) {
+  await db
+    .insertInto('auth_tokens')
+    .values({ token_hash: tokenHash, user_id: userId, created_at: Date.now(), expires_at: expiresAt })
+    .execute();
+}
+
+export function findUserByTokenHash(
+  db: Executor,
+  tokenHash: string,
+  at: number,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('auth_tokens')
+    .innerJoin('users', 'users.id', 'auth_tokens.user_id')
+    .selectAll('users')
+    .where('auth_tokens.token_hash', '=', tokenHash)
+    .where('auth_tokens.expires_at', '>', at)
+    .executeTakeFirst();
+}
+
+export async function deleteToken(db: Executor, tokenHash: string): Promise<boolean> {
+  const result = await db.deleteFrom('auth_tokens').where('token_hash', '=', tokenHash).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function deleteExpiredTokens(db: Executor, at: number): Promise<void> {
+  await db.deleteFrom('auth_tokens').where('expires_at', '<=', at).execute();
+}
+
+export const findUser = (db: Executor, id: number): Promise<UserRow | undefined> =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const listAllUsers = (db: Executor): Promise<UserRow[]> =>
+  db.selectFrom('users').selectAll().orderBy('id').execute();
+
+export async function adminCount(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('is_admin', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Takes the users' row locks for the rest of the transaction (a no-op write), in one statement. */
+export async function lockUsers(trx: Executor, ids: number[]): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ is_admin: eb.ref('is_admin') }))
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export async function updateUser(
+  db: Executor,
+  id: number,
+  changes: Partial<Pick<UserRow, 'name' | 'password_hash' | 'is_admin'>>,
+): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/** Signs a user out everywhere, or everywhere but the session whose token hash is `keepTokenHash`. */
+export async function deleteTokensOfUser(
+  db: Executor,
+  userId: number,
+  keepTokenHash?: string,
+): Promise<void> {
+  let query = db.deleteFrom('auth_tokens').where('user_id', '=', userId);
+  if (keepTokenHash !== undefined) query = query.where('token_hash', '!=', keepTokenHash);
+  await query.execute();
+}
+
+/** Keeps a user's requests without the link to them. */
+export async function unlinkTicketsOfUser(db: Executor, userId: number): Promise<void> {
+  await db.updateTable('tickets').set({ user_id: null }).where('user_id', '=', userId).execute();
+}
+
+export async function deleteUser(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}

@@ -1,0 +1,186 @@
+import { Worker } from 'node:worker_threads';
+import { MAX_HTML_BYTES } from '../../shared/api/admin.ts';
+import { ApiError } from '../http/errors.ts';
+import { sanitizeArticleHtml } from './sanitize.ts';
+
+/** Below this size the sanitiser takes well under a millisecond: not worth a trip to the worker. */
+const INLINE_MAX_CHARS = 32 * 1024;
+/**
+ * How long a worker may spend on one fragment before it is refused (html_too_complex). Each save must be answered
+ * within 2 s; this leaves room for parsing the request, the database write and the answer.
+ */
+export const CLEAN_TIMEOUT_MS = 1_500;
+/** Two fragments that both take long each get a worker of their own, so neither waits for the other. */
+const POOL_SIZE = 2;
+
+export interface HtmlCleanerOptions {
+  /** Time allowed per fragment, counted from when a worker starts on it (not while it waits for one). */
+  timeoutMs?: number;
+  /** How many fragments are cleaned at once, each on a thread of its own. */
+  workers?: number;
+}
+
+export interface HtmlCleaner {
+  /** The fragment sanitised on a worker thread; html_too_complex if it takes longer than the time allowed. */
+  sanitize(html: string, field: string): Promise<string>;
+  /** Starts every worker and waits until they are ready, so the first large fragment does not wait for one. */
+  warmUp(): Promise<void>;
+  /** Stops the workers; what is still waiting is refused. */
+  close(): Promise<void>;
+}
+
+interface Job {
+  html: string;
+  field: string;
+  resolve(html: string): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  started: Promise<void>;
+  /** One fragment at a time per worker, so a job's clock measures its own work and nothing queued behind it. */
+  job: Job | null;
+  timer?: NodeJS.Timeout;
+}
+
+const tooComplex = (field: string) =>
+  new ApiError(400, 'html_too_complex', `${field} could not be cleaned in time; simplify the HTML`, [
+    { field, message: 'is too complex to clean' },
+  ]);
+
+export function createHtmlCleaner(options: HtmlCleanerOptions = {}): HtmlCleaner {
+  const timeoutMs = options.timeoutMs ?? CLEAN_TIMEOUT_MS;
+  const size = options.workers ?? POOL_SIZE;
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  let closed = false;
+
+  const drop = (slot: Slot) => {
+    const index = slots.indexOf(slot);
+    if (index !== -1) slots.splice(index, 1);
+    clearTimeout(slot.timer);
+    const job = slot.job;
+    slot.job = null;
+    return job;
+  };
+
+  function spawn() {
+    let onStarted = () => {};
+    let onFailed = (_error: Error) => {};
+    const started = new Promise<void>((resolve, reject) => {
+      onStarted = resolve;
+      onFailed = reject;
+    });
+    started.catch(() => {});
+    const worker = new Worker(new URL('./sanitize-worker.mjs', import.meta.url));
+    const slot: Slot = { worker, ready: false, started, job: null };
+    slots.push(slot);
+    slot.worker.on('message', (message: { ready?: boolean; html?: string; error?: string }) => {
+      if (message.ready) {
+        slot.ready = true;
+        onStarted();
+      } else if (slot.job) {
+        const job = slot.job;
+        clearTimeout(slot.timer);
+        slot.job = null;
+        if (message.error !== undefined) job.reject(new Error(`sanitiser failed: ${message.error}`));
+        else job.resolve(message.html ?? '');
+      }
+      dispatch();
+    });
+    // A worker that stops on its own (a crash, not our timeout) takes only its own job with it.
+    const onLost = (error: Error) => {
+      onFailed(error);
+      if (!slots.includes(slot)) return;
+      const wasReady = slot.ready;
+      const job = drop(slot);
+      job?.reject(error);
+      // A worker that cannot even start would fail the same way for every job waiting: refuse them, not loop.
+      if (!wasReady) for (const waiting of queue.splice(0)) waiting.reject(error);
+      dispatch();
+    };
+    slot.worker.on('error', onLost);
+    slot.worker.on('exit', () => onLost(new Error('the sanitiser worker stopped')));
+  }
+
+  function run(slot: Slot, job: Job) {
+    slot.job = job;
+    slot.timer = setTimeout(() => {
+      // Nothing interrupts the sanitiser but ending its thread; only this fragment is refused, the queue goes on.
+      drop(slot);
+      void slot.worker.terminate();
+      job.reject(tooComplex(job.field));
+      dispatch();
+    }, timeoutMs);
+    slot.worker.postMessage({ html: job.html });
+  }
+
+  function dispatch() {
+    for (;;) {
+      const idle = slots.find((s) => s.ready && !s.job);
+      if (!idle || queue.length === 0) break;
+      run(idle, queue.shift() as Job);
+    }
+    const starting = slots.filter((s) => !s.ready).length;
+    for (let missing = Math.min(queue.length - starting, size - slots.length); missing > 0; missing--)
+      spawn();
+    // Idle workers stay for the next fragment without keeping the process alive.
+    for (const slot of slots) {
+      if (slot.job || !slot.ready) slot.worker.ref();
+      else slot.worker.unref();
+    }
+  }
+
+  return {
+    sanitize(html, field) {
+      if (closed) return Promise.reject(new Error('the HTML cleaner is closed'));
+      return new Promise<string>((resolve, reject) => {
+        queue.push({ html, field, resolve, reject });
+        dispatch();
+      });
+    },
+    async warmUp() {
+      while (slots.length < size) spawn();
+      dispatch();
+      await Promise.all(slots.map((slot) => slot.started));
+    },
+    async close() {
+      closed = true;
+      const stopped = new Error('the HTML cleaner is closed');
+      for (const waiting of queue.splice(0)) waiting.reject(stopped);
+      await Promise.all(
+        [...slots].map((slot) => {
+          drop(slot)?.reject(stopped);
+          return slot.worker.terminate();
+        }),
+      );
+    },
+  };
+}
+
+const cleaner = createHtmlCleaner();
+
+/** Starts the workers ahead of the first large fragment (worker start-up is not counted in its time limit). */
+export const warmUpHtmlCleaner = (): Promise<void> => cleaner.warmUp();
+
+function checkSize(html: string, field: string) {
+  if (Buffer.byteLength(html, 'utf8') > MAX_HTML_BYTES) {
+    throw new ApiError(413, 'body_too_large', `${field} is larger than ${MAX_HTML_BYTES} bytes`, [
+      { field, message: `must be at most ${MAX_HTML_BYTES} bytes (1 MiB)` },
+    ]);
+  }
+}
+
+/**
+ * The HTML an admin sent, as it will be stored: at most 1 MiB, through the one sanitiser every stored fragment
+ * passes. Large fragments are cleaned on worker threads, so the server keeps answering meanwhile.
+ */
+export async function cleanHtml(html: string, field: string): Promise<string> {
+  checkSize(html, field);
+  const clean =
+    html.length <= INLINE_MAX_CHARS ? sanitizeArticleHtml(html) : await cleaner.sanitize(html, field);
+  checkSize(clean, field);
+  return clean;
+}

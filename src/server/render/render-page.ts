@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import { escapeHtml } from '../../shared/html.ts';
+import type { RenderResult } from '../../web/entry-server.tsx';
+import { createApi } from '../../web/api/client.ts';
+import type { WebAssets } from './web-assets.ts';
+import { DatabaseUnavailableError } from '../http/errors.ts';
+import { cacheTagsOf } from '../http/response-cache.ts';
+
+export interface RenderedPage {
+  page: RenderResult;
+  /** What the page depends on: its own URL's tags and those of every call it was rendered from. */
+  cacheTags: string[];
+  /**
+   * False when a call it was rendered from failed (an error page is not the content) or answered from a search
+   * index still catching up with the content: such a page is sent but not kept.
+   */
+  cacheable: boolean;
+}
+
+export interface CallAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Answers one of the calls a page is rendered from: `answer()` is this server's own answer. The article preview
+ * uses it to show an unsaved article as if it were published.
+ */
+export type CallOverride = (path: string, answer: () => Promise<CallAnswer>) => Promise<CallAnswer>;
+
+/** Renders a public page with the web client's own routes and loaders, its calls answered by this very server. */
+export async function renderPage(
+  app: FastifyInstance,
+  url: string,
+  override: CallOverride = (_path, answer) => answer(),
+): Promise<RenderedPage> {
+  const { render } = await import('../../web/entry-server.tsx');
+  const request = new Request(new URL(url, 'http://signpost.local'), { method: 'GET' });
+  const tags = new Set(cacheTagsOf(url));
+  let cacheable = true;
+  let unavailable = false;
+  const page = await render(
+    request,
+    createApi({
+      // The same call as in the browser, answered in-process; a page only reads.
+      send: ({ method, url: path, headers, body }) =>
+        override(path, async () => {
+          const response = await app.inject({
+            method,
+            url: path,
+            headers,
+            ...(body !== undefined && { body }),
+          });
+          for (const tag of cacheTagsOf(path)) tags.add(tag);
+          if (response.statusCode === 503) unavailable = true;
+          if (response.statusCode >= 500 || /no-store/.test(String(response.headers['cache-control'] ?? '')))
+            cacheable = false;
+          return { status: response.statusCode, body: parseJson(response.body) };
+        }),
+    }),
+  );
+  // A call the database could not answer makes the page answer 503 too, not an error page cached as the content.
+  if (unavailable) throw new DatabaseUnavailableError();
+  return { page, cacheTags: [...tags], cacheable };
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+export function htmlDocument(
+  page: Extract<RenderResult, { kind: 'page' }>,
+  assets: WebAssets,
+  extraHead = '',
+  { hydrate = true }: { hydrate?: boolean } = {},
+): string {
+  const head = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(page.head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(page.head.description)}">`,
+    '<link rel="icon" href="data:,">',
+    ...assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
+    ...assets.preloads.map((href) => `<link rel="modulepreload" href="${href}">`),
+    assets.script ? `<script type="module" src="${assets.script}"></script>` : '',
+    extraHead,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  // The router's state as inert JSON (entry-client reads it): no inline script for the CSP to allow.
+  const hydration = hydrate
+    ? `<script type="application/json" id="signpost-hydration">${page.hydration}</script>`
+    : '';
+  return `<!doctype html>\n<html lang="${escapeHtml(page.lang)}">\n<head>\n${head}\n</head>\n<body>\n<div id="root">${page.html}</div>\n${hydration}\n</body>\n</html>\n`;
+}

@@ -1,0 +1,59 @@
+import type { AppContext } from '../context.ts';
+import type { FileRow, OutboxTarget, TicketRow } from '../db/tables.ts';
+import { contentTypeFor } from '../lib/content-type.ts';
+import { insertFile } from '../files/files.repository.ts';
+import {
+  attachFiles,
+  enqueueDeliveries,
+  insertTicket,
+  type NewTicket,
+} from '../tickets/tickets.repository.ts';
+
+/** Test rows made the way issue-open makes them: a visitor's private uploads, and a ticket with its outbox rows. */
+
+export async function buildUpload(ctx: AppContext, name: string, content: string | Buffer): Promise<FileRow> {
+  const blob = await ctx.storage.put(Buffer.from(content));
+  return insertFile(ctx.db, {
+    storage_key: blob.key,
+    original_name: name,
+    mime_type: contentTypeFor(name),
+    size: blob.size,
+    kind: 'upload',
+    source_path: null,
+    owner_key: 'visitor:test',
+    created_at: Date.now(),
+  });
+}
+
+let sequence = 0;
+
+export function buildTicket(
+  ctx: AppContext,
+  input: { files?: FileRow[]; targets?: OutboxTarget[]; now?: number } & Partial<NewTicket> = {},
+): Promise<TicketRow> {
+  const { files = [], targets = ['webhook'], now = Date.now(), ...fields } = input;
+  const n = ++sequence;
+  return ctx.db.transaction().execute(async (trx) => {
+    const ticket = await insertTicket(
+      trx,
+      {
+        title: `How can we help you? Request ${n}`,
+        description: `My thermostat shows E${n}.\n\nTroubleshooting > Display\nhttp://localhost/knowledge/instruction/1`,
+        name: 'Ann Lee',
+        email: 'ann@example.com',
+        channel: 'web',
+        user_id: null,
+        lang: 'en',
+        ...fields,
+      },
+      now,
+    );
+    await attachFiles(
+      trx,
+      ticket.id,
+      files.map((f) => f.id),
+    );
+    await enqueueDeliveries(trx, ticket.id, targets, now);
+    return ticket;
+  });
+}

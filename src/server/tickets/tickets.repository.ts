@@ -1,0 +1,116 @@
+import type { Executor } from '../db/database.ts';
+import type { Insertable } from 'kysely';
+import type { FileRow, OutboxRow, OutboxTarget, TicketRow, TicketTable } from '../db/tables.ts';
+
+export type NewTicket = Omit<Insertable<TicketTable>, 'id' | 'created_at'>;
+
+export async function insertTicket(db: Executor, ticket: NewTicket, now: number): Promise<TicketRow> {
+  return db
+    .insertInto('tickets')
+    .values({ ...ticket, created_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function attachFiles(db: Executor, ticketId: number, fileIds: number[]): Promise<void> {
+  if (fileIds.length === 0) return;
+  await db
+    .insertInto('ticket_files')
+    .values(fileIds.map((file_id, position) => ({ ticket_id: ticketId, file_id, position })))
+    .execute();
+}
+
+export async function enqueueDeliveries(
+  db: Executor,
+  ticketId: number,
+  targets: OutboxTarget[],
+  now: number,
+) {
+  if (targets.length === 0) return;
+  await db
+    .insertInto('outbox')
+    .values(
+      targets.map((target) => ({
+        ticket_id: ticketId,
+        target,
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    )
+    .execute();
+}
+
+/** Uploads of one owner, among the ids given, that no ticket has taken yet. */
+export function findAttachableUploads(db: Executor, ownerKeys: string[], ids: number[]): Promise<FileRow[]> {
+  if (ids.length === 0 || ownerKeys.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('files')
+    .leftJoin('ticket_files', 'ticket_files.file_id', 'files.id')
+    .selectAll('files')
+    .where('files.kind', '=', 'upload')
+    .where('files.owner_key', 'in', ownerKeys)
+    .where('files.id', 'in', ids)
+    .where('ticket_files.ticket_id', 'is', null)
+    .execute();
+}
+
+export function listTickets(db: Executor, limit: number, offset: number): Promise<TicketRow[]> {
+  return db.selectFrom('tickets').selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+}
+
+export function findTicket(db: Executor, id: number): Promise<TicketRow | undefined> {
+  return db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function filesOfTicket(db: Executor, ticketId: number): Promise<FileRow[]> {
+  return db
+    .selectFrom('ticket_files')
+    .innerJoin('files', 'files.id', 'ticket_files.file_id')
+    .selectAll('files')
+    .where('ticket_files.ticket_id', '=', ticketId)
+    .orderBy('ticket_files.position')
+    .execute();
+}
+
+export function deliveriesOfTicket(db: Executor, ticketId: number): Promise<OutboxRow[]> {
+  return db.selectFrom('outbox').selectAll().where('ticket_id', '=', ticketId).orderBy('target').execute();
+}
+
+/** Bytes of the uploads made since `since` that no request has taken yet (the index on (kind, created_at)). */
+export async function untakenUploadBytes(db: Executor, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('files')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('files.size'), eb.lit(0)).as('bytes'))
+    .where('files.kind', '=', 'upload')
+    .where('files.created_at', '>=', since)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('ticket_files')
+            .select('ticket_files.file_id')
+            .whereRef('ticket_files.file_id', '=', 'files.id')
+            // An offset keeps PostgreSQL from turning this into a join that reads every attachment ever made;
+            // it looks up each recent upload in the index instead (3 ms against 15 ms with 100,000 attachments).
+            .limit(1)
+            .offset(0),
+        ),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes);
+}
+
+/** Visitors' uploads older than `before` that no request took. */
+export async function findStaleUploads(db: Executor, before: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('files')
+    .leftJoin('ticket_files', 'ticket_files.file_id', 'files.id')
+    .select('files.id')
+    .where('files.kind', '=', 'upload')
+    .where('files.created_at', '<', before)
+    .where('ticket_files.ticket_id', 'is', null)
+    .execute();
+  return rows.map((row) => row.id);
+}
