@@ -40,6 +40,45 @@ export default tseslint.config(
       'Render through src/web/entry-server.tsx.',
     ),
   },
+  // Features stand alone: a feature (src/server/features/X) imports its own files and the server's shared parts
+  // (accounts, content, files, settings, lib, http, db...), never another feature; the shared parts import no feature.
+  // Only the composition roots (app, main, context, cluster) and the CLI put features together. Tests may set the
+  // scene with another feature's functions.
+  {
+    files: ['src/server/features/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\.)',
+              message: 'A feature does not import another feature: move what both need out of features/.',
+            },
+            { group: ['**/features/**'], message: 'A feature does not import another feature.' },
+            {
+              group: ['**/web/**', '**/cli/**'],
+              message: 'The server does not depend on the web client or the CLI.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/server/**'],
+    ignores: [
+      'src/server/features/**',
+      'src/server/render/**',
+      'src/server/{app,main,context,context-factory,cluster}.ts',
+      '**/*.test.ts',
+    ],
+    rules: importBan(
+      ['**/features/**', '**/web/**', '**/cli/**'],
+      "The server's shared parts import no feature: features use them, app.ts registers the features.",
+    ),
+  },
   // The browser bundle must not pull in the schema library: values come from shared/constants and shared/paths.
   {
     files: ['src/web/**'],

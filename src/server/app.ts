@@ -19,9 +19,16 @@ import { registerPageRoutes } from './features/pages/pages.routes.ts';
 import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
 import { registerTicketRoutes } from './features/tickets/tickets.routes.ts';
 import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
-import { registerAdminRoutes } from './features/ticket-admin/ticket-admin.routes.ts';
+import { registerAdminTicketRoutes } from './features/admin-tickets/admin-tickets.routes.ts';
+import { registerAdminTreeRoutes } from './features/admin-tree/admin-tree.routes.ts';
+import { registerAdminSectionRoutes } from './features/admin-sections/admin-sections.routes.ts';
+import { registerAdminCategoryRoutes } from './features/admin-categories/admin-categories.routes.ts';
+import { registerAdminArticleRoutes } from './features/admin-articles/admin-articles.routes.ts';
+import { registerAdminBrandingRoutes } from './features/admin-branding/admin-branding.routes.ts';
+import { registerAdminUserRoutes } from './features/admin-users/admin-users.routes.ts';
+import { registerAdminFileRoutes } from './features/admin-files/admin-files.routes.ts';
+import { registerArticlePreviewRoute } from './features/pages/article-preview.routes.ts';
 import { proxyTrust } from './rate-limit/client-address.ts';
-import { registerAuthoringRoutes } from './features/authoring/authoring.routes.ts';
 import { registerDeliveryRoutes } from './features/delivery/delivery.routes.ts';
 import { loggerOptions, redactUrl, requestIdOf } from './ops/logging.ts';
 import { registerOperations } from './ops/ops.ts';
@@ -104,7 +111,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       );
     }
   };
-  registerRoles(app, ctx.db);
+  registerRoles(app, ctx.db, ctx.config.publicUrl.startsWith('https:'));
   registerRateLimits(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
@@ -114,8 +121,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await registerUploadRoutes(app, ctx);
   registerTicketRoutes(app, ctx);
   registerCaptchaRoutes(app, ctx);
-  registerAdminRoutes(app, ctx);
-  registerAuthoringRoutes(app, ctx);
+  registerAdminTicketRoutes(app, ctx);
+  registerAdminTreeRoutes(app, ctx);
+  registerAdminSectionRoutes(app, ctx);
+  registerAdminCategoryRoutes(app, ctx);
+  registerAdminArticleRoutes(app, ctx);
+  registerArticlePreviewRoute(app, ctx);
+  registerAdminBrandingRoutes(app, ctx);
+  registerAdminUserRoutes(app, ctx);
+  registerAdminFileRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
   await registerPageRoutes(app, {
     analytics: ctx.config.analytics,

@@ -5,11 +5,7 @@ import type { Config } from '../../server/config/config.ts';
 import type { AppContext } from '../../server/context.ts';
 import { contentTypeFor, isSafeInline } from '../../server/lib/content-type.ts';
 import { storeContentFile } from '../../server/files/store-content-file.ts';
-import {
-  getBranding,
-  parseBrandingValue,
-  updateBranding,
-} from '../../server/settings/branding.ts';
+import { getBranding, parseBrandingValue, updateBranding } from '../../server/settings/branding.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
 import { withContext } from '../with-context.ts';

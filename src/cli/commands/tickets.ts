@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { TicketView } from '../../shared/api/tickets.ts';
 import type { Config } from '../../server/config/config.ts';
-import { getTicket, pageTickets } from '../../server/features/ticket-admin/ticket-admin.service.ts';
+import { getTicket, pageTickets } from '../../server/features/admin-tickets/admin-tickets.service.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
 import { withContext } from '../with-context.ts';

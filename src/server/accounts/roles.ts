@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_HEADER } from '../../shared/api/auth.ts';
 import type { Role } from '../../shared/api/endpoints.ts';
 import type { Executor } from '../db/database.ts';
 import type { RoleCheck } from '../http/route.ts';
+import { renewAdminFilesCookie } from './admin-session.ts';
 import { authenticate, requireAdmin } from './accounts.service.ts';
 
 const headerToken = (request: FastifyRequest) => {
@@ -10,9 +11,12 @@ const headerToken = (request: FastifyRequest) => {
   return typeof value === 'string' && value ? value : undefined;
 };
 
-/** The one check of every role: 401 without a valid x-auth-token, 403 for a user the role does not admit. */
-export function roleCheck(db: Executor): RoleCheck {
-  return async (role: Role, request: FastifyRequest, identifies = false) => {
+/**
+ * The one check of every role: 401 without a valid x-auth-token, 403 for a user the role does not admit. An admin's
+ * answer is never kept and renews the files cookie (see admin-session.ts).
+ */
+export function roleCheck(db: Executor, secure: boolean): RoleCheck {
+  return async (role: Role, request: FastifyRequest, reply: FastifyReply, identifies = false) => {
     const token = headerToken(request);
     switch (role) {
       case 'public': {
@@ -22,8 +26,11 @@ export function roleCheck(db: Executor): RoleCheck {
       }
       case 'customer':
         return { user: await authenticate(db, token), token: token as string };
-      case 'admin':
-        return { user: await requireAdmin(db, token), token: token as string };
+      case 'admin': {
+        const user = await requireAdmin(db, token);
+        renewAdminFilesCookie(reply, token as string, secure);
+        return { user, token: token as string };
+      }
       case 'agent':
         throw new Error('No endpoint is for agents yet: the support desk brings their check');
     }
@@ -31,6 +38,6 @@ export function roleCheck(db: Executor): RoleCheck {
 }
 
 /** Makes route() hold every endpoint to its role; before any route is registered. */
-export function registerRoles(app: FastifyInstance, db: Executor): void {
-  app.decorate('roleCheck', roleCheck(db));
+export function registerRoles(app: FastifyInstance, db: Executor, secure: boolean): void {
+  app.decorate('roleCheck', roleCheck(db, secure));
 }

@@ -180,6 +180,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(errorBody(400, 'invalid_request', message, fields));
     }
     const status = error.statusCode ?? 500;
+    const bodyLimit = request.routeOptions.config.bodyLimit;
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && bodyLimit) {
+      // A route that takes a large field names it: that is what the writer has to shorten.
+      const { bytes, field, message } = bodyLimit;
+      const refusal = errorBody(413, 'body_too_large', `The request is larger than ${bytes} bytes`, [
+        { field, message },
+      ]);
+      return reply.status(413).send(refusal);
+    }
     if (status >= 400 && status < 500) {
       // The body as a whole could not be read: that is the field a client has to fix.
       const fields = /^FST_ERR_CTP_/.test(error.code ?? '')

@@ -3,7 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ErrorBody, type FieldError } from '../../shared/api/common.ts';
 import { ApiError } from './errors.ts';
-import type { Endpoint, RateLimit, Role } from '../../shared/api/endpoints.ts';
+import type { BodyLimit, Endpoint, RateLimit, Role } from '../../shared/api/endpoints.ts';
 import type { UserRow } from '../db/tables.ts';
 
 type StaticOf<T> = T extends TSchema ? Static<T> : unknown;
@@ -31,10 +31,18 @@ export interface Session {
 export type RoleCheck = (
   role: Role,
   request: FastifyRequest,
+  reply: FastifyReply,
   identifies?: boolean,
 ) => Promise<Session | null>;
 
+/** What route() tells the error handler about a route: the field a body past its limit is refused naming. */
+export interface RouteConfig {
+  bodyLimit?: BodyLimit;
+}
+
 declare module 'fastify' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges route()'s config into Fastify's
+  interface FastifyContextConfig extends RouteConfig {}
   interface FastifyInstance {
     /** Set once by the app (from the auth feature), before any route that is not public is registered. */
     roleCheck: RoleCheck;
@@ -65,7 +73,6 @@ export function route<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: EndpointHandler<E>,
-  options: { bodyLimit?: number } = {},
 ): void {
   const status = endpoint.status ?? 200;
   const { response, body } = endpoint;
@@ -80,7 +87,10 @@ export function route<E extends Endpoint>(
   app.route({
     method: endpoint.method,
     url: endpoint.path,
-    ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
+    ...(endpoint.bodyLimit && {
+      bodyLimit: endpoint.bodyLimit.bytes,
+      config: { bodyLimit: endpoint.bodyLimit } satisfies RouteConfig,
+    }),
     schema: {
       summary: endpoint.summary,
       tags: endpoint.tags,
@@ -92,7 +102,9 @@ export function route<E extends Endpoint>(
       ...(response !== 'stream' && { response: { [status]: response, '4xx': ErrorBody, '5xx': ErrorBody } }),
     },
     handler: async (request, reply) => {
-      const session = checksRole ? await app.roleCheck(endpoint.role, request, endpoint.identifies) : null;
+      const session = checksRole
+        ? await app.roleCheck(endpoint.role, request, reply, endpoint.identifies)
+        : null;
       if (endpoint.rateLimit) await app.rateLimitCheck(endpoint.rateLimit, request);
       const result = await handler(request as EndpointRequest<E>, reply, session as SessionOf<E>);
       if (!checkResponse) return result;

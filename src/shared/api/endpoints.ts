@@ -33,6 +33,7 @@ import {
   ArticlePreview,
   ArticlePreviewBody,
   IdParams,
+  MAX_HTML_BYTES,
   MoveBody,
   Revision,
   RevisionDiff,
@@ -84,7 +85,25 @@ export interface Endpoint extends Route {
    */
   response: TSchema | 'stream';
   status?: number;
+  /**
+   * A body allowed past the server's 1 MiB: its size in bytes, and the field a refusal names (the one that grows) with
+   * the limit that field is held to.
+   */
+  bodyLimit?: BodyLimit;
 }
+
+export interface BodyLimit {
+  bytes: number;
+  field: string;
+  message: string;
+}
+
+/** Room for a 1 MiB HTML field and its JSON escaping (a 2 MiB body does not fit), refused naming that field. */
+const htmlBody = (field: string): BodyLimit => ({
+  bytes: 2 * MAX_HTML_BYTES,
+  field,
+  message: `must be at most ${MAX_HTML_BYTES} bytes (1 MiB)`,
+});
 
 const authHeader = Type.Object({ [AUTH_HEADER]: Type.Optional(Type.String({ maxLength: 512 })) });
 
@@ -274,6 +293,7 @@ export const endpoints = {
   },
   createCategory: {
     ...routes.createCategory,
+    bodyLimit: htmlBody('description'),
     summary: 'Create a category in a section or inside another category',
     tags: ['admin'],
     headers: authHeader,
@@ -283,6 +303,7 @@ export const endpoints = {
   },
   updateCategory: {
     ...routes.updateCategory,
+    bodyLimit: htmlBody('description'),
     summary: 'Change a category (description is sanitised HTML)',
     tags: ['admin'],
     headers: authHeader,
@@ -309,6 +330,7 @@ export const endpoints = {
   },
   createArticle: {
     ...routes.createArticle,
+    bodyLimit: htmlBody('body_html'),
     summary: 'Create an article (a draft unless published is true); keeps revision 1',
     tags: ['admin'],
     headers: authHeader,
@@ -318,6 +340,7 @@ export const endpoints = {
   },
   updateArticle: {
     ...routes.updateArticle,
+    bodyLimit: htmlBody('body_html'),
     summary: 'Save an article (edit, publish, unpublish); every save keeps a revision',
     tags: ['admin'],
     headers: authHeader,
@@ -368,6 +391,7 @@ export const endpoints = {
   },
   previewHtml: {
     ...routes.previewHtml,
+    bodyLimit: htmlBody('html'),
     summary: 'HTML as a save would store it, cleaned by the same rules: what the editor previews',
     tags: ['admin'],
     headers: authHeader,
@@ -376,6 +400,7 @@ export const endpoints = {
   },
   previewArticle: {
     ...routes.previewArticle,
+    bodyLimit: htmlBody('body_html'),
     summary: 'An article, saved or not, drawn as its public page would be once published; nothing is stored',
     tags: ['admin'],
     headers: authHeader,

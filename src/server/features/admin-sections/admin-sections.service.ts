@@ -21,7 +21,7 @@ import {
 } from '../../content/content.repository.ts';
 import { presentAdminSection } from '../../content/admin.presenters.ts';
 import { checkOneDeleteOption, cleanName, notEmpty } from '../../content/content-rules.ts';
-import { closeGap, moveArticle, moveCategory, placeAt } from './move.service.ts';
+import { closeGap, moveArticle, moveCategory, placeAt } from '../../content/placement.ts';
 import type { RevisionAuthor } from '../../content/article-revisions.repository.ts';
 
 export async function createSection(db: Db, body: SectionCreateBody): Promise<AdminSection> {

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { getTicket, pageTickets } from './ticket-admin.service.ts';
+import { getTicket, pageTickets } from './admin-tickets.service.ts';
 
-export function registerAdminRoutes(app: FastifyInstance, { db }: AppContext): void {
+export function registerAdminTicketRoutes(app: FastifyInstance, { db }: AppContext): void {
   route(app, endpoints.listAdminTickets, async (request) =>
     pageTickets(db, request.query.page, request.query.per_page),
   );

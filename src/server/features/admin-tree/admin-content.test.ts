@@ -19,7 +19,7 @@ import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from '../..
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-describe.each(testDialects())('authoring API on %s', (dialect) => {
+describe.each(testDialects())('the admin content API on %s', (dialect) => {
   let t: TestApp;
   let as: Call;
   let asUser: Call;

@@ -33,7 +33,7 @@ import {
   requireContentImage,
   requireSection,
 } from '../../content/content-rules.ts';
-import { closeGap, moveArticle, moveCategory, placeAt, resolveContainer } from './move.service.ts';
+import { closeGap, moveArticle, moveCategory, placeAt, resolveContainer } from '../../content/placement.ts';
 import type { RevisionAuthor } from '../../content/article-revisions.repository.ts';
 
 type IconFields = Pick<CategoryTable, 'icon_type' | 'font_icon' | 'icon_file_id'>;

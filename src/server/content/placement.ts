@@ -1,33 +1,19 @@
-import type { AdminTree, MoveBody } from '../../../shared/api/admin.ts';
-import type { Db, Executor, Tx } from '../../db/database.ts';
-import type { Dialect } from '../../db/schema-helpers.ts';
-import type { ArticleRow, CategoryRow } from '../../db/tables.ts';
-import { ApiError, badRequest, notFound } from '../../http/errors.ts';
-import { touchContent } from '../../revisions/revision.repository.ts';
+import type { Executor, Tx } from '../db/database.ts';
+import type { ArticleRow, CategoryRow } from '../db/tables.ts';
+import { ApiError, badRequest } from '../http/errors.ts';
 import {
   articleIdsIn,
-  findArticle,
   findCategory,
   findSection,
-  listAllArticleSummaries,
-  listAllCategories,
-  listAllSections,
   listSiblings,
   moveToSection,
-  lockCategoryTree,
   setPosition,
   subtreeIds,
   writeArticle,
   writeCategory,
   type ItemKind,
-} from '../../content/content.repository.ts';
-import {
-  presentAdminArticleSummary,
-  presentAdminCategory,
-  presentAdminSection,
-} from '../../content/admin.presenters.ts';
-import { filesByIds } from '../../content/content.repository.ts';
-import { recordRevisions, type RevisionAuthor } from '../../content/article-revisions.repository.ts';
+} from './content.repository.ts';
+import { recordRevisions, type RevisionAuthor } from './article-revisions.repository.ts';
 
 /**
  * Puts an item at `index` among its siblings (past the end means last) and numbers the siblings 0..n. Only rows
@@ -162,67 +148,4 @@ export async function moveArticle(
     // Reordering among the same siblings is not a save of the article; changing its place is.
     await recordRevisions(trx, [article.id], { action: 'moved', author, now });
   }
-}
-
-export async function moveItem(
-  db: Db,
-  dialect: Dialect,
-  body: MoveBody,
-  author: RevisionAuthor,
-): Promise<AdminTree> {
-  await db.transaction().execute(async (trx) => {
-    await lockCategoryTree(trx, dialect);
-    const now = Date.now();
-    if (body.kind === 'section') {
-      if (!(await findSection(trx, body.id))) throw notFound(`Section ${body.id}`);
-      if (body.section_id !== undefined || body.parent_id !== undefined) {
-        throw badRequest(
-          body.section_id !== undefined ? 'section_id' : 'parent_id',
-          'does not apply to a section',
-        );
-      }
-      await placeAt(trx, 'section', 0, null, body.id, body.index, now);
-    } else if (body.kind === 'category') {
-      const category = await findCategory(trx, body.id);
-      if (!category) throw notFound(`Category ${body.id}`);
-      const target = await resolveContainer(
-        trx,
-        { sectionId: category.section_id, categoryId: category.parent_id },
-        body.section_id,
-        body.parent_id,
-      );
-      await moveCategory(trx, category, target, body.index, author, now);
-    } else {
-      const article = await findArticle(trx, body.id);
-      if (!article) throw notFound(`Article ${body.id}`);
-      const target = await resolveContainer(
-        trx,
-        { sectionId: article.section_id, categoryId: article.category_id },
-        body.section_id,
-        body.parent_id,
-      );
-      await moveArticle(trx, article, target, body.index, author, now);
-    }
-    await touchContent(trx);
-  });
-  return getTree(db);
-}
-
-export async function getTree(db: Executor): Promise<AdminTree> {
-  const [sections, categories, articles] = await Promise.all([
-    listAllSections(db),
-    listAllCategories(db),
-    listAllArticleSummaries(db),
-  ]);
-  const icons = await filesByIds(
-    db,
-    categories.flatMap((c) => (c.icon_file_id === null ? [] : [c.icon_file_id])),
-  );
-  return {
-    sections: sections.map(presentAdminSection),
-    categories: categories.map((c) =>
-      presentAdminCategory(c, c.icon_file_id === null ? undefined : icons.get(c.icon_file_id)),
-    ),
-    articles: articles.map(presentAdminArticleSummary),
-  };
 }

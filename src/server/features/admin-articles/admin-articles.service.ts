@@ -17,7 +17,7 @@ import {
 import { presentAdminArticle, revisionFileIds } from '../../content/admin.presenters.ts';
 import { cleanHtml } from '../../html/clean-html.ts';
 import { cleanName, requireContentFiles, requireSection } from '../../content/content-rules.ts';
-import { closeGap, placeAt, resolveContainer } from './move.service.ts';
+import { closeGap, placeAt, resolveContainer } from '../../content/placement.ts';
 import {
   findRevision,
   newestRevisionId,

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminArticle, AdminCategory, AdminFileList } from '../../../shared/api/admin.ts';
 import { writeFolder } from '../../testing/folder.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { exportFolder } from '../content-folder/export-folder.ts';
-import { importFolder } from '../content-folder/import-folder.ts';
+import { exportFolder } from './export-folder.ts';
+import { importFolder } from './import-folder.ts';
 import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from '../../testing/admin-content.ts';
 
 describe.each(testDialects())('admin content and content folders on %s', (dialect) => {

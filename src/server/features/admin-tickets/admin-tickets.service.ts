@@ -4,8 +4,8 @@ import type { Executor } from '../../db/database.ts';
 import type { TicketRow } from '../../db/tables.ts';
 import { notFound } from '../../http/errors.ts';
 import { findTicket, listTickets } from '../../tickets/tickets.repository.ts';
-import { countTickets, deliveriesOfTickets, filesOfTickets } from './ticket-admin.repository.ts';
-import { presentTicket } from './ticket-admin.presenters.ts';
+import { countTickets, deliveriesOfTickets, filesOfTickets } from './admin-tickets.repository.ts';
+import { presentTicket } from './admin-tickets.presenters.ts';
 
 export const TICKET_PAGE_SIZE = 20;
 

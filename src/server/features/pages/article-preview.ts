@@ -12,7 +12,7 @@ import { htmlDocument, renderPage, type CallAnswer } from '../../render/render-p
 import type { WebAssets } from '../../render/web-assets.ts';
 import { cleanHtml } from '../../html/clean-html.ts';
 import { requireContentFiles, requireSection } from '../../content/content-rules.ts';
-import { resolveContainer } from './move.service.ts';
+import { resolveContainer } from '../../content/placement.ts';
 
 /** The id an article not saved yet stands in with: a valid page id no row will reach soon. */
 const UNSAVED_ID = 999_999_999;

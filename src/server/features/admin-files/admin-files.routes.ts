@@ -7,7 +7,6 @@ import { route } from '../../http/route.ts';
 import { insertFile } from '../../files/files.repository.ts';
 import { storeUploadedParts, uploadRow } from '../../files/store-uploads.ts';
 import { userKey } from '../../tickets/visitor.ts';
-import { renewAdminFilesCookie } from '../../accounts/admin-session.ts';
 import { presentAdminFile } from '../../content/admin.presenters.ts';
 
 /** Attachments and images of articles, icons, logos: the same limits as visitors' uploads. */
@@ -18,9 +17,7 @@ export const ADMIN_FILES_MAX = ISSUE_FILES_MAX;
  * admins only until an article, category or the branding uses it (see files.repository.ts).
  */
 export function registerAdminFileRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const secure = ctx.config.publicUrl.startsWith('https:');
-  route(app, endpoints.uploadContentFiles, async (request, reply, session) => {
-    renewAdminFilesCookie(reply, session.token, secure);
+  route(app, endpoints.uploadContentFiles, async (request, _reply, session) => {
     if (!request.isMultipart()) {
       throw new ApiError(
         415,
