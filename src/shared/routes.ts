@@ -23,7 +23,7 @@ export const routes = {
   getEnvironments: { method: 'GET', path: apiPaths.environments, role: 'public' },
   getMe: { method: 'GET', path: apiPaths.me, role: 'customer' },
   login: { method: 'POST', path: apiPaths.login, role: 'public' },
-  logout: { method: 'POST', path: apiPaths.logout, role: 'public' },
+  logout: { method: 'POST', path: apiPaths.logout, role: 'customer' },
   listSections: { method: 'GET', path: apiPaths.sections, role: 'public' },
   listCategories: { method: 'GET', path: apiPaths.categories, role: 'public' },
   listInstructions: { method: 'GET', path: apiPaths.instructions, role: 'public' },

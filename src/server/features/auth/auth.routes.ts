@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { AUTH_HEADER } from '../../../shared/api/auth.ts';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
@@ -21,8 +20,8 @@ export function registerAuthRoutes(app: FastifyInstance, { db, passwords, config
     await setDeviceCookie(db, reply, result.user.id, secure);
     return result;
   });
-  route(app, endpoints.logout, async (request) => {
-    await logout(db, request.headers[AUTH_HEADER]);
+  route(app, endpoints.logout, async (_request, _reply, { token }) => {
+    await logout(db, token);
     return { ok: true as const };
   });
 }
