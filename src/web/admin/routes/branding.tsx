@@ -3,7 +3,7 @@ import { useLoaderData, useRevalidator } from 'react-router';
 import type { BrandingUpdateBody } from '../../../shared/api/admin.ts';
 import type { Branding, Environments } from '../../../shared/api/settings.ts';
 import { LANGUAGES, type Language } from '../../../shared/constants.ts';
-import { adminApi } from '../api/admin-api.ts';
+import { adminCall, uploadFiles } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
 import { LANGUAGE_NAMES } from '../lib/languages.ts';
@@ -17,7 +17,10 @@ interface BrandingData {
 }
 
 export const brandingLoader = async (): Promise<BrandingData> => {
-  const [branding, environments] = await Promise.all([adminApi.branding(), adminApi.environments()]);
+  const [branding, environments] = await Promise.all([
+    adminCall('getAdminBranding'),
+    adminCall('getEnvironments'),
+  ]);
   return { branding, environments };
 };
 
@@ -115,7 +118,7 @@ export function BrandingPage() {
     setStatus(`Uploading ${file.name}…`);
     setErrors((current) => ({ ...current, [field]: '' }));
     try {
-      const [stored] = (await adminApi.uploadFiles([file])).items;
+      const [stored] = (await uploadFiles([file])).items;
       if (!stored) throw new Error('The server kept no file.');
       apply({ fileId: stored.id, url: URL.createObjectURL(file) });
       setStatus(`${file.name} is ready: save to use it.`);
@@ -141,7 +144,7 @@ export function BrandingPage() {
       ...(background.fileId !== undefined ? { background_file_id: background.fileId } : {}),
     };
     try {
-      const next = await adminApi.updateBranding(body);
+      const next = await adminCall('updateBranding', { body: body });
       setSaved(next);
       setForm(formOf(next));
       setLogo({ fileId: undefined, url: next.logo_url });

@@ -1,11 +1,11 @@
 import { Outlet, useLoaderData } from 'react-router';
 import type { AdminTree } from '../../../shared/api/admin.ts';
-import { adminApi } from '../api/admin-api.ts';
+import { adminCall } from '../api/admin-api.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { ContentTree } from '../features/tree/content-tree.tsx';
 import { ContentTreeProvider, useContentTree } from '../features/tree/content-tree-context.tsx';
 
-export const contentLoader = async (): Promise<AdminTree> => adminApi.tree();
+export const contentLoader = async (): Promise<AdminTree> => adminCall('getAdminTree');
 
 /** The tree on the left, the article being edited (or an overview) on the right. */
 export function ContentLayout() {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { adminApi } from '../api/admin-api.ts';
+import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { fieldErrorsOf, messageOf, statusOf, type FieldErrors } from '../lib/errors.ts';
 import { writeToken } from '../lib/session.ts';
@@ -35,7 +35,7 @@ export function SignInPage() {
     setErrors({});
     setMessage(null);
     try {
-      const result = await adminApi.login({ email: email.trim(), password });
+      const result = await adminCall('login', { body: { email: email.trim(), password } });
       writeToken(result.token);
       navigate(safeNext(params.get('next')), { replace: true });
     } catch (error) {

@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useLoaderData } from 'react-router';
 import type { AdminUser, AdminUserList } from '../../../shared/api/admin.ts';
-import { adminApi } from '../api/admin-api.ts';
+import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { Modal } from '../components/modal.tsx';
 import { fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { useSession } from '../features/session/session.tsx';
 
-export const usersLoader = (): Promise<AdminUserList> => adminApi.users();
+export const usersLoader = (): Promise<AdminUserList> => adminCall('listUsers');
 
 const blank = { email: '', name: '', password: '', is_admin: false };
 
@@ -23,7 +23,9 @@ function AddUserForm({ onAdded }: { onAdded: (user: AdminUser) => void }) {
     setErrors({});
     setMessage(null);
     try {
-      const user = await adminApi.createUser({ ...form, email: form.email.trim(), name: form.name.trim() });
+      const user = await adminCall('createUser', {
+        body: { ...form, email: form.email.trim(), name: form.name.trim() },
+      });
       setForm(blank);
       onAdded(user);
     } catch (error) {
@@ -96,7 +98,7 @@ export function UsersPage() {
     // The box follows the click at once; a refusal puts it back.
     replace({ ...user, is_admin: isAdmin });
     try {
-      replace(await adminApi.updateUser(user.id, { is_admin: isAdmin }));
+      replace(await adminCall('updateUser', { params: { id: user.id }, body: { is_admin: isAdmin } }));
       setStatus(`${user.name} ${isAdmin ? 'is an administrator now' : 'is no longer an administrator'}.`);
     } catch (error) {
       replace(user);
@@ -109,7 +111,7 @@ export function UsersPage() {
     const user = deleting;
     setDeleting(null);
     try {
-      await adminApi.deleteUser(user.id);
+      await adminCall('deleteUser', { params: { id: user.id } });
       setUsers((list) => list.filter((u) => u.id !== user.id));
       setStatus(`Deleted ${user.name}.`);
     } catch (error) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AdminFile } from '../../../../shared/api/admin.ts';
-import { adminApi } from '../../api/admin-api.ts';
+import { adminCall } from '../../api/admin-api.ts';
 import { escapeHtml } from '../../../../shared/html.ts';
 import { previewDocument } from '../../lib/public-styles.ts';
 
@@ -58,8 +58,8 @@ function useDrawnPage(article: PreviewedArticle): Drawn | null {
   useEffect(() => {
     let current = true;
     const timer = setTimeout(() => {
-      adminApi
-        .previewArticle({
+      adminCall('previewArticle', {
+        body: {
           article_id: id,
           section_id: sectionId,
           category_id: categoryId,
@@ -67,11 +67,11 @@ function useDrawnPage(article: PreviewedArticle): Drawn | null {
           body_html: html,
           can_create_issue: canCreateIssue,
           file_ids: fileIds ? fileIds.split(',').map(Number) : [],
-        })
-        .then(
-          (answer) => current && setDrawn({ document: answer.document }),
-          () => current && setDrawn({ document: null }),
-        );
+        },
+      }).then(
+        (answer) => current && setDrawn({ document: answer.document }),
+        () => current && setDrawn({ document: null }),
+      );
     }, DRAW_DELAY_MS);
     return () => {
       current = false;

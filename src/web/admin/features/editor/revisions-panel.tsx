@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { AdminArticle, DiffPart, RevisionDiff, RevisionSummary } from '../../../../shared/api/admin.ts';
-import { adminApi } from '../../api/admin-api.ts';
+import { adminCall } from '../../api/admin-api.ts';
 import { FormError } from '../../components/field.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { messageOf } from '../../lib/errors.ts';
@@ -90,8 +90,7 @@ export function RevisionsPanel({
 
   useEffect(() => {
     let cancelled = false;
-    adminApi
-      .revisions(articleId)
+    adminCall('listRevisions', { params: { id: articleId } })
       .then(({ items: list }) => {
         if (cancelled) return;
         setItems(list);
@@ -110,7 +109,12 @@ export function RevisionsPanel({
     setMessage(null);
     setBusy(true);
     try {
-      setDiff(await adminApi.diff(articleId, Number(from), Number(to)));
+      setDiff(
+        await adminCall('diffRevisions', {
+          params: { id: articleId },
+          query: { from: Number(from), to: Number(to) },
+        }),
+      );
     } catch (error) {
       setMessage(messageOf(error));
     } finally {
@@ -123,7 +127,9 @@ export function RevisionsPanel({
     setBusy(true);
     setMessage(null);
     try {
-      const article = await adminApi.restore(articleId, restoring.id);
+      const article = await adminCall('restoreRevision', {
+        params: { id: articleId, revision: restoring.id },
+      });
       setRestoring(null);
       setDiff(null);
       onRestored(article);

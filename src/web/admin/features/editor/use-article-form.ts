@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { AdminArticle } from '../../../../shared/api/admin.ts';
-import { adminApi } from '../../api/admin-api.ts';
+import { adminCall } from '../../api/admin-api.ts';
 import { codeOf, fieldErrorsOf, messageOf, statusOf } from '../../lib/errors.ts';
 import { formatTime } from '../../lib/format-time.ts';
 import { useContentTree } from '../tree/content-tree-context.tsx';
@@ -97,17 +97,22 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
       async () => {
         const saved =
           articleId === null
-            ? await adminApi.createArticle({
-                ...common,
-                section_id: placement.sectionId,
-                category_id: placement.categoryId,
-                body_html: sent.body_html,
+            ? await adminCall('createArticle', {
+                body: {
+                  ...common,
+                  section_id: placement.sectionId,
+                  category_id: placement.categoryId,
+                  body_html: sent.body_html,
+                },
               })
-            : await adminApi.updateArticle(articleId, {
-                ...common,
-                // An untouched body is not sent: the stored HTML stays exactly as it was.
-                ...(sent.body_html !== baseline.body_html ? { body_html: sent.body_html } : {}),
-                ...(base ? { base_revision_id: base } : {}),
+            : await adminCall('updateArticle', {
+                params: { id: articleId },
+                body: {
+                  ...common,
+                  // An untouched body is not sent: the stored HTML stays exactly as it was.
+                  ...(sent.body_html !== baseline.body_html ? { body_html: sent.body_html } : {}),
+                  ...(base ? { base_revision_id: base } : {}),
+                },
               });
         adopt(saved, { ...sent, title: common.title });
         const said = publish
@@ -139,7 +144,7 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
   const reloadArticle = async () => {
     if (articleId === null) return;
     try {
-      const fresh = await adminApi.article(articleId);
+      const fresh = await adminCall('getAdminArticle', { params: { id: articleId } });
       adopt(fresh);
       setConflict(false);
       setStatus('Reloaded the article as it is saved now.');
@@ -151,7 +156,7 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
   const overwrite = async () => {
     if (articleId === null) return;
     try {
-      const fresh = await adminApi.article(articleId);
+      const fresh = await adminCall('getAdminArticle', { params: { id: articleId } });
       await save(published, fresh.revision_id);
     } catch (error) {
       setMessage(messageOf(error));
@@ -161,7 +166,7 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
   const deleteArticle = async () => {
     if (articleId === null) return;
     try {
-      await adminApi.deleteArticle(articleId);
+      await adminCall('deleteArticle', { params: { id: articleId } });
       form.forgetDraft();
       form.dirtyRef.current = false;
       await reloadTree().catch(() => undefined);

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { AdminCategory } from '../../../../shared/api/admin.ts';
-import { adminApi } from '../../api/admin-api.ts';
+import { adminCall } from '../../api/admin-api.ts';
 import { fieldErrorsOf, messageOf } from '../../lib/errors.ts';
 import { formatTime } from '../../lib/format-time.ts';
 import { useContentTree } from '../tree/content-tree-context.tsx';
@@ -76,7 +76,7 @@ export function useCategoryForm(category: AdminCategory) {
     const sent = values;
     await form.runSave(
       async () => {
-        const saved = await adminApi.updateCategory(category.id, body);
+        const saved = await adminCall('updateCategory', { params: { id: category.id }, body: body });
         form.adopt(categoryValuesOf(saved), sent);
         setStatus(`Saved at ${formatTime(saved.updated_at)}.`);
         void reloadTree().catch(() => undefined);

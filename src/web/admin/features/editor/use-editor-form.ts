@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState, type DependencyList } from 'react';
 import type { AdminFile } from '../../../../shared/api/admin.ts';
-import { adminApi } from '../../api/admin-api.ts';
+import { uploadFiles } from '../../api/admin-api.ts';
 import type { FieldErrors } from '../../lib/errors.ts';
 import { browserStorage } from './local-draft.ts';
 import { useLocalDraftWriter } from './use-local-draft.tsx';
@@ -62,7 +62,7 @@ export function useEditorForm<V, D extends { values: V; saved_at: string }>({
   );
 
   const change = (patch: Partial<V>) => setValues((current) => ({ ...current, ...patch }));
-  const upload = async (files: File[]): Promise<AdminFile[]> => (await adminApi.uploadFiles(files)).items;
+  const upload = async (files: File[]): Promise<AdminFile[]> => (await uploadFiles(files)).items;
 
   /** The server's values become the starting point; work typed while the save was on its way stays on screen. */
   const adopt = (next: V, sent?: V) => {

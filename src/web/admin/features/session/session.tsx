@@ -3,7 +3,7 @@ import { redirect } from 'react-router';
 import type { AuthUser } from '../../../../shared/api/auth.ts';
 import type { Branding } from '../../../../shared/api/settings.ts';
 import { ADMIN_BASE_PATH } from '../../../../shared/paths.ts';
-import { adminApi } from '../../api/admin-api.ts';
+import { adminCall } from '../../api/admin-api.ts';
 import { statusOf } from '../../lib/errors.ts';
 import { readToken, writeToken } from '../../lib/session.ts';
 
@@ -29,8 +29,8 @@ export const signInPath = (next: string) =>
 export async function sessionLoader({ request }: LoaderFunctionArgs): Promise<SessionData> {
   if (!readToken()) throw redirect(signInPath(pathInApp(request.url)));
   try {
-    const user = await adminApi.me();
-    const branding = await adminApi.branding();
+    const user = await adminCall('getMe');
+    const branding = await adminCall('getAdminBranding');
     return { user, branding };
   } catch (error) {
     if (statusOf(error) === 401) {
@@ -52,7 +52,7 @@ export const SIGN_OUT = { signOut: true };
 export async function signOut(): Promise<void> {
   if (!readToken()) return;
   // The request takes the token as it starts; the browser forgets it at once, whatever the server answers.
-  const revoking = adminApi.logout();
+  const revoking = adminCall('logout');
   writeToken(null);
   await revoking.catch(() => undefined);
 }

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { AdminTree } from '../../../../shared/api/admin.ts';
-import { adminApi } from '../../api/admin-api.ts';
+import { adminCall } from '../../api/admin-api.ts';
 import { buildForest, type Forest } from './tree-model.ts';
 
 interface ContentTree {
@@ -17,7 +17,7 @@ const ContentTreeContext = createContext<ContentTree | null>(null);
 export function ContentTreeProvider({ initial, children }: { initial: AdminTree; children: ReactNode }) {
   const [tree, setTree] = useState(initial);
   const forest = useMemo(() => buildForest(tree), [tree]);
-  const reload = useCallback(async () => setTree(await adminApi.tree()), []);
+  const reload = useCallback(async () => setTree(await adminCall('getAdminTree')), []);
   const value = useMemo(() => ({ tree, forest, setTree, reload }), [tree, forest, reload]);
   return <ContentTreeContext.Provider value={value}>{children}</ContentTreeContext.Provider>;
 }

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
 import type { AdminTree, MoveBody } from '../../../../shared/api/admin.ts';
-import { adminApi } from '../../api/admin-api.ts';
+import { adminCall } from '../../api/admin-api.ts';
 import { DeleteDialog, MoveDialog, NameDialog } from './tree-dialogs.tsx';
 import { buildForest, keyOf, type Forest, type TreeNode } from './tree-model.ts';
 import type { TreeDialog } from './use-tree-dialogs.ts';
@@ -46,7 +46,7 @@ export function TreeDialogsHost({
           submitLabel="Create section"
           onClose={onClose}
           onSubmit={async (name) => {
-            const section = await adminApi.createSection({ name });
+            const section = await adminCall('createSection', { body: { name } });
             await afterChange(keyOf('section', section.id));
             announce(`Created section “${name}”.`);
           }}
@@ -60,10 +60,12 @@ export function TreeDialogsHost({
           onClose={onClose}
           onSubmit={async (name) => {
             const { container: into } = dialog;
-            const category = await adminApi.createCategory({
-              name,
-              section_id: into.sectionId,
-              parent_id: into.kind === 'category' ? into.id : null,
+            const category = await adminCall('createCategory', {
+              body: {
+                name,
+                section_id: into.sectionId,
+                parent_id: into.kind === 'category' ? into.id : null,
+              },
             });
             expand([into.key]);
             await afterChange(keyOf('category', category.id));
@@ -80,8 +82,9 @@ export function TreeDialogsHost({
           onClose={onClose}
           onSubmit={async (name) => {
             const { node } = dialog;
-            if (node.kind === 'section') await adminApi.updateSection(node.id, { name });
-            else await adminApi.updateCategory(node.id, { name });
+            if (node.kind === 'section')
+              await adminCall('updateSection', { params: { id: node.id }, body: { name } });
+            else await adminCall('updateCategory', { params: { id: node.id }, body: { name } });
             await afterChange(node.key);
             announce(`Renamed to “${name}”.`);
           }}
@@ -104,7 +107,7 @@ export function TreeDialogsHost({
           onClose={onClose}
           onDeleted={async () => {
             const { node } = dialog;
-            const next = await adminApi.tree();
+            const next = await adminCall('getAdminTree');
             setTree(next);
             const after = buildForest(next);
             focusItem(

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { DeleteQuery, MoveBody } from '../../../../shared/api/admin.ts';
-import { adminApi } from '../../api/admin-api.ts';
+import { adminCall } from '../../api/admin-api.ts';
 import { Field, FormError } from '../../components/field.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { codeOf, fieldErrorsOf, messageOf, type FieldErrors } from '../../lib/errors.ts';
@@ -147,9 +147,9 @@ export function MoveDialog({
 }
 
 function deleteItem(node: TreeNode, query: DeleteQuery) {
-  if (node.kind === 'section') return adminApi.deleteSection(node.id, query);
-  if (node.kind === 'category') return adminApi.deleteCategory(node.id, query);
-  return adminApi.deleteArticle(node.id);
+  if (node.kind === 'section') return adminCall('deleteSection', { params: { id: node.id }, query: query });
+  if (node.kind === 'category') return adminCall('deleteCategory', { params: { id: node.id }, query: query });
+  return adminCall('deleteArticle', { params: { id: node.id } });
 }
 
 /**

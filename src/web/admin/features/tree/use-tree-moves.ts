@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { AdminTree, MoveBody } from '../../../../shared/api/admin.ts';
-import { adminApi } from '../../api/admin-api.ts';
+import { adminCall } from '../../api/admin-api.ts';
 import { messageOf } from '../../lib/errors.ts';
 import { ancestorsOf, buildForest, describePlace, type TreeNode } from './tree-model.ts';
 
@@ -39,7 +39,7 @@ export function useTreeMoves({
     busy.current = true;
     setError(null);
     try {
-      const next = await adminApi.move(body);
+      const next = await adminCall('moveItem', { body: body });
       setTree(next);
       const after = buildForest(next);
       expand(ancestorsOf(after, node.key).map((n) => n.key));
