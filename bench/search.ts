@@ -40,8 +40,8 @@ import { startServer } from '../e2e/support/server.ts';
 import { startServe } from '../src/server/testing/run-cli.ts';
 import type { Language } from '../src/shared/constants.ts';
 import { touchContent } from '../src/server/revisions/revision.repository.ts';
-import { SearchIndex } from '../src/server/features/search/search-index.ts';
-import { loadSearchDocuments } from '../src/server/features/search/search.service.ts';
+import { SearchIndex } from '../src/server/search/search-index.ts';
+import { loadSearchDocuments } from '../src/server/search/search.service.ts';
 
 const SUGGESTIONS_PATH = '/api/search/knowledge/suggestions';
 

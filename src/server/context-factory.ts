@@ -4,7 +4,7 @@ import { migrateToLatest, openDatabase } from './db/database.ts';
 import { createDiskStorage, type FileStorage } from './storage/file-storage.ts';
 import { copyDiskFiles, createDatabaseStorage } from './storage/database-storage.ts';
 import { outlastOutages } from './revisions/revision-outage.ts';
-import { createSearchService } from './features/search/search.service.ts';
+import { createSearchService } from './search/search.service.ts';
 import { createRevisionWatch } from './revisions/revision-watch.ts';
 import { createPasswords } from './accounts/password.ts';
 

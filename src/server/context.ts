@@ -1,7 +1,7 @@
 import type { Config } from './config/config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import type { FileStorage } from './storage/file-storage.ts';
-import type { SearchService } from './features/search/search.service.ts';
+import type { SearchService } from './search/search.service.ts';
 import type { RevisionWatch } from './revisions/revision-watch.ts';
 import type { Passwords } from './accounts/password.ts';
 

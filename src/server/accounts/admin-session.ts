@@ -3,8 +3,6 @@ import { AUTH_HEADER } from '../../shared/api/auth.ts';
 import type { Executor } from '../db/database.ts';
 import type { UserRow } from '../db/tables.ts';
 import { authenticate, TOKEN_LIFETIME_MS } from './accounts.service.ts';
-import type { Session } from '../http/route.ts';
-import type { RevisionAuthor } from '../content/article-revisions.repository.ts';
 
 /**
  * The admin's token again, as an HTTP-only cookie that only /files/ receives: the editor shows images of drafts and
@@ -34,12 +32,6 @@ export function renewAdminFilesCookie(reply: FastifyReply, token: string, secure
       `Max-Age=${TOKEN_LIFETIME_MS / 1000}${secure ? '; Secure' : ''}`,
   );
 }
-
-/** The revision author a session's edits are kept under. */
-export const authorOf = (session: Session): RevisionAuthor => ({
-  id: session.user.id,
-  name: session.user.name,
-});
 
 /** The admin behind a file request (header or files cookie), or null for anyone else. */
 export async function adminOfFileRequest(db: Executor, request: FastifyRequest): Promise<UserRow | null> {

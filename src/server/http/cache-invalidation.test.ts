@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createContext } from '../context-factory.ts';
 import { adminAndUserTokens, caller, ok, type Call } from '../testing/admin-content.ts';
-import { createSearchService } from '../features/search/search.service.ts';
+import { createSearchService } from '../search/search.service.ts';
 import { buildArticle, buildSection } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { endpoints, type Endpoint } from '../../shared/api/endpoints.ts';
 import { apiPaths, BASE_PATH, pageQueryParams } from '../../shared/paths.ts';
-import { pageCacheHit, pageCacheMiss } from '../ops/metrics.ts';
+import { pageCacheHit, pageCacheMiss } from './cache-metrics.ts';
 import type { RevisionWatch } from '../revisions/revision-watch.ts';
 
 /**

@@ -2,27 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { outboxBacklog } from './metrics.repository.ts';
-
-// The page cache is one per process, and its code should not need the app to count: these counters live at module
-// level and every app's registry exposes them (in production there is one app per process).
-const pageCacheHits = new Counter({
-  name: 'signpost_page_cache_hits_total',
-  help: 'Public pages answered from the page cache',
-  registers: [],
-});
-const pageCacheMisses = new Counter({
-  name: 'signpost_page_cache_misses_total',
-  help: 'Public pages rendered because the page cache had no fresh copy',
-  registers: [],
-});
-
-export function pageCacheHit(): void {
-  pageCacheHits.inc();
-}
-
-export function pageCacheMiss(): void {
-  pageCacheMisses.inc();
-}
+import { pageCacheHits, pageCacheMisses } from '../http/cache-metrics.ts';
 
 /** The label of a request that matched no route: one series for all of them, whatever the URL. */
 export const UNMATCHED_ROUTE = '(unmatched)';

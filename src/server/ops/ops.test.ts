@@ -9,7 +9,7 @@ import { signFileLink } from '../features/delivery/file-links.ts';
 import { expectApiError } from '../testing/api-expect.ts';
 import { buildArticle, buildUser, DEFAULT_PASSWORD } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
-import { pageCacheHit, pageCacheMiss } from './metrics.ts';
+import { pageCacheHit, pageCacheMiss } from '../http/cache-metrics.ts';
 
 /** The value of one sample of a Prometheus text exposition, by metric name and exact label set. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
-import { authorOf } from '../../accounts/admin-session.ts';
+import { authorOf } from '../../content/author.ts';
 import { route } from '../../http/route.ts';
 import { createSection, deleteSection, updateSection } from './admin-sections.service.ts';
 

@@ -1,7 +1,7 @@
 import type { SearchEvent, SearchReport, SearchReportRow } from '../../../shared/api/search.ts';
 import type { Executor } from '../../db/database.ts';
-import { fold } from './analysis.ts';
-import { countSearchQuery, topQueries } from './search.repository.ts';
+import { fold } from '../../search/analysis.ts';
+import { countSearchQuery, topQueries } from './search-analytics.repository.ts';
 
 /**
  * A query as the report keeps it: folded, spaced once, and with what could identify a person (email addresses,

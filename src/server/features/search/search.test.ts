@@ -4,7 +4,7 @@ import type { ArticleRow, CategoryRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle, buildCategory } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { createSearchService, loadSearchDocuments } from './search.service.ts';
+import { createSearchService, loadSearchDocuments } from '../../search/search.service.ts';
 
 describe.each(testDialects())('search suggestions API on %s', (dialect) => {
   let t: TestApp;

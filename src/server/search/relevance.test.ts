@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { importFolder } from '../content-folder/import-folder.ts';
+import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
+import { importFolder } from '../features/content-folder/import-folder.ts';
 
-const CONTENT = fileURLToPath(new URL('../../../../content', import.meta.url));
+const CONTENT = fileURLToPath(new URL('../../../content', import.meta.url));
 
 interface RelevanceQuery {
   q: string;

@@ -1,9 +1,9 @@
-import type { Suggestion } from '../../../shared/api/search.ts';
-import type { Language } from '../../../shared/constants.ts';
-import type { Executor } from '../../db/database.ts';
-import { chunks } from '../../lib/chunks.ts';
-import { getBranding } from '../../settings/branding.ts';
-import { readSetting } from '../../settings/settings.repository.ts';
+import type { Suggestion } from '../../shared/api/search.ts';
+import type { Language } from '../../shared/constants.ts';
+import type { Executor } from '../db/database.ts';
+import { chunks } from '../lib/chunks.ts';
+import { getBranding } from '../settings/branding.ts';
+import { readSetting } from '../settings/settings.repository.ts';
 import { SearchIndex, yieldToEventLoop, type SearchDocument } from './search-index.ts';
 import {
   indexedArticleChanges,

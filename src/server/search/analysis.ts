@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Language } from '../../../shared/constants.ts';
+import type { Language } from '../../shared/constants.ts';
 
 interface Stemmer {
   stem(word: string): string;

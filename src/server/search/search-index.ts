@@ -1,6 +1,6 @@
 import MiniSearch, { type Query, type SearchResult } from 'minisearch';
-import type { Language } from '../../../shared/constants.ts';
-import { escapeHtml } from '../../../shared/html.ts';
+import type { Language } from '../../shared/constants.ts';
+import { escapeHtml } from '../../shared/html.ts';
 import { analyse, analyseText, initialOf, isStopword, variants, wordPattern, words } from './analysis.ts';
 
 /** Longest stretch of indexing between two turns of the event loop. */
