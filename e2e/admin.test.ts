@@ -95,7 +95,7 @@ beforeAll(async () => {
     server.environment.env,
   );
   expect(made.code, made.stderr).toBe(0);
-  await createUser(server.ctx.db, server.ctx.passwords, { ...EDITOR, admin: false });
+  await createUser(server.ctx.db, server.ctx.passwords, { ...EDITOR, role: 'customer' });
   const login = await fetch(`${server.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -717,15 +717,19 @@ describe('the admin app, one journey', () => {
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Add user' }).click();
     await page.getByRole('cell', { name: 'nia@example.com' }).waitFor();
-    await page.getByRole('checkbox', { name: 'Nia New is an administrator' }).check();
+    await page.getByRole('combobox', { name: 'Role of Nia New' }).selectOption('admin');
     await expect
       .poll(
         async () =>
-          (await api<{ items: { email: string; is_admin: boolean }[] }>('/api/admin/users')).body.items.find(
+          (await api<{ items: { email: string; role: string }[] }>('/api/admin/users')).body.items.find(
             (u) => u.email === 'nia@example.com',
-          )?.is_admin,
+          )?.role,
       )
-      .toBe(true);
+      .toBe('admin');
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('heading', { name: 'Users' }).waitFor();
+    await expect.poll(() => page.getByRole('cell', { name: 'nia@example.com' }).count()).toBe(0);
+    await checkAxe('customers');
   });
 
   it('signs out: the token is revoked and the admin app asks to sign in again', async () => {

@@ -215,7 +215,7 @@ describe('in the browser', () => {
       email: 'vera@example.com',
       name: 'Vera Visitor',
       password: 'long password',
-      admin: false,
+      role: 'customer',
     });
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST',
@@ -271,7 +271,7 @@ describe('without a portal address', () => {
       email: 'vera@example.com',
       name: 'Vera Visitor',
       password: 'long password',
-      admin: false,
+      role: 'customer',
     });
     const login = await fetch(`${bare.url}/api/auth/login`, {
       method: 'POST',

@@ -181,7 +181,7 @@ describe('the support-request form', () => {
       email: 'cleo@example.com',
       name: 'Cleo Customer',
       password: 'long password',
-      admin: false,
+      role: 'customer',
     });
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST',

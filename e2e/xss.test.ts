@@ -381,7 +381,7 @@ beforeAll(async () => {
     headless: true,
     args: [...CHROMIUM_FLAGS, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
   });
-  const admin = await buildUser(server.ctx.db, { admin: true });
+  const admin = await buildUser(server.ctx.db, { role: 'admin' });
   const login = await fetch(`${server.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

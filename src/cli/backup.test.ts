@@ -150,7 +150,7 @@ describe.each(directions())('backup on %s, restore on %s', (from, to) => {
     file = path.join(folder, 'help.signpost.gz');
 
     await seedDemo(source.ctx);
-    await buildUser(source.ctx.db, { email: 'admin@example.com', admin: true });
+    await buildUser(source.ctx.db, { email: 'admin@example.com', role: 'admin' });
     ticketId = await sendTicket(source, 'screen.bin', attachment);
     // A category whose parent was created after it: restore cannot insert parents first by id.
     const section = await buildSection(source.ctx.db, { name: 'Late parents' });

@@ -75,13 +75,50 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
     expect(short.stderr).toContain('password must be at least 8 characters');
     const missing = await signpost(['user', 'add', '--email', 'c@example.com'], environment.env);
     expect(missing.stderr).toContain('missing --name, --password');
+    const agent = await signpost(
+      [
+        'user',
+        'add',
+        '--email',
+        'desk@example.com',
+        '--name',
+        'Desk',
+        '--password',
+        'long enough',
+        '--agent',
+      ],
+      environment.env,
+    );
+    expect(agent.stdout).toMatch(/created agent user \d+ <desk@example.com>/);
+    const customer = await signpost(
+      ['user', 'add', '--email', 'cu@example.com', '--name', 'Cu', '--password', 'long enough'],
+      environment.env,
+    );
+    expect(customer.stdout).toMatch(/created user \d+ <cu@example.com>/);
+    const both = await signpost(
+      [
+        'user',
+        'add',
+        '--email',
+        'd@example.com',
+        '--name',
+        'D',
+        '--password',
+        'long enough',
+        '--admin',
+        '--agent',
+      ],
+      environment.env,
+    );
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('--admin and --agent: give one');
   });
 
   it('unlocks an account that wrong passwords from everywhere locked, saying how many it cleared', async () => {
     const ctx = await createContext(environment.config);
     const app = await buildApp(ctx);
     try {
-      await buildUser(ctx.db, { email: 'locked@example.com', name: 'Locked', admin: true });
+      await buildUser(ctx.db, { email: 'locked@example.com', name: 'Locked', role: 'admin' });
       const login = (remoteAddress: string, password: string) =>
         app.inject({
           method: 'POST',

@@ -17,3 +17,9 @@ export const ISSUE_FILES_MAX = 10;
 export const ISSUE_TITLE_MAX = 500;
 export const ISSUE_NAME_MAX = 200;
 export const ISSUE_DESCRIPTION_MAX = 20_000;
+
+/** Who a user is: admin (everything), agent (the team's inbox), customer (a visitor with an account). */
+export const USER_ROLES = ['admin', 'agent', 'customer'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+/** The roles of the team, who work in the admin app. */
+export const TEAM_ROLES: readonly UserRole[] = ['admin', 'agent'];

@@ -8,7 +8,7 @@ import { CliError } from '../cli-error.ts';
 import { withContext } from '../with-context.ts';
 
 const USAGE =
-  'usage: signpost user add --email E --name N --password P [--admin] | signpost user unlock EMAIL';
+  'usage: signpost user add --email E --name N --password P [--admin | --agent] | signpost user unlock EMAIL';
 
 export async function runUser(args: string[], config: Config): Promise<void> {
   const [action, ...rest] = args;
@@ -21,20 +21,23 @@ export async function runUser(args: string[], config: Config): Promise<void> {
       name: { type: 'string' },
       password: { type: 'string' },
       admin: { type: 'boolean' },
+      agent: { type: 'boolean' },
     },
   });
   const missing = (['email', 'name', 'password'] as const).filter((key) => !values[key]);
   if (missing.length) throw new CliError(`missing ${missing.map((m) => `--${m}`).join(', ')}; ${USAGE}`);
+  if (values.admin && values.agent) throw new CliError(`--admin and --agent: give one; ${USAGE}`);
+  const role = values.admin ? 'admin' : values.agent ? 'agent' : 'customer';
   try {
     const user = await withContext(config, (ctx) =>
       createUser(ctx.db, ctx.passwords, {
         email: values.email as string,
         name: values.name as string,
         password: values.password as string,
-        admin: values.admin === true,
+        role,
       }),
     );
-    console.log(`created ${user.is_admin ? 'admin ' : ''}user ${user.id} <${user.email}>`);
+    console.log(`created ${user.role === 'customer' ? '' : `${user.role} `}user ${user.id} <${user.email}>`);
   } catch (error) {
     if (error instanceof ApiError) throw new CliError(error.message);
     throw error;

@@ -1,3 +1,4 @@
+import type { UserRole } from '../../shared/constants.ts';
 import crypto from 'node:crypto';
 import type { AuthUser, LoginResult } from '../../shared/api/auth.ts';
 import type { Executor } from '../db/database.ts';
@@ -18,7 +19,12 @@ import {
 export const TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const presentUser = (user: UserRow): AuthUser => ({ id: user.id, name: user.name, email: user.email });
+export const presentUser = (user: UserRow): AuthUser => ({
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  role: user.role,
+});
 
 /** Only a hash of a token is stored: a copy of the database does not let anyone sign in. */
 export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
@@ -28,7 +34,7 @@ const unauthorized = (message: string) => new ApiError(401, 'unauthorized', mess
 export async function createUser(
   db: Executor,
   passwords: Passwords,
-  input: { email: string; name: string; password: string; admin: boolean },
+  input: { email: string; name: string; password: string; role: UserRole },
 ): Promise<UserRow> {
   const email = normalEmail(input.email);
   if (!EMAIL_PATTERN.test(email))
@@ -52,7 +58,9 @@ export async function createUser(
     email,
     name: input.name,
     password_hash: await passwords.hash(input.password),
-    is_admin: input.admin,
+    role: input.role,
+    // Made by an operator or an admin, who vouch for the address.
+    email_verified_at: Date.now(),
   });
 }
 
@@ -105,9 +113,18 @@ export async function authenticate(db: Executor, token: string | undefined): Pro
 }
 
 /** The signed-in user, who must be an administrator: 401 without a valid token, 403 for anyone else. */
+/** The caller is of the team: an admin or an agent (the inbox's calls). */
+export async function requireTeam(db: Executor, token: string | undefined): Promise<UserRow> {
+  const user = await authenticate(db, token);
+  if (user.role !== 'admin' && user.role !== 'agent') {
+    throw new ApiError(403, 'forbidden', 'This needs an agent or administrator account');
+  }
+  return user;
+}
+
 export async function requireAdmin(db: Executor, token: string | undefined): Promise<UserRow> {
   const user = await authenticate(db, token);
-  if (user.is_admin !== 1) throw new ApiError(403, 'forbidden', 'This needs an administrator account');
+  if (user.role !== 'admin') throw new ApiError(403, 'forbidden', 'This needs an administrator account');
   return user;
 }
 

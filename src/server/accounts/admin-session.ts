@@ -39,7 +39,7 @@ export async function adminOfFileRequest(db: Executor, request: FastifyRequest):
   const token = headerToken(request) ?? (cookie ? safeDecode(cookie) : undefined);
   if (!token) return null;
   const user = await authenticate(db, token).catch(() => null);
-  return user?.is_admin === 1 ? user : null;
+  return user?.role === 'admin' ? user : null;
 }
 
 function safeDecode(value: string): string | undefined {

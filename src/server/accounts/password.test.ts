@@ -72,7 +72,7 @@ describe.each(testDialects())('sign-in at the real cost on %s', (dialect) => {
       email: 'old@example.com',
       name: 'Old',
       password: DEFAULT_PASSWORD,
-      admin: false,
+      role: 'customer',
     });
     const before = await storedHash('old@example.com');
     expect(costOf(before)).toBe('scrypt$1024$8$1');
@@ -91,7 +91,7 @@ describe.each(testDialects())('sign-in at the real cost on %s', (dialect) => {
       email: 'busy@example.com',
       name: 'Busy',
       password: DEFAULT_PASSWORD,
-      admin: false,
+      role: 'customer',
     });
     const counted = () =>
       t.ctx.db

@@ -4,7 +4,7 @@ import type { Role } from '../../shared/api/endpoints.ts';
 import type { Executor } from '../db/database.ts';
 import type { RoleCheck } from '../http/route.ts';
 import { renewAdminFilesCookie } from './admin-session.ts';
-import { authenticate, requireAdmin } from './accounts.service.ts';
+import { authenticate, requireAdmin, requireTeam } from './accounts.service.ts';
 
 const headerToken = (request: FastifyRequest) => {
   const value = request.headers[AUTH_HEADER];
@@ -31,8 +31,11 @@ export function roleCheck(db: Executor, secure: boolean): RoleCheck {
         renewAdminFilesCookie(reply, token as string, secure);
         return { user, token: token as string };
       }
-      case 'agent':
-        throw new Error('No endpoint is for agents yet: the support desk brings their check');
+      case 'agent': {
+        const user = await requireTeam(db, token);
+        renewAdminFilesCookie(reply, token as string, secure);
+        return { user, token: token as string };
+      }
     }
   };
 }

@@ -1,3 +1,4 @@
+import type { UserRole } from '../../shared/constants.ts';
 import type { Executor } from '../db/database.ts';
 import type { UserRow } from '../db/tables.ts';
 
@@ -10,7 +11,13 @@ export function findUserByEmail(db: Executor, email: string): Promise<UserRow | 
 
 export async function insertUser(
   db: Executor,
-  user: { email: string; name: string; password_hash: string; is_admin: boolean },
+  user: {
+    email: string;
+    name: string;
+    password_hash: string;
+    role: UserRole;
+    email_verified_at: number | null;
+  },
 ): Promise<UserRow> {
   return db
     .insertInto('users')
@@ -18,7 +25,8 @@ export async function insertUser(
       email: normalEmail(user.email),
       name: user.name.trim(),
       password_hash: user.password_hash,
-      is_admin: user.is_admin ? 1 : 0,
+      role: user.role,
+      email_verified_at: user.email_verified_at,
       created_at: Date.now(),
     })
     .returningAll()
@@ -74,14 +82,36 @@ export async function deleteExpiredTokens(db: Executor, at: number): Promise<voi
 export const findUser = (db: Executor, id: number): Promise<UserRow | undefined> =>
   db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const listAllUsers = (db: Executor): Promise<UserRow[]> =>
-  db.selectFrom('users').selectAll().orderBy('id').execute();
+/** A page of the users with one of these roles, oldest first, and how many there are in all. */
+export async function pageUsers(
+  db: Executor,
+  roles: readonly UserRole[],
+  limit: number,
+  offset: number,
+): Promise<{ rows: UserRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where('role', 'in', roles)
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('role', 'in', roles)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.count) };
+}
 
 export async function adminCount(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('is_admin', '=', 1)
+    .where('role', '=', 'admin')
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -90,7 +120,7 @@ export async function adminCount(db: Executor): Promise<number> {
 export async function lockUsers(trx: Executor, ids: number[]): Promise<void> {
   await trx
     .updateTable('users')
-    .set((eb) => ({ is_admin: eb.ref('is_admin') }))
+    .set((eb) => ({ role: eb.ref('role') }))
     .where('id', 'in', ids)
     .execute();
 }
@@ -98,7 +128,7 @@ export async function lockUsers(trx: Executor, ids: number[]): Promise<void> {
 export async function updateUser(
   db: Executor,
   id: number,
-  changes: Partial<Pick<UserRow, 'name' | 'password_hash' | 'is_admin'>>,
+  changes: Partial<Pick<UserRow, 'name' | 'password_hash' | 'role' | 'email_verified_at'>>,
 ): Promise<void> {
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }

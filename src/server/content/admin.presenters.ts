@@ -126,7 +126,8 @@ export function presentAdminUser(user: UserRow): AdminUser {
     id: user.id,
     email: user.email,
     name: user.name,
-    is_admin: user.is_admin === 1,
+    role: user.role,
+    email_verified: user.email_verified_at !== null,
     created_at: isoOf(user.created_at),
   };
 }

@@ -1,3 +1,4 @@
+import type { UserRole } from '../../shared/constants.ts';
 import type { Generated, Selectable } from 'kysely';
 
 /** Booleans are stored as 0/1 integers on both databases, so one row type serves both dialects. */
@@ -102,7 +103,9 @@ export interface UserTable {
   email: string;
   name: string;
   password_hash: string;
-  is_admin: Flag;
+  role: Generated<UserRole>;
+  /** When the user showed the email is theirs (a link they were sent); null until then. */
+  email_verified_at: Millis | null;
   created_at: Millis;
 }
 

@@ -18,7 +18,7 @@ describe.each(testDialects())('errors on %s', (dialect) => {
 
   /** A new administrator, signed in: the headers that carry the token. */
   async function signedInAdmin() {
-    const user = await buildUser(t.ctx.db, { admin: true });
+    const user = await buildUser(t.ctx.db, { role: 'admin' });
     const login = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',

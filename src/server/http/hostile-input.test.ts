@@ -346,7 +346,8 @@ const throwawayUser = (fx: Fixture) =>
     email: `throwaway-${++counter}@example.com`,
     name: 'Throwaway',
     password_hash: fx.passwordHash,
-    is_admin: false,
+    role: 'customer',
+    email_verified_at: null,
   });
 
 /** Tables whose rows change on requests that are refused, by design. */
@@ -588,7 +589,7 @@ type Call = (
 /** A small tree, users of each role, a support request with an upload: what the examples' ids point at. */
 async function createFixture(ctx: AppContext, call: Call) {
   // Content through the API as an admin makes it; users from the factories.
-  const admin = await buildUser(ctx.db, { admin: true });
+  const admin = await buildUser(ctx.db, { role: 'admin' });
   const user = await buildUser(ctx.db);
   const loginUser = await buildUser(ctx.db);
   const target = await buildUser(ctx.db);

@@ -15,7 +15,7 @@ export async function signIn(t: TestApp, email: string, password = DEFAULT_PASSW
 }
 
 export async function adminAndUserTokens(t: TestApp) {
-  const admin = await buildUser(t.ctx.db, { admin: true });
+  const admin = await buildUser(t.ctx.db, { role: 'admin' });
   const user = await buildUser(t.ctx.db);
   return { admin, user, adminToken: await signIn(t, admin.email), userToken: await signIn(t, user.email) };
 }

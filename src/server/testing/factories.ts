@@ -1,3 +1,4 @@
+import type { UserRole } from '../../shared/constants.ts';
 import type { Insertable } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/database.ts';
@@ -139,14 +140,14 @@ const testPasswords = createPasswords({ scryptN: 1024, hashingConcurrency: 4, ha
 
 export function buildUser(
   db: Executor,
-  overrides: Partial<{ email: string; name: string; password: string; admin: boolean }> = {},
+  overrides: Partial<{ email: string; name: string; password: string; role: UserRole }> = {},
 ): Promise<UserRow> {
   const n = next();
   return createUser(db, testPasswords, {
     email: `user${n}@example.com`,
     name: `User ${n}`,
     password: DEFAULT_PASSWORD,
-    admin: false,
+    role: 'customer',
     ...overrides,
   });
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Id } from './common.ts';
+import { UserRoleSchema } from './auth.ts';
+import { Id, Paged } from './common.ts';
 import { Language } from './settings.ts';
 
 /**
@@ -291,12 +292,21 @@ export const AdminUser = Type.Object({
   id: Type.Integer(),
   email: Type.String(),
   name: Type.String(),
-  is_admin: Type.Boolean(),
+  role: UserRoleSchema,
+  email_verified: Type.Boolean(),
   created_at: IsoTime,
 });
 export type AdminUser = Static<typeof AdminUser>;
 
-export const AdminUserList = Type.Object({ items: Type.Array(AdminUser) });
+export const AdminUserList = Paged(AdminUser);
+
+/** The team (admins and agents) or the customers, a page at a time. */
+export const UserListQuery = Type.Object({
+  group: Type.Optional(Type.Union([Type.Literal('team'), Type.Literal('customers')])),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+});
+export type UserListQuery = Static<typeof UserListQuery>;
+export const USERS_PAGE_SIZE = 50;
 export type AdminUserList = Static<typeof AdminUserList>;
 
 export const UserCreateBody = Type.Object({
@@ -304,7 +314,8 @@ export const UserCreateBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   /** At least 8 characters, as for `signpost user add`. */
   password: Type.String({ minLength: 8, maxLength: 1024 }),
-  is_admin: Type.Optional(Type.Boolean()),
+  /** customer when not given. */
+  role: Type.Optional(UserRoleSchema),
 });
 export type UserCreateBody = Static<typeof UserCreateBody>;
 
@@ -312,7 +323,7 @@ export type UserCreateBody = Static<typeof UserCreateBody>;
 export const UserUpdateBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
-  is_admin: Type.Optional(Type.Boolean()),
+  role: Type.Optional(UserRoleSchema),
 });
 export type UserUpdateBody = Static<typeof UserUpdateBody>;
 

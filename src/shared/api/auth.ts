@@ -1,13 +1,26 @@
 import { Type, type Static } from 'typebox';
 
-import { AUTH_HEADER } from '../constants.ts';
+import { AUTH_HEADER, type UserRole } from '../constants.ts';
 
 export { AUTH_HEADER };
+
+export const UserRoleSchema = Type.Union([
+  Type.Literal('admin'),
+  Type.Literal('agent'),
+  Type.Literal('customer'),
+]);
+// The schema and USER_ROLES name the same roles.
+const _sameRoles: [Static<typeof UserRoleSchema>, UserRole] = [
+  'admin' as UserRole,
+  'admin' as Static<typeof UserRoleSchema>,
+];
+void _sameRoles;
 
 export const AuthUser = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   email: Type.String(),
+  role: UserRoleSchema,
 });
 export type AuthUser = Static<typeof AuthUser>;
 

@@ -43,6 +43,7 @@ import {
   SectionCreateBody,
   SectionUpdateBody,
   UserCreateBody,
+  UserListQuery,
   UserUpdateBody,
 } from './admin.ts';
 import {
@@ -440,14 +441,15 @@ export const endpoints = {
   },
   listUsers: {
     ...routes.listUsers,
-    summary: 'Every user',
+    summary: 'The team (admins and agents) or the customers, a page at a time',
     tags: ['admin'],
     headers: authHeader,
+    querystring: UserListQuery,
     response: AdminUserList,
   },
   createUser: {
     ...routes.createUser,
-    summary: 'Add a user (admin or not)',
+    summary: 'Add a user: an admin, an agent or a customer',
     tags: ['admin'],
     headers: authHeader,
     body: UserCreateBody,

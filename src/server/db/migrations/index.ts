@@ -7,6 +7,7 @@ import * as revisions from './0004-revisions.ts';
 import * as fileBlobs from './0005-file-blobs.ts';
 import * as contentChanges from './0006-content-changes.ts';
 import * as uploadTimes from './0007-upload-times.ts';
+import * as roles from './0008-roles.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -18,5 +19,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0005-file-blobs': { up: fileBlobs.up(dialect) },
     '0006-content-changes': { up: contentChanges.up(dialect) },
     '0007-upload-times': { up: uploadTimes.up(dialect) },
+    '0008-roles': { up: roles.up(dialect) },
   };
 }

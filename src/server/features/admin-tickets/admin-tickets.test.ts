@@ -35,7 +35,7 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
   beforeAll(async () => {
     // The webhook goes nowhere (a port fetch refuses to use), so its row records a failure the API must show.
     t = await createTestApp(dialect, { TICKET_WEBHOOK_URL: 'http://127.0.0.1:9/' });
-    const admin = await buildUser(t.ctx.db, { admin: true });
+    const admin = await buildUser(t.ctx.db, { role: 'admin' });
     const user = await buildUser(t.ctx.db);
     adminToken = await signIn(admin.email);
     userToken = await signIn(user.email);
@@ -115,7 +115,7 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
   });
 
   it('answers 401 once the token is revoked', async () => {
-    const admin = await buildUser(t.ctx.db, { admin: true });
+    const admin = await buildUser(t.ctx.db, { role: 'admin' });
     const token = await signIn(admin.email);
     expect((await get('/api/admin/tickets', token)).statusCode).toBe(200);
     await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { 'x-auth-token': token } });

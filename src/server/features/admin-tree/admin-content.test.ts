@@ -111,9 +111,9 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
           'POST /api/admin/users',
           'POST',
           '/api/admin/users',
-          { email: 'intruder@example.com', name: 'I', password: 'password123', is_admin: true },
+          { email: 'intruder@example.com', name: 'I', password: 'password123', role: 'admin' },
         ],
-        ['PATCH /api/admin/users/:id', 'PATCH', `/api/admin/users/${other.id}`, { is_admin: true }],
+        ['PATCH /api/admin/users/:id', 'PATCH', `/api/admin/users/${other.id}`, { role: 'admin' }],
         ['DELETE /api/admin/users/:id', 'DELETE', `/api/admin/users/${other.id}`],
         ['POST /api/admin/files', 'POST', '/api/admin/files', upload.payload, upload.headers],
       ] as [string, 'GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?, Record<string, string>?][];

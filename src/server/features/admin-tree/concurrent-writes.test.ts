@@ -19,11 +19,11 @@ describe.each(testDialects())('writes made at the same moment on %s', (dialect) 
 
   const signedIn = async (user: UserRow) => ({ user, as: caller(t, await signIn(t, user.email)) });
   const adminIds = async () =>
-    (await t.ctx.db.selectFrom('users').select('id').where('is_admin', '=', 1).execute()).map((u) => u.id);
+    (await t.ctx.db.selectFrom('users').select('id').where('role', '=', 'admin').execute()).map((u) => u.id);
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    first = await signedIn(await buildUser(t.ctx.db, { admin: true }));
+    first = await signedIn(await buildUser(t.ctx.db, { role: 'admin' }));
   });
   afterAll(async () => t?.close());
 
@@ -89,11 +89,11 @@ describe.each(testDialects())('writes made at the same moment on %s', (dialect) 
   describe('admins acting on each other', () => {
     // Last in the file: these leave whichever admin won. The race needs exactly two admins.
     async function twoAdmins() {
-      const admins = await t.ctx.db.selectFrom('users').selectAll().where('is_admin', '=', 1).execute();
+      const admins = await t.ctx.db.selectFrom('users').selectAll().where('role', '=', 'admin').execute();
       expect(admins).toHaveLength(1);
       return [
         await signedIn(admins[0] as UserRow),
-        await signedIn(await buildUser(t.ctx.db, { admin: true })),
+        await signedIn(await buildUser(t.ctx.db, { role: 'admin' })),
       ] as const;
     }
     /** One of the two went through; the other was refused, as its admin was no longer one (or no longer there). */

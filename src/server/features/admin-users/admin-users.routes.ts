@@ -6,7 +6,7 @@ import { addUser, changeUser, listUsers, removeUser } from './admin-users.servic
 
 /** The team's accounts: who may sign in to the admin app. */
 export function registerAdminUserRoutes(app: FastifyInstance, { db, passwords }: AppContext): void {
-  route(app, endpoints.listUsers, async () => listUsers(db));
+  route(app, endpoints.listUsers, async (request) => listUsers(db, request.query));
   route(app, endpoints.createUser, async (request) => addUser(db, passwords, request.body));
   route(app, endpoints.updateUser, async (request, _reply, { user, token }) =>
     changeUser(db, passwords, user, token, request.params.id, request.body),

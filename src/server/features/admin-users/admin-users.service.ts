@@ -1,4 +1,12 @@
-import type { AdminUser, AdminUserList, UserCreateBody, UserUpdateBody } from '../../../shared/api/admin.ts';
+import {
+  USERS_PAGE_SIZE,
+  type AdminUser,
+  type AdminUserList,
+  type UserCreateBody,
+  type UserListQuery,
+  type UserUpdateBody,
+} from '../../../shared/api/admin.ts';
+import { TEAM_ROLES } from '../../../shared/constants.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
@@ -9,7 +17,7 @@ import {
   deleteTokensOfUser,
   deleteUser,
   findUser,
-  listAllUsers,
+  pageUsers,
   lockUsers,
   unlinkTicketsOfUser,
   updateUser,
@@ -27,7 +35,7 @@ import { cleanName } from '../../content/content-rules.ts';
 async function lockActorAndUser(trx: Executor, actorId: number, id: number): Promise<void> {
   await lockUsers(trx, [actorId, id]);
   const actor = await findUser(trx, actorId);
-  if (actor?.is_admin !== 1) throw new ApiError(403, 'forbidden', 'This needs an administrator account');
+  if (actor?.role !== 'admin') throw new ApiError(403, 'forbidden', 'This needs an administrator account');
 }
 
 const lastAdmin = (field: string) =>
@@ -35,9 +43,20 @@ const lastAdmin = (field: string) =>
     { field, message: 'would leave no administrator' },
   ]);
 
-export async function listUsers(db: Executor): Promise<AdminUserList> {
-  const users = await listAllUsers(db);
-  return { items: users.map(presentAdminUser) };
+/** The team (admins and agents) or the customers, a page of USERS_PAGE_SIZE at a time, oldest first. */
+export async function listUsers(db: Executor, query: UserListQuery): Promise<AdminUserList> {
+  const page = query.page ?? 1;
+  const roles = query.group === 'customers' ? (['customer'] as const) : TEAM_ROLES;
+  const { rows, total } = await pageUsers(db, roles, USERS_PAGE_SIZE, (page - 1) * USERS_PAGE_SIZE);
+  return {
+    items: rows.map(presentAdminUser),
+    _meta: {
+      perPage: USERS_PAGE_SIZE,
+      pageCount: Math.ceil(total / USERS_PAGE_SIZE),
+      totalCount: total,
+      currentPage: page,
+    },
+  };
 }
 
 export async function addUser(db: Executor, passwords: Passwords, body: UserCreateBody): Promise<AdminUser> {
@@ -45,14 +64,14 @@ export async function addUser(db: Executor, passwords: Passwords, body: UserCrea
     email: body.email,
     name: body.name,
     password: body.password,
-    admin: body.is_admin ?? false,
+    role: body.role ?? 'customer',
   });
   return presentAdminUser(user);
 }
 
 /**
- * Renames a user, sets a password (which signs them out everywhere but in the admin's own session) or the admin
- * flag. An admin cannot take their own flag away, and the last admin keeps theirs.
+ * Renames a user, sets a password (which signs them out everywhere but in the admin's own session) or the role. An
+ * admin cannot take their own admin role away, and the last admin keeps theirs.
  */
 export async function changeUser(
   db: Db,
@@ -65,21 +84,25 @@ export async function changeUser(
   const name = body.name === undefined ? undefined : cleanName(body.name);
   const passwordHash = body.password === undefined ? undefined : await passwords.hash(body.password);
   return db.transaction().execute(async (trx) => {
-    if (body.is_admin === false) await lockActorAndUser(trx, actor.id, id);
+    const demotes = body.role !== undefined && body.role !== 'admin';
+    if (demotes) await lockActorAndUser(trx, actor.id, id);
     const user = await findUser(trx, id);
     if (!user) throw notFound(`User ${id}`);
-    if (body.is_admin === false && user.is_admin === 1) {
+    if (demotes && user.role === 'admin') {
       if (user.id === actor.id) {
-        throw new ApiError(409, 'own_account', 'You cannot remove your own admin flag; ask another admin', [
-          { field: 'is_admin', message: 'cannot be removed from your own account' },
-        ]);
+        throw new ApiError(
+          409,
+          'own_account',
+          'You cannot take away your own admin role; ask another admin',
+          [{ field: 'role', message: 'cannot be changed on your own account' }],
+        );
       }
-      if ((await adminCount(trx)) <= 1) throw lastAdmin('is_admin');
+      if ((await adminCount(trx)) <= 1) throw lastAdmin('role');
     }
-    const changes: Partial<Pick<UserRow, 'name' | 'password_hash' | 'is_admin'>> = {};
+    const changes: Partial<Pick<UserRow, 'name' | 'password_hash' | 'role'>> = {};
     if (name !== undefined) changes.name = name;
     if (passwordHash !== undefined) changes.password_hash = passwordHash;
-    if (body.is_admin !== undefined) changes.is_admin = body.is_admin ? 1 : 0;
+    if (body.role !== undefined) changes.role = body.role;
     if (Object.keys(changes).length) await updateUser(trx, id, changes);
     if (passwordHash !== undefined) await deleteTokensOfUser(trx, id, hashToken(actorToken));
     return presentAdminUser((await findUser(trx, id)) as UserRow);
@@ -95,7 +118,7 @@ export async function removeUser(db: Db, actor: UserRow, id: number): Promise<vo
     if (user.id === actor.id) {
       throw new ApiError(409, 'own_account', 'You cannot delete your own account; ask another admin');
     }
-    if (user.is_admin === 1 && (await adminCount(trx)) <= 1) throw lastAdmin('id');
+    if (user.role === 'admin' && (await adminCount(trx)) <= 1) throw lastAdmin('id');
     await deleteTokensOfUser(trx, id);
     await unlinkTicketsOfUser(trx, id);
     await deleteUser(trx, id);

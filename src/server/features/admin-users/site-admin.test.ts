@@ -74,7 +74,7 @@ describe.each(testDialects())('branding and users through the admin API on %s', 
     it('lists users without anything secret', async () => {
       const list = await ok<AdminUserListType>(as('GET', '/api/admin/users'));
       expect(Value.Check(AdminUserList, list)).toBe(true);
-      expect(list.items.find((u) => u.id === adminId)).toMatchObject({ is_admin: true });
+      expect(list.items.find((u) => u.id === adminId)).toMatchObject({ role: 'admin', email_verified: true });
       expect(list.items[0]?.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
       expect(JSON.stringify(list)).not.toMatch(/password|scrypt/);
     });
@@ -85,11 +85,11 @@ describe.each(testDialects())('branding and users through the admin API on %s', 
           email: 'New.Editor@Example.com',
           name: 'Editor',
           password: 'long enough',
-          is_admin: true,
+          role: 'admin',
         }),
         201,
       );
-      expect(created).toMatchObject({ email: 'new.editor@example.com', name: 'Editor', is_admin: true });
+      expect(created).toMatchObject({ email: 'new.editor@example.com', name: 'Editor', role: 'admin' });
       await signIn(t, 'new.editor@example.com', 'long enough');
       const taken = expectApiError(
         await as('POST', '/api/admin/users', {
@@ -113,16 +113,16 @@ describe.each(testDialects())('branding and users through the admin API on %s', 
       );
     });
 
-    it('renames users, sets passwords (signing them out) and the admin flag', async () => {
+    it('renames users, sets passwords (signing them out) and their role', async () => {
       const user = await buildUser(t.ctx.db);
       const token = await signIn(t, user.email);
       const renamed = await ok<AdminUser>(
-        as('PATCH', `/api/admin/users/${user.id}`, { name: 'Renamed', is_admin: true }),
+        as('PATCH', `/api/admin/users/${user.id}`, { name: 'Renamed', role: 'admin' }),
       );
-      expect(renamed).toMatchObject({ name: 'Renamed', is_admin: true });
+      expect(renamed).toMatchObject({ name: 'Renamed', role: 'admin' });
       expect((await caller(t, token)('GET', '/api/admin/tree')).statusCode).toBe(200);
 
-      await ok(as('PATCH', `/api/admin/users/${user.id}`, { password: 'a new password', is_admin: false }));
+      await ok(as('PATCH', `/api/admin/users/${user.id}`, { password: 'a new password', role: 'customer' }));
       expectApiError(await caller(t, token)('GET', '/api/user/me'), 401);
       expectApiError(
         await t.app.inject({
@@ -141,20 +141,68 @@ describe.each(testDialects())('branding and users through the admin API on %s', 
       expectApiError(await as('PATCH', '/api/admin/users/999999', { name: 'Nobody' }), 404);
     });
 
-    it('keeps an admin from removing their own flag or account, so the last admin stays', async () => {
-      const other = await buildUser(t.ctx.db, { admin: true });
-      await ok(as('PATCH', `/api/admin/users/${other.id}`, { is_admin: false }));
-      const own = expectApiError(await as('PATCH', `/api/admin/users/${adminId}`, { is_admin: false }), 409, [
-        'is_admin',
-      ]);
-      expect(own.code).toBe('own_account');
+    it('keeps an admin from taking away their own role or account, so the last admin stays', async () => {
+      const other = await buildUser(t.ctx.db, { role: 'admin' });
+      await ok(as('PATCH', `/api/admin/users/${other.id}`, { role: 'agent' }));
+      for (const role of ['agent', 'customer']) {
+        const own = expectApiError(await as('PATCH', `/api/admin/users/${adminId}`, { role }), 409, ['role']);
+        expect(own.code).toBe('own_account');
+      }
       expect(expectApiError(await as('DELETE', `/api/admin/users/${adminId}`), 409).code).toBe('own_account');
       const admins = (await ok<AdminUserListType>(as('GET', '/api/admin/users'))).items.filter(
-        (u) => u.is_admin,
+        (u) => u.role === 'admin',
       );
       expect(admins.map((u) => u.id)).toContain(adminId);
       expect((await as('GET', '/api/admin/tree')).statusCode).toBe(200);
       expect(adminToken).toBeTruthy();
+    });
+
+    it('lists the team and the customers apart, a page of 50 at a time, oldest first', async () => {
+      const agent = await ok<AdminUser>(
+        as('POST', '/api/admin/users', {
+          email: 'agent.a@example.com',
+          name: 'Agent A',
+          password: 'long enough',
+          role: 'agent',
+        }),
+        201,
+      );
+      const customers = [];
+      for (let i = 0; i < 51; i++) customers.push(await buildUser(t.ctx.db, { role: 'customer' }));
+      const team = await ok<AdminUserListType>(as('GET', '/api/admin/users'));
+      expect(team.items.every((u) => u.role === 'admin' || u.role === 'agent')).toBe(true);
+      expect(team.items.map((u) => u.id)).toContain(agent.id);
+      expect(team.items.map((u) => u.id)).not.toContain(customers[0]!.id);
+
+      const first = await ok<AdminUserListType>(as('GET', '/api/admin/users?group=customers'));
+      expect(first._meta).toMatchObject({ perPage: 50, currentPage: 1 });
+      expect(first.items).toHaveLength(50);
+      expect(first.items.every((u) => u.role === 'customer')).toBe(true);
+      const all = first._meta.totalCount;
+      expect(all).toBeGreaterThanOrEqual(51);
+      const last = await ok<AdminUserListType>(
+        as('GET', `/api/admin/users?group=customers&page=${first._meta.pageCount}`),
+      );
+      expect(last.items.at(-1)?.id).toBe(customers.at(-1)!.id);
+      expect(first._meta.pageCount).toBe(Math.ceil(all / 50));
+      expectApiError(await as('GET', '/api/admin/users?group=everyone'), 400, ['group']);
+      expectApiError(await as('GET', '/api/admin/users?page=0'), 400, ['page']);
+    });
+
+    it('lets an agent read tickets and nothing an admin keeps, and a customer neither', async () => {
+      const agent = await buildUser(t.ctx.db, { role: 'agent' });
+      const asAgent = caller(t, await signIn(t, agent.email));
+      const me = await ok<{ role: string }>(asAgent('GET', '/api/user/me'));
+      expect(me.role).toBe('agent');
+      expect((await asAgent('GET', '/api/admin/tickets')).statusCode).toBe(200);
+      for (const path of ['/api/admin/tree', '/api/admin/users', '/api/admin/branding']) {
+        expectApiError(await asAgent('GET', path), 403);
+      }
+      expectApiError(await asAgent('PATCH', `/api/admin/users/${agent.id}`, { role: 'admin' }), 403);
+      const customer = await buildUser(t.ctx.db, { role: 'customer' });
+      const asCustomer = caller(t, await signIn(t, customer.email));
+      expectApiError(await asCustomer('GET', '/api/admin/tickets'), 403);
+      expectApiError(await caller(t, undefined)('GET', '/api/admin/tickets'), 401);
     });
 
     it('deletes a user and every token of theirs', async () => {

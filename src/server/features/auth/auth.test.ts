@@ -14,7 +14,7 @@ describe.each(testDialects())('auth API on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    ada = await buildUser(t.ctx.db, { email: 'ada@example.com', name: 'Ada Lovelace', admin: true });
+    ada = await buildUser(t.ctx.db, { email: 'ada@example.com', name: 'Ada Lovelace', role: 'admin' });
   });
   afterAll(async () => t?.close());
 
@@ -40,7 +40,12 @@ describe.each(testDialects())('auth API on %s', (dialect) => {
       const response = await login('ada@example.com', DEFAULT_PASSWORD);
       expect(response.statusCode).toBe(200);
       const body = response.json<LoginResult>();
-      expect(body.user).toEqual({ id: ada.id, name: 'Ada Lovelace', email: 'ada@example.com' });
+      expect(body.user).toEqual({
+        id: ada.id,
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        role: 'admin',
+      });
       // At least 128 random bits, in a form that fits a header.
       expect(body.token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
       const expires = Date.parse(body.expires_at);
@@ -137,7 +142,12 @@ describe.each(testDialects())('auth API on %s', (dialect) => {
     it('answers the signed-in user for a valid token', async () => {
       const response = await me(await signIn());
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ id: ada.id, name: 'Ada Lovelace', email: 'ada@example.com' });
+      expect(response.json()).toEqual({
+        id: ada.id,
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        role: 'admin',
+      });
     });
 
     it('answers 401 JSON without a token, with an unknown one and with an empty one', async () => {
@@ -223,7 +233,7 @@ describe.each(testDialects())('the sign-in device cookie on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    lin = await buildUser(t.ctx.db, { email: 'lin@example.com', name: 'Lin', admin: true });
+    lin = await buildUser(t.ctx.db, { email: 'lin@example.com', name: 'Lin', role: 'admin' });
     await buildUser(t.ctx.db, { email: 'mo@example.com', name: 'Mo' });
     await buildUser(t.ctx.db, { email: 'kim@example.com', name: 'Kim' });
   });

@@ -20,7 +20,7 @@ describe.each(testDialects())('search analytics on %s', (dialect) => {
   let token: string;
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    await buildUser(t.ctx.db, { email: 'admin@example.com', name: 'Admin', admin: true });
+    await buildUser(t.ctx.db, { email: 'admin@example.com', name: 'Admin', role: 'admin' });
     await buildUser(t.ctx.db, { email: 'agent@example.com', name: 'Agent' });
     const login = await t.app.inject({
       method: 'POST',

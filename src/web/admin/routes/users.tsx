@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
-import { useLoaderData } from 'react-router';
-import type { AdminUser, AdminUserList } from '../../../shared/api/admin.ts';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useLoaderData, useLocation, type LoaderFunctionArgs } from 'react-router';
+import type { AdminUser, AdminUserList, UserListQuery } from '../../../shared/api/admin.ts';
+import type { UserRole } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { Modal } from '../components/modal.tsx';
@@ -8,11 +9,68 @@ import { fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { useSession } from '../features/session/session.tsx';
 
-export const usersLoader = (): Promise<AdminUserList> => adminCall('listUsers');
+type Group = NonNullable<UserListQuery['group']>;
 
-const blank = { email: '', name: '', password: '', is_admin: false };
+/** The group and page the address asks for: the team unless `?group=customers`, page 1 unless `?page=N`. */
+function listQuery(url: URL): { group: Group; page: number } {
+  const group: Group = url.searchParams.get('group') === 'customers' ? 'customers' : 'team';
+  const page = Number(url.searchParams.get('page'));
+  return { group, page: Number.isInteger(page) && page > 1 ? page : 1 };
+}
 
-function AddUserForm({ onAdded }: { onAdded: (user: AdminUser) => void }) {
+export const usersLoader = ({ request }: LoaderFunctionArgs): Promise<AdminUserList> =>
+  adminCall('listUsers', { query: listQuery(new URL(request.url)) });
+
+const ROLE_NAMES: Record<UserRole, string> = { admin: 'Administrator', agent: 'Agent', customer: 'Customer' };
+const ROLE_HINT = 'Administrators do everything; agents answer requests; customers use the help centre.';
+
+const usersHref = (group: Group, page = 1) => {
+  const params = new URLSearchParams();
+  if (group === 'customers') params.set('group', group);
+  if (page > 1) params.set('page', String(page));
+  const query = params.toString();
+  return query ? `?${query}` : '.';
+};
+
+function RoleSelect({
+  value,
+  onChange,
+  label,
+  disabled = false,
+  ...control
+}: {
+  value: UserRole;
+  onChange: (role: UserRole) => void;
+  label?: string;
+  disabled?: boolean;
+  /** Set by a Field around it: the id its label names, and its hint. */
+  id?: string;
+  'aria-describedby'?: string;
+}) {
+  return (
+    <select
+      {...control}
+      value={value}
+      aria-label={label}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value as UserRole)}
+    >
+      {(Object.keys(ROLE_NAMES) as UserRole[]).map((role) => (
+        <option key={role} value={role}>
+          {ROLE_NAMES[role]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function AddUserForm({ group, onAdded }: { group: Group; onAdded: (user: AdminUser) => void }) {
+  const blank = {
+    email: '',
+    name: '',
+    password: '',
+    role: (group === 'team' ? 'agent' : 'customer') as UserRole,
+  };
   const [form, setForm] = useState(blank);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
@@ -65,16 +123,9 @@ function AddUserForm({ onAdded }: { onAdded: (user: AdminUser) => void }) {
             onChange={(e) => setForm({ ...form, password: e.target.value })}
           />
         </Field>
-        <div className="field checkbox-field">
-          <label>
-            <input
-              type="checkbox"
-              checked={form.is_admin}
-              onChange={(e) => setForm({ ...form, is_admin: e.target.checked })}
-            />
-            Administrator
-          </label>
-        </div>
+        <Field label="Role" hint={ROLE_HINT}>
+          <RoleSelect value={form.role} onChange={(role) => setForm({ ...form, role })} />
+        </Field>
       </div>
       <button type="submit" className="button" disabled={busy}>
         Add user
@@ -86,20 +137,26 @@ function AddUserForm({ onAdded }: { onAdded: (user: AdminUser) => void }) {
 export function UsersPage() {
   usePageTitle('Users');
   const { user: me } = useSession();
-  const [users, setUsers] = useState((useLoaderData() as AdminUserList).items);
+  const list = useLoaderData() as AdminUserList;
+  const location = useLocation();
+  const { group, page } = listQuery(new URL(location.pathname + location.search, window.location.origin));
+  const [users, setUsers] = useState(list.items);
+  useEffect(() => setUsers(list.items), [list]);
   const [status, setStatus] = useState('');
   const [message, setMessage] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
 
   const replace = (user: AdminUser) => setUsers((list) => list.map((u) => (u.id === user.id ? user : u)));
 
-  const setAdmin = async (user: AdminUser, isAdmin: boolean) => {
+  const setRole = async (user: AdminUser, role: UserRole) => {
     setMessage(null);
-    // The box follows the click at once; a refusal puts it back.
-    replace({ ...user, is_admin: isAdmin });
+    // The choice shows at once; a refusal puts it back.
+    replace({ ...user, role });
     try {
-      replace(await adminCall('updateUser', { params: { id: user.id }, body: { is_admin: isAdmin } }));
-      setStatus(`${user.name} ${isAdmin ? 'is an administrator now' : 'is no longer an administrator'}.`);
+      replace(await adminCall('updateUser', { params: { id: user.id }, body: { role } }));
+      setStatus(
+        `${user.name} is ${role === 'admin' ? 'an administrator' : `a${role === 'agent' ? 'n agent' : ' customer'}`} now.`,
+      );
     } catch (error) {
       replace(user);
       setMessage(messageOf(error));
@@ -122,58 +179,85 @@ export function UsersPage() {
   return (
     <div className="users-page">
       <h1 tabIndex={-1}>Users</h1>
+      <nav className="tabs" aria-label="Users">
+        <Link to={usersHref('team')} aria-current={group === 'team' ? 'page' : undefined}>
+          Team
+        </Link>
+        <Link to={usersHref('customers')} aria-current={group === 'customers' ? 'page' : undefined}>
+          Customers
+        </Link>
+      </nav>
       <FormError message={message} />
       <p className="visually-hidden" role="status">
         {status}
       </p>
-      <table className="data-table">
-        <caption className="visually-hidden">Users</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Administrator</th>
-            <th scope="col">Added</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((user) => (
-            <tr key={user.id}>
-              <td>
-                {user.name}
-                {user.id === me.id && <span className="muted"> (you)</span>}
-              </td>
-              <td>{user.email}</td>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`${user.name} is an administrator`}
-                  checked={user.is_admin}
-                  disabled={user.id === me.id}
-                  onChange={(e) => void setAdmin(user, e.target.checked)}
-                />
-              </td>
-              <td>{new Date(user.created_at).toLocaleDateString('en-GB', { dateStyle: 'medium' })}</td>
-              <td>
-                {user.id !== me.id && (
-                  <button
-                    type="button"
-                    className="tool tool-danger"
-                    aria-label={`Delete ${user.name}`}
-                    onClick={() => setDeleting(user)}
-                  >
-                    Delete
-                  </button>
-                )}
-              </td>
+      <div className="table-scroll">
+        <table className="data-table">
+          <caption className="visually-hidden">{group === 'team' ? 'The team' : 'Customers'}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Email verified</th>
+              <th scope="col">Added</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <tr key={user.id}>
+                <td>
+                  {user.name}
+                  {user.id === me.id && <span className="muted"> (you)</span>}
+                </td>
+                <td>{user.email}</td>
+                <td>
+                  <RoleSelect
+                    label={`Role of ${user.name}`}
+                    value={user.role}
+                    disabled={user.id === me.id}
+                    onChange={(role) => void setRole(user, role)}
+                  />
+                </td>
+                <td>{user.email_verified ? 'Yes' : 'Not yet'}</td>
+                <td>{new Date(user.created_at).toLocaleDateString('en-GB', { dateStyle: 'medium' })}</td>
+                <td>
+                  {user.id !== me.id && (
+                    <button
+                      type="button"
+                      className="tool tool-danger"
+                      aria-label={`Delete ${user.name}`}
+                      onClick={() => setDeleting(user)}
+                    >
+                      Delete
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {users.length === 0 && (
+        <p className="muted">
+          {group === 'team' ? 'No one in the team yet.' : 'No customer has an account yet.'}
+        </p>
+      )}
+      {list._meta.pageCount > 1 && (
+        <nav className="pager" aria-label="Pages">
+          {page > 1 && <Link to={usersHref(group, page - 1)}>Previous</Link>}
+          <span>
+            Page {page} of {list._meta.pageCount} ({list._meta.totalCount} in all)
+          </span>
+          {page < list._meta.pageCount && <Link to={usersHref(group, page + 1)}>Next</Link>}
+        </nav>
+      )}
       <AddUserForm
+        key={group}
+        group={group}
         onAdded={(user) => {
           setUsers((list) => [...list, user]);
           setStatus(`Added ${user.name}.`);
