@@ -132,6 +132,10 @@ describe('the admin app, one journey', () => {
     await page.getByRole('heading', { name: 'Content' }).waitFor();
     await page.getByRole('tree').waitFor();
     await checkAxe('content home');
+    // This server has neither SUPPORT_EMAIL nor a webhook: every page says requests reach nobody.
+    expect(await page.getByRole('complementary', { name: 'Support requests' }).innerText()).toContain(
+      'Support requests reach nobody.',
+    );
 
     await treeRow('Getting started').click();
     await page.getByRole('button', { name: 'New category' }).click();

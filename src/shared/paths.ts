@@ -23,6 +23,7 @@ export const apiPaths = {
   captchaChallenge: '/api/captcha/challenge',
   adminTickets: '/api/admin/tickets',
   adminTicket: '/api/admin/tickets/:id',
+  adminTicketRouting: '/api/admin/ticket-routing',
   ticketFile: '/api/ticket-files/:id',
   adminTree: '/api/admin/tree',
   adminSections: '/api/admin/sections',

@@ -36,6 +36,7 @@ export const routes = {
   getCaptchaChallenge: { method: 'GET', path: apiPaths.captchaChallenge, role: 'public' },
   listAdminTickets: { method: 'GET', path: apiPaths.adminTickets, role: 'agent' },
   getAdminTicket: { method: 'GET', path: apiPaths.adminTicket, role: 'agent' },
+  getTicketRouting: { method: 'GET', path: apiPaths.adminTicketRouting, role: 'agent' },
   recordSearchEvent: { method: 'POST', path: apiPaths.searchEvents, role: 'public' },
   getSearchReport: { method: 'GET', path: apiPaths.adminSearchReport, role: 'admin' },
   getAdminTree: { method: 'GET', path: apiPaths.adminTree, role: 'admin' },

@@ -53,6 +53,7 @@ import {
   TicketFileParams,
   TicketFileQuery,
   TicketListQuery,
+  TicketRouting,
   TicketView,
   UploadResult,
 } from './tickets.ts';
@@ -241,6 +242,13 @@ export const endpoints = {
     headers: authHeader,
     params: Type.Object({ id: Id }),
     response: TicketView,
+  },
+  getTicketRouting: {
+    ...routes.getTicketRouting,
+    summary: 'Whether new support requests reach the team (email, webhook), and how many are kept',
+    tags: ['admin'],
+    headers: authHeader,
+    response: TicketRouting,
   },
   recordSearchEvent: {
     ...routes.recordSearchEvent,

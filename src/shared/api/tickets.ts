@@ -71,6 +71,14 @@ export const TicketView = Type.Object({
 });
 export type TicketView = Static<typeof TicketView>;
 
+/** Where a new support request goes besides the database: the team hears of it only through these. */
+export const TicketRouting = Type.Object({
+  email: Type.Boolean({ description: 'SUPPORT_EMAIL (with SMTP_URL) is set' }),
+  webhook: Type.Boolean({ description: 'TICKET_WEBHOOK_URL is set' }),
+  stored: Type.Integer({ description: 'requests kept in the database' }),
+});
+export type TicketRouting = Static<typeof TicketRouting>;
+
 export const TicketListQuery = Type.Object({
   page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),

@@ -1,5 +1,6 @@
 import type { PagedList } from '../../../shared/api/common.ts';
-import type { TicketView } from '../../../shared/api/tickets.ts';
+import type { TicketRouting, TicketView } from '../../../shared/api/tickets.ts';
+import type { TicketsConfig } from '../../config/config.ts';
 import type { Executor } from '../../db/database.ts';
 import type { TicketRow } from '../../db/tables.ts';
 import { notFound } from '../../http/errors.ts';
@@ -43,4 +44,16 @@ export async function getTicket(db: Executor, id: number): Promise<TicketView> {
   const [view] = await presentTickets(db, [ticket]);
   if (!view) throw notFound(`Ticket ${id}`);
   return view;
+}
+
+/** Whether the team hears of new requests: by email, by webhook, or (neither) only by looking. */
+export async function ticketRouting(
+  db: Executor,
+  config: Pick<TicketsConfig, 'supportEmail' | 'webhookUrl'>,
+): Promise<TicketRouting> {
+  return {
+    email: config.supportEmail !== null,
+    webhook: config.webhookUrl !== null,
+    stored: await countTickets(db),
+  };
 }

@@ -108,11 +108,14 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
     expectApiError(await get('/api/admin/tickets/abc', adminToken), 400, ['id']);
   });
 
-  it.each(['/api/admin/tickets', '/api/admin/tickets/1'])('answers 401 and 403 on %s', async (url) => {
-    expectApiError(await get(url), 401);
-    expectApiError(await get(url, 'not-a-token'), 401);
-    expectApiError(await get(url, userToken), 403);
-  });
+  it.each(['/api/admin/tickets', '/api/admin/tickets/1', '/api/admin/ticket-routing'])(
+    'answers 401 and 403 on %s',
+    async (url) => {
+      expectApiError(await get(url), 401);
+      expectApiError(await get(url, 'not-a-token'), 401);
+      expectApiError(await get(url, userToken), 403);
+    },
+  );
 
   it('answers 401 once the token is revoked', async () => {
     const admin = await buildUser(t.ctx.db, { role: 'admin' });
@@ -126,5 +129,30 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
     expectApiError(await get('/api/admin/tickets?page=0', adminToken), 400, ['page']);
     expectApiError(await get('/api/admin/tickets?per_page=101', adminToken), 400, ['per_page']);
     expectApiError(await get('/api/admin/tickets?per_page=x', adminToken), 400, ['per_page']);
+  });
+
+  it('says where new requests go: here the webhook, not email, with how many are kept', async () => {
+    const routing = (await get('/api/admin/ticket-routing', adminToken)).json();
+    expect(routing).toEqual({ email: false, webhook: true, stored: 5 });
+  });
+});
+
+describe.each(testDialects())('a help centre whose requests reach nobody, on %s', (dialect) => {
+  let t: TestApp;
+  afterAll(async () => t?.close());
+
+  it('says so to the team, and to an agent too', async () => {
+    t = await createTestApp(dialect);
+    const agent = await buildUser(t.ctx.db, { role: 'agent' });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: agent.email, password: DEFAULT_PASSWORD },
+    });
+    const response = await t.app.inject({
+      url: '/api/admin/ticket-routing',
+      headers: { 'x-auth-token': login.json<{ token: string }>().token },
+    });
+    expect(response.json()).toEqual({ email: false, webhook: false, stored: 0 });
   });
 });

@@ -42,7 +42,7 @@ function useReadyMarker() {
 }
 
 export function Shell() {
-  const { user, branding } = useSession();
+  const { user, branding, routing } = useSession();
   const navigate = useNavigate();
   const navigation = useNavigation();
   const { pathname } = useLocation();
@@ -83,6 +83,7 @@ export function Shell() {
           </button>
         </div>
       </header>
+      {!routing.email && !routing.webhook && <NobodyHearsOfRequests stored={routing.stored} />}
       <main id="main" className="admin-main" tabIndex={-1} aria-busy={navigation.state === 'loading'}>
         <Outlet />
       </main>
@@ -90,7 +91,26 @@ export function Shell() {
   );
 }
 
-/** A signed-in person without the admin flag: the admin API answers 403 to everything. */
+/**
+ * Said on every page while support requests go nowhere but the database: by default nothing tells the team of a
+ * new one, and a request nobody reads is worse than none.
+ */
+function NobodyHearsOfRequests({ stored }: { stored: number }) {
+  return (
+    <aside className="admin-warning" aria-label="Support requests">
+      <p>
+        <strong>Support requests reach nobody.</strong>{' '}
+        {stored === 0
+          ? 'None has been sent yet, and no one will be told when one is.'
+          : `${stored} ${stored === 1 ? 'is' : 'are'} kept in the database, and no one is told of new ones.`}{' '}
+        Set <code>SUPPORT_EMAIL</code> (with <code>SMTP_URL</code>) or <code>TICKET_WEBHOOK_URL</code> on the
+        server; until then, <code>signpost tickets</code> lists them.
+      </p>
+    </aside>
+  );
+}
+
+/** A signed-in person who is not an administrator: the admin API answers 403 to everything. */
 function NotAdministrator({ standalone = true }: { standalone?: boolean }) {
   usePageTitle('Not an administrator');
   const navigate = useNavigate();
@@ -102,7 +122,7 @@ function NotAdministrator({ standalone = true }: { standalone?: boolean }) {
         <h1 tabIndex={-1}>This account is not an administrator</h1>
         <p>
           You are signed in, but only administrators can change the help centre. Ask an administrator to give
-          your account the admin flag, or sign in with another account.
+          your account the administrator role, or sign in with another account.
         </p>
         <div className="modal-actions">
           <button type="button" className="button" onClick={() => navigate('/sign-in', { state: SIGN_OUT })}>

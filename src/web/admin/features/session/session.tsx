@@ -2,6 +2,7 @@ import { useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { redirect } from 'react-router';
 import type { AuthUser } from '../../../../shared/api/auth.ts';
 import type { Branding } from '../../../../shared/api/settings.ts';
+import type { TicketRouting } from '../../../../shared/api/tickets.ts';
 import { ADMIN_BASE_PATH } from '../../../../shared/paths.ts';
 import { adminCall } from '../../api/admin-api.ts';
 import { statusOf } from '../../lib/errors.ts';
@@ -10,6 +11,8 @@ import { readToken, writeToken } from '../../lib/session.ts';
 export interface SessionData {
   user: AuthUser;
   branding: Branding;
+  /** Whether new support requests reach the team; the shell warns when they reach nobody. */
+  routing: TicketRouting;
 }
 
 /** The path inside the admin app, to come back to after signing in. */
@@ -30,8 +33,11 @@ export async function sessionLoader({ request }: LoaderFunctionArgs): Promise<Se
   if (!readToken()) throw redirect(signInPath(pathInApp(request.url)));
   try {
     const user = await adminCall('getMe');
-    const branding = await adminCall('getAdminBranding');
-    return { user, branding };
+    const [branding, routing] = await Promise.all([
+      adminCall('getAdminBranding'),
+      adminCall('getTicketRouting'),
+    ]);
+    return { user, branding, routing };
   } catch (error) {
     if (statusOf(error) === 401) {
       writeToken(null);
