@@ -255,7 +255,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'POST /api/admin/users': {
     role: 'admin',
     input: () => ({
-      body: { email: 'new-{n}@example.com', name: 'New {n}', password: 'long enough {n}', is_admin: false },
+      body: { email: 'new-{n}@example.com', name: 'New {n}', password: 'long enough {n}', role: 'customer' },
     }),
   },
   'POST /api/admin/files': {
@@ -313,7 +313,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     role: 'admin',
     input: (fx) => ({
       params: { id: fx.targetUserId },
-      body: { name: 'Target {n}', password: 'another password', is_admin: false },
+      body: { name: 'Target {n}', password: 'another password', role: 'customer' },
     }),
   },
   // Deletes remove a row made for the request, so every request has something to delete.

@@ -255,11 +255,11 @@ export function hostileBodies(valid: Record<string, unknown>, bodyLimit: number)
     { label: 'null body', contentType: json, body: b('null') },
     { label: 'array body', contentType: json, body: b('[]') },
     { label: 'string body', contentType: json, body: b('"x"') },
-    { label: '__proto__', contentType: json, body: b(withProperty(valid, '__proto__', '{"is_admin":true}')) },
+    { label: '__proto__', contentType: json, body: b(withProperty(valid, '__proto__', '{"role":"admin"}')) },
     {
       label: 'constructor.prototype',
       contentType: json,
-      body: b(withProperty(valid, 'constructor', '{"prototype":{"is_admin":true}}')),
+      body: b(withProperty(valid, 'constructor', '{"prototype":{"role":"admin"}}')),
     },
     ...(first
       ? [{ label: `duplicate ${first}`, contentType: json, body: b(withProperty(valid, first, 'null')) }]

@@ -103,20 +103,20 @@ describe.each(testDialects())('writes made at the same moment on %s', (dialect) 
       expect([401, 403]).toContain(lost);
     };
 
-    it('leaves an admin when two remove each other’s admin flag', async () => {
+    it('leaves an admin when two take away each other’s admin role', async () => {
       const [a, b] = await twoAdmins();
       for (let round = 0; round < ROUNDS; round++) {
         const responses = await Promise.all([
-          a.as('PATCH', `/api/admin/users/${b.user.id}`, { is_admin: false }),
-          b.as('PATCH', `/api/admin/users/${a.user.id}`, { is_admin: false }),
+          a.as('PATCH', `/api/admin/users/${b.user.id}`, { role: 'customer' }),
+          b.as('PATCH', `/api/admin/users/${a.user.id}`, { role: 'customer' }),
         ]);
         oneWon(responses);
         const admins = await adminIds();
         expect(admins).toHaveLength(1);
         const [winner, loser] = admins[0] === a.user.id ? [a, b] : [b, a];
-        await ok(winner.as('PATCH', `/api/admin/users/${loser.user.id}`, { is_admin: true }));
+        await ok(winner.as('PATCH', `/api/admin/users/${loser.user.id}`, { role: 'admin' }));
       }
-      await ok(a.as('PATCH', `/api/admin/users/${b.user.id}`, { is_admin: false }));
+      await ok(a.as('PATCH', `/api/admin/users/${b.user.id}`, { role: 'customer' }));
     });
 
     it('leaves an admin when two delete each other', async () => {
