@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminArticle, AdminTree, RevisionList } from '../src/shared/api/admin.ts';
 import { signpost } from '../src/server/testing/run-cli.ts';
 import { createUser } from '../src/server/accounts/accounts.service.ts';
+import { buildTicket, buildUpload } from '../src/server/testing/ticket-fixtures.ts';
 import { launchBrowser, openPage, WIDE, type PageProbe } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 
@@ -37,6 +38,7 @@ function png(width: number, height: number, [r, g, b]: [number, number, number])
 
 const ADMIN = { email: 'ada@example.com', name: 'Ada Admin', password: 'correct horse battery' };
 const EDITOR = { email: 'ed@example.com', name: 'Ed Author', password: 'not an admin 123' };
+const AGENT = { email: 'desk@example.com', name: 'Dana Desk', password: 'answers requests 1' };
 const UNIQUE = 'Zephyrmesh';
 /**
  * What Chromium says when the preview's frame refuses to run the probe's script, and when the admin page's policy
@@ -96,6 +98,7 @@ beforeAll(async () => {
   );
   expect(made.code, made.stderr).toBe(0);
   await createUser(server.ctx.db, server.ctx.passwords, { ...EDITOR, role: 'customer' });
+  await createUser(server.ctx.db, server.ctx.passwords, { ...AGENT, role: 'agent' });
   const login = await fetch(`${server.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -121,8 +124,37 @@ describe('the admin app, one journey', () => {
     await checkAxe('sign-in with an error');
     await page.getByLabel('Password').fill(EDITOR.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'This account is not an administrator' }).waitFor();
-    await checkAxe('not an administrator');
+    await page.getByRole('heading', { name: 'This account is not on the team' }).waitFor();
+    await checkAxe('not on the team');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/admin\/sign-in$/);
+  });
+
+  it('shows an agent the requests only, and one request in full', async () => {
+    const screenshot = await buildUpload(server.ctx, 'screen.png', 'not really a png');
+    await buildTicket(server.ctx, { title: 'Older request', targets: [], now: Date.now() - 60_000 });
+    await buildTicket(server.ctx, {
+      title: 'The thermostat does not heat',
+      description: 'It shows E4.\nSince yesterday.',
+      targets: [],
+      files: [screenshot],
+    });
+    await signIn(AGENT);
+    await page.getByRole('heading', { name: 'Requests' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allInnerTexts()).toEqual([
+      'Requests',
+    ]);
+    const titles = await page.locator('.requests-page tbody tr td:first-child').allInnerTexts();
+    expect(titles.slice(0, 2)).toEqual(['The thermostat does not heat', 'Older request']);
+    await checkAxe('requests');
+    await page.getByRole('link', { name: 'The thermostat does not heat' }).click();
+    await page.getByRole('heading', { name: 'The thermostat does not heat' }).waitFor();
+    expect(await page.locator('.request-message').innerText()).toBe('It shows E4.\nSince yesterday.');
+    expect(await page.getByRole('listitem').filter({ hasText: 'screen.png' }).count()).toBe(1);
+    await checkAxe('one request');
+    // An address of the administrators' pages leads an agent back to the requests.
+    await page.goto(`${server.url}/admin/branding`);
+    await page.getByRole('heading', { name: 'Requests' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/admin\/sign-in$/);
   });

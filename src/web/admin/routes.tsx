@@ -1,10 +1,11 @@
 import type { RouteObject, ShouldRevalidateFunctionArgs } from 'react-router';
-import { sessionLoader } from './features/session/session.tsx';
+import { adminOnly, sessionLoader } from './features/session/session.tsx';
 import { articleLoader, newArticleLoader } from './routes/article.tsx';
 import { BrandingPage, brandingLoader } from './routes/branding.tsx';
 import { categoryLoader } from './routes/category.tsx';
 import { ContentHome, ContentLayout, contentLoader } from './routes/content.tsx';
 import { AdminNotFound, Loading, PageError, Shell, ShellError } from './routes/shell.tsx';
+import { RequestPage, requestLoader, RequestsPage, requestsLoader } from './routes/requests.tsx';
 import { SignInPage } from './routes/sign-in.tsx';
 import { UsersPage, usersLoader } from './routes/users.tsx';
 
@@ -29,7 +30,7 @@ export const routes: RouteObject[] = [
         children: [
           {
             id: 'content',
-            loader: contentLoader,
+            loader: adminOnly(contentLoader),
             // The tree keeps its own state once loaded (content-tree-context.tsx).
             shouldRevalidate: () => false,
             Component: ContentLayout,
@@ -52,8 +53,10 @@ export const routes: RouteObject[] = [
               },
             ],
           },
-          { path: 'branding', loader: brandingLoader, Component: BrandingPage },
-          { path: 'users', loader: usersLoader, Component: UsersPage },
+          { path: 'requests', loader: requestsLoader, Component: RequestsPage },
+          { path: 'requests/:id', loader: requestLoader, Component: RequestPage },
+          { path: 'branding', loader: adminOnly(brandingLoader), Component: BrandingPage },
+          { path: 'users', loader: adminOnly(usersLoader), Component: UsersPage },
           { path: '*', Component: AdminNotFound },
         ],
       },

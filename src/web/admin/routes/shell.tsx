@@ -15,10 +15,22 @@ import { writeToken } from '../lib/session.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { SIGN_OUT, useSession } from '../features/session/session.tsx';
 
+/** The app's pages: administrators see them all, agents the requests only. */
 const NAV = [
-  { to: '/', label: 'Content', active: (path: string) => path === '/' || path.startsWith('/articles') },
-  { to: '/branding', label: 'Branding', active: (path: string) => path.startsWith('/branding') },
-  { to: '/users', label: 'Users', active: (path: string) => path.startsWith('/users') },
+  {
+    to: '/',
+    label: 'Content',
+    admin: true,
+    active: (path: string) => path === '/' || path.startsWith('/articles') || path.startsWith('/categories'),
+  },
+  {
+    to: '/requests',
+    label: 'Requests',
+    admin: false,
+    active: (path: string) => path.startsWith('/requests'),
+  },
+  { to: '/branding', label: 'Branding', admin: true, active: (path: string) => path.startsWith('/branding') },
+  { to: '/users', label: 'Users', admin: true, active: (path: string) => path.startsWith('/users') },
 ];
 
 /** After a move to another page, focus goes to its heading, so a screen reader starts reading there. */
@@ -60,7 +72,7 @@ export function Shell() {
         </p>
         <nav aria-label="Admin">
           <ul className="admin-nav">
-            {NAV.map((item) => (
+            {NAV.filter((item) => user.role === 'admin' || !item.admin).map((item) => (
               <li key={item.to}>
                 <Link to={item.to} aria-current={item.active(pathname) ? 'page' : undefined}>
                   {item.label}
@@ -112,17 +124,18 @@ function NobodyHearsOfRequests({ stored }: { stored: number }) {
 
 /** A signed-in person who is not an administrator: the admin API answers 403 to everything. */
 function NotAdministrator({ standalone = true }: { standalone?: boolean }) {
-  usePageTitle('Not an administrator');
+  usePageTitle('Not on the team');
   const navigate = useNavigate();
   useReadyMarker();
   const Frame = standalone ? 'main' : 'div';
   return (
     <Frame id={standalone ? 'main' : undefined} className="sign-in">
       <div className="sign-in-card">
-        <h1 tabIndex={-1}>This account is not an administrator</h1>
+        <h1 tabIndex={-1}>This account is not on the team</h1>
         <p>
-          You are signed in, but only administrators can change the help centre. Ask an administrator to give
-          your account the administrator role, or sign in with another account.
+          You are signed in, but only the team uses this app: administrators, who change the help centre, and
+          agents, who read the requests. Ask an administrator to give your account one of these roles, or sign
+          in with another account.
         </p>
         <div className="modal-actions">
           <button type="button" className="button" onClick={() => navigate('/sign-in', { state: SIGN_OUT })}>

@@ -4,6 +4,7 @@ import type { AuthUser } from '../../../../shared/api/auth.ts';
 import type { Branding } from '../../../../shared/api/settings.ts';
 import type { TicketRouting } from '../../../../shared/api/tickets.ts';
 import { ADMIN_BASE_PATH } from '../../../../shared/paths.ts';
+import { ApiRequestError } from '../../../api/call.ts';
 import { adminCall } from '../../api/admin-api.ts';
 import { statusOf } from '../../lib/errors.ts';
 import { readToken, writeToken } from '../../lib/session.ts';
@@ -26,15 +27,17 @@ export const signInPath = (next: string) =>
   next === '/' || next.startsWith('/sign-in') ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`;
 
 /**
- * Who is signed in, and whether they may use the admin app: the admin branding call answers 403 to anyone who is not
- * an administrator, which the shell's error boundary turns into its own page.
+ * Who is signed in, and whether they may use the admin app: administrators and agents may (agents see the requests
+ * only); a customer is refused as the API would refuse them (403), which the shell's error boundary turns into its
+ * own page.
  */
 export async function sessionLoader({ request }: LoaderFunctionArgs): Promise<SessionData> {
   if (!readToken()) throw redirect(signInPath(pathInApp(request.url)));
   try {
     const user = await adminCall('getMe');
+    if (user.role === 'customer') throw new ApiRequestError(403, undefined);
     const [branding, routing] = await Promise.all([
-      adminCall('getAdminBranding'),
+      user.role === 'admin' ? adminCall('getAdminBranding') : adminCall('getBranding'),
       adminCall('getTicketRouting'),
     ]);
     return { user, branding, routing };
@@ -48,6 +51,21 @@ export async function sessionLoader({ request }: LoaderFunctionArgs): Promise<Se
 }
 
 export const useSession = () => useRouteLoaderData('session') as SessionData;
+
+/**
+ * A page only administrators may open: for an agent, whom its calls refuse (403), it leads to the requests instead.
+ * (Loaders run beside the session's, so they learn the role from the API's answer, not from the session.)
+ */
+export const adminOnly =
+  <A extends LoaderFunctionArgs, T>(loader: (args: A) => Promise<T>) =>
+  async (args: A): Promise<T> => {
+    try {
+      return await loader(args);
+    } catch (error) {
+      if (statusOf(error) === 403) throw redirect('/requests');
+      throw error;
+    }
+  };
 
 /**
  * Signing out is a visit to the sign-in page with this state, which revokes the token there: an editor with unsaved
