@@ -186,10 +186,12 @@ describe.each(testDialects())('errors on %s', (dialect) => {
     const deepArray = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const deepObject = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
     const refused = [
-      ['/api/admin/sections', `{"name":"Deep","extra":${deepArray}}`],
-      ['/api/admin/sections', `{"name":"Deep","extra":${deepObject}}`],
       ['/api/search/events', `{"type":"search","query":"x","found":1,"extra":${deepArray}}`],
-      ['/api/admin/sections', `{"name":"Deep","extra":${'['.repeat(33)}${']'.repeat(33)}}`],
+      ['/api/search/events', `{"type":"search","query":"x","found":1,"extra":${deepObject}}`],
+      [
+        '/api/search/events',
+        `{"type":"search","query":"x","found":1,"extra":${'['.repeat(33)}${']'.repeat(33)}}`,
+      ],
     ];
     for (const [url, payload] of refused) {
       const error = expectApiError(await t.app.inject({ method: 'POST', url, headers, payload }), 400, [
@@ -197,12 +199,22 @@ describe.each(testDialects())('errors on %s', (dialect) => {
       ]);
       expect(error.data.errors[0]?.message).toBe('is nested too deeply (more than 32 levels)');
     }
+    // A call of the team refuses a field it does not know before looking inside it.
+    for (const value of [deepArray, deepObject]) {
+      const payload = `{"name":"Deep","extra":${value}}`;
+      const error = expectApiError(
+        await t.app.inject({ method: 'POST', url: '/api/admin/sections', headers, payload }),
+        400,
+        ['extra'],
+      );
+      expect(error.data.errors[0]?.message).toBe('is not a known field');
+    }
     expect(await t.ctx.db.selectFrom('sections').select('id').execute()).toEqual(before);
-    const shallow = `{"name":"Nested","extra":${'['.repeat(32)}${']'.repeat(32)}}`;
+    const shallow = `{"type":"search","query":"x","found":1,"extra":${'['.repeat(32)}${']'.repeat(32)}}`;
     expect(
-      (await t.app.inject({ method: 'POST', url: '/api/admin/sections', headers, payload: shallow }))
+      (await t.app.inject({ method: 'POST', url: '/api/search/events', headers, payload: shallow }))
         .statusCode,
-    ).toBe(201);
+    ).toBeLessThan(300);
   });
 
   it('answers an address Fastify cannot decode in the error shape, and sends such a page to the not-found screen', async () => {

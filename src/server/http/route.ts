@@ -97,7 +97,7 @@ export function route<E extends Endpoint>(
       ...(endpoint.querystring && { querystring: endpoint.querystring }),
       ...(endpoint.params && { params: endpoint.params }),
       // A multipart body is the handler's to stream (no schema reads it whole); a download's bytes have no schema.
-      ...(body && body !== 'multipart' && { body }),
+      ...(body && body !== 'multipart' && { body: endpoint.role === 'public' ? body : closed(body) }),
       ...(endpoint.headers && { headers: endpoint.headers }),
       ...(response !== 'stream' && { response: { [status]: response, '4xx': ErrorBody, '5xx': ErrorBody } }),
     },
@@ -118,6 +118,19 @@ export function route<E extends Endpoint>(
       return result;
     },
   });
+}
+
+/**
+ * A body schema that refuses the fields it does not name (400, "is not a known field"): the team's and signed-in
+ * calls say so rather than ignore a field, so a client sending one that is gone or misspelt (an old admin app's
+ * `is_admin`) learns it instead of getting 200 and no change. The public calls, which front ends written against the
+ * specification send, keep ignoring fields they do not read.
+ */
+function closed(schema: TSchema): TSchema {
+  const object = schema as TSchema & { type?: unknown; additionalProperties?: unknown };
+  return object.type === 'object' && object.additionalProperties === undefined
+    ? ({ ...object, additionalProperties: false } as TSchema)
+    : schema;
 }
 
 /** Deeper than any request of the contract nests (a body, an array of ids), and shallow enough to walk by recursion. */

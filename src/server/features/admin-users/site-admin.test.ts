@@ -157,6 +157,18 @@ describe.each(testDialects())('branding and users through the admin API on %s', 
       expect(adminToken).toBeTruthy();
     });
 
+    it('refuses a field it does not know, naming it, and changes nothing (an old client’s is_admin)', async () => {
+      const user = await buildUser(t.ctx.db);
+      const refused = expectApiError(
+        await as('PATCH', `/api/admin/users/${user.id}`, { is_admin: true, name: 'Promoted?' }),
+        400,
+        ['is_admin'],
+      );
+      expect(refused.data.errors[0]?.message).toBe('is not a known field');
+      const list = await ok<AdminUserListType>(as('GET', '/api/admin/users?group=customers'));
+      expect(list.items.find((u) => u.id === user.id)).toMatchObject({ role: 'customer', name: user.name });
+    });
+
     it('lists the team and the customers apart, a page of 50 at a time, oldest first', async () => {
       const agent = await ok<AdminUser>(
         as('POST', '/api/admin/users', {
