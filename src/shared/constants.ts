@@ -23,3 +23,18 @@ export const USER_ROLES = ['admin', 'agent', 'customer'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 /** The roles of the team, who work in the admin app. */
 export const TEAM_ROLES: readonly UserRole[] = ['admin', 'agent'];
+
+/**
+ * Where a request stands for the team: new (nobody has acted), open (someone is on it), waiting (for the customer),
+ * solved (the team thinks so; it can be reopened), closed (done for good: a new question is a new request).
+ */
+export const TICKET_STATUSES = ['new', 'open', 'waiting', 'solved', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+/** The moves between statuses the team may make; anything else is refused (409). */
+export const TICKET_TRANSITIONS: Record<TicketStatus, readonly TicketStatus[]> = {
+  new: ['open', 'waiting', 'solved', 'closed'],
+  open: ['waiting', 'solved', 'closed'],
+  waiting: ['open', 'solved', 'closed'],
+  solved: ['open', 'closed'],
+  closed: [],
+};

@@ -37,6 +37,7 @@ export const routes = {
   listAdminTickets: { method: 'GET', path: apiPaths.adminTickets, role: 'agent' },
   getAdminTicket: { method: 'GET', path: apiPaths.adminTicket, role: 'agent' },
   getTicketRouting: { method: 'GET', path: apiPaths.adminTicketRouting, role: 'agent' },
+  updateAdminTicket: { method: 'PATCH', path: apiPaths.adminTicket, role: 'agent' },
   recordSearchEvent: { method: 'POST', path: apiPaths.searchEvents, role: 'public' },
   getSearchReport: { method: 'GET', path: apiPaths.adminSearchReport, role: 'admin' },
   getAdminTree: { method: 'GET', path: apiPaths.adminTree, role: 'admin' },

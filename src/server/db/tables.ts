@@ -1,4 +1,4 @@
-import type { UserRole } from '../../shared/constants.ts';
+import type { TicketStatus, UserRole } from '../../shared/constants.ts';
 import type { Generated, Selectable } from 'kysely';
 
 /** Booleans are stored as 0/1 integers on both databases, so one row type serves both dialects. */
@@ -126,6 +126,10 @@ export interface TicketTable {
   user_id: number | null;
   lang: string;
   created_at: Millis;
+  status: Generated<TicketStatus>;
+  assignee_id: number | null;
+  /** When anything last happened to it (sent, status, assignment); null only before it was first stored. */
+  updated_at: Millis | null;
 }
 
 export interface TicketFileTable {

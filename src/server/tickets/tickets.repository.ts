@@ -7,7 +7,7 @@ export type NewTicket = Omit<Insertable<TicketTable>, 'id' | 'created_at'>;
 export async function insertTicket(db: Executor, ticket: NewTicket, now: number): Promise<TicketRow> {
   return db
     .insertInto('tickets')
-    .values({ ...ticket, created_at: now })
+    .values({ ...ticket, created_at: now, updated_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -54,6 +54,7 @@ import {
   TicketFileQuery,
   TicketListQuery,
   TicketRouting,
+  TicketUpdateBody,
   TicketView,
   UploadResult,
 } from './tickets.ts';
@@ -241,6 +242,15 @@ export const endpoints = {
     tags: ['admin'],
     headers: authHeader,
     params: Type.Object({ id: Id }),
+    response: TicketView,
+  },
+  updateAdminTicket: {
+    ...routes.updateAdminTicket,
+    summary: 'Change where a request stands (its status, by the allowed moves) and who answers it',
+    tags: ['admin'],
+    headers: authHeader,
+    params: Type.Object({ id: Id }),
+    body: TicketUpdateBody,
     response: TicketView,
   },
   getTicketRouting: {

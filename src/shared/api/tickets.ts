@@ -46,6 +46,14 @@ export const CaptchaChallenge = Type.Object({
 });
 export type CaptchaChallenge = Static<typeof CaptchaChallenge>;
 
+export const TicketStatusSchema = Type.Union([
+  Type.Literal('new'),
+  Type.Literal('open'),
+  Type.Literal('waiting'),
+  Type.Literal('solved'),
+  Type.Literal('closed'),
+]);
+
 export const TicketDelivery = Type.Object({
   target: Type.Union([Type.Literal('webhook'), Type.Literal('email')]),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
@@ -64,6 +72,9 @@ export const TicketView = Type.Object({
   user_id: Type.Union([Type.Integer(), Type.Null()]),
   lang: Type.String(),
   created_at: Type.String({ description: 'ISO 8601' }),
+  status: TicketStatusSchema,
+  assignee_id: Type.Union([Type.Integer(), Type.Null()]),
+  updated_at: Type.String({ description: 'ISO 8601: when anything last happened to it' }),
   files: Type.Array(
     Type.Object({ id: Type.Integer(), original_name: Type.String(), file_size: Type.Integer() }),
   ),
@@ -78,6 +89,13 @@ export const TicketRouting = Type.Object({
   stored: Type.Integer({ description: 'requests kept in the database' }),
 });
 export type TicketRouting = Static<typeof TicketRouting>;
+
+/** What the team changes on a request: where it stands and who answers it (null: nobody). */
+export const TicketUpdateBody = Type.Object({
+  status: Type.Optional(TicketStatusSchema),
+  assignee_id: Type.Optional(Type.Union([Id, Type.Null()])),
+});
+export type TicketUpdateBody = Static<typeof TicketUpdateBody>;
 
 export const TicketListQuery = Type.Object({
   page: Type.Optional(PageNumber),

@@ -8,6 +8,7 @@ import * as fileBlobs from './0005-file-blobs.ts';
 import * as contentChanges from './0006-content-changes.ts';
 import * as uploadTimes from './0007-upload-times.ts';
 import * as roles from './0008-roles.ts';
+import * as ticketStatus from './0009-ticket-status.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -20,5 +21,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0006-content-changes': { up: contentChanges.up(dialect) },
     '0007-upload-times': { up: uploadTimes.up(dialect) },
     '0008-roles': { up: roles.up(dialect) },
+    '0009-ticket-status': { up: ticketStatus.up(dialect) },
   };
 }

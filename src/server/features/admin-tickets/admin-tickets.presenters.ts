@@ -14,6 +14,9 @@ export function presentTicket(ticket: TicketRow, files: FileRow[], deliveries: O
     user_id: ticket.user_id,
     lang: ticket.lang,
     created_at: isoOf(ticket.created_at),
+    status: ticket.status,
+    assignee_id: ticket.assignee_id,
+    updated_at: isoOf(ticket.updated_at ?? ticket.created_at),
     files: files.map((file) => ({
       id: file.id,
       original_name: file.original_name,

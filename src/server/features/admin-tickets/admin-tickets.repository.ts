@@ -1,5 +1,6 @@
+import type { TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
-import type { FileRow, OutboxRow } from '../../db/tables.ts';
+import type { FileRow, OutboxRow, TicketRow } from '../../db/tables.ts';
 
 export async function countTickets(db: Executor): Promise<number> {
   const row = await db
@@ -35,4 +36,22 @@ export function deliveriesOfTickets(db: Executor, ticketIds: number[]): Promise<
     .orderBy('ticket_id')
     .orderBy('target')
     .execute();
+}
+
+/**
+ * Writes a request's new status and assignee, only if its status is still the one the change was decided from: of
+ * two people changing it at once, the second learns it moved (false) instead of overwriting the first.
+ */
+export async function writeTicketIfUnchanged(
+  db: Executor,
+  ticket: Pick<TicketRow, 'id' | 'status'>,
+  changes: { status: TicketStatus; assignee_id: number | null; updated_at: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('tickets')
+    .set(changes)
+    .where('id', '=', ticket.id)
+    .where('status', '=', ticket.status)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

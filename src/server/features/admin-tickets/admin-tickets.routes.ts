@@ -2,12 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { getTicket, pageTickets, ticketRouting } from './admin-tickets.service.ts';
+import { getTicket, pageTickets, ticketRouting, updateTicket } from './admin-tickets.service.ts';
 
 export function registerAdminTicketRoutes(app: FastifyInstance, { db, config }: AppContext): void {
   route(app, endpoints.listAdminTickets, async (request) =>
     pageTickets(db, request.query.page, request.query.per_page),
   );
   route(app, endpoints.getAdminTicket, async (request) => getTicket(db, request.params.id));
+  route(app, endpoints.updateAdminTicket, async (request) =>
+    updateTicket(db, request.params.id, request.body),
+  );
   route(app, endpoints.getTicketRouting, async () => ticketRouting(db, config.tickets));
 }

@@ -1,11 +1,18 @@
 import type { PagedList } from '../../../shared/api/common.ts';
-import type { TicketRouting, TicketView } from '../../../shared/api/tickets.ts';
+import type { TicketRouting, TicketUpdateBody, TicketView } from '../../../shared/api/tickets.ts';
 import type { TicketsConfig } from '../../config/config.ts';
 import type { Executor } from '../../db/database.ts';
 import type { TicketRow } from '../../db/tables.ts';
-import { notFound } from '../../http/errors.ts';
+import { ApiError, badRequest, notFound } from '../../http/errors.ts';
+import { findUser } from '../../accounts/users.repository.ts';
+import { TEAM_ROLES, TICKET_TRANSITIONS } from '../../../shared/constants.ts';
 import { findTicket, listTickets } from '../../tickets/tickets.repository.ts';
-import { countTickets, deliveriesOfTickets, filesOfTickets } from './admin-tickets.repository.ts';
+import {
+  countTickets,
+  deliveriesOfTickets,
+  filesOfTickets,
+  writeTicketIfUnchanged,
+} from './admin-tickets.repository.ts';
 import { presentTicket } from './admin-tickets.presenters.ts';
 
 export const TICKET_PAGE_SIZE = 20;
@@ -56,4 +63,36 @@ export async function ticketRouting(
     webhook: config.webhookUrl !== null,
     stored: await countTickets(db),
   };
+}
+
+/**
+ * Moves a request to another status (only by TICKET_TRANSITIONS: 409 naming `status` otherwise) and gives it to a
+ * member of the team or to nobody (400 naming `assignee_id` for anyone else). A request changed by someone else
+ * since it was read is refused (409), not overwritten.
+ */
+export async function updateTicket(db: Executor, id: number, body: TicketUpdateBody): Promise<TicketView> {
+  const ticket = await findTicket(db, id);
+  if (!ticket) throw notFound(`Ticket ${id}`);
+  const status = body.status ?? ticket.status;
+  if (status !== ticket.status && !TICKET_TRANSITIONS[ticket.status].includes(status)) {
+    throw new ApiError(409, 'invalid_transition', `A ${ticket.status} request cannot become ${status}`, [
+      { field: 'status', message: `cannot go from ${ticket.status} to ${status}` },
+    ]);
+  }
+  const assigneeId = body.assignee_id === undefined ? ticket.assignee_id : body.assignee_id;
+  if (assigneeId !== null && assigneeId !== ticket.assignee_id) {
+    const assignee = await findUser(db, assigneeId);
+    if (!assignee || !TEAM_ROLES.includes(assignee.role))
+      throw badRequest('assignee_id', 'must be a member of the team');
+  }
+  const written = await writeTicketIfUnchanged(db, ticket, {
+    status,
+    assignee_id: assigneeId,
+    updated_at: Date.now(),
+  });
+  if (!written)
+    throw new ApiError(409, 'conflict', 'The request changed meanwhile: read it again', [
+      { field: 'status', message: 'changed meanwhile' },
+    ]);
+  return getTicket(db, id);
 }

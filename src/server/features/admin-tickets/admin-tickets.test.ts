@@ -101,6 +101,9 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
       user_id: ticket.user_id,
       lang: 'en',
       created_at: new Date(start + 60_000).toISOString(),
+      status: 'new',
+      assignee_id: null,
+      updated_at: new Date(start + 60_000).toISOString(),
       files: [],
       deliveries: [],
     });
@@ -129,6 +132,51 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
     expectApiError(await get('/api/admin/tickets?page=0', adminToken), 400, ['page']);
     expectApiError(await get('/api/admin/tickets?per_page=101', adminToken), 400, ['per_page']);
     expectApiError(await get('/api/admin/tickets?per_page=x', adminToken), 400, ['per_page']);
+  });
+
+  describe('status and assignee', () => {
+    const patch = (id: number, body: unknown, token = adminToken) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/tickets/${id}`,
+        headers: { 'x-auth-token': token },
+        payload: body as object,
+      });
+
+    it('moves a request only by the allowed steps, and a closed one nowhere', async () => {
+      const id = tickets[2]!.id;
+      const before = Date.now();
+      const opened = (await patch(id, { status: 'open' })).json<{ status: string; updated_at: string }>();
+      expect(opened.status).toBe('open');
+      expect(Date.parse(opened.updated_at)).toBeGreaterThanOrEqual(before - 1000);
+      const back = expectApiError(await patch(id, { status: 'new' }), 409, ['status']);
+      expect(back.code).toBe('invalid_transition');
+      for (const status of ['waiting', 'open', 'solved', 'open', 'solved', 'closed']) {
+        expect((await patch(id, { status })).json<{ status: string }>().status).toBe(status);
+      }
+      for (const status of ['open', 'new', 'solved', 'waiting']) {
+        expectApiError(await patch(id, { status }), 409, ['status']);
+      }
+      expectApiError(await patch(id, { status: 'lost' }), 400, ['status']);
+      expect((await get(`/api/admin/tickets/${id}`, adminToken)).json<{ status: string }>().status).toBe(
+        'closed',
+      );
+    });
+
+    it('gives a request to a member of the team or to nobody, never to a customer', async () => {
+      const id = tickets[3]!.id;
+      const agent = await buildUser(t.ctx.db, { role: 'agent' });
+      const customer = await buildUser(t.ctx.db, { role: 'customer' });
+      const agentToken = await signIn(agent.email);
+      const given = (await patch(id, { assignee_id: agent.id }, agentToken)).json<{ assignee_id: number }>();
+      expect(given.assignee_id).toBe(agent.id);
+      expectApiError(await patch(id, { assignee_id: customer.id }), 400, ['assignee_id']);
+      expectApiError(await patch(id, { assignee_id: 999999 }), 400, ['assignee_id']);
+      expectApiError(await patch(id, { assignee: agent.id }), 400, ['assignee']);
+      expect((await patch(id, { assignee_id: null })).json<{ assignee_id: null }>().assignee_id).toBeNull();
+      expectApiError(await patch(id, { status: 'open' }, userToken), 403);
+      expectApiError(await patch(999999, { status: 'open' }), 404);
+    });
   });
 
   it('says where new requests go: here the webhook, not email, with how many are kept', async () => {
