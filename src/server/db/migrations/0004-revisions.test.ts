@@ -1,21 +1,12 @@
-import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createTestEnvironment, testDialects } from '../../testing/test-context.ts';
-import { migrateToLatest, openDatabase } from '../database.ts';
-import { migrationsFor } from './index.ts';
+import { openAtMigration } from '../../testing/migrations.ts';
+import { testDialects } from '../../testing/test-context.ts';
+import { migrateToLatest } from '../database.ts';
 
 describe.each(testDialects())('migration 0004-revisions on %s', (dialect) => {
   it('keeps every existing article, with its attachments, as its first revision', async () => {
-    const environment = await createTestEnvironment(dialect);
-    const handle = openDatabase(environment.config.database);
+    const { environment, handle } = await openAtMigration(dialect, '0003-search-queries');
     try {
-      const migrator = new Migrator({
-        db: handle.db,
-        provider: { getMigrations: async () => migrationsFor(dialect) },
-        ...(environment.schema ? { migrationTableSchema: environment.schema } : {}),
-      });
-      const { error } = await migrator.migrateTo('0003-search-queries');
-      expect(error).toBeUndefined();
       const db = handle.db;
       const now = Date.now();
       const section = await db

@@ -1,20 +1,13 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createTestEnvironment, testDialects } from '../../testing/test-context.ts';
-import { migrateToLatest, openDatabase } from '../database.ts';
-import { migrationsFor } from './index.ts';
+import { openAtMigration } from '../../testing/migrations.ts';
+import { testDialects } from '../../testing/test-context.ts';
+import { migrateToLatest } from '../database.ts';
 
 describe.each(testDialects())('migration 0008-roles on %s', (dialect) => {
   it('makes admins admins and everyone else a customer, verified, and drops the admin flag', async () => {
-    const environment = await createTestEnvironment(dialect);
-    const handle = openDatabase(environment.config.database);
+    const { environment, handle } = await openAtMigration(dialect, '0007-upload-times');
     try {
-      const migrator = new Migrator({
-        db: handle.db,
-        provider: { getMigrations: async () => migrationsFor(dialect) },
-        ...(environment.schema ? { migrationTableSchema: environment.schema } : {}),
-      });
-      expect((await migrator.migrateTo('0007-upload-times')).error).toBeUndefined();
       const created = 1_700_000_000_000;
       for (const [email, isAdmin] of [
         ['ada@example.com', 1],

@@ -1,20 +1,13 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createTestEnvironment, testDialects } from '../../testing/test-context.ts';
-import { migrateToLatest, openDatabase } from '../database.ts';
-import { migrationsFor } from './index.ts';
+import { openAtMigration } from '../../testing/migrations.ts';
+import { testDialects } from '../../testing/test-context.ts';
+import { migrateToLatest } from '../database.ts';
 
 describe.each(testDialects())('migration 0009-ticket-status on %s', (dialect) => {
   it('makes every stored request new, unassigned, last touched when it was sent', async () => {
-    const environment = await createTestEnvironment(dialect);
-    const handle = openDatabase(environment.config.database);
+    const { environment, handle } = await openAtMigration(dialect, '0008-roles');
     try {
-      const migrator = new Migrator({
-        db: handle.db,
-        provider: { getMigrations: async () => migrationsFor(dialect) },
-        ...(environment.schema ? { migrationTableSchema: environment.schema } : {}),
-      });
-      expect((await migrator.migrateTo('0008-roles')).error).toBeUndefined();
       const sent = 1_700_000_000_000;
       await sql`insert into tickets (title, description, name, email, channel, user_id, lang, created_at)
         values ('T', 'D', 'N', 'n@example.com', 'web', null, 'en', ${sent})`.execute(handle.db);

@@ -22,6 +22,12 @@ export const usersLoader = ({ request }: LoaderFunctionArgs): Promise<AdminUserL
   adminCall('listUsers', { query: listQuery(new URL(request.url)) });
 
 const ROLE_NAMES: Record<UserRole, string> = { admin: 'Administrator', agent: 'Agent', customer: 'Customer' };
+/** The role in a sentence: "Ann is an agent now." */
+const ROLE_PHRASES: Record<UserRole, string> = {
+  admin: 'an administrator',
+  agent: 'an agent',
+  customer: 'a customer',
+};
 const ROLE_HINT = 'Administrators do everything; agents answer requests; customers use the help centre.';
 
 const usersHref = (group: Group, page = 1) => {
@@ -154,9 +160,7 @@ export function UsersPage() {
     replace({ ...user, role });
     try {
       replace(await adminCall('updateUser', { params: { id: user.id }, body: { role } }));
-      setStatus(
-        `${user.name} is ${role === 'admin' ? 'an administrator' : `a${role === 'agent' ? 'n agent' : ' customer'}`} now.`,
-      );
+      setStatus(`${user.name} is ${ROLE_PHRASES[role]} now.`);
     } catch (error) {
       replace(user);
       setMessage(messageOf(error));
