@@ -83,6 +83,16 @@ async function signIn(who: { email: string; password: string }) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/**
+ * Signs out and waits until the token is gone: the sign-in page revokes it after its address has changed, so a page
+ * loaded before that would still be signed in.
+ */
+async function signOutOfApp() {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/admin\/sign-in$/);
+  await page.getByText('You are signed out.').waitFor();
+}
+
 const treeItem = (name: string) => page.getByRole('treeitem', { name: new RegExp(`^${name}( Draft)?$`) });
 /** The item's own row: the item itself spans its children too. */
 const treeRow = (name: string) => treeItem(name).locator('.tree-row').first();
@@ -126,8 +136,7 @@ describe('the admin app, one journey', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'This account is not on the team' }).waitFor();
     await checkAxe('not on the team');
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(/\/admin\/sign-in$/);
+    await signOutOfApp();
   });
 
   it('shows an agent the requests only, and one request in full', async () => {
@@ -155,8 +164,7 @@ describe('the admin app, one journey', () => {
     // An address of the administrators' pages leads an agent back to the requests.
     await page.goto(`${server.url}/admin/branding`);
     await page.getByRole('heading', { name: 'Requests' }).waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(/\/admin\/sign-in$/);
+    await signOutOfApp();
   });
 
   it('signs an admin in and creates a category inside a category', async () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signpost } from '../server/testing/run-cli.ts';
 import type { Dialect } from '../server/db/schema-helpers.ts';
 import { buildCategory, buildSection, buildUser, DEFAULT_PASSWORD } from '../server/testing/factories.ts';
@@ -20,6 +20,10 @@ import {
   restoreBackup,
   writeBackup,
 } from '../server/features/backup/backup.service.ts';
+
+// Each test runs the real command in child processes, several of them, each a second or more while the other test
+// files keep both cores busy: the default 30 s is too tight a bound for that.
+vi.setConfig({ testTimeout: 90_000 });
 
 const ENV = {
   CAPTCHA_PROVIDER: 'none',

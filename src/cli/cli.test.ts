@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
 import { signpost, startServe } from '../server/testing/run-cli.ts';
 import { readFolder, writeFolder } from '../server/testing/folder.ts';
@@ -8,6 +8,10 @@ import { buildApp } from '../server/app.ts';
 import { createContext } from '../server/context-factory.ts';
 import { SIGN_IN_FAILURES_PER_ACCOUNT } from '../server/features/auth/sign-in-limits.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../server/testing/factories.ts';
+
+// Each test runs the real command in child processes, several of them, each a second or more while the other test
+// files keep both cores busy: the default 30 s is too tight a bound for that.
+vi.setConfig({ testTimeout: 90_000 });
 
 describe('signpost without a database', () => {
   it('prints its usage and rejects unknown commands', async () => {

@@ -1,8 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createContext } from '../server/context-factory.ts';
 import { recordSearchEvent } from '../server/features/search/search-analytics.ts';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
 import { signpost } from '../server/testing/run-cli.ts';
+
+// Each test runs the real command in child processes, several of them, each a second or more while the other test
+// files keep both cores busy: the default 30 s is too tight a bound for that.
+vi.setConfig({ testTimeout: 90_000 });
 
 describe.each(testDialects())('signpost search-report on %s', (dialect) => {
   let environment: TestEnvironment;

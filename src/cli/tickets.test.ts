@@ -1,10 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createContext } from '../server/context-factory.ts';
 import type { AppContext } from '../server/context.ts';
 import type { TicketRow } from '../server/db/tables.ts';
 import { buildTicket, buildUpload } from '../server/testing/ticket-fixtures.ts';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
 import { signpost } from '../server/testing/run-cli.ts';
+
+// Each test runs the real command in child processes, several of them, each a second or more while the other test
+// files keep both cores busy: the default 30 s is too tight a bound for that.
+vi.setConfig({ testTimeout: 90_000 });
 
 describe('signpost tickets with bad arguments', () => {
   it('explains the mistake in one line, before touching any database', async () => {

@@ -23,6 +23,7 @@ export const apiPaths = {
   captchaChallenge: '/api/captcha/challenge',
   adminTickets: '/api/admin/tickets',
   adminTicket: '/api/admin/tickets/:id',
+  adminTicketMessages: '/api/admin/tickets/:id/messages',
   adminTicketRouting: '/api/admin/ticket-routing',
   ticketFile: '/api/ticket-files/:id',
   adminTree: '/api/admin/tree',
@@ -66,4 +67,7 @@ export const href = {
   search: (query?: string) => `${BASE_PATH}/search${query ? `?query=${encodeURIComponent(query)}` : ''}`,
   notFound: () => `${BASE_PATH}/notFound`,
   admin: () => '/admin/',
+  /** The customer portal's pages (served by Signpost when PORTAL_URL is unset). */
+  portalIssues: () => '/issues',
+  portalIssue: (id: number) => `/issues/${id}`,
 } as const;

@@ -38,6 +38,7 @@ export const routes = {
   getAdminTicket: { method: 'GET', path: apiPaths.adminTicket, role: 'agent' },
   getTicketRouting: { method: 'GET', path: apiPaths.adminTicketRouting, role: 'agent' },
   updateAdminTicket: { method: 'PATCH', path: apiPaths.adminTicket, role: 'agent' },
+  replyAdminTicket: { method: 'POST', path: apiPaths.adminTicketMessages, role: 'agent' },
   recordSearchEvent: { method: 'POST', path: apiPaths.searchEvents, role: 'public' },
   getSearchReport: { method: 'GET', path: apiPaths.adminSearchReport, role: 'admin' },
   getAdminTree: { method: 'GET', path: apiPaths.adminTree, role: 'admin' },

@@ -152,3 +152,8 @@ export async function unlinkTicketsOfUser(db: Executor, userId: number): Promise
 export async function deleteUser(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('users').where('id', '=', id).execute();
 }
+
+/** The members of the team (administrators and agents), by name. */
+export function listTeam(db: Executor): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().where('role', 'in', ['admin', 'agent']).orderBy('name').execute();
+}

@@ -136,14 +136,44 @@ export interface TicketFileTable {
   ticket_id: number;
   file_id: number;
   position: number;
+  /** The message the file came with; null for the request's own files. */
+  message_id: number | null;
 }
 
-export type OutboxTarget = 'webhook' | 'email';
+/** A reply or an internal note of the team, or a reply of the requester, after the request itself. */
+export interface TicketMessageTable {
+  id: Generated<number>;
+  ticket_id: number;
+  author_id: number | null;
+  author_name: string;
+  from_team: Flag;
+  /** A note for the team only: never shown to the requester, never mailed. */
+  internal: Flag;
+  body_text: string;
+  body_html: string;
+  created_at: Millis;
+}
+
+/** A private link to one request, for a requester without an account: the token's SHA-256, never the token. */
+export interface TicketLinkTable {
+  token_hash: string;
+  ticket_id: number;
+  expires_at: Millis;
+  created_at: Millis;
+}
+
+/**
+ * `email`: the request to SUPPORT_EMAIL; `requester`: a reply of the team to the requester; `team`: the requester's
+ * reply to the assignee (or the team); `webhook`: the receiver, for every event.
+ */
+export type OutboxTarget = 'webhook' | 'email' | 'requester' | 'team';
 export type OutboxStatus = 'pending' | 'delivered' | 'failed';
 
 export interface OutboxTable {
   id: Generated<number>;
   ticket_id: number;
+  /** The message this delivery is about; 0 for the request itself. */
+  message_id: Generated<number>;
   target: OutboxTarget;
   status: OutboxStatus;
   attempts: number;
@@ -193,6 +223,8 @@ export interface Database {
   auth_tokens: AuthTokenTable;
   tickets: TicketTable;
   ticket_files: TicketFileTable;
+  ticket_messages: TicketMessageTable;
+  ticket_links: TicketLinkTable;
   outbox: OutboxTable;
   captcha_uses: CaptchaUseTable;
   rate_limits: RateLimitTable;
@@ -207,4 +239,5 @@ export type FileRow = Selectable<FileTable>;
 export type UserRow = Selectable<UserTable>;
 export type ArticleRevisionRow = Selectable<ArticleRevisionTable>;
 export type TicketRow = Selectable<TicketTable>;
+export type TicketMessageRow = Selectable<TicketMessageTable>;
 export type OutboxRow = Selectable<OutboxTable>;

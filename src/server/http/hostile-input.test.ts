@@ -252,6 +252,10 @@ const EXAMPLES: Record<string, Example | Example[]> = {
       },
     }),
   },
+  'POST /api/admin/tickets/:id/messages': {
+    role: 'admin',
+    input: (fx) => ({ params: { id: fx.ticketId }, body: { body: 'Reply {n}', internal: true } }),
+  },
   'POST /api/admin/users': {
     role: 'admin',
     input: () => ({

@@ -11,7 +11,12 @@ import {
 
 /** Test rows made the way issue-open makes them: a visitor's private uploads, and a ticket with its outbox rows. */
 
-export async function buildUpload(ctx: AppContext, name: string, content: string | Buffer): Promise<FileRow> {
+export async function buildUpload(
+  ctx: AppContext,
+  name: string,
+  content: string | Buffer,
+  owner = 'visitor:test',
+): Promise<FileRow> {
   const blob = await ctx.storage.put(Buffer.from(content));
   return insertFile(ctx.db, {
     storage_key: blob.key,
@@ -20,7 +25,7 @@ export async function buildUpload(ctx: AppContext, name: string, content: string
     size: blob.size,
     kind: 'upload',
     source_path: null,
-    owner_key: 'visitor:test',
+    owner_key: owner,
     created_at: Date.now(),
   });
 }

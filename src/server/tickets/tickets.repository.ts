@@ -64,12 +64,25 @@ export function findTicket(db: Executor, id: number): Promise<TicketRow | undefi
   return db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The files sent with the request itself, in order (not its messages'). */
 export function filesOfTicket(db: Executor, ticketId: number): Promise<FileRow[]> {
   return db
     .selectFrom('ticket_files')
     .innerJoin('files', 'files.id', 'ticket_files.file_id')
     .selectAll('files')
     .where('ticket_files.ticket_id', '=', ticketId)
+    .where('ticket_files.message_id', 'is', null)
+    .orderBy('ticket_files.position')
+    .execute();
+}
+
+/** The files of one message, in order. */
+export function filesOfMessage(db: Executor, messageId: number): Promise<FileRow[]> {
+  return db
+    .selectFrom('ticket_files')
+    .innerJoin('files', 'files.id', 'ticket_files.file_id')
+    .selectAll('files')
+    .where('ticket_files.message_id', '=', messageId)
     .orderBy('ticket_files.position')
     .execute();
 }

@@ -53,6 +53,7 @@ import {
   TicketFileParams,
   TicketFileQuery,
   TicketListQuery,
+  TicketReplyBody,
   TicketRouting,
   TicketUpdateBody,
   TicketView,
@@ -251,6 +252,16 @@ export const endpoints = {
     headers: authHeader,
     params: Type.Object({ id: Id }),
     body: TicketUpdateBody,
+    response: TicketView,
+  },
+  replyAdminTicket: {
+    ...routes.replyAdminTicket,
+    summary:
+      'Reply to the requester (mailed to them) or leave an internal note; answers the request as it is now',
+    tags: ['admin'],
+    headers: authHeader,
+    params: Type.Object({ id: Id }),
+    body: TicketReplyBody,
     response: TicketView,
   },
   getTicketRouting: {

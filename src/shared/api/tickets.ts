@@ -55,12 +55,40 @@ export const TicketStatusSchema = Type.Union([
 ]);
 
 export const TicketDelivery = Type.Object({
-  target: Type.Union([Type.Literal('webhook'), Type.Literal('email')]),
+  target: Type.Union(
+    [Type.Literal('webhook'), Type.Literal('email'), Type.Literal('requester'), Type.Literal('team')],
+    {
+      description:
+        'email: the request to SUPPORT_EMAIL; requester: a reply mailed to the requester; team: a reply of the requester mailed to the team',
+    },
+  ),
+  message_id: Type.Union([Type.Integer(), Type.Null()], { description: 'null: the request itself' }),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   attempts: Type.Integer(),
   last_error: Type.Union([Type.String(), Type.Null()]),
   delivered_at: Type.Union([Type.String(), Type.Null()]),
 });
+
+export const TicketFile = Type.Object({
+  id: Type.Integer(),
+  original_name: Type.String(),
+  file_size: Type.Integer(),
+});
+
+/** One message after the request: a reply of the team or of the requester, or the team's internal note. */
+export const TicketMessage = Type.Object({
+  id: Type.Integer(),
+  author_name: Type.String(),
+  from_team: Type.Boolean(),
+  internal: Type.Boolean({
+    description: 'a note for the team only: never shown to the requester, never mailed',
+  }),
+  body_text: Type.String(),
+  body_html: Type.String({ description: 'safe to place in a page' }),
+  created_at: Type.String({ description: 'ISO 8601' }),
+  files: Type.Array(TicketFile),
+});
+export type TicketMessage = Static<typeof TicketMessage>;
 
 export const TicketView = Type.Object({
   id: Type.Integer(),
@@ -75,9 +103,8 @@ export const TicketView = Type.Object({
   status: TicketStatusSchema,
   assignee_id: Type.Union([Type.Integer(), Type.Null()]),
   updated_at: Type.String({ description: 'ISO 8601: when anything last happened to it' }),
-  files: Type.Array(
-    Type.Object({ id: Type.Integer(), original_name: Type.String(), file_size: Type.Integer() }),
-  ),
+  files: Type.Array(TicketFile),
+  messages: Type.Array(TicketMessage),
   deliveries: Type.Array(TicketDelivery),
 });
 export type TicketView = Static<typeof TicketView>;
@@ -96,6 +123,22 @@ export const TicketUpdateBody = Type.Object({
   assignee_id: Type.Optional(Type.Union([Id, Type.Null()])),
 });
 export type TicketUpdateBody = Static<typeof TicketUpdateBody>;
+
+/** Longest message, as for the request itself. */
+export const TICKET_MESSAGE_MAX = 20_000;
+
+/**
+ * A reply of the team (mailed to the requester) or an internal note (`internal`, for the team only), with files
+ * uploaded first, and the status to leave the request in (otherwise: a reply waits for the customer, a note on a new
+ * request opens it).
+ */
+export const TicketReplyBody = Type.Object({
+  body: Type.String({ minLength: 1, maxLength: TICKET_MESSAGE_MAX }),
+  internal: Type.Optional(Type.Boolean()),
+  status: Type.Optional(TicketStatusSchema),
+  files: Type.Optional(Type.Array(Id, { maxItems: 20 })),
+});
+export type TicketReplyBody = Static<typeof TicketReplyBody>;
 
 export const TicketListQuery = Type.Object({
   page: Type.Optional(PageNumber),

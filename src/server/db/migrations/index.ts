@@ -9,6 +9,7 @@ import * as contentChanges from './0006-content-changes.ts';
 import * as uploadTimes from './0007-upload-times.ts';
 import * as roles from './0008-roles.ts';
 import * as ticketStatus from './0009-ticket-status.ts';
+import * as ticketMessages from './0010-ticket-messages.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -22,5 +23,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0007-upload-times': { up: uploadTimes.up(dialect) },
     '0008-roles': { up: roles.up(dialect) },
     '0009-ticket-status': { up: ticketStatus.up(dialect) },
+    '0010-ticket-messages': { up: ticketMessages.up(dialect) },
   };
 }

@@ -1,9 +1,36 @@
-import type { TicketView } from '../../../shared/api/tickets.ts';
-import type { FileRow, OutboxRow, TicketRow } from '../../db/tables.ts';
+import type { TicketMessage, TicketView } from '../../../shared/api/tickets.ts';
+import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 
 const isoOf = (millis: number) => new Date(Number(millis)).toISOString();
 
-export function presentTicket(ticket: TicketRow, files: FileRow[], deliveries: OutboxRow[]): TicketView {
+type ThreadFile = FileRow & { message_id: number | null };
+
+const presentFile = (file: FileRow) => ({
+  id: file.id,
+  original_name: file.original_name,
+  file_size: Number(file.size),
+});
+
+export function presentMessage(message: TicketMessageRow, files: ThreadFile[]): TicketMessage {
+  return {
+    id: message.id,
+    author_name: message.author_name,
+    from_team: message.from_team === 1,
+    internal: message.internal === 1,
+    body_text: message.body_text,
+    body_html: message.body_html,
+    created_at: isoOf(message.created_at),
+    files: files.filter((file) => file.message_id === message.id).map(presentFile),
+  };
+}
+
+/** A request with its thread: `files` are the request's own, each message carries its own. */
+export function presentTicket(
+  ticket: TicketRow,
+  files: ThreadFile[],
+  messages: TicketMessageRow[],
+  deliveries: OutboxRow[],
+): TicketView {
   return {
     id: ticket.id,
     title: ticket.title,
@@ -17,13 +44,11 @@ export function presentTicket(ticket: TicketRow, files: FileRow[], deliveries: O
     status: ticket.status,
     assignee_id: ticket.assignee_id,
     updated_at: isoOf(ticket.updated_at ?? ticket.created_at),
-    files: files.map((file) => ({
-      id: file.id,
-      original_name: file.original_name,
-      file_size: Number(file.size),
-    })),
+    files: files.filter((file) => file.message_id === null).map(presentFile),
+    messages: messages.map((message) => presentMessage(message, files)),
     deliveries: deliveries.map((delivery) => ({
       target: delivery.target,
+      message_id: delivery.message_id === 0 ? null : delivery.message_id,
       status: delivery.status,
       attempts: delivery.attempts,
       last_error: delivery.last_error,

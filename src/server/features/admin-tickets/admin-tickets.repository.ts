@@ -1,6 +1,6 @@
 import type { TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
-import type { FileRow, OutboxRow, TicketRow } from '../../db/tables.ts';
+import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 
 export async function countTickets(db: Executor): Promise<number> {
   const row = await db
@@ -14,16 +14,28 @@ export async function countTickets(db: Executor): Promise<number> {
 export function filesOfTickets(
   db: Executor,
   ticketIds: number[],
-): Promise<(FileRow & { ticket_id: number })[]> {
+): Promise<(FileRow & { ticket_id: number; message_id: number | null })[]> {
   if (ticketIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('ticket_files')
     .innerJoin('files', 'files.id', 'ticket_files.file_id')
     .selectAll('files')
-    .select('ticket_files.ticket_id')
+    .select(['ticket_files.ticket_id', 'ticket_files.message_id'])
     .where('ticket_files.ticket_id', 'in', ticketIds)
     .orderBy('ticket_files.ticket_id')
     .orderBy('ticket_files.position')
+    .execute();
+}
+
+/** The messages of several tickets in one query, internal notes included, in each ticket's order. */
+export function messagesOfTickets(db: Executor, ticketIds: number[]): Promise<TicketMessageRow[]> {
+  if (ticketIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('ticket_messages')
+    .selectAll()
+    .where('ticket_id', 'in', ticketIds)
+    .orderBy('ticket_id')
+    .orderBy('id')
     .execute();
 }
 
@@ -34,6 +46,7 @@ export function deliveriesOfTickets(db: Executor, ticketIds: number[]): Promise<
     .selectAll()
     .where('ticket_id', 'in', ticketIds)
     .orderBy('ticket_id')
+    .orderBy('message_id')
     .orderBy('target')
     .execute();
 }

@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { getTicket, pageTickets, ticketRouting, updateTicket } from './admin-tickets.service.ts';
+import {
+  getTicket,
+  pageTickets,
+  replyToTicket,
+  ticketRouting,
+  updateTicket,
+} from './admin-tickets.service.ts';
 
 export function registerAdminTicketRoutes(app: FastifyInstance, { db, config }: AppContext): void {
   route(app, endpoints.listAdminTickets, async (request) =>
@@ -11,6 +17,9 @@ export function registerAdminTicketRoutes(app: FastifyInstance, { db, config }: 
   route(app, endpoints.getAdminTicket, async (request) => getTicket(db, request.params.id));
   route(app, endpoints.updateAdminTicket, async (request) =>
     updateTicket(db, request.params.id, request.body),
+  );
+  route(app, endpoints.replyAdminTicket, async (request, _reply, { user }) =>
+    replyToTicket(db, config.tickets, request.params.id, user, request.body),
   );
   route(app, endpoints.getTicketRouting, async () => ticketRouting(db, config.tickets));
 }

@@ -1,30 +1,44 @@
 import type { PagedList } from '../../../shared/api/common.ts';
-import type { TicketRouting, TicketUpdateBody, TicketView } from '../../../shared/api/tickets.ts';
+import type {
+  TicketReplyBody,
+  TicketRouting,
+  TicketUpdateBody,
+  TicketView,
+} from '../../../shared/api/tickets.ts';
 import type { TicketsConfig } from '../../config/config.ts';
 import type { Executor } from '../../db/database.ts';
-import type { TicketRow } from '../../db/tables.ts';
+import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { findUser } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES, TICKET_TRANSITIONS } from '../../../shared/constants.ts';
-import { findTicket, listTickets } from '../../tickets/tickets.repository.ts';
+import { findAttachableUploads, findTicket, listTickets } from '../../tickets/tickets.repository.ts';
+import { addMessage } from '../../tickets/thread.ts';
+import { userKey } from '../../tickets/visitor.ts';
+import { cleanText } from '../../lib/clean-text.ts';
 import {
   countTickets,
   deliveriesOfTickets,
   filesOfTickets,
+  messagesOfTickets,
   writeTicketIfUnchanged,
 } from './admin-tickets.repository.ts';
 import { presentTicket } from './admin-tickets.presenters.ts';
 
 export const TICKET_PAGE_SIZE = 20;
 
-/** Two queries for a whole page, whatever its size, rather than two per ticket. */
+/** Three queries for a whole page, whatever its size, rather than three per ticket. */
 async function presentTickets(db: Executor, tickets: TicketRow[]): Promise<TicketView[]> {
   const ids = tickets.map((t) => t.id);
-  const [files, deliveries] = await Promise.all([filesOfTickets(db, ids), deliveriesOfTickets(db, ids)]);
+  const [files, messages, deliveries] = await Promise.all([
+    filesOfTickets(db, ids),
+    messagesOfTickets(db, ids),
+    deliveriesOfTickets(db, ids),
+  ]);
   return tickets.map((ticket) =>
     presentTicket(
       ticket,
       files.filter((f) => f.ticket_id === ticket.id),
+      messages.filter((m) => m.ticket_id === ticket.id),
       deliveries.filter((d) => d.ticket_id === ticket.id),
     ),
   );
@@ -94,5 +108,46 @@ export async function updateTicket(db: Executor, id: number, body: TicketUpdateB
     throw new ApiError(409, 'conflict', 'The request changed meanwhile: read it again', [
       { field: 'status', message: 'changed meanwhile' },
     ]);
+  return getTicket(db, id);
+}
+
+/** Where a reply of the team goes besides the thread: the requester by email, and the webhook. */
+function replyTargets(config: TicketsConfig): OutboxTarget[] {
+  return [
+    ...(config.webhookUrl ? ['webhook' as const] : []),
+    ...(config.smtpUrl ? ['requester' as const] : []),
+  ];
+}
+
+/**
+ * A reply of the team, mailed to the requester in their language, or an internal note that never leaves the team;
+ * with the writer's own untaken uploads (400 naming `files` otherwise).
+ */
+export async function replyToTicket(
+  db: Executor,
+  config: TicketsConfig,
+  id: number,
+  writer: UserRow,
+  body: TicketReplyBody,
+): Promise<TicketView> {
+  const ticket = await findTicket(db, id);
+  if (!ticket) throw notFound(`Ticket ${id}`);
+  const text = cleanText(body.body, true);
+  if (!text) throw badRequest('body', 'must not be empty');
+  const fileIds = [...new Set(body.files ?? [])];
+  const attachable = new Set(
+    (await findAttachableUploads(db, [userKey(writer.id)], fileIds)).map((f) => f.id),
+  );
+  const missing = fileIds.find((fileId) => !attachable.has(fileId));
+  if (missing !== undefined) throw badRequest('files', `file ${missing} is not one of your untaken uploads`);
+  const internal = body.internal ?? false;
+  await addMessage(db, ticket, {
+    author: { id: writer.id, name: writer.name, fromTeam: true },
+    text,
+    internal,
+    fileIds,
+    ...(body.status && { status: body.status }),
+    targets: internal ? [] : replyTargets(config),
+  });
   return getTicket(db, id);
 }

@@ -105,6 +105,7 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
       assignee_id: null,
       updated_at: new Date(start + 60_000).toISOString(),
       files: [],
+      messages: [],
       deliveries: [],
     });
     expectApiError(await get('/api/admin/tickets/999999', adminToken), 404);

@@ -18,7 +18,7 @@ export interface TablePlan {
  * Left out: sign-in tokens (everyone signs in again on the new install, and a backup file then holds nothing that
  * opens a session), used captcha solutions, rate-limit counters and the content change log (short-lived,
  * meaningless elsewhere).
- * Kept: users with their password hashes (they sign in with the same passwords), tickets with their outbox, so
+ * Kept: users with their password hashes (they sign in with the same passwords), tickets with their messages and outbox, so
  * deliveries still pending go out from the new install.
  */
 export const TABLE_PLAN = {
@@ -32,6 +32,8 @@ export const TABLE_PLAN = {
   users: { keep: true, key: ['id'], identity: true },
   auth_tokens: { keep: false, key: ['token_hash'] },
   tickets: { keep: true, key: ['id'], identity: true },
+  ticket_messages: { keep: true, key: ['id'], identity: true },
+  ticket_links: { keep: true, key: ['token_hash'] },
   ticket_files: { keep: true, key: ['ticket_id', 'file_id'] },
   outbox: { keep: true, key: ['id'], identity: true },
   captcha_uses: { keep: false, key: ['key'] },

@@ -1,9 +1,12 @@
 import type { AppContext } from '../../context.ts';
-import type { OutboxRow, OutboxTarget } from '../../db/tables.ts';
-import { filesOfTicket, findTicket } from '../../tickets/tickets.repository.ts';
+import type { OutboxRow, OutboxTarget, TicketMessageRow, TicketRow } from '../../db/tables.ts';
+import { filesOfMessage, filesOfTicket, findTicket } from '../../tickets/tickets.repository.ts';
+import { findMessage } from '../../tickets/thread.repository.ts';
+import { findUser, listTeam } from '../../accounts/users.repository.ts';
+import { replyEmailText, teamEmailText, threadLink } from './reply-email.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
-import { sendEmail } from './email.ts';
-import { buildWebhookPayload, sendWebhook, WEBHOOK_TIMEOUT_MS } from './webhook.ts';
+import { messageIdOf, replyMessageIdOf, sendEmail, sendMail } from './email.ts';
+import { buildReplyPayload, buildWebhookPayload, sendWebhook, WEBHOOK_TIMEOUT_MS } from './webhook.ts';
 
 /** How long a claimed row is ours; a server that dies mid-delivery gives it back when this runs out. */
 export const CLAIM_MS = 60_000;
@@ -29,9 +32,79 @@ export interface DeliveryOptions {
   webhookTimeoutMs?: number;
 }
 
+/** Sends a message of the thread: to the requester (a team reply), or to the team (the requester's reply). */
+async function deliverMessage(
+  ctx: AppContext,
+  row: OutboxRow,
+  ticket: TicketRow,
+  message: TicketMessageRow,
+  now: number,
+  options: DeliveryOptions,
+) {
+  const files = await filesOfMessage(ctx.db, message.id);
+  const threading = {
+    messageId: replyMessageIdOf(ticket.id, message.id),
+    inReplyTo: messageIdOf(ticket.id),
+    references: [messageIdOf(ticket.id)],
+    subject: `Re: ${ticket.title}`,
+  };
+  if (row.target === 'webhook') {
+    const payload = await buildReplyPayload(
+      ctx,
+      ticket,
+      await filesOfTicket(ctx.db, ticket.id),
+      message,
+      files,
+      now,
+    );
+    await sendWebhook(ctx, row, payload, options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS);
+  } else if (row.target === 'requester') {
+    const link = await threadLink(ctx, ticket, message);
+    const { supportEmail } = ctx.config.tickets;
+    await sendMail(
+      ctx,
+      {
+        ...threading,
+        to: { name: ticket.name, address: ticket.email },
+        ...(supportEmail && { replyTo: supportEmail }),
+        text: replyEmailText(ticket, message, files, link),
+      },
+      files,
+    );
+  } else if (row.target === 'team') {
+    await sendMail(
+      ctx,
+      {
+        ...threading,
+        to: await teamRecipients(ctx, ticket),
+        replyTo: { name: ticket.name, address: ticket.email },
+        text: teamEmailText(ctx, ticket, message, files),
+      },
+      files,
+    );
+  } else {
+    throw new Error(`a message is not sent to ${row.target}`);
+  }
+}
+
+/** Who hears of the requester's reply: the assignee; else the support address; else everyone on the team. */
+async function teamRecipients(ctx: AppContext, ticket: TicketRow): Promise<string[]> {
+  const assignee = ticket.assignee_id === null ? undefined : await findUser(ctx.db, ticket.assignee_id);
+  if (assignee) return [assignee.email];
+  if (ctx.config.tickets.supportEmail) return [ctx.config.tickets.supportEmail];
+  const team = await listTeam(ctx.db);
+  if (team.length === 0) throw new Error('nobody is on the team to hear of it');
+  return team.map((member) => member.email);
+}
+
 async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: DeliveryOptions) {
   const ticket = await findTicket(ctx.db, row.ticket_id);
   if (!ticket) throw new Error(`ticket ${row.ticket_id} no longer exists`);
+  if (row.message_id !== 0) {
+    const message = await findMessage(ctx.db, row.message_id);
+    if (!message) throw new Error(`message ${row.message_id} no longer exists`);
+    return deliverMessage(ctx, row, ticket, message, now, options);
+  }
   const files = await filesOfTicket(ctx.db, ticket.id);
   if (row.target === 'webhook') {
     const payload = await buildWebhookPayload(ctx, ticket, files, now);

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { AppContext } from '../../context.ts';
 import type { FileRow, TicketRow } from '../../db/tables.ts';
 
@@ -7,6 +7,9 @@ const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, sock
 
 /** The same id on every attempt, so a mail system that saw the first copy can drop a repeat. */
 export const messageIdOf = (ticketId: number) => `<ticket-${ticketId}@signpost>`;
+/** A message's own id, the same on every attempt; mail clients thread it under the request's. */
+export const replyMessageIdOf = (ticketId: number, messageId: number) =>
+  `<ticket-${ticketId}-message-${messageId}@signpost>`;
 
 const formatSize = (bytes: number) =>
   bytes < 1024
@@ -32,21 +35,20 @@ export function emailText(ticket: TicketRow, files: FileRow[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Mails one ticket to the support address, with the visitor as Reply-To so answering reaches them. */
-export async function sendEmail(ctx: AppContext, ticket: TicketRow, files: FileRow[]): Promise<void> {
-  const { smtpUrl, supportEmail, mailFrom } = ctx.config.tickets;
+/** One mail through SMTP_URL, from MAIL_FROM, with the files attached. */
+export async function sendMail(
+  ctx: AppContext,
+  mail: Omit<SendMailOptions, 'from' | 'attachments'>,
+  files: FileRow[],
+): Promise<void> {
+  const { smtpUrl, mailFrom } = ctx.config.tickets;
   if (!smtpUrl) throw new Error('SMTP_URL is not set');
-  if (!supportEmail) throw new Error('SUPPORT_EMAIL is not set');
   // Options in the URL's query (e.g. ?requireTLS=true) win over these defaults.
   const transport = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
   try {
     await transport.sendMail({
+      ...mail,
       from: mailFrom,
-      to: supportEmail,
-      replyTo: { name: ticket.name, address: ticket.email },
-      subject: ticket.title,
-      text: emailText(ticket, files),
-      messageId: messageIdOf(ticket.id),
       attachments: files.map((file) => ({
         filename: file.original_name,
         contentType: file.mime_type,
@@ -56,4 +58,21 @@ export async function sendEmail(ctx: AppContext, ticket: TicketRow, files: FileR
   } finally {
     transport.close();
   }
+}
+
+/** Mails one ticket to the support address, with the visitor as Reply-To so answering reaches them. */
+export async function sendEmail(ctx: AppContext, ticket: TicketRow, files: FileRow[]): Promise<void> {
+  const { supportEmail } = ctx.config.tickets;
+  if (!supportEmail) throw new Error('SUPPORT_EMAIL is not set');
+  await sendMail(
+    ctx,
+    {
+      to: supportEmail,
+      replyTo: { name: ticket.name, address: ticket.email },
+      subject: ticket.title,
+      text: emailText(ticket, files),
+      messageId: messageIdOf(ticket.id),
+    },
+    files,
+  );
 }

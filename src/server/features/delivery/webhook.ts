@@ -1,14 +1,32 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../context.ts';
-import type { FileRow, OutboxRow, TicketRow } from '../../db/tables.ts';
+import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 import { signFileLink } from './file-links.ts';
 
 export const SIGNATURE_HEADER = 'x-signpost-signature';
 export const DELIVERY_HEADER = 'x-signpost-delivery';
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
+export interface WebhookMessage {
+  id: number;
+  author_name: string;
+  from_team: boolean;
+  body_text: string;
+  created_at: string;
+  files: WebhookFile[];
+}
+
+interface WebhookFile {
+  id: number;
+  original_name: string;
+  file_size: number;
+  mime_type: string;
+  link: string;
+}
+
 export interface WebhookPayload {
-  event: 'ticket.created';
+  /** `ticket.created` for a new request; `ticket.replied` with `message` for a reply of the team or the requester. */
+  event: 'ticket.created' | 'ticket.replied';
   ticket: {
     id: number;
     title: string;
@@ -18,9 +36,21 @@ export interface WebhookPayload {
     channel: string;
     lang: string;
     created_at: string;
-    files: { id: number; original_name: string; file_size: number; mime_type: string; link: string }[];
+    files: WebhookFile[];
   };
+  message?: WebhookMessage;
 }
+
+const presentFiles = (ctx: AppContext, files: FileRow[], now: number): Promise<WebhookFile[]> =>
+  Promise.all(
+    files.map(async (file) => ({
+      id: file.id,
+      original_name: file.original_name,
+      file_size: Number(file.size),
+      mime_type: file.mime_type,
+      link: await signFileLink(ctx, file.id, now),
+    })),
+  );
 
 export async function buildWebhookPayload(
   ctx: AppContext,
@@ -39,15 +69,31 @@ export async function buildWebhookPayload(
       channel: ticket.channel,
       lang: ticket.lang,
       created_at: new Date(Number(ticket.created_at)).toISOString(),
-      files: await Promise.all(
-        files.map(async (file) => ({
-          id: file.id,
-          original_name: file.original_name,
-          file_size: Number(file.size),
-          mime_type: file.mime_type,
-          link: await signFileLink(ctx, file.id, now),
-        })),
-      ),
+      files: await presentFiles(ctx, files, now),
+    },
+  };
+}
+
+/** A reply, with the request it belongs to (the request's own files; the reply's in `message`). */
+export async function buildReplyPayload(
+  ctx: AppContext,
+  ticket: TicketRow,
+  ticketFiles: FileRow[],
+  message: TicketMessageRow,
+  messageFiles: FileRow[],
+  now: number,
+): Promise<WebhookPayload> {
+  const created = await buildWebhookPayload(ctx, ticket, ticketFiles, now);
+  return {
+    ...created,
+    event: 'ticket.replied',
+    message: {
+      id: message.id,
+      author_name: message.author_name,
+      from_team: message.from_team === 1,
+      body_text: message.body_text,
+      created_at: new Date(Number(message.created_at)).toISOString(),
+      files: await presentFiles(ctx, messageFiles, now),
     },
   };
 }
@@ -69,7 +115,10 @@ export async function sendWebhook(
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     [DELIVERY_HEADER]: String(delivery.id),
-    'idempotency-key': `ticket-${delivery.ticket_id}-webhook`,
+    'idempotency-key':
+      delivery.message_id === 0
+        ? `ticket-${delivery.ticket_id}-webhook`
+        : `ticket-${delivery.ticket_id}-message-${delivery.message_id}-webhook`,
   };
   if (webhookSecret) headers[SIGNATURE_HEADER] = signBody(webhookSecret, body);
   let response: Response;

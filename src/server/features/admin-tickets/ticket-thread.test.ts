@@ -1,0 +1,222 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TicketView } from '../../../shared/api/tickets.ts';
+import type { UserRow } from '../../db/tables.ts';
+import { expectApiError } from '../../testing/api-expect.ts';
+import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
+import { attachmentsOf, headerOf, startMailServer, textOf } from '../../testing/mail-server.ts';
+import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
+import { isTicketLink } from '../../tickets/ticket-links.ts';
+import { userKey } from '../../tickets/visitor.ts';
+import { deliverDue } from '../delivery/delivery.service.ts';
+
+/** A webhook receiver on loopback that keeps every body it is sent. */
+async function startReceiver() {
+  const bodies: { event: string; message?: { body_text: string; from_team: boolean } }[] = [];
+  const keys: string[] = [];
+  const server = http.createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    request.on('end', () => {
+      bodies.push(JSON.parse(text));
+      keys.push(String(request.headers['idempotency-key']));
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    bodies,
+    keys,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.each(testDialects())('the team answers a request, on %s', (dialect) => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startMailServer>>;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let agent: UserRow;
+  let agentToken: string;
+  let customerToken: string;
+
+  const signIn = async (email: string) =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: DEFAULT_PASSWORD },
+      })
+    ).json<{ token: string }>().token;
+  const reply = (id: number, payload: object, token = agentToken) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/admin/tickets/${id}/messages`,
+      headers: { 'x-auth-token': token },
+      payload,
+    });
+
+  beforeAll(async () => {
+    smtp = await startMailServer();
+    receiver = await startReceiver();
+    t = await createTestApp(dialect, {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Help <help@example.com>',
+      TICKET_WEBHOOK_URL: receiver.url,
+      PUBLIC_URL: 'https://help.example.com',
+    });
+    agent = await buildUser(t.ctx.db, { role: 'agent', name: 'Dana Desk' });
+    const customer = await buildUser(t.ctx.db);
+    agentToken = await signIn(agent.email);
+    customerToken = await signIn(customer.email);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+    await receiver?.close();
+  });
+  beforeEach(() => {
+    smtp.mails.length = 0;
+    receiver.bodies.length = 0;
+    receiver.keys.length = 0;
+  });
+
+  it('mails a reply to the requester in their language, threaded under the request, with a private link', async () => {
+    const ticket = await buildTicket(t.ctx, {
+      title: 'Термостат не греет',
+      email: 'ivan@example.com',
+      name: 'Иван',
+      lang: 'ru',
+      targets: [],
+    });
+    const response = await reply(ticket.id, { body: 'Попробуйте сбросить.\n\nЕсли не поможет — напишите.' });
+    expect(response.statusCode, response.body).toBe(200);
+    const view = response.json<TicketView>();
+    expect(Value.Check(TicketView, view)).toBe(true);
+    expect(view.status).toBe('waiting');
+    expect(view.messages).toEqual([
+      expect.objectContaining({
+        author_name: 'Dana Desk',
+        from_team: true,
+        internal: false,
+        body_text: 'Попробуйте сбросить.\n\nЕсли не поможет — напишите.',
+        body_html: '<p>Попробуйте сбросить.</p><p>Если не поможет — напишите.</p>',
+        files: [],
+      }),
+    ]);
+    expect(Date.parse(view.updated_at)).toBeGreaterThan(Number(ticket.created_at));
+    expect(view.deliveries.map((d) => [d.target, d.message_id])).toEqual([
+      ['requester', view.messages[0]!.id],
+      ['webhook', view.messages[0]!.id],
+    ]);
+
+    const outcomes = await deliverDue(t.ctx);
+    expect(outcomes.map((o) => o.status)).toEqual(['delivered', 'delivered']);
+    expect(smtp.mails).toHaveLength(1);
+    const mail = smtp.mails[0]!;
+    expect(mail.to).toEqual(['ivan@example.com']);
+    expect(headerOf(mail.raw, 'Subject')).toBe('Re: Термостат не греет');
+    expect(headerOf(mail.raw, 'In-Reply-To')).toBe(`<ticket-${ticket.id}@signpost>`);
+    expect(headerOf(mail.raw, 'References')).toBe(`<ticket-${ticket.id}@signpost>`);
+    expect(headerOf(mail.raw, 'Message-ID')).toBe(
+      `<ticket-${ticket.id}-message-${view.messages[0]!.id}@signpost>`,
+    );
+    const text = textOf(mail.raw);
+    expect(text).toContain('Dana Desk ответил(а) на ваше обращение «Термостат не греет»:');
+    expect(text).toContain('Попробуйте сбросить.');
+    // Sent without an account: the link carries a private key that opens this request, and no other.
+    const link = /https:\/\/help\.example\.com\/issues\/(\d+)\?key=([\w-]+)/.exec(text);
+    expect(link?.[1]).toBe(String(ticket.id));
+    expect(await isTicketLink(t.ctx.db, ticket.id, link![2]!)).toBe(true);
+    expect(await isTicketLink(t.ctx.db, ticket.id + 1, link![2]!)).toBe(false);
+    expect(await isTicketLink(t.ctx.db, ticket.id, link![2]!, Date.now() + 31 * 24 * 3600 * 1000)).toBe(
+      false,
+    );
+    const stored = await t.ctx.db.selectFrom('ticket_links').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain(link![2]!);
+
+    expect(receiver.bodies).toEqual([
+      expect.objectContaining({
+        event: 'ticket.replied',
+        message: expect.objectContaining({ body_text: view.messages[0]!.body_text, from_team: true }),
+      }),
+    ]);
+    expect(receiver.keys).toEqual([`ticket-${ticket.id}-message-${view.messages[0]!.id}-webhook`]);
+  });
+
+  it("links a signed-in requester's mail to the page itself, and attaches the reply's files", async () => {
+    const owner = await buildUser(t.ctx.db);
+    const ticket = await buildTicket(t.ctx, { user_id: owner.id, email: owner.email, targets: [] });
+    const mine = await buildUpload(t.ctx, 'steps.txt', 'first, second', userKey(agent.id));
+    const response = await reply(ticket.id, { body: 'See the steps attached.', files: [mine.id] });
+    expect(response.statusCode, response.body).toBe(200);
+    const view = response.json<TicketView>();
+    expect(view.files).toEqual([]);
+    expect(view.messages[0]!.files).toEqual([{ id: mine.id, original_name: 'steps.txt', file_size: 13 }]);
+    await deliverDue(t.ctx);
+    const text = textOf(smtp.mails[0]!.raw);
+    expect(text).toContain(`https://help.example.com/issues/${ticket.id}\n`);
+    expect(text).not.toContain('?key=');
+    expect(attachmentsOf(smtp.mails[0]!.raw).get('steps.txt')?.toString()).toBe('first, second');
+    // A file goes with one message only.
+    expectApiError(await reply(ticket.id, { body: 'Again', files: [mine.id] }), 400, ['files']);
+  });
+
+  it('keeps an internal note inside the team: no mail, no webhook, and a new request opens', async () => {
+    const ticket = await buildTicket(t.ctx, { targets: [] });
+    const response = await reply(ticket.id, { body: 'Customer is on the old firmware.', internal: true });
+    expect(response.statusCode, response.body).toBe(200);
+    const view = response.json<TicketView>();
+    expect(view.status).toBe('open');
+    expect(view.messages.map((m) => m.internal)).toEqual([true]);
+    expect(view.deliveries).toEqual([]);
+    expect(await deliverDue(t.ctx)).toEqual([]);
+    expect(smtp.mails).toEqual([]);
+  });
+
+  it('leaves the request in the status asked for, by the allowed moves only; a closed one takes no message', async () => {
+    const ticket = await buildTicket(t.ctx, { targets: [] });
+    const solved = await reply(ticket.id, { body: 'Fixed in 2.1.', status: 'solved' });
+    expect(solved.json<TicketView>().status).toBe('solved');
+    expectApiError(await reply(ticket.id, { body: 'Hm', status: 'new' }), 409, ['status']);
+    const closed = await reply(ticket.id, { body: 'Closing.', status: 'closed' });
+    expect(closed.json<TicketView>().status).toBe('closed');
+    expectApiError(await reply(ticket.id, { body: 'One more thing' }), 409, ['body']);
+    const messages = await t.ctx.db
+      .selectFrom('ticket_messages')
+      .selectAll()
+      .where('ticket_id', '=', ticket.id)
+      .execute();
+    expect(messages).toHaveLength(2);
+  });
+
+  it('refuses bad replies by field, and anyone off the team, storing nothing', async () => {
+    const ticket = await buildTicket(t.ctx, { targets: [] });
+    const someoneElses = await buildUpload(t.ctx, 'theirs.txt', 'x');
+    expectApiError(await reply(ticket.id, { body: '  \n ' }), 400, ['body']);
+    expectApiError(await reply(ticket.id, { body: '' }), 400, ['body']);
+    expectApiError(await reply(ticket.id, { body: 'x'.repeat(20_001) }), 400, ['body']);
+    expectApiError(await reply(ticket.id, { body: 'Hi', files: [someoneElses.id] }), 400, ['files']);
+    expectApiError(await reply(ticket.id, { body: 'Hi', status: 'lost' }), 400, ['status']);
+    expectApiError(await reply(ticket.id, { body: 'Hi', cc: 'x@example.com' }), 400, ['cc']);
+    expectApiError(await reply(ticket.id, { body: 'Hi' }, customerToken), 403);
+    expectApiError(await reply(ticket.id, { body: 'Hi' }, 'not-a-token'), 401);
+    expectApiError(await reply(999_999, { body: 'Hi' }), 404);
+    const messages = await t.ctx.db
+      .selectFrom('ticket_messages')
+      .selectAll()
+      .where('ticket_id', '=', ticket.id)
+      .execute();
+    expect(messages).toEqual([]);
+    const after = await t.ctx.db
+      .selectFrom('tickets')
+      .select('status')
+      .where('id', '=', ticket.id)
+      .executeTakeFirst();
+    expect(after?.status).toBe('new');
+  });
+});

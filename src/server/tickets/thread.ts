@@ -1,0 +1,97 @@
+import { TICKET_TRANSITIONS, type TicketStatus } from '../../shared/constants.ts';
+import type { Executor } from '../db/database.ts';
+import type { OutboxTarget, TicketMessageRow, TicketRow } from '../db/tables.ts';
+import { ApiError } from '../http/errors.ts';
+import { escapeHtml } from '../../shared/html.ts';
+import {
+  attachMessageFiles,
+  enqueueMessageDeliveries,
+  insertMessage,
+  moveTicket,
+} from './thread.repository.ts';
+
+/** Who writes a message: a member of the team, or the requester. */
+export interface Author {
+  id: number | null;
+  name: string;
+  fromTeam: boolean;
+}
+
+export interface NewMessage {
+  author: Author;
+  /** Plain text as written; kept as is for mail and search, and as paragraphs for pages. */
+  text: string;
+  internal: boolean;
+  /** Uploads already checked to be the author's and untaken. */
+  fileIds: number[];
+  /** The status the writer asks for; otherwise the message's own effect (`statusAfter`). */
+  status?: TicketStatus;
+  /** Deliveries of this message (the outbox sends one per target). */
+  targets: OutboxTarget[];
+}
+
+/**
+ * What a message does to a request when its writer asks for nothing else: a team reply waits for the customer, a
+ * note shows someone is on it, and the requester's reply brings the request back to the team.
+ */
+export function statusAfter(
+  ticket: Pick<TicketRow, 'status'>,
+  message: Pick<NewMessage, 'author' | 'internal'>,
+) {
+  const { status } = ticket;
+  if (message.author.fromTeam) {
+    if (message.internal) return status === 'new' ? 'open' : status;
+    return status === 'new' || status === 'open' ? 'waiting' : status;
+  }
+  return status === 'waiting' || status === 'solved' ? 'open' : status;
+}
+
+/** Paragraphs and line breaks of plain text, escaped: what a page shows of a message written as text. */
+export function textToHtml(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+}
+
+const conflict = () =>
+  new ApiError(409, 'conflict', 'The request changed meanwhile: read it again', [
+    { field: 'status', message: 'changed meanwhile' },
+  ]);
+
+/**
+ * Adds a message to a request in one transaction: the message, its files, the request's new status and activity
+ * time, and its deliveries. A closed request takes no message (409); a status move outside TICKET_TRANSITIONS is
+ * refused (409); a request whose status changed since it was read is refused, not overwritten (409).
+ */
+export async function addMessage(
+  db: Executor,
+  ticket: TicketRow,
+  message: NewMessage,
+  now = Date.now(),
+): Promise<TicketMessageRow> {
+  if (ticket.status === 'closed')
+    throw new ApiError(409, 'closed', 'This request is closed: a new question is a new request', [
+      { field: 'body', message: 'the request is closed' },
+    ]);
+  const status = message.status ?? statusAfter(ticket, message);
+  if (status !== ticket.status && !TICKET_TRANSITIONS[ticket.status].includes(status))
+    throw new ApiError(409, 'invalid_transition', `A ${ticket.status} request cannot become ${status}`, [
+      { field: 'status', message: `cannot go from ${ticket.status} to ${status}` },
+    ]);
+  return db.transaction().execute(async (trx) => {
+    if (!(await moveTicket(trx, ticket, status, now))) throw conflict();
+    const row = await insertMessage(trx, ticket.id, {
+      author_id: message.author.id,
+      author_name: message.author.name,
+      from_team: message.author.fromTeam ? 1 : 0,
+      internal: message.internal ? 1 : 0,
+      body_text: message.text,
+      body_html: textToHtml(message.text),
+      created_at: now,
+    });
+    await attachMessageFiles(trx, ticket.id, row.id, message.fileIds);
+    await enqueueMessageDeliveries(trx, ticket.id, row.id, message.targets, now);
+    return row;
+  });
+}
