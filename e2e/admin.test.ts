@@ -142,7 +142,7 @@ describe('the admin app, one journey', () => {
   it('shows an agent the requests only, and one request in full', async () => {
     const screenshot = await buildUpload(server.ctx, 'screen.png', 'not really a png');
     await buildTicket(server.ctx, { title: 'Older request', targets: [], now: Date.now() - 60_000 });
-    await buildTicket(server.ctx, {
+    const thermostat = await buildTicket(server.ctx, {
       title: 'The thermostat does not heat',
       description: 'It shows E4.\nSince yesterday.',
       targets: [],
@@ -159,8 +159,38 @@ describe('the admin app, one journey', () => {
     await page.getByRole('link', { name: 'The thermostat does not heat' }).click();
     await page.getByRole('heading', { name: 'The thermostat does not heat' }).waitFor();
     expect(await page.locator('.request-message').innerText()).toBe('It shows E4.\nSince yesterday.');
-    expect(await page.getByRole('listitem').filter({ hasText: 'screen.png' }).count()).toBe(1);
+    expect(await page.getByRole('list', { name: 'Files' }).getByRole('listitem').allInnerTexts()).toEqual([
+      'screen.png (16 B)',
+    ]);
     await checkAxe('one request');
+    // The agent answers: a reply (no SMTP here, and the form says so), then a note only the team sees.
+    expect(await page.locator('.reply-form .field-hint').innerText()).toContain('Not emailed');
+    await page
+      .getByLabel('Reply to Ann Lee')
+      .fill('Unplug it for 30 seconds.\n\nThen tell us what it shows.');
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByText('Reply sent.').waitFor();
+    await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('waiting');
+    await page.getByLabel('Internal note').check();
+    await page.getByLabel('Note for the team').fill('Known sensor bug in 2.0.3.');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.getByText('Note added.').waitFor();
+    const thread = page.getByRole('list', { name: 'Conversation' }).locator(':scope > li');
+    expect(await thread.count()).toBe(3);
+    expect(await thread.nth(1).innerText()).toContain('Then tell us what it shows.');
+    expect(await thread.nth(2).innerText()).toMatch(/Internal note[\s\S]*Known sensor bug/);
+    await page.getByLabel('Assignee').selectOption({ label: AGENT.name });
+    await expect
+      .poll(
+        async () =>
+          (await api<{ assignee_id: number }>(`/api/admin/tickets/${thermostat.id}`)).body.assignee_id,
+      )
+      .not.toBeNull();
+    await page.reload();
+    await page.getByRole('heading', { name: 'The thermostat does not heat' }).waitFor();
+    expect(await page.getByLabel('Assignee').locator('option:checked').innerText()).toBe(AGENT.name);
+    expect(await page.getByLabel('Status').inputValue()).toBe('waiting');
+    await checkAxe('one request answered');
     // An address of the administrators' pages leads an agent back to the requests.
     await page.goto(`${server.url}/admin/branding`);
     await page.getByRole('heading', { name: 'Requests' }).waitFor();

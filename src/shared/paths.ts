@@ -25,6 +25,7 @@ export const apiPaths = {
   adminTicket: '/api/admin/tickets/:id',
   adminTicketMessages: '/api/admin/tickets/:id/messages',
   adminTicketRouting: '/api/admin/ticket-routing',
+  adminTeam: '/api/admin/team',
   ticketFile: '/api/ticket-files/:id',
   adminTree: '/api/admin/tree',
   adminSections: '/api/admin/sections',

@@ -39,6 +39,7 @@ export const routes = {
   getTicketRouting: { method: 'GET', path: apiPaths.adminTicketRouting, role: 'agent' },
   updateAdminTicket: { method: 'PATCH', path: apiPaths.adminTicket, role: 'agent' },
   replyAdminTicket: { method: 'POST', path: apiPaths.adminTicketMessages, role: 'agent' },
+  listTeam: { method: 'GET', path: apiPaths.adminTeam, role: 'agent' },
   recordSearchEvent: { method: 'POST', path: apiPaths.searchEvents, role: 'public' },
   getSearchReport: { method: 'GET', path: apiPaths.adminSearchReport, role: 'admin' },
   getAdminTree: { method: 'GET', path: apiPaths.adminTree, role: 'admin' },

@@ -128,6 +128,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /api/captcha/challenge': { accept: [404], input: () => ({}) },
   'GET /api/admin/tickets': { role: 'admin', input: () => ({ query: { page: 1, per_page: 10 } }) },
   'GET /api/admin/tickets/:id': { role: 'admin', input: (fx) => ({ params: { id: fx.ticketId } }) },
+  'GET /api/admin/team': { role: 'admin', input: () => ({}) },
   'GET /api/admin/tree': { role: 'admin', input: () => ({}) },
   'GET /api/admin/articles/:id': { role: 'admin', input: (fx) => ({ params: { id: fx.draftId } }) },
   'GET /api/admin/articles/:id/revisions': {

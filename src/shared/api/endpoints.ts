@@ -54,6 +54,7 @@ import {
   TicketFileQuery,
   TicketListQuery,
   TicketReplyBody,
+  TeamList,
   TicketRouting,
   TicketUpdateBody,
   TicketView,
@@ -263,6 +264,13 @@ export const endpoints = {
     params: Type.Object({ id: Id }),
     body: TicketReplyBody,
     response: TicketView,
+  },
+  listTeam: {
+    ...routes.listTeam,
+    summary: 'The members of the team (administrators and agents), whom a request can be given to',
+    tags: ['admin'],
+    headers: authHeader,
+    response: TeamList,
   },
   getTicketRouting: {
     ...routes.getTicketRouting,

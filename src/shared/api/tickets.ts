@@ -113,6 +113,7 @@ export type TicketView = Static<typeof TicketView>;
 export const TicketRouting = Type.Object({
   email: Type.Boolean({ description: 'SUPPORT_EMAIL (with SMTP_URL) is set' }),
   webhook: Type.Boolean({ description: 'TICKET_WEBHOOK_URL is set' }),
+  mail: Type.Boolean({ description: "SMTP_URL is set: the team's replies are mailed to requesters" }),
   stored: Type.Integer({ description: 'requests kept in the database' }),
 });
 export type TicketRouting = Static<typeof TicketRouting>;
@@ -144,3 +145,15 @@ export const TicketListQuery = Type.Object({
   page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 });
+
+/** Who a request can be given to: the team, by name. */
+export const TeamList = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      role: Type.Union([Type.Literal('admin'), Type.Literal('agent')]),
+    }),
+  ),
+});
+export type TeamList = Static<typeof TeamList>;

@@ -5,7 +5,8 @@ import { BrandingPage, brandingLoader } from './routes/branding.tsx';
 import { categoryLoader } from './routes/category.tsx';
 import { ContentHome, ContentLayout, contentLoader } from './routes/content.tsx';
 import { AdminNotFound, Loading, PageError, Shell, ShellError } from './routes/shell.tsx';
-import { RequestPage, requestLoader, RequestsPage, requestsLoader } from './routes/requests.tsx';
+import { RequestPage, requestLoader } from './routes/request.tsx';
+import { RequestsPage, requestsLoader } from './routes/requests.tsx';
 import { SignInPage } from './routes/sign-in.tsx';
 import { UsersPage, usersLoader } from './routes/users.tsx';
 

@@ -6,6 +6,7 @@ import {
   getTicket,
   pageTickets,
   replyToTicket,
+  teamList,
   ticketRouting,
   updateTicket,
 } from './admin-tickets.service.ts';
@@ -21,5 +22,6 @@ export function registerAdminTicketRoutes(app: FastifyInstance, { db, config }: 
   route(app, endpoints.replyAdminTicket, async (request, _reply, { user }) =>
     replyToTicket(db, config.tickets, request.params.id, user, request.body),
   );
+  route(app, endpoints.listTeam, async () => teamList(db));
   route(app, endpoints.getTicketRouting, async () => ticketRouting(db, config.tickets));
 }

@@ -1,5 +1,6 @@
 import type { PagedList } from '../../../shared/api/common.ts';
 import type {
+  TeamList,
   TicketReplyBody,
   TicketRouting,
   TicketUpdateBody,
@@ -9,7 +10,7 @@ import type { TicketsConfig } from '../../config/config.ts';
 import type { Executor } from '../../db/database.ts';
 import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
-import { findUser } from '../../accounts/users.repository.ts';
+import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES, TICKET_TRANSITIONS } from '../../../shared/constants.ts';
 import { findAttachableUploads, findTicket, listTickets } from '../../tickets/tickets.repository.ts';
 import { addMessage } from '../../tickets/thread.ts';
@@ -70,11 +71,12 @@ export async function getTicket(db: Executor, id: number): Promise<TicketView> {
 /** Whether the team hears of new requests: by email, by webhook, or (neither) only by looking. */
 export async function ticketRouting(
   db: Executor,
-  config: Pick<TicketsConfig, 'supportEmail' | 'webhookUrl'>,
+  config: Pick<TicketsConfig, 'supportEmail' | 'webhookUrl' | 'smtpUrl'>,
 ): Promise<TicketRouting> {
   return {
     email: config.supportEmail !== null,
     webhook: config.webhookUrl !== null,
+    mail: config.smtpUrl !== null,
     stored: await countTickets(db),
   };
 }
@@ -150,4 +152,15 @@ export async function replyToTicket(
     targets: internal ? [] : replyTargets(config),
   });
   return getTicket(db, id);
+}
+
+export async function teamList(db: Executor): Promise<TeamList> {
+  const team = await listTeam(db);
+  return {
+    items: team.map((member) => ({
+      id: member.id,
+      name: member.name,
+      role: member.role === 'admin' ? 'admin' : 'agent',
+    })),
+  };
 }

@@ -182,7 +182,7 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
 
   it('says where new requests go: here the webhook, not email, with how many are kept', async () => {
     const routing = (await get('/api/admin/ticket-routing', adminToken)).json();
-    expect(routing).toEqual({ email: false, webhook: true, stored: 5 });
+    expect(routing).toEqual({ email: false, webhook: true, mail: false, stored: 5 });
   });
 });
 
@@ -202,6 +202,6 @@ describe.each(testDialects())('a help centre whose requests reach nobody, on %s'
       url: '/api/admin/ticket-routing',
       headers: { 'x-auth-token': login.json<{ token: string }>().token },
     });
-    expect(response.json()).toEqual({ email: false, webhook: false, stored: 0 });
+    expect(response.json()).toEqual({ email: false, webhook: false, mail: false, stored: 0 });
   });
 });

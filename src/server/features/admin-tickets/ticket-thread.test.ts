@@ -219,4 +219,18 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
       .executeTakeFirst();
     expect(after?.status).toBe('new');
   });
+
+  it('names the team to give a request to, for agents too, and for nobody else', async () => {
+    const admin = await buildUser(t.ctx.db, { role: 'admin', name: 'Ada Admin' });
+    const response = await t.app.inject({ url: '/api/admin/team', headers: { 'x-auth-token': agentToken } });
+    expect(response.statusCode, response.body).toBe(200);
+    const { items } = response.json<{ items: { id: number; name: string; role: string }[] }>();
+    expect(items).toContainEqual({ id: admin.id, name: 'Ada Admin', role: 'admin' });
+    expect(items).toContainEqual({ id: agent.id, name: 'Dana Desk', role: 'agent' });
+    expect(items.every((member) => member.role !== 'customer')).toBe(true);
+    expectApiError(
+      await t.app.inject({ url: '/api/admin/team', headers: { 'x-auth-token': customerToken } }),
+      403,
+    );
+  });
 });

@@ -3,6 +3,7 @@ import type { PagedList } from '../../../shared/api/common.ts';
 import type { TicketView } from '../../../shared/api/tickets.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
+import { deliveryText, STATUS_NAMES, when } from '../lib/requests.ts';
 
 /** The page the address asks for (`?page=N`), 1 unless it names a later one. */
 function pageOf(search: string): number {
@@ -12,32 +13,6 @@ function pageOf(search: string): number {
 
 export const requestsLoader = ({ request }: LoaderFunctionArgs): Promise<PagedList<TicketView>> =>
   adminCall('listAdminTickets', { query: { page: pageOf(new URL(request.url).search) } });
-
-export const requestLoader = ({ params }: LoaderFunctionArgs): Promise<TicketView> =>
-  adminCall('getAdminTicket', { params: { id: Number(params.id) } });
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-
-const size = (bytes: number) =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1048576
-      ? `${(bytes / 1024).toFixed(1)} KB`
-      : `${(bytes / 1048576).toFixed(1)} MB`;
-
-/** Where a request went, in a few words: the team hears of it only by these. */
-function deliveryText(ticket: TicketView): string {
-  if (ticket.deliveries.length === 0) return 'Kept here only';
-  return ticket.deliveries
-    .map((d) => {
-      const target = d.target === 'email' ? 'Email' : 'Webhook';
-      if (d.status === 'delivered') return `${target} sent`;
-      if (d.status === 'failed') return `${target} failed`;
-      return d.attempts > 0 ? `${target} retrying` : `${target} waiting`;
-    })
-    .join(', ');
-}
 
 /** Support requests, newest first: what visitors sent from the help centre. */
 export function RequestsPage() {
@@ -57,6 +32,7 @@ export function RequestsPage() {
             <thead>
               <tr>
                 <th scope="col">Request</th>
+                <th scope="col">Status</th>
                 <th scope="col">From</th>
                 <th scope="col">Received</th>
                 <th scope="col">Sent on</th>
@@ -68,6 +44,7 @@ export function RequestsPage() {
                   <td>
                     <Link to={`/requests/${ticket.id}`}>{ticket.title || `Request ${ticket.id}`}</Link>
                   </td>
+                  <td>{STATUS_NAMES[ticket.status]}</td>
                   <td>
                     {ticket.name} <span className="muted">{ticket.email}</span>
                   </td>
@@ -89,60 +66,5 @@ export function RequestsPage() {
         </nav>
       )}
     </div>
-  );
-}
-
-/** One request as the visitor sent it, with its files and where it went. */
-export function RequestPage() {
-  const ticket = useLoaderData() as TicketView;
-  usePageTitle(ticket.title || `Request ${ticket.id}`);
-  return (
-    <article className="request-page">
-      <p>
-        <Link to="/requests">All requests</Link>
-      </p>
-      <h1 tabIndex={-1}>{ticket.title || `Request ${ticket.id}`}</h1>
-      <dl className="request-facts">
-        <dt>From</dt>
-        <dd>
-          {ticket.name} &lt;<a href={`mailto:${ticket.email}`}>{ticket.email}</a>&gt;
-          {ticket.user_id !== null && <span className="muted"> (signed in)</span>}
-        </dd>
-        <dt>Received</dt>
-        <dd>{when(ticket.created_at)}</dd>
-        <dt>Language</dt>
-        <dd>{ticket.lang}</dd>
-        <dt>Sent on</dt>
-        <dd>{deliveryText(ticket)}</dd>
-      </dl>
-      <h2>Message</h2>
-      <p className="request-message">{ticket.description}</p>
-      {ticket.files.length > 0 && (
-        <>
-          <h2>Files</h2>
-          <ul>
-            {ticket.files.map((file) => (
-              <li key={file.id}>
-                {file.original_name} <span className="muted">({size(file.file_size)})</span>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      {ticket.deliveries.some((d) => d.last_error) && (
-        <>
-          <h2>Delivery problems</h2>
-          <ul>
-            {ticket.deliveries
-              .filter((d) => d.last_error)
-              .map((d) => (
-                <li key={d.target}>
-                  {d.target === 'email' ? 'Email' : 'Webhook'}, {d.attempts} attempts: {d.last_error}
-                </li>
-              ))}
-          </ul>
-        </>
-      )}
-    </article>
   );
 }
