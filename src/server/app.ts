@@ -19,6 +19,7 @@ import { registerPageRoutes } from './features/pages/pages.routes.ts';
 import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
 import { registerTicketRoutes } from './features/tickets/tickets.routes.ts';
 import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
+import { registerPortalRequestRoutes } from './features/portal-requests/portal-requests.routes.ts';
 import { registerAdminTicketRoutes } from './features/admin-tickets/admin-tickets.routes.ts';
 import { registerAdminTreeRoutes } from './features/admin-tree/admin-tree.routes.ts';
 import { registerAdminSectionRoutes } from './features/admin-sections/admin-sections.routes.ts';
@@ -122,6 +123,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerTicketRoutes(app, ctx);
   registerCaptchaRoutes(app, ctx);
   registerAdminTicketRoutes(app, ctx);
+  registerPortalRequestRoutes(app, ctx);
   registerAdminTreeRoutes(app, ctx);
   registerAdminSectionRoutes(app, ctx);
   registerAdminCategoryRoutes(app, ctx);

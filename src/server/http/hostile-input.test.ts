@@ -129,6 +129,18 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /api/admin/tickets': { role: 'admin', input: () => ({ query: { page: 1, per_page: 10 } }) },
   'GET /api/admin/tickets/:id': { role: 'admin', input: (fx) => ({ params: { id: fx.ticketId } }) },
   'GET /api/admin/team': { role: 'admin', input: () => ({}) },
+  'GET /api/portal/issues': { role: 'user', input: () => ({ query: { page: 1 } }) },
+  'GET /api/portal/issues/:id': { role: 'user', input: (fx) => ({ params: { id: fx.ticketId } }) },
+  'POST /api/portal/issues/:id/messages': {
+    role: 'user',
+    // Its hourly limit is the request form's, which the run may reach.
+    accept: [429],
+    input: (fx) => ({ params: { id: fx.ticketId }, body: { body: 'My reply {n}' } }),
+  },
+  'PATCH /api/portal/issues/:id': {
+    role: 'user',
+    input: (fx) => ({ params: { id: fx.ticketId }, body: { status: 'solved' } }),
+  },
   'GET /api/admin/tree': { role: 'admin', input: () => ({}) },
   'GET /api/admin/articles/:id': { role: 'admin', input: (fx) => ({ params: { id: fx.draftId } }) },
   'GET /api/admin/articles/:id/revisions': {

@@ -62,6 +62,15 @@ import {
 } from './tickets.ts';
 import { ISSUE_FILES_MAX } from '../constants.ts';
 import { Health, MetricsHeaders, MetricsText, Readiness } from './operations.ts';
+import {
+  PortalListQuery,
+  PortalReplyBody,
+  PortalStatusBody,
+  PortalTicket,
+  PortalTicketParams,
+  PortalTicketQuery,
+  PortalTicketSummary,
+} from './portal.ts';
 
 export type { Role } from '../routes.ts';
 
@@ -271,6 +280,42 @@ export const endpoints = {
     tags: ['admin'],
     headers: authHeader,
     response: TeamList,
+  },
+  listMyIssues: {
+    ...routes.listMyIssues,
+    summary: "The signed-in requester's requests, latest activity first",
+    tags: ['portal'],
+    headers: authHeader,
+    querystring: PortalListQuery,
+    response: Paged(PortalTicketSummary),
+  },
+  getMyIssue: {
+    ...routes.getMyIssue,
+    identifies: true,
+    summary: "One of the requester's requests with the conversation (signed in, or the private link's key)",
+    tags: ['portal'],
+    params: PortalTicketParams,
+    querystring: PortalTicketQuery,
+    response: PortalTicket,
+  },
+  replyMyIssue: {
+    ...routes.replyMyIssue,
+    identifies: true,
+    rateLimit: 'issue-open',
+    summary: 'The requester answers the team, with files uploaded first',
+    tags: ['portal'],
+    params: PortalTicketParams,
+    body: PortalReplyBody,
+    response: PortalTicket,
+  },
+  updateMyIssue: {
+    ...routes.updateMyIssue,
+    identifies: true,
+    summary: 'The requester marks the request solved, or reopens it',
+    tags: ['portal'],
+    params: PortalTicketParams,
+    body: PortalStatusBody,
+    response: PortalTicket,
   },
   getTicketRouting: {
     ...routes.getTicketRouting,

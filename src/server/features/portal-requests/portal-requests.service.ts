@@ -1,0 +1,163 @@
+import type { PagedList } from '../../../shared/api/common.ts';
+import type {
+  PortalReplyBody,
+  PortalStatusBody,
+  PortalTicket,
+  PortalTicketSummary,
+} from '../../../shared/api/portal.ts';
+import type { TicketStatus } from '../../../shared/constants.ts';
+import type { AppContext } from '../../context.ts';
+import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
+import { ApiError, badRequest, notFound } from '../../http/errors.ts';
+import { cleanText } from '../../lib/clean-text.ts';
+import { isTicketLink } from '../../tickets/ticket-links.ts';
+import { findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
+import { addMessage } from '../../tickets/thread.ts';
+import { messagesOf, moveTicket, threadFiles } from '../../tickets/thread.repository.ts';
+import { userKey } from '../../tickets/visitor.ts';
+import { countTicketsOfUser, ticketsOfUser } from './portal-requests.repository.ts';
+
+export const PORTAL_PAGE_SIZE = 20;
+
+const isoOf = (millis: number) => new Date(Number(millis)).toISOString();
+
+/** Who asks: the signed-in user, the private link's key, the browser's upload cookie. */
+export interface PortalCaller {
+  user: UserRow | null;
+  key: string | undefined;
+  visitorKey: string | null;
+}
+
+/**
+ * The request, if the caller may follow it: it is their account's, or the key opens it. Anyone else gets the same
+ * 404 as for a request that does not exist, so ids cannot be probed.
+ */
+async function requestOf(ctx: AppContext, id: number, caller: PortalCaller): Promise<TicketRow> {
+  const ticket = await findTicket(ctx.db, id);
+  const mine = ticket && caller.user !== null && ticket.user_id === caller.user.id;
+  const linked = ticket && !mine && caller.key !== undefined && (await isTicketLink(ctx.db, id, caller.key));
+  if (!ticket || !(mine || linked)) throw notFound(`Request ${id}`);
+  return ticket;
+}
+
+const summaryOf = (ticket: TicketRow): PortalTicketSummary => ({
+  id: ticket.id,
+  title: ticket.title,
+  status: ticket.status,
+  created_at: isoOf(ticket.created_at),
+  updated_at: isoOf(ticket.updated_at ?? ticket.created_at),
+});
+
+async function present(ctx: AppContext, ticket: TicketRow): Promise<PortalTicket> {
+  const [messages, files] = await Promise.all([
+    messagesOf(ctx.db, ticket.id, { internal: false }),
+    threadFiles(ctx.db, ticket.id),
+  ]);
+  const filesOf = (messageId: number | null) =>
+    files
+      .filter((file) => file.message_id === messageId)
+      .map((file) => ({ id: file.id, original_name: file.original_name, file_size: Number(file.size) }));
+  return {
+    ...summaryOf(ticket),
+    description: ticket.description,
+    name: ticket.name,
+    files: filesOf(null),
+    messages: messages.map((message) => ({
+      id: message.id,
+      author_name: message.author_name,
+      from_team: message.from_team === 1,
+      body_text: message.body_text,
+      body_html: message.body_html,
+      created_at: isoOf(message.created_at),
+      files: filesOf(message.id),
+    })),
+  };
+}
+
+export async function pageMyRequests(
+  ctx: AppContext,
+  user: UserRow,
+  page = 1,
+): Promise<PagedList<PortalTicketSummary>> {
+  const total = await countTicketsOfUser(ctx.db, user.id);
+  const offset = (page - 1) * PORTAL_PAGE_SIZE;
+  const rows = offset < total ? await ticketsOfUser(ctx.db, user.id, PORTAL_PAGE_SIZE, offset) : [];
+  return {
+    items: rows.map(summaryOf),
+    _meta: {
+      pageCount: Math.ceil(total / PORTAL_PAGE_SIZE),
+      totalCount: total,
+      currentPage: page,
+      perPage: PORTAL_PAGE_SIZE,
+    },
+  };
+}
+
+export async function getMyRequest(ctx: AppContext, id: number, caller: PortalCaller): Promise<PortalTicket> {
+  return present(ctx, await requestOf(ctx, id, caller));
+}
+
+/** Where the requester's reply goes besides the thread: the team by email, and the webhook. */
+function replyTargets(ctx: AppContext): OutboxTarget[] {
+  const { webhookUrl, smtpUrl } = ctx.config.tickets;
+  return [...(webhookUrl ? ['webhook' as const] : []), ...(smtpUrl ? ['team' as const] : [])];
+}
+
+/** The requester answers, with their own untaken uploads (this browser's, or their account's). */
+export async function replyToMyRequest(
+  ctx: AppContext,
+  id: number,
+  caller: PortalCaller,
+  body: PortalReplyBody,
+): Promise<PortalTicket> {
+  const ticket = await requestOf(ctx, id, caller);
+  const text = cleanText(body.body, true);
+  if (!text) throw badRequest('body', 'must not be empty');
+  const fileIds = [...new Set(body.files ?? [])];
+  const owners = [caller.visitorKey, caller.user ? userKey(caller.user.id) : null].filter(
+    (key): key is string => key !== null,
+  );
+  const attachable = new Set((await findAttachableUploads(ctx.db, owners, fileIds)).map((f) => f.id));
+  const missing = fileIds.find((fileId) => !attachable.has(fileId));
+  if (missing !== undefined) throw badRequest('files', `file ${missing} is not one of your untaken uploads`);
+  await addMessage(ctx.db, ticket, {
+    author: { id: caller.user?.id ?? null, name: caller.user?.name ?? ticket.name, fromTeam: false },
+    text,
+    internal: false,
+    fileIds,
+    targets: replyTargets(ctx),
+  });
+  return getMyRequest(ctx, id, caller);
+}
+
+/** The moves a requester may make: mark solved (from anything but closed), or reopen a solved request. */
+const REQUESTER_MOVES: Record<TicketStatus, readonly TicketStatus[]> = {
+  new: ['solved'],
+  open: ['solved'],
+  waiting: ['solved'],
+  solved: ['open'],
+  closed: [],
+};
+
+export async function setMyRequestStatus(
+  ctx: AppContext,
+  id: number,
+  caller: PortalCaller,
+  body: PortalStatusBody,
+): Promise<PortalTicket> {
+  const ticket = await requestOf(ctx, id, caller);
+  if (ticket.status !== body.status) {
+    if (!REQUESTER_MOVES[ticket.status].includes(body.status))
+      throw new ApiError(
+        409,
+        'invalid_transition',
+        `A ${ticket.status} request cannot become ${body.status}`,
+        [{ field: 'status', message: `cannot go from ${ticket.status} to ${body.status}` }],
+      );
+    if (!(await moveTicket(ctx.db, ticket, body.status, Date.now())))
+      throw new ApiError(409, 'conflict', 'The request changed meanwhile: read it again', [
+        { field: 'status', message: 'changed meanwhile' },
+      ]);
+  }
+  return getMyRequest(ctx, id, caller);
+}
