@@ -3,7 +3,7 @@ import type { OutboxRow, OutboxTarget, TicketMessageRow, TicketRow } from '../..
 import { filesOfMessage, filesOfTicket, findTicket } from '../../tickets/tickets.repository.ts';
 import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
-import { replyEmailText, teamEmailText, threadLink } from './reply-email.ts';
+import { replyEmailText, teamEmailText } from './reply-email.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
 import { messageIdOf, replyMessageIdOf, sendEmail, sendMail } from './email.ts';
 import { buildReplyPayload, buildWebhookPayload, sendWebhook, WEBHOOK_TIMEOUT_MS } from './webhook.ts';
@@ -59,7 +59,6 @@ async function deliverMessage(
     );
     await sendWebhook(ctx, row, payload, options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS);
   } else if (row.target === 'requester') {
-    const link = await threadLink(ctx, ticket, message);
     const { supportEmail } = ctx.config.tickets;
     await sendMail(
       ctx,
@@ -67,7 +66,7 @@ async function deliverMessage(
         ...threading,
         to: { name: ticket.name, address: ticket.email },
         ...(supportEmail && { replyTo: supportEmail }),
-        text: replyEmailText(ticket, message, files, link),
+        text: replyEmailText(ticket, message, files, supportEmail !== null),
       },
       files,
     );

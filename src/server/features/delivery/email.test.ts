@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { deliverDue } from './delivery.service.ts';
 import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
-import { attachmentsOf, headerOf, startMailServer } from '../../testing/mail-server.ts';
+import { attachmentsOf, headerOf, startMailServer, textOf } from '../../testing/mail-server.ts';
+import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 
 describe.each(testDialects())('ticket delivery by email on %s', (dialect) => {
   let t: TestApp;
@@ -103,5 +104,28 @@ describe.each(testDialects())('ticket delivery by email on %s', (dialect) => {
     expect(outcomes.find((o) => o.target === 'webhook')?.error).toBe('TICKET_WEBHOOK_URL is not set');
     expect(smtp.mails).toHaveLength(1);
     expect(headerOf(smtp.mails[0]!.raw, 'Message-ID')).toBe(`<ticket-${ticket.id}@signpost>`);
+  });
+
+  it('mails a reply of the team with SUPPORT_EMAIL as Reply-To, and says an answer by mail reaches the team', async () => {
+    const ticket = await buildTicket(t.ctx, { targets: [], email: 'ann@example.com', lang: 'pt-BR' });
+    const agent = await buildUser(t.ctx.db, { role: 'agent', name: 'Dana' });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: agent.email, password: DEFAULT_PASSWORD },
+    });
+    const reply = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/tickets/${ticket.id}/messages`,
+      headers: { 'x-auth-token': login.json<{ token: string }>().token },
+      payload: { body: 'Tente reiniciar.' },
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    await deliverDue(t.ctx);
+    expect(smtp.mails.map((mail) => mail.to)).toEqual([['ann@example.com']]);
+    const raw = smtp.mails[0]!.raw;
+    expect(headerOf(raw, 'Reply-To')).toBe('support@example.com');
+    expect(textOf(raw)).toContain('Dana respondeu à sua solicitação');
+    expect(textOf(raw)).toContain('Para responder, responda a este e-mail.');
   });
 });
