@@ -3,6 +3,7 @@ import type { OutboxRow, OutboxTarget, TicketMessageRow, TicketRow } from '../..
 import { filesOfMessage, filesOfTicket, findTicket } from '../../tickets/tickets.repository.ts';
 import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
+import { TEAM_ROLES } from '../../../shared/constants.ts';
 import { replyEmailText, teamEmailText } from './reply-email.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
 import { messageIdOf, replyMessageIdOf, sendEmail, sendMail } from './email.ts';
@@ -89,7 +90,8 @@ async function deliverMessage(
 /** Who hears of the requester's reply: the assignee; else the support address; else everyone on the team. */
 async function teamRecipients(ctx: AppContext, ticket: TicketRow): Promise<string[]> {
   const assignee = ticket.assignee_id === null ? undefined : await findUser(ctx.db, ticket.assignee_id);
-  if (assignee) return [assignee.email];
+  // Someone no longer on the team (their role changed since) hears nothing more of the requester.
+  if (assignee && TEAM_ROLES.includes(assignee.role)) return [assignee.email];
   if (ctx.config.tickets.supportEmail) return [ctx.config.tickets.supportEmail];
   const team = await listTeam(ctx.db);
   if (team.length === 0) throw new Error('nobody is on the team to hear of it');
@@ -102,6 +104,8 @@ async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: De
   if (row.message_id !== 0) {
     const message = await findMessage(ctx.db, row.message_id);
     if (!message) throw new Error(`message ${row.message_id} no longer exists`);
+    // A note is the team's alone: whatever queued it, it is never sent anywhere.
+    if (message.internal === 1) throw new Error(`message ${message.id} is an internal note`);
     return deliverMessage(ctx, row, ticket, message, now, options);
   }
   const files = await filesOfTicket(ctx.db, ticket.id);

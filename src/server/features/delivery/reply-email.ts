@@ -46,7 +46,8 @@ export function replyEmailText(
 ): string {
   const texts = textsOf(ticket.lang);
   const fill = (template: string) =>
-    template.replace('{{author}}', message.author_name).replace('{{title}}', ticket.title);
+    // Functions, not strings, as replacements: a `$&` in a name or title stays as written.
+    template.replace('{{author}}', () => message.author_name).replace('{{title}}', () => ticket.title);
   const lines = [fill(texts.replied), '', message.body_text, ''];
   if (files.length > 0) lines.push(texts.files, ...files.map((file) => `- ${file.original_name}`), '');
   if (answerByMail) lines.push(texts.answer);

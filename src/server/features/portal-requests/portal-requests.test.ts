@@ -191,4 +191,51 @@ describe.each(testDialects())('a requester follows their requests, on %s', (dial
     expectApiError(await call('GET', `/api/portal/issues/${other.id}?key=${key}`), 404);
     expectApiError(await call('POST', `${path}/messages`, bobToken, { body: 'Hi' }), 404);
   });
+
+  it('mails the team, not a former assignee whose role changed, and keeps names with $ as written', async () => {
+    const former = await buildUser(t.ctx.db, { role: 'agent', name: 'Former Agent' });
+    const ticket = await buildTicket(t.ctx, {
+      user_id: ann.id,
+      title: 'Price $& tax',
+      email: 'price@example.com',
+      targets: [],
+    });
+    await call('PATCH', `/api/admin/tickets/${ticket.id}`, agentToken, { assignee_id: former.id });
+    await t.ctx.db.updateTable('users').set({ role: 'customer' }).where('id', '=', former.id).execute();
+    await teamReply(ticket.id, 'Which invoice?');
+    const answered = await call('POST', `/api/portal/issues/${ticket.id}/messages`, annToken, {
+      body: 'No. 7',
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    await deliverDue(t.ctx);
+    const toRequester = smtp.mails.find((mail) => mail.to.includes('price@example.com'));
+    const toTeam = smtp.mails.find((mail) => textOf(mail.raw).includes('No. 7'));
+    expect(textOf(toRequester!.raw)).toContain('replied to your request “Price $& tax”');
+    // No SUPPORT_EMAIL here: the whole team hears of it, the former agent not.
+    expect(toTeam!.to).toContain(agent.email);
+    expect(toTeam!.to).not.toContain(former.email);
+  });
+
+  it('never sends an internal note, whatever queued it', async () => {
+    const ticket = await buildTicket(t.ctx, { user_id: ann.id, targets: [] });
+    const note = await teamReply(ticket.id, 'Internal only', true);
+    const noteId = note.messages.at(-1)!.id;
+    await t.ctx.db
+      .insertInto('outbox')
+      .values({
+        ticket_id: ticket.id,
+        message_id: noteId,
+        target: 'requester',
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: Date.now(),
+        created_at: Date.now(),
+      })
+      .execute();
+    const outcomes = await deliverDue(t.ctx);
+    expect(outcomes).toEqual([
+      expect.objectContaining({ status: 'retry', error: `message ${noteId} is an internal note` }),
+    ]);
+    expect(smtp.mails).toEqual([]);
+  });
 });
