@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { Generated } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { KEY_BATCH, storageKeyOf, TooLargeError, type FileStorage } from './file-storage.ts';
+import { isUniqueViolation } from '../db/constraint-errors.ts';
 
 /** Bytes per chunk row: a download holds one chunk in memory at a time, whatever the file's size. */
 export const CHUNK_BYTES = 512 * 1024;
@@ -18,11 +19,6 @@ type BlobTables = {
   file_blob_chunks: { blob_id: number; seq: number; bytes: Buffer };
 };
 export const STORAGE_TABLES = ['file_blobs', 'file_blob_chunks'];
-
-const isUniqueViolation = (error: unknown) => {
-  const code = (error as { code?: unknown })?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-};
 
 const missing = (key: string) =>
   Object.assign(new Error(`stored file ${key} is missing`), { code: 'ENOENT' }) as NodeJS.ErrnoException;

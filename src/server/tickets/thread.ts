@@ -2,6 +2,7 @@ import { TICKET_TRANSITIONS, type TicketStatus } from '../../shared/constants.ts
 import type { Executor } from '../db/database.ts';
 import type { OutboxTarget, TicketMessageRow, TicketRow } from '../db/tables.ts';
 import { ApiError } from '../http/errors.ts';
+import { isUniqueViolation } from '../db/constraint-errors.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import {
   attachMessageFiles,
@@ -79,7 +80,7 @@ export async function addMessage(
     throw new ApiError(409, 'invalid_transition', `A ${ticket.status} request cannot become ${status}`, [
       { field: 'status', message: `cannot go from ${ticket.status} to ${status}` },
     ]);
-  return db.transaction().execute(async (trx) => {
+  const written = db.transaction().execute(async (trx) => {
     if (!(await moveTicket(trx, ticket, status, now))) throw conflict();
     const row = await insertMessage(trx, ticket.id, {
       author_id: message.author.id,
@@ -93,5 +94,14 @@ export async function addMessage(
     await attachMessageFiles(trx, ticket.id, row.id, message.fileIds);
     await enqueueMessageDeliveries(trx, ticket.id, row.id, message.targets, now);
     return row;
+  });
+  // Two messages sent at once with the same upload both pass the check before either is written; the second is
+  // stopped by the unique index on the file, and rolled back whole.
+  return written.catch((error: unknown) => {
+    if (isUniqueViolation(error))
+      throw new ApiError(409, 'conflict', 'A file was just sent with another message', [
+        { field: 'files', message: 'was just sent with another message' },
+      ]);
+    throw error;
   });
 }

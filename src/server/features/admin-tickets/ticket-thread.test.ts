@@ -237,4 +237,26 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
     const stored = await t.ctx.db.selectFrom('ticket_links').selectAll().execute();
     expect(JSON.stringify(stored)).not.toContain(key);
   });
+
+  it('sends an upload with one of two replies sent at once, and refuses the other whole', async () => {
+    // Notes on an open request leave its status as it is, so only the file can stop the second.
+    const ticket = await buildTicket(t.ctx, { targets: [], status: 'open' });
+    const shared = await buildUpload(t.ctx, 'log.txt', 'boot', userKey(agent.id));
+    const answers = await Promise.all([
+      reply(ticket.id, { body: 'First', files: [shared.id], internal: true }),
+      reply(ticket.id, { body: 'Second', files: [shared.id], internal: true }),
+    ]);
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses[0]).toBe(200);
+    // Refused by the check (400) or, when both passed it, by the file's unique index (409); never a 500.
+    expect([400, 409]).toContain(statuses[1]);
+    const refused = answers.find((answer) => answer.statusCode !== 200)!;
+    expectApiError(refused, refused.statusCode, ['files']);
+    const messages = await t.ctx.db
+      .selectFrom('ticket_messages')
+      .selectAll()
+      .where('ticket_id', '=', ticket.id)
+      .execute();
+    expect(messages).toHaveLength(1);
+  });
 });
