@@ -194,6 +194,18 @@ describe('the admin app, one journey', () => {
     // An address of the administrators' pages leads an agent back to the requests.
     await page.goto(`${server.url}/admin/branding`);
     await page.getByRole('heading', { name: 'Requests' }).waitFor();
+    // The inbox by status: the answered request waits for the customer, the other is still new.
+    const tabs = page.getByRole('navigation', { name: 'Requests by status' });
+    expect(await tabs.getByRole('link', { name: /^Waiting for the customer/ }).innerText()).toMatch(/1$/);
+    await tabs.getByRole('link', { name: /^Waiting for the customer/ }).click();
+    await expect
+      .poll(() => page.locator('.requests-page tbody tr td:first-child').allInnerTexts())
+      .toEqual(['The thermostat does not heat']);
+    await page.getByRole('link', { name: 'Show only requests given to me' }).click();
+    await expect
+      .poll(() => page.locator('.requests-page tbody tr td:first-child').allInnerTexts())
+      .toEqual(['The thermostat does not heat']);
+    await checkAxe('requests by status');
     await signOutOfApp();
   });
 

@@ -26,6 +26,7 @@ export const apiPaths = {
   adminTicketMessages: '/api/admin/tickets/:id/messages',
   adminTicketRouting: '/api/admin/ticket-routing',
   adminTeam: '/api/admin/team',
+  adminTicketCounts: '/api/admin/ticket-counts',
   portalIssues: '/api/portal/issues',
   portalIssue: '/api/portal/issues/:id',
   portalIssueMessages: '/api/portal/issues/:id/messages',

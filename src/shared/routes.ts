@@ -40,6 +40,7 @@ export const routes = {
   updateAdminTicket: { method: 'PATCH', path: apiPaths.adminTicket, role: 'agent' },
   replyAdminTicket: { method: 'POST', path: apiPaths.adminTicketMessages, role: 'agent' },
   listTeam: { method: 'GET', path: apiPaths.adminTeam, role: 'agent' },
+  getTicketCounts: { method: 'GET', path: apiPaths.adminTicketCounts, role: 'agent' },
   listMyIssues: { method: 'GET', path: apiPaths.portalIssues, role: 'customer' },
   getMyIssue: { method: 'GET', path: apiPaths.portalIssue, role: 'public' },
   replyMyIssue: { method: 'POST', path: apiPaths.portalIssueMessages, role: 'public' },

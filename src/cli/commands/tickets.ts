@@ -71,7 +71,7 @@ async function listCommand(args: string[], config: Config): Promise<void> {
   });
   if (positionals.length) throw new CliError(USAGE);
   const limit = parseLimit(values.limit);
-  const page = await withContext(config, (ctx) => pageTickets(ctx.db, 1, limit));
+  const page = await withContext(config, (ctx) => pageTickets(ctx.db, { page: 1, per_page: limit }));
   if (page.items.length === 0) {
     console.log('no tickets yet');
     return;

@@ -126,9 +126,13 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /files/:id/:name': { input: (fx) => ({ params: { id: fx.fileId, name: fx.fileName } }) },
   // CAPTCHA_PROVIDER=none: there is no challenge to hand out.
   'GET /api/captcha/challenge': { accept: [404], input: () => ({}) },
-  'GET /api/admin/tickets': { role: 'admin', input: () => ({ query: { page: 1, per_page: 10 } }) },
+  'GET /api/admin/tickets': {
+    role: 'admin',
+    input: () => ({ query: { page: 1, per_page: 10, status: 'new', assignee: 'nobody' } }),
+  },
   'GET /api/admin/tickets/:id': { role: 'admin', input: (fx) => ({ params: { id: fx.ticketId } }) },
   'GET /api/admin/team': { role: 'admin', input: () => ({}) },
+  'GET /api/admin/ticket-counts': { role: 'admin', input: () => ({}) },
   'GET /api/portal/issues': { role: 'user', input: () => ({ query: { page: 1 } }) },
   'GET /api/portal/issues/:id': { role: 'user', input: (fx) => ({ params: { id: fx.ticketId } }) },
   'POST /api/portal/issues/:id/messages': {

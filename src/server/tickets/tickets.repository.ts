@@ -56,10 +56,6 @@ export function findAttachableUploads(db: Executor, ownerKeys: string[], ids: nu
     .execute();
 }
 
-export function listTickets(db: Executor, limit: number, offset: number): Promise<TicketRow[]> {
-  return db.selectFrom('tickets').selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
-}
-
 export function findTicket(db: Executor, id: number): Promise<TicketRow | undefined> {
   return db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirst();
 }

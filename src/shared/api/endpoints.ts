@@ -55,6 +55,7 @@ import {
   TicketListQuery,
   TicketReplyBody,
   TeamList,
+  TicketCounts,
   TicketRouting,
   TicketUpdateBody,
   TicketView,
@@ -241,7 +242,8 @@ export const endpoints = {
   },
   listAdminTickets: {
     ...routes.listAdminTickets,
-    summary: "Support requests, newest first, with their files and delivery state (an admin's x-auth-token)",
+    summary:
+      "Support requests, latest activity first, by status and assignee if asked, with their thread and delivery state (the team's x-auth-token)",
     tags: ['admin'],
     headers: authHeader,
     querystring: TicketListQuery,
@@ -280,6 +282,13 @@ export const endpoints = {
     tags: ['admin'],
     headers: authHeader,
     response: TeamList,
+  },
+  getTicketCounts: {
+    ...routes.getTicketCounts,
+    summary: 'How many requests stand in each status',
+    tags: ['admin'],
+    headers: authHeader,
+    response: TicketCounts,
   },
   listMyIssues: {
     ...routes.listMyIssues,

@@ -144,7 +144,24 @@ export type TicketReplyBody = Static<typeof TicketReplyBody>;
 export const TicketListQuery = Type.Object({
   page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  status: Type.Optional(TicketStatusSchema),
+  assignee: Type.Optional(
+    Type.Union([Type.Literal('me'), Type.Literal('nobody')], {
+      description: 'me: given to the caller; nobody: given to no one',
+    }),
+  ),
 });
+export type TicketListQuery = Static<typeof TicketListQuery>;
+
+/** How many requests stand in each status, for the inbox's tabs. */
+export const TicketCounts = Type.Object({
+  new: Type.Integer(),
+  open: Type.Integer(),
+  waiting: Type.Integer(),
+  solved: Type.Integer(),
+  closed: Type.Integer(),
+});
+export type TicketCounts = Static<typeof TicketCounts>;
 
 /** Who a request can be given to: the team, by name. */
 export const TeamList = Type.Object({

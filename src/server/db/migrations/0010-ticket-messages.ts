@@ -36,6 +36,9 @@ async function migrate(dialect: Dialect, db: Kysely<unknown>) {
     .columns(['ticket_id', 'id'])
     .execute();
 
+  // The inbox lists requests by latest activity, with or without a status.
+  await db.schema.createIndex('tickets_updated').on('tickets').column('updated_at').execute();
+
   // Private links to a request for requesters who have no account: only a hash of each link's token is kept.
   await db.schema
     .createTable('ticket_links')

@@ -2,12 +2,50 @@ import type { TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 
-export async function countTickets(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('tickets')
+/** Which requests the inbox shows: by status, by assignee (a user id, or null for nobody's). */
+export interface InboxFilter {
+  status?: TicketStatus;
+  assigneeId?: number | null;
+}
+
+function inbox(db: Executor, filter: InboxFilter) {
+  let query = db.selectFrom('tickets');
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.assigneeId === null) query = query.where('assignee_id', 'is', null);
+  else if (filter.assigneeId !== undefined) query = query.where('assignee_id', '=', filter.assigneeId);
+  return query;
+}
+
+export async function countTickets(db: Executor, filter: InboxFilter = {}): Promise<number> {
+  const row = await inbox(db, filter)
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** A page of the inbox, latest activity first. */
+export function listInbox(
+  db: Executor,
+  filter: InboxFilter,
+  limit: number,
+  offset: number,
+): Promise<TicketRow[]> {
+  return inbox(db, filter)
+    .selectAll()
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function countByStatus(db: Executor): Promise<{ status: TicketStatus; count: number }[]> {
+  const rows = await db
+    .selectFrom('tickets')
+    .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .groupBy('status')
+    .execute();
+  return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
 }
 
 /** The files of several tickets in one query, in each ticket's order. */

@@ -7,14 +7,16 @@ import {
   pageTickets,
   replyToTicket,
   teamList,
+  ticketCounts,
   ticketRouting,
   updateTicket,
 } from './admin-tickets.service.ts';
 
 export function registerAdminTicketRoutes(app: FastifyInstance, { db, config }: AppContext): void {
-  route(app, endpoints.listAdminTickets, async (request) =>
-    pageTickets(db, request.query.page, request.query.per_page),
+  route(app, endpoints.listAdminTickets, async (request, _reply, { user }) =>
+    pageTickets(db, request.query, user.id),
   );
+  route(app, endpoints.getTicketCounts, async () => ticketCounts(db));
   route(app, endpoints.getAdminTicket, async (request) => getTicket(db, request.params.id));
   route(app, endpoints.updateAdminTicket, async (request) =>
     updateTicket(db, request.params.id, request.body),

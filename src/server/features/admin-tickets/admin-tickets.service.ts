@@ -1,6 +1,8 @@
 import type { PagedList } from '../../../shared/api/common.ts';
 import type {
   TeamList,
+  TicketCounts,
+  TicketListQuery,
   TicketReplyBody,
   TicketRouting,
   TicketUpdateBody,
@@ -12,13 +14,16 @@ import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES, TICKET_TRANSITIONS } from '../../../shared/constants.ts';
-import { findAttachableUploads, findTicket, listTickets } from '../../tickets/tickets.repository.ts';
+import { findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
 import { addMessage } from '../../tickets/thread.ts';
 import { userKey } from '../../tickets/visitor.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 import {
+  countByStatus,
   countTickets,
   deliveriesOfTickets,
+  listInbox,
+  type InboxFilter,
   filesOfTickets,
   messagesOfTickets,
   writeTicketIfUnchanged,
@@ -45,19 +50,32 @@ async function presentTickets(db: Executor, tickets: TicketRow[]): Promise<Ticke
   );
 }
 
+/** A page of the inbox; `assignee: 'me'` means the caller's (the CLI has none, and asks for no such page). */
 export async function pageTickets(
   db: Executor,
-  page = 1,
-  perPage = TICKET_PAGE_SIZE,
+  query: TicketListQuery = {},
+  callerId: number | null = null,
 ): Promise<PagedList<TicketView>> {
-  const total = await countTickets(db);
+  const { page = 1, per_page: perPage = TICKET_PAGE_SIZE } = query;
+  if (query.assignee === 'me' && callerId === null) throw badRequest('assignee', 'needs a signed-in caller');
+  const filter: InboxFilter = {
+    ...(query.status && { status: query.status }),
+    ...(query.assignee && { assigneeId: query.assignee === 'me' ? callerId : null }),
+  };
+  const total = await countTickets(db, filter);
   const offset = (page - 1) * perPage;
   // Past the end there is nothing to read, and an absurd page number never reaches the database as an offset.
-  const rows = offset < total ? await listTickets(db, perPage, offset) : [];
+  const rows = offset < total ? await listInbox(db, filter, perPage, offset) : [];
   return {
     items: await presentTickets(db, rows),
     _meta: { pageCount: Math.ceil(total / perPage), totalCount: total, currentPage: page, perPage },
   };
+}
+
+export async function ticketCounts(db: Executor): Promise<TicketCounts> {
+  const counts: TicketCounts = { new: 0, open: 0, waiting: 0, solved: 0, closed: 0 };
+  for (const { status, count } of await countByStatus(db)) counts[status] = count;
+  return counts;
 }
 
 export async function getTicket(db: Executor, id: number): Promise<TicketView> {

@@ -260,3 +260,61 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
     expect(messages).toHaveLength(1);
   });
 });
+
+describe.each(testDialects())('the inbox, on %s', (dialect) => {
+  let t: TestApp;
+  let token: string;
+  let me: UserRow;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    me = await buildUser(t.ctx.db, { role: 'agent' });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: me.email, password: DEFAULT_PASSWORD },
+    });
+    token = login.json<{ token: string }>().token;
+  });
+  afterAll(async () => t?.close());
+
+  const get = (url: string) => t.app.inject({ url, headers: { 'x-auth-token': token } });
+  const titles = async (query: string) =>
+    (await get(`/api/admin/tickets${query}`)).json<{ items: TicketView[] }>().items.map((item) => item.title);
+
+  it('lists by latest activity, filters by status and assignee, and counts each status', async () => {
+    const hour = 3_600_000;
+    const now = Date.now();
+    const a = await buildTicket(t.ctx, { title: 'A', targets: [], now: now - 3 * hour });
+    await buildTicket(t.ctx, { title: 'B', targets: [], now: now - 2 * hour });
+    const c = await buildTicket(t.ctx, { title: 'C', targets: [], now: now - hour });
+    // A note on the oldest brings it to the top and opens it; C is given to me and solved.
+    const noted = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/tickets/${a.id}/messages`,
+      headers: { 'x-auth-token': token },
+      payload: { body: 'Looking', internal: true },
+    });
+    expect(noted.statusCode, noted.body).toBe(200);
+    const solved = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/tickets/${c.id}`,
+      headers: { 'x-auth-token': token },
+      payload: { status: 'solved', assignee_id: me.id },
+    });
+    expect(solved.statusCode, solved.body).toBe(200);
+
+    expect(await titles('')).toEqual(['C', 'A', 'B']);
+    expect(await titles('?status=new')).toEqual(['B']);
+    expect(await titles('?status=open')).toEqual(['A']);
+    expect(await titles('?assignee=me')).toEqual(['C']);
+    expect(await titles('?assignee=nobody')).toEqual(['A', 'B']);
+    expect(await titles('?status=solved&assignee=nobody')).toEqual([]);
+    const counts = await get('/api/admin/ticket-counts');
+    expect(counts.statusCode, counts.body).toBe(200);
+    expect(counts.json()).toEqual({ new: 1, open: 1, waiting: 0, solved: 1, closed: 0 });
+
+    expectApiError(await get('/api/admin/tickets?status=lost'), 400, ['status']);
+    expectApiError(await get('/api/admin/tickets?assignee=you'), 400, ['assignee']);
+  });
+});

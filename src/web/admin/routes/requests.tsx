@@ -1,40 +1,121 @@
-import { Link, useLoaderData, useLocation, type LoaderFunctionArgs } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useLoaderData, useLocation, useRevalidator, type LoaderFunctionArgs } from 'react-router';
 import type { PagedList } from '../../../shared/api/common.ts';
-import type { TicketView } from '../../../shared/api/tickets.ts';
+import type { TicketCounts, TicketListQuery, TicketView } from '../../../shared/api/tickets.ts';
+import { TICKET_STATUSES, type TicketStatus } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { deliveryText, STATUS_NAMES, when } from '../lib/requests.ts';
 
-/** The page the address asks for (`?page=N`), 1 unless it names a later one. */
-function pageOf(search: string): number {
-  const page = Number(new URLSearchParams(search).get('page'));
-  return Number.isInteger(page) && page > 1 ? page : 1;
+/** How often an open inbox asks for what changed, so new requests and replies show without a reload. */
+const REFRESH_MS = 20_000;
+
+interface View {
+  page: number;
+  status: TicketStatus | null;
+  mine: boolean;
 }
 
-export const requestsLoader = ({ request }: LoaderFunctionArgs): Promise<PagedList<TicketView>> =>
-  adminCall('listAdminTickets', { query: { page: pageOf(new URL(request.url).search) } });
+/** What the address asks for: `?status=`, `?mine=1`, `?page=N` (anything else: the first page of everything). */
+function viewOf(search: string): View {
+  const params = new URLSearchParams(search);
+  const page = Number(params.get('page'));
+  const status = params.get('status');
+  return {
+    page: Number.isInteger(page) && page > 1 ? page : 1,
+    status: TICKET_STATUSES.find((known) => known === status) ?? null,
+    mine: params.get('mine') === '1',
+  };
+}
 
-/** Support requests, newest first: what visitors sent from the help centre. */
+/** The address of a view; page 1 and empty filters are left out. */
+function addressOf(view: View): string {
+  const params = new URLSearchParams();
+  if (view.status) params.set('status', view.status);
+  if (view.mine) params.set('mine', '1');
+  if (view.page > 1) params.set('page', String(view.page));
+  const query = params.toString();
+  return query ? `?${query}` : '.';
+}
+
+interface RequestsData {
+  list: PagedList<TicketView>;
+  counts: TicketCounts;
+}
+
+export const requestsLoader = async ({ request }: LoaderFunctionArgs): Promise<RequestsData> => {
+  const view = viewOf(new URL(request.url).search);
+  const query: TicketListQuery = {
+    page: view.page,
+    ...(view.status && { status: view.status }),
+    ...(view.mine && { assignee: 'me' as const }),
+  };
+  const [list, counts] = await Promise.all([
+    adminCall('listAdminTickets', { query }),
+    adminCall('getTicketCounts'),
+  ]);
+  return { list, counts };
+};
+
+/** Asks again every REFRESH_MS while the page is visible. */
+function useRefresh() {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void revalidate();
+    }, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [revalidate]);
+}
+
+/** Support requests, latest activity first, by status: what visitors sent and what they answered. */
 export function RequestsPage() {
   usePageTitle('Requests');
-  const list = useLoaderData() as PagedList<TicketView>;
-  const page = pageOf(useLocation().search);
+  useRefresh();
+  const { list, counts } = useLoaderData() as RequestsData;
+  const view = viewOf(useLocation().search);
   const { pageCount, totalCount } = list._meta;
+  const all = TICKET_STATUSES.reduce((sum, status) => sum + counts[status], 0);
+  const tab = (label: string, next: View, count: number | null, current: boolean) => (
+    <li key={label}>
+      <Link to={addressOf(next)} aria-current={current ? 'page' : undefined}>
+        {label}
+        {count !== null && <span className="tab-count">{count}</span>}
+      </Link>
+    </li>
+  );
   return (
     <div className="requests-page">
       <h1 tabIndex={-1}>Requests</h1>
+      <nav aria-label="Requests by status">
+        <ul className="status-tabs">
+          {tab('All', { ...view, page: 1, status: null }, all, view.status === null)}
+          {TICKET_STATUSES.map((status) =>
+            tab(STATUS_NAMES[status], { ...view, page: 1, status }, counts[status], view.status === status),
+          )}
+        </ul>
+      </nav>
+      <p className="requests-mine">
+        <Link to={addressOf({ ...view, page: 1, mine: !view.mine })}>
+          {view.mine ? 'Show everyone’s requests' : 'Show only requests given to me'}
+        </Link>
+      </p>
       {totalCount === 0 ? (
-        <p className="muted">No request has been sent yet. Visitors send them from an article’s page.</p>
+        <p className="muted">
+          {all === 0
+            ? 'No request has been sent yet. Visitors send them from an article’s page.'
+            : 'No request here.'}
+        </p>
       ) : (
         <div className="table-scroll">
           <table className="data-table">
-            <caption className="visually-hidden">Support requests, newest first</caption>
+            <caption className="visually-hidden">Support requests, latest activity first</caption>
             <thead>
               <tr>
                 <th scope="col">Request</th>
                 <th scope="col">Status</th>
                 <th scope="col">From</th>
-                <th scope="col">Received</th>
+                <th scope="col">Last activity</th>
                 <th scope="col">Sent on</th>
               </tr>
             </thead>
@@ -48,7 +129,7 @@ export function RequestsPage() {
                   <td>
                     {ticket.name} <span className="muted">{ticket.email}</span>
                   </td>
-                  <td>{when(ticket.created_at)}</td>
+                  <td>{when(ticket.updated_at)}</td>
                   <td>{deliveryText(ticket)}</td>
                 </tr>
               ))}
@@ -58,11 +139,11 @@ export function RequestsPage() {
       )}
       {pageCount > 1 && (
         <nav className="pager" aria-label="Pages">
-          {page > 1 && <Link to={page === 2 ? '.' : `?page=${page - 1}`}>Previous</Link>}
+          {view.page > 1 && <Link to={addressOf({ ...view, page: view.page - 1 })}>Previous</Link>}
           <span>
-            Page {page} of {pageCount} ({totalCount} in all)
+            Page {view.page} of {pageCount} ({totalCount} in all)
           </span>
-          {page < pageCount && <Link to={`?page=${page + 1}`}>Next</Link>}
+          {view.page < pageCount && <Link to={addressOf({ ...view, page: view.page + 1 })}>Next</Link>}
         </nav>
       )}
     </div>
