@@ -40,10 +40,10 @@ export async function startServer(config: Config): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
-  if (!config.tickets.supportEmail && !config.tickets.webhookUrl) {
+  if (!config.tickets.smtpUrl && !config.tickets.webhookUrl) {
     app.log.warn(
       'support requests reach nobody: they are kept in the database (signpost tickets lists them) but no one is told; ' +
-        'set SUPPORT_EMAIL with SMTP_URL, or TICKET_WEBHOOK_URL',
+        'set SMTP_URL (the team is mailed; SUPPORT_EMAIL for one address instead), or TICKET_WEBHOOK_URL',
     );
   }
   // The HTML cleaner's workers start now, so the first large save does not wait for them.

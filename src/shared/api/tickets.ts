@@ -111,7 +111,10 @@ export type TicketView = Static<typeof TicketView>;
 
 /** Where a new support request goes besides the database: the team hears of it only through these. */
 export const TicketRouting = Type.Object({
-  email: Type.Boolean({ description: 'SUPPORT_EMAIL (with SMTP_URL) is set' }),
+  email: Type.Boolean({
+    description:
+      'the team hears of new requests by mail: SUPPORT_EMAIL, or with SMTP_URL alone every member of the team',
+  }),
   webhook: Type.Boolean({ description: 'TICKET_WEBHOOK_URL is set' }),
   mail: Type.Boolean({ description: "SMTP_URL is set: the team's replies are mailed to requesters" }),
   stored: Type.Integer({ description: 'requests kept in the database' }),

@@ -92,7 +92,8 @@ export async function ticketRouting(
   config: Pick<TicketsConfig, 'supportEmail' | 'webhookUrl' | 'smtpUrl'>,
 ): Promise<TicketRouting> {
   return {
-    email: config.supportEmail !== null,
+    // SUPPORT_EMAIL needs SMTP_URL; SMTP_URL alone mails every member of the team.
+    email: config.smtpUrl !== null,
     webhook: config.webhookUrl !== null,
     mail: config.smtpUrl !== null,
     stored: await countTickets(db),

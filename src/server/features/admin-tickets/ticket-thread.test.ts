@@ -68,6 +68,7 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
       MAIL_FROM: 'Help <help@example.com>',
       TICKET_WEBHOOK_URL: receiver.url,
       PUBLIC_URL: 'https://help.example.com',
+      CAPTCHA_PROVIDER: 'none',
     });
     agent = await buildUser(t.ctx.db, { role: 'agent', name: 'Dana Desk' });
     const customer = await buildUser(t.ctx.db);
@@ -258,6 +259,33 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
       .where('ticket_id', '=', ticket.id)
       .execute();
     expect(messages).toHaveLength(1);
+  });
+
+  it('mails a new request to every member of the team when SMTP_URL is set without SUPPORT_EMAIL', async () => {
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: {
+        title: 'Door sensor offline',
+        description: 'Since the update.',
+        name: 'Lia',
+        email: 'lia@example.com',
+      },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const id = sent.json<{ data: { id: number } }>().data.id;
+    const rows = await t.ctx.db
+      .selectFrom('outbox')
+      .select('target')
+      .where('ticket_id', '=', id)
+      .orderBy('target')
+      .execute();
+    expect(rows.map((row) => row.target)).toEqual(['team', 'webhook']);
+    await deliverDue(t.ctx);
+    const mail = smtp.mails.find((m) => headerOf(m.raw, 'Subject') === 'Door sensor offline');
+    expect(mail?.to).toContain(agent.email);
+    expect(headerOf(mail!.raw, 'Reply-To')).toContain('lia@example.com');
+    expect(textOf(mail!.raw)).toContain(`https://help.example.com/admin/requests/${id}`);
   });
 });
 

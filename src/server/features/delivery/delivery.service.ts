@@ -112,6 +112,8 @@ async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: De
   if (row.target === 'webhook') {
     const payload = await buildWebhookPayload(ctx, ticket, files, now);
     await sendWebhook(ctx, row, payload, options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS);
+  } else if (row.target === 'team') {
+    await sendEmail(ctx, ticket, files, await teamRecipients(ctx, ticket));
   } else {
     await sendEmail(ctx, ticket, files);
   }

@@ -60,17 +60,26 @@ export async function sendMail(
   }
 }
 
-/** Mails one ticket to the support address, with the visitor as Reply-To so answering reaches them. */
-export async function sendEmail(ctx: AppContext, ticket: TicketRow, files: FileRow[]): Promise<void> {
+/**
+ * Mails one ticket to the support address (or to the team, when given), with the visitor as Reply-To so answering
+ * reaches them, and the request's page in the admin app.
+ */
+export async function sendEmail(
+  ctx: AppContext,
+  ticket: TicketRow,
+  files: FileRow[],
+  to: string[] | null = null,
+): Promise<void> {
   const { supportEmail } = ctx.config.tickets;
-  if (!supportEmail) throw new Error('SUPPORT_EMAIL is not set');
+  const recipients = to ?? (supportEmail ? [supportEmail] : null);
+  if (!recipients) throw new Error('SUPPORT_EMAIL is not set');
   await sendMail(
     ctx,
     {
-      to: supportEmail,
+      to: recipients,
       replyTo: { name: ticket.name, address: ticket.email },
       subject: ticket.title,
-      text: emailText(ticket, files),
+      text: `${emailText(ticket, files)}\nAnswer in the admin app: ${ctx.config.publicUrl}/admin/requests/${ticket.id}\n`,
       messageId: messageIdOf(ticket.id),
     },
     files,

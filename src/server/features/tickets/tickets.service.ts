@@ -29,11 +29,15 @@ export interface Requester {
   user: UserRow | null;
 }
 
+/**
+ * Where a new request goes besides the inbox: the webhook, and by mail either SUPPORT_EMAIL or, with SMTP_URL alone,
+ * every member of the team.
+ */
 function targets(ctx: AppContext): OutboxTarget[] {
   const { webhookUrl, supportEmail, smtpUrl } = ctx.config.tickets;
   return [
     ...(webhookUrl ? ['webhook' as const] : []),
-    ...(supportEmail && smtpUrl ? ['email' as const] : []),
+    ...(smtpUrl ? [supportEmail ? ('email' as const) : ('team' as const)] : []),
   ];
 }
 

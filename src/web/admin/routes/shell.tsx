@@ -115,8 +115,8 @@ function NobodyHearsOfRequests({ stored }: { stored: number }) {
         {stored === 0
           ? 'None has been sent yet, and no one will be told when one is.'
           : `${stored} ${stored === 1 ? 'is' : 'are'} kept in the database, and no one is told of new ones.`}{' '}
-        Set <code>SUPPORT_EMAIL</code> (with <code>SMTP_URL</code>) or <code>TICKET_WEBHOOK_URL</code> on the
-        server; until then, <code>signpost tickets</code> lists them.
+        Set <code>SMTP_URL</code> on the server (the team is mailed; <code>SUPPORT_EMAIL</code> for one
+        address instead) or <code>TICKET_WEBHOOK_URL</code>; until then, they wait here under Requests.
       </p>
     </aside>
   );
