@@ -168,6 +168,11 @@ describe('the admin app, one journey', () => {
     await page
       .getByLabel('Reply to Ann Lee')
       .fill('Unplug it for 30 seconds.\n\nThen tell us what it shows.');
+    await page.getByLabel('Attach files').setInputFiles({
+      name: 'reset-steps.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('1. Unplug\n2. Wait\n3. Plug in\n'),
+    });
     await page.getByRole('button', { name: 'Send reply' }).click();
     await page.getByText('Reply sent.').waitFor();
     await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('waiting');
@@ -178,6 +183,7 @@ describe('the admin app, one journey', () => {
     const thread = page.getByRole('list', { name: 'Conversation' }).locator(':scope > li');
     expect(await thread.count()).toBe(3);
     expect(await thread.nth(1).innerText()).toContain('Then tell us what it shows.');
+    expect(await thread.nth(1).getByRole('list', { name: 'Files' }).innerText()).toContain('reset-steps.txt');
     expect(await thread.nth(2).innerText()).toMatch(/Internal note[\s\S]*Known sensor bug/);
     await page.getByLabel('Assignee').selectOption({ label: AGENT.name });
     await expect

@@ -16,3 +16,10 @@ export function uploadFiles(files: File[]) {
   for (const file of files) form.append('file', file, file.name);
   return adminCall('uploadContentFiles', { body: form });
 }
+
+/** Files for a reply to a request: uploaded as the team member's own, then named in the reply. */
+export function uploadReplyFiles(files: File[]) {
+  const form = new FormData();
+  for (const file of files) form.append('file[]', file, file.name);
+  return adminCall('uploadRequestFiles', { body: form });
+}

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { TeamList, TicketMessage, TicketView } from '../../../shared/api/tickets.ts';
 import { TICKET_TRANSITIONS, type TicketStatus } from '../../../shared/constants.ts';
-import { adminCall } from '../api/admin-api.ts';
+import { adminCall, uploadReplyFiles } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
@@ -145,6 +145,8 @@ function ReplyForm({ ticket, onSent }: { ticket: TicketView; onSent: (ticket: Ti
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [picker, setPicker] = useState(0);
   if (ticket.status === 'closed')
     return <p className="muted">This request is closed: the requester sends a new one for a new question.</p>;
 
@@ -154,11 +156,15 @@ function ReplyForm({ ticket, onSent }: { ticket: TicketView; onSent: (ticket: Ti
     setErrors({});
     setProblem(null);
     try {
+      const uploaded = files.length > 0 ? await uploadReplyFiles(files) : [];
       const next = await adminCall('replyAdminTicket', {
         params: { id: ticket.id },
-        body: { body, internal },
+        body: { body, internal, ...(uploaded.length > 0 && { files: uploaded.map((file) => file.id) }) },
       });
       setBody('');
+      setFiles([]);
+      // A new input: the browser's own list of chosen files cannot be emptied otherwise.
+      setPicker((n) => n + 1);
       setStatus(internal ? 'Note added.' : 'Reply sent.');
       onSent(next);
     } catch (error) {
@@ -184,6 +190,14 @@ function ReplyForm({ ticket, onSent }: { ticket: TicketView; onSent: (ticket: Ti
         }
       >
         <textarea rows={6} value={body} onChange={(e) => setBody(e.target.value)} />
+      </Field>
+      <Field label="Attach files" error={errors['file[]'] ?? errors.files}>
+        <input
+          key={picker}
+          type="file"
+          multiple
+          onChange={(e) => setFiles(Array.from(e.target.files ?? []))}
+        />
       </Field>
       <div className="reply-actions">
         <label className="check">
