@@ -183,7 +183,9 @@ describe('the admin app, one journey', () => {
     const thread = page.getByRole('list', { name: 'Conversation' }).locator(':scope > li');
     expect(await thread.count()).toBe(3);
     expect(await thread.nth(1).innerText()).toContain('Then tell us what it shows.');
-    expect(await thread.nth(1).getByRole('list', { name: 'Files' }).innerText()).toContain('reset-steps.txt');
+    const attached = thread.nth(1).getByRole('link', { name: 'reset-steps.txt' });
+    const download = await page.request.get(`${server.url}${await attached.getAttribute('href')}`);
+    expect(await download.text()).toBe('1. Unplug\n2. Wait\n3. Plug in\n');
     expect(await thread.nth(2).innerText()).toMatch(/Internal note[\s\S]*Known sensor bug/);
     await page.getByLabel('Assignee').selectOption({ label: AGENT.name });
     await expect

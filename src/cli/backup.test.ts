@@ -10,7 +10,7 @@ import { buildCategory, buildSection, buildUser, DEFAULT_PASSWORD } from '../ser
 import { createTestApp, testDialects, type TestApp } from '../server/testing/test-context.ts';
 import { storedKeys } from '../server/testing/stored-files.ts';
 import { STORAGE_TABLES } from '../server/storage/database-storage.ts';
-import { signFileLink } from '../server/features/delivery/file-links.ts';
+import { signFileLink } from '../server/tickets/file-links.ts';
 import { seedDemo } from '../server/features/content-folder/demo.service.ts';
 import { BackupError } from '../server/features/backup/backup-format.ts';
 import { KEPT_TABLES, TABLE_PLAN, type TableName } from '../server/features/backup/backup-tables.ts';

@@ -73,6 +73,7 @@ export const TicketFile = Type.Object({
   id: Type.Integer(),
   original_name: Type.String(),
   file_size: Type.Integer(),
+  link: Type.String({ description: 'a signed path that downloads the file for 30 days, without signing in' }),
 });
 
 /** One message after the request: a reply of the team or of the requester, or the team's internal note. */

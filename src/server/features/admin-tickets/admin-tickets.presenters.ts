@@ -5,13 +5,21 @@ const isoOf = (millis: number) => new Date(Number(millis)).toISOString();
 
 type ThreadFile = FileRow & { message_id: number | null };
 
-const presentFile = (file: FileRow) => ({
+/** Signed download paths of a request's files, by file id. */
+export type FileLinks = Map<number, string>;
+
+const presentFile = (links: FileLinks) => (file: FileRow) => ({
   id: file.id,
   original_name: file.original_name,
   file_size: Number(file.size),
+  link: links.get(file.id) ?? '',
 });
 
-export function presentMessage(message: TicketMessageRow, files: ThreadFile[]): TicketMessage {
+export function presentMessage(
+  message: TicketMessageRow,
+  files: ThreadFile[],
+  links: FileLinks,
+): TicketMessage {
   return {
     id: message.id,
     author_name: message.author_name,
@@ -20,7 +28,7 @@ export function presentMessage(message: TicketMessageRow, files: ThreadFile[]): 
     body_text: message.body_text,
     body_html: message.body_html,
     created_at: isoOf(message.created_at),
-    files: files.filter((file) => file.message_id === message.id).map(presentFile),
+    files: files.filter((file) => file.message_id === message.id).map(presentFile(links)),
   };
 }
 
@@ -30,6 +38,7 @@ export function presentTicket(
   files: ThreadFile[],
   messages: TicketMessageRow[],
   deliveries: OutboxRow[],
+  links: FileLinks,
 ): TicketView {
   return {
     id: ticket.id,
@@ -44,8 +53,8 @@ export function presentTicket(
     status: ticket.status,
     assignee_id: ticket.assignee_id,
     updated_at: isoOf(ticket.updated_at ?? ticket.created_at),
-    files: files.filter((file) => file.message_id === null).map(presentFile),
-    messages: messages.map((message) => presentMessage(message, files)),
+    files: files.filter((file) => file.message_id === null).map(presentFile(links)),
+    messages: messages.map((message) => presentMessage(message, files, links)),
     deliveries: deliveries.map((delivery) => ({
       target: delivery.target,
       message_id: delivery.message_id === 0 ? null : delivery.message_id,

@@ -16,6 +16,7 @@ import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES, TICKET_TRANSITIONS } from '../../../shared/constants.ts';
 import { findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
 import { addMessage } from '../../tickets/thread.ts';
+import { signFilePaths } from '../../tickets/file-links.ts';
 import { userKey } from '../../tickets/visitor.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 import {
@@ -40,12 +41,17 @@ async function presentTickets(db: Executor, tickets: TicketRow[]): Promise<Ticke
     messagesOfTickets(db, ids),
     deliveriesOfTickets(db, ids),
   ]);
+  const links = await signFilePaths(
+    db,
+    files.map((file) => file.id),
+  );
   return tickets.map((ticket) =>
     presentTicket(
       ticket,
       files.filter((f) => f.ticket_id === ticket.id),
       messages.filter((m) => m.ticket_id === ticket.id),
       deliveries.filter((d) => d.ticket_id === ticket.id),
+      links,
     ),
   );
 }

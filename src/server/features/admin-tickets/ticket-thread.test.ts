@@ -152,7 +152,18 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
     expect(response.statusCode, response.body).toBe(200);
     const view = response.json<TicketView>();
     expect(view.files).toEqual([]);
-    expect(view.messages[0]!.files).toEqual([{ id: mine.id, original_name: 'steps.txt', file_size: 13 }]);
+    expect(view.messages[0]!.files).toEqual([
+      {
+        id: mine.id,
+        original_name: 'steps.txt',
+        file_size: 13,
+        link: expect.stringMatching(/^\/api\/ticket-files\//),
+      },
+    ]);
+    // The team downloads it by its signed link, without a header the browser could not send on a plain link.
+    const download = await t.app.inject({ url: view.messages[0]!.files[0]!.link });
+    expect(download.statusCode).toBe(200);
+    expect(download.body).toBe('first, second');
     await deliverDue(t.ctx);
     expect(attachmentsOf(smtp.mails[0]!.raw).get('steps.txt')?.toString()).toBe('first, second');
     expectApiError(await reply(ticket.id, { body: 'Again', files: [mine.id] }), 400, ['files']);

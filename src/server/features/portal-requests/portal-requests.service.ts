@@ -11,6 +11,7 @@ import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 import { isTicketLink } from '../../tickets/ticket-links.ts';
+import { signFilePaths } from '../../tickets/file-links.ts';
 import { findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
 import { addMessage } from '../../tickets/thread.ts';
 import { messagesOf, moveTicket, threadFiles } from '../../tickets/thread.repository.ts';
@@ -53,10 +54,19 @@ async function present(ctx: AppContext, ticket: TicketRow): Promise<PortalTicket
     messagesOf(ctx.db, ticket.id, { internal: false }),
     threadFiles(ctx.db, ticket.id),
   ]);
+  const links = await signFilePaths(
+    ctx.db,
+    files.map((file) => file.id),
+  );
   const filesOf = (messageId: number | null) =>
     files
       .filter((file) => file.message_id === messageId)
-      .map((file) => ({ id: file.id, original_name: file.original_name, file_size: Number(file.size) }));
+      .map((file) => ({
+        id: file.id,
+        original_name: file.original_name,
+        file_size: Number(file.size),
+        link: links.get(file.id) ?? '',
+      }));
   return {
     ...summaryOf(ticket),
     description: ticket.description,

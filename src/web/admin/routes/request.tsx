@@ -28,7 +28,10 @@ function Files({ files }: { files: TicketView['files'] }) {
     <ul className="thread-files" aria-label="Files">
       {files.map((file) => (
         <li key={file.id}>
-          {file.original_name} <span className="muted">({size(file.file_size)})</span>
+          <a href={file.link} download={file.original_name}>
+            {file.original_name}
+          </a>{' '}
+          <span className="muted">({size(file.file_size)})</span>
         </li>
       ))}
     </ul>

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { href } from '../../../shared/paths.ts';
-import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
-import { readOrCreateSecret } from '../../settings/settings.repository.ts';
+import { href } from '../../shared/paths.ts';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/database.ts';
+import { readOrCreateSecret } from '../settings/settings.repository.ts';
 
 /** Long enough for a team to work through a backlog; the receiver keeps the file if it needs it for longer. */
 export const FILE_LINK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -27,11 +27,26 @@ function linkKey(db: Db): Promise<Buffer> {
 const signatureOf = (key: Buffer, fileId: number, expires: number) =>
   crypto.createHmac('sha256', key).update(`ticket-file:${fileId}:${expires}`).digest('hex');
 
+/** The path and query of a link that downloads one private upload, without signing in, until it expires. */
+export async function signFilePath(db: Db, fileId: number, now = Date.now()): Promise<string> {
+  const expires = now + FILE_LINK_LIFETIME_MS;
+  const signature = signatureOf(await linkKey(db), fileId, expires);
+  return `${href.ticketFile(fileId)}?expires=${expires}&signature=${signature}`;
+}
+
 /** A link that lets whoever holds it download one private upload, without signing in, until it expires. */
 export async function signFileLink(ctx: AppContext, fileId: number, now = Date.now()): Promise<string> {
-  const expires = now + FILE_LINK_LIFETIME_MS;
-  const signature = signatureOf(await linkKey(ctx.db), fileId, expires);
-  return `${ctx.config.publicUrl}${href.ticketFile(fileId)}?expires=${expires}&signature=${signature}`;
+  return `${ctx.config.publicUrl}${await signFilePath(ctx.db, fileId, now)}`;
+}
+
+/** Download paths for many files at once, by id: for the pages that list a request's files. */
+export async function signFilePaths(
+  db: Db,
+  fileIds: number[],
+  now = Date.now(),
+): Promise<Map<number, string>> {
+  const paths = await Promise.all(fileIds.map(async (id) => [id, await signFilePath(db, id, now)] as const));
+  return new Map(paths);
 }
 
 export async function isValidFileLink(
