@@ -2,27 +2,11 @@ import crypto from 'node:crypto';
 import { href } from '../../shared/paths.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
-import { readOrCreateSecret } from '../settings/settings.repository.ts';
+import { signingKey } from '../settings/signing-keys.ts';
 
 /** Long enough for a team to work through a backlog; the receiver keeps the file if it needs it for longer. */
 export const FILE_LINK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
-const SECRET_SETTING = 'ticket_file_link_key';
-
-// The key never changes once stored, so each database handle reads it once.
-const keys = new WeakMap<Db, Promise<Buffer>>();
-
-function linkKey(db: Db): Promise<Buffer> {
-  let key = keys.get(db);
-  if (!key) {
-    key = readOrCreateSecret(db, SECRET_SETTING, () => crypto.randomBytes(32).toString('base64')).then(
-      (secret) => Buffer.from(secret, 'base64'),
-    );
-    // A failed read (database down) must not be remembered.
-    key.catch(() => keys.delete(db));
-    keys.set(db, key);
-  }
-  return key;
-}
+const linkKey = signingKey('ticket_file_link_key');
 
 const signatureOf = (key: Buffer, fileId: number, expires: number) =>
   crypto.createHmac('sha256', key).update(`ticket-file:${fileId}:${expires}`).digest('hex');
@@ -39,13 +23,19 @@ export async function signFileLink(ctx: AppContext, fileId: number, now = Date.n
   return `${ctx.config.publicUrl}${await signFilePath(ctx.db, fileId, now)}`;
 }
 
-/** Download paths for many files at once, by id: for the pages that list a request's files. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Download paths for many files at once, by id: for the answers that list a request's files. They run from the next
+ * midnight (UTC), so an answer read twice in a day carries the same links (30 to 31 days of life).
+ */
 export async function signFilePaths(
   db: Db,
   fileIds: number[],
   now = Date.now(),
 ): Promise<Map<number, string>> {
-  const paths = await Promise.all(fileIds.map(async (id) => [id, await signFilePath(db, id, now)] as const));
+  const from = Math.ceil(now / DAY_MS) * DAY_MS;
+  const paths = await Promise.all(fileIds.map(async (id) => [id, await signFilePath(db, id, from)] as const));
   return new Map(paths);
 }
 

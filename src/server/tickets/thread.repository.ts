@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { TicketStatus } from '../../shared/constants.ts';
 import type { Executor } from '../db/database.ts';
-import type { FileRow, OutboxTarget, TicketMessageRow, TicketMessageTable, TicketRow } from '../db/tables.ts';
+import type { FileRow, TicketMessageRow, TicketMessageTable, TicketRow } from '../db/tables.ts';
 
 /** Moves a request to `status` and marks it active now, only if its status is still the one read (false if not). */
 export async function moveTicket(
@@ -42,30 +42,6 @@ export async function attachMessageFiles(
     .insertInto('ticket_files')
     .values(
       fileIds.map((file_id, position) => ({ ticket_id: ticketId, file_id, position, message_id: messageId })),
-    )
-    .execute();
-}
-
-export async function enqueueMessageDeliveries(
-  db: Executor,
-  ticketId: number,
-  messageId: number,
-  targets: OutboxTarget[],
-  now: number,
-): Promise<void> {
-  if (targets.length === 0) return;
-  await db
-    .insertInto('outbox')
-    .values(
-      targets.map((target) => ({
-        ticket_id: ticketId,
-        message_id: messageId,
-        target,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: now,
-        created_at: now,
-      })),
     )
     .execute();
 }

@@ -3,13 +3,9 @@ import type { Executor } from '../db/database.ts';
 import type { OutboxTarget, TicketMessageRow, TicketRow } from '../db/tables.ts';
 import { ApiError } from '../http/errors.ts';
 import { isUniqueViolation } from '../db/constraint-errors.ts';
+import { enqueueDeliveries } from './tickets.repository.ts';
 import { escapeHtml } from '../../shared/html.ts';
-import {
-  attachMessageFiles,
-  enqueueMessageDeliveries,
-  insertMessage,
-  moveTicket,
-} from './thread.repository.ts';
+import { attachMessageFiles, insertMessage, moveTicket } from './thread.repository.ts';
 
 /** Who writes a message: a member of the team, or the requester. */
 export interface Author {
@@ -92,7 +88,7 @@ export async function addMessage(
       created_at: now,
     });
     await attachMessageFiles(trx, ticket.id, row.id, message.fileIds);
-    await enqueueMessageDeliveries(trx, ticket.id, row.id, message.targets, now);
+    await enqueueDeliveries(trx, ticket.id, message.targets, now, row.id);
     return row;
   });
   // Two messages sent at once with the same upload both pass the check before either is written; the second is

@@ -1,25 +1,11 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../db/database.ts';
-import { readOrCreateSecret } from '../settings/settings.repository.ts';
+import { signingKey } from '../settings/signing-keys.ts';
 import { findLinkedTicket, insertTicketLink } from './ticket-links.repository.ts';
 
 /** How long a private link to a request opens it; a requester asks for a new one after that. */
 export const TICKET_LINK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
-const SECRET_SETTING = 'ticket_link_key';
-
-const keys = new WeakMap<Executor, Promise<Buffer>>();
-
-function linkSecret(db: Executor): Promise<Buffer> {
-  let key = keys.get(db);
-  if (!key) {
-    key = readOrCreateSecret(db, SECRET_SETTING, () => crypto.randomBytes(32).toString('base64')).then(
-      (secret) => Buffer.from(secret, 'base64'),
-    );
-    key.catch(() => keys.delete(db));
-    keys.set(db, key);
-  }
-  return key;
-}
+const linkSecret = signingKey('ticket_link_key');
 
 const hashOf = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
 

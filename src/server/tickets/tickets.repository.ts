@@ -20,11 +20,13 @@ export async function attachFiles(db: Executor, ticketId: number, fileIds: numbe
     .execute();
 }
 
+/** One outbox row per target, for the request itself (message 0) or one message of its thread. */
 export async function enqueueDeliveries(
   db: Executor,
   ticketId: number,
   targets: OutboxTarget[],
   now: number,
+  messageId = 0,
 ) {
   if (targets.length === 0) return;
   await db
@@ -32,6 +34,7 @@ export async function enqueueDeliveries(
     .values(
       targets.map((target) => ({
         ticket_id: ticketId,
+        message_id: messageId,
         target,
         status: 'pending' as const,
         attempts: 0,

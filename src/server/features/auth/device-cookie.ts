@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiPaths } from '../../../shared/paths.ts';
 import type { Executor } from '../../db/database.ts';
-import { readOrCreateSecret } from '../../settings/settings.repository.ts';
+import { signingKey } from '../../settings/signing-keys.ts';
 
 /**
  * Proof that this browser signed in to an account before: `<user id>.<issued, Unix seconds>.<HMAC>`, signed with a
@@ -11,13 +11,7 @@ import { readOrCreateSecret } from '../../settings/settings.repository.ts';
  */
 export const DEVICE_COOKIE = 'signpost_device';
 const LIFETIME_SECONDS = 365 * 24 * 60 * 60;
-const KEY_SETTING = 'sign_in_device_key';
-
-const signingKey = async (db: Executor) =>
-  Buffer.from(
-    await readOrCreateSecret(db, KEY_SETTING, () => crypto.randomBytes(32).toString('base64')),
-    'base64',
-  );
+const deviceKey = signingKey('sign_in_device_key');
 
 const signatureOf = (key: Buffer, userId: number, issued: number) =>
   crypto.createHmac('sha256', key).update(`sign-in-device:${userId}:${issued}`).digest();
@@ -44,7 +38,7 @@ export async function deviceUserOf(
   const issued = Number(match[2]);
   const age = now / 1000 - issued;
   if (age < -300 || age > LIFETIME_SECONDS) return null;
-  const expected = signatureOf(await signingKey(db), userId, issued);
+  const expected = signatureOf(await deviceKey(db), userId, issued);
   const given = Buffer.from(match[3] as string, 'base64url');
   return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? userId : null;
 }
@@ -58,7 +52,7 @@ export async function setDeviceCookie(
   now = Date.now(),
 ): Promise<void> {
   const issued = Math.floor(now / 1000);
-  const signature = signatureOf(await signingKey(db), userId, issued).toString('base64url');
+  const signature = signatureOf(await deviceKey(db), userId, issued).toString('base64url');
   reply.header(
     'Set-Cookie',
     `${DEVICE_COOKIE}=${userId}.${issued}.${signature}; Path=${apiPaths.login}; HttpOnly; SameSite=Lax; ` +
