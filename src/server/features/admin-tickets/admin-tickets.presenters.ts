@@ -1,36 +1,17 @@
 import type { TicketMessage, TicketView } from '../../../shared/api/tickets.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
-
-const isoOf = (millis: number) => new Date(Number(millis)).toISOString();
+import { filesOfPart, isoOf, presentThreadMessage, type FileLinks } from '../../tickets/thread-presenters.ts';
 
 type ThreadFile = FileRow & { message_id: number | null };
 
-/** Signed download paths of a request's files, by file id. */
-export type FileLinks = Map<number, string>;
-
-const presentFile = (links: FileLinks) => (file: FileRow) => ({
-  id: file.id,
-  original_name: file.original_name,
-  file_size: Number(file.size),
-  link: links.get(file.id) ?? '',
-});
-
-export function presentMessage(
+export const presentMessage = (
   message: TicketMessageRow,
   files: ThreadFile[],
   links: FileLinks,
-): TicketMessage {
-  return {
-    id: message.id,
-    author_name: message.author_name,
-    from_team: message.from_team === 1,
-    internal: message.internal === 1,
-    body_text: message.body_text,
-    body_html: message.body_html,
-    created_at: isoOf(message.created_at),
-    files: files.filter((file) => file.message_id === message.id).map(presentFile(links)),
-  };
-}
+): TicketMessage => ({
+  ...presentThreadMessage(message, files, links),
+  internal: message.internal === 1,
+});
 
 /** A request with its thread: `files` are the request's own, each message carries its own. */
 export function presentTicket(
@@ -53,7 +34,7 @@ export function presentTicket(
     status: ticket.status,
     assignee_id: ticket.assignee_id,
     updated_at: isoOf(ticket.updated_at ?? ticket.created_at),
-    files: files.filter((file) => file.message_id === null).map(presentFile(links)),
+    files: filesOfPart(files, null, links),
     messages: messages.map((message) => presentMessage(message, files, links)),
     deliveries: deliveries.map((delivery) => ({
       target: delivery.target,

@@ -12,6 +12,7 @@ import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 import { isTicketLink } from '../../tickets/ticket-links.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
+import { filesOfPart, isoOf, presentThreadMessage } from '../../tickets/thread-presenters.ts';
 import { findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
 import { addMessage } from '../../tickets/thread.ts';
 import { messagesOf, moveTicket, threadFiles } from '../../tickets/thread.repository.ts';
@@ -19,8 +20,6 @@ import { userKey } from '../../tickets/visitor.ts';
 import { countTicketsOfUser, ticketsOfUser } from './portal-requests.repository.ts';
 
 export const PORTAL_PAGE_SIZE = 20;
-
-const isoOf = (millis: number) => new Date(Number(millis)).toISOString();
 
 /** Who asks: the signed-in user, the private link's key, the browser's upload cookie. */
 export interface PortalCaller {
@@ -58,29 +57,12 @@ async function present(ctx: AppContext, ticket: TicketRow): Promise<PortalTicket
     ctx.db,
     files.map((file) => file.id),
   );
-  const filesOf = (messageId: number | null) =>
-    files
-      .filter((file) => file.message_id === messageId)
-      .map((file) => ({
-        id: file.id,
-        original_name: file.original_name,
-        file_size: Number(file.size),
-        link: links.get(file.id) ?? '',
-      }));
   return {
     ...summaryOf(ticket),
     description: ticket.description,
     name: ticket.name,
-    files: filesOf(null),
-    messages: messages.map((message) => ({
-      id: message.id,
-      author_name: message.author_name,
-      from_team: message.from_team === 1,
-      body_text: message.body_text,
-      body_html: message.body_html,
-      created_at: isoOf(message.created_at),
-      files: filesOf(message.id),
-    })),
+    files: filesOfPart(files, null, links),
+    messages: messages.map((message) => presentThreadMessage(message, files, links)),
   };
 }
 
