@@ -138,6 +138,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     captcha: ctx.config.captcha,
     forwardedHost: hosts.forwardedHost,
     frameAncestors: ctx.config.frameAncestors,
+    portal: ctx.config.portalUrl === null,
   });
 
   app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());

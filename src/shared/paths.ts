@@ -9,6 +9,11 @@ export const apiPaths = {
   me: '/api/user/me',
   login: '/api/auth/login',
   logout: '/api/auth/logout',
+  logoutEverywhere: '/api/auth/logout-everywhere',
+  signUp: '/api/auth/signup',
+  verifyEmail: '/api/auth/verify-email',
+  passwordReset: '/api/auth/password-reset',
+  newPassword: '/api/auth/new-password',
   sections: '/api/knowledge/all-sections',
   categories: '/api/knowledge/category',
   instructions: '/api/knowledge/instruction',
@@ -71,8 +76,37 @@ export const href = {
   instruction: (id: number) => `${BASE_PATH}/instruction/${id}`,
   search: (query?: string) => `${BASE_PATH}/search${query ? `?query=${encodeURIComponent(query)}` : ''}`,
   notFound: () => `${BASE_PATH}/notFound`,
+  /** Any address under the base that names nothing: the not-found page, answered 404. */
+  notFoundPage: () => `${BASE_PATH}/404`,
   admin: () => '/admin/',
   /** The customer portal's pages (served by Signpost when PORTAL_URL is unset). */
   portalIssues: () => '/issues',
   portalIssue: (id: number) => `/issues/${id}`,
+  portalNewIssue: () => '/issues/create',
+  portalProfile: () => '/user/profile',
+  portalLogin: () => '/login?from=knowledge_base',
+  portalSignUp: () => '/signup',
+  /** The emailed links: the token travels in the fragment, which no server log or Referer header sees. */
+  portalVerifyEmail: (token: string) => `/verify-email#${token}`,
+  portalNewPassword: (token: string) => `/new-password#${token}`,
+  portalForgotPassword: () => '/forgot-password',
 } as const;
+
+/**
+ * The customer portal's pages, which this server renders when no external portal is named (PORTAL_URL): the
+ * specification's own links (/issues, /issues/create, /user/profile, /login) and the pages of its accounts.
+ */
+export const portalPagePaths = [
+  '/login',
+  '/signup',
+  '/forgot-password',
+  '/new-password',
+  '/verify-email',
+  '/issues',
+  '/issues/create',
+  '/issues/:id',
+  '/user/profile',
+] as const;
+
+/** The help centre's main page, with or without its trailing slash. */
+export const isHomePath = (pathname: string) => pathname === BASE_PATH || pathname === `${BASE_PATH}/`;

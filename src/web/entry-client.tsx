@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { BASE_PATH } from '../shared/paths.ts';
 import { routes } from './routes.tsx';
 import './styles/app.css';
 
@@ -12,7 +11,7 @@ import './styles/app.css';
 const hydrationElement = document.querySelector('body > script#signpost-hydration[type="application/json"]');
 const hydrationData = hydrationElement?.textContent ? JSON.parse(hydrationElement.textContent) : undefined;
 
-const router = createBrowserRouter(routes, { basename: BASE_PATH, hydrationData });
+const router = createBrowserRouter(routes, { hydrationData });
 
 hydrateRoot(
   document.getElementById('root') as HTMLElement,

@@ -56,7 +56,7 @@ export function hydrationJson(context: StaticHandlerContext): string {
   );
 }
 
-const handler = createStaticHandler(routes, { basename: BASE_PATH });
+const handler = createStaticHandler(routes);
 
 /**
  * Renders one public page to HTML with the same routes and loaders the browser uses; the loaders reach the API

@@ -1,4 +1,6 @@
 import type { RouteObject } from 'react-router';
+import { BASE_PATH } from '../shared/paths.ts';
+import { portalRoutes } from './portal/portal-routes.tsx';
 import { categoryHandle, categoryLoader, CategoryPage } from './routes/category.tsx';
 import { homeHandle, homeLoader, HomePage } from './routes/home.tsx';
 import { instructionHandle, instructionLoader, InstructionPage } from './routes/instruction.tsx';
@@ -8,18 +10,21 @@ import { rootLoader } from './routes/root-data.ts';
 import { searchHandle, searchLoader, SearchPage } from './routes/search.tsx';
 import { standaloneHandle, standaloneLoader, StandaloneNotFound } from './routes/standalone-not-found.tsx';
 
-/** Every public screen, under /knowledge. The server renders these and the browser hydrates the same tree. */
+/**
+ * Every public screen: the help centre under /knowledge, and the customer portal's pages at the specification's own
+ * paths (/login, /issues, /user/profile...). The server renders these and the browser hydrates the same tree.
+ */
 export const routes: RouteObject[] = [
   {
     id: 'standalone-not-found',
-    path: '/notFound',
+    path: `${BASE_PATH}/notFound`,
     loader: standaloneLoader,
     Component: StandaloneNotFound,
     handle: standaloneHandle,
   },
   {
     id: 'root',
-    path: '/',
+    path: BASE_PATH,
     loader: rootLoader,
     Component: Layout,
     ErrorBoundary: LayoutError,
@@ -50,4 +55,5 @@ export const routes: RouteObject[] = [
       },
     ],
   },
+  ...portalRoutes,
 ];

@@ -17,7 +17,7 @@ import {
 } from './users.repository.ts';
 
 export const TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const presentUser = (user: UserRow): AuthUser => ({
   id: user.id,
@@ -88,7 +88,9 @@ export async function login(
     throw unauthorized('Wrong email or password');
   }
   const check = await passwords.verify(password, user.password_hash);
-  if (!check.matches) {
+  // An account whose email is not confirmed yet does not sign in, and says no more than a wrong password would: a
+  // different answer would tell a stranger which emails were just signed up.
+  if (!check.matches || user.email_verified_at === null) {
     if (check.outdated) await passwords.burn(password).catch(unlessBusy);
     throw unauthorized('Wrong email or password');
   }
@@ -97,6 +99,11 @@ export async function login(
     // Only over the hash just checked: a password changed meanwhile stays changed.
     if (upgraded) await replacePasswordHash(db, user.id, user.password_hash, upgraded);
   }
+  return openSession(db, user);
+}
+
+/** A new session for the user: the token is answered once, only its hash kept. */
+export async function openSession(db: Executor, user: UserRow): Promise<LoginResult> {
   const token = crypto.randomBytes(32).toString('base64url');
   const now = Date.now();
   const expiresAt = now + TOKEN_LIFETIME_MS;

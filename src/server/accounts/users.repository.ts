@@ -157,3 +157,16 @@ export async function deleteUser(db: Executor, id: number): Promise<void> {
 export function listTeam(db: Executor): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().where('role', 'in', ['admin', 'agent']).orderBy('name').execute();
 }
+
+/** Sets a user's email, or a new name and password hash, as a verified or pending account. */
+export async function updateAccount(
+  db: Executor,
+  id: number,
+  changes: Partial<Pick<UserRow, 'email' | 'name' | 'password_hash' | 'email_verified_at'>>,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ ...changes, ...(changes.email !== undefined && { email: normalEmail(changes.email) }) })
+    .where('id', '=', id)
+    .execute();
+}

@@ -38,7 +38,16 @@ export interface Config {
   /** Who may show the public pages in a frame (`FRAME_ANCESTORS`), as CSP sources; `'none'` unless named. */
   frameAncestors: string[];
   passwords: PasswordConfig;
+  /** Who may open an account in the customer portal (`SIGNUP`). */
+  signup: SignupPolicy;
 }
+
+/**
+ * `open` (anyone, once the email is verified), `domains` (verified addresses at these domains only), `invite` (only
+ * accounts the team makes) or `off` (the same, said plainly: nobody signs up).
+ */
+export type SignupPolicy =
+  { mode: 'open' } | { mode: 'domains'; domains: string[] } | { mode: 'invite' } | { mode: 'off' };
 
 /** How passwords are hashed (scrypt, r=8, p=1), and how many hashes one process computes at once. */
 export interface PasswordConfig {
@@ -351,6 +360,27 @@ function parsePasswords(env: NodeJS.ProcessEnv): PasswordConfig {
   return { scryptN, hashingConcurrency, hashingQueue };
 }
 
+const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export function parseSignup(raw: string | undefined): SignupPolicy {
+  const value = (raw ?? 'open').trim();
+  if (value === 'open' || value === '') return { mode: 'open' };
+  if (value === 'invite' || value === 'off') return { mode: value };
+  if (value.startsWith('domains:')) {
+    const domains = value
+      .slice('domains:'.length)
+      .split(',')
+      .map((domain) => domain.trim().toLowerCase())
+      .filter(Boolean);
+    if (domains.length === 0)
+      throw new ConfigError('SIGNUP', 'domains: names no domain (domains:example.com,...)');
+    const wrong = domains.find((domain) => !DOMAIN_PATTERN.test(domain));
+    if (wrong) throw new ConfigError('SIGNUP', `"${wrong}" is not a domain name`);
+    return { mode: 'domains', domains };
+  }
+  throw new ConfigError('SIGNUP', `"${value}" must be open, domains:example.com,..., invite or off`);
+}
+
 /** Reads and checks the configuration once; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT ?? '3000');
@@ -381,6 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     frameAncestors: parseFrameAncestors(env.FRAME_ANCESTORS),
     passwords: parsePasswords(env),
+    signup: parseSignup(env.SIGNUP),
     cache: {
       revisionCheckMs: parseCount('REVISION_CHECK_MS', env.REVISION_CHECK_MS, 250, 60_000),
       maxAge: parseCount('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 0, 31_536_000),

@@ -67,6 +67,10 @@ interface Fixture {
   asset: string | null;
   /** A fresh sign-in of the plain user, for a request that signs out. */
   freshToken(): Promise<string>;
+  /** A new session of the sign-in example's account, which is not the suite's user. */
+  otherToken(): Promise<string>;
+  /** A session of a new customer account, made for one request to delete. */
+  throwawayToken(): Promise<string>;
   passwordHash: string;
   ctx: AppContext;
 }
@@ -171,6 +175,15 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /admin': { input: () => ({}) },
   'GET /admin/*': { input: () => ({ params: { '*': 'articles/1' } }) },
   'GET /': { input: () => ({}) },
+  'GET /login': { input: () => ({}) },
+  'GET /signup': { input: () => ({}) },
+  'GET /forgot-password': { input: () => ({}) },
+  'GET /new-password': { input: () => ({}) },
+  'GET /verify-email': { input: () => ({}) },
+  'GET /issues': { input: () => ({}) },
+  'GET /issues/create': { input: () => ({}) },
+  'GET /issues/:id': { input: (fx) => ({ params: { id: fx.ticketId } }) },
+  'GET /user/profile': { input: () => ({}) },
   'GET /knowledge': { input: () => ({}) },
   'GET /knowledge/*': [
     { label: 'home', input: () => ({ params: { '*': '' } }) },
@@ -190,6 +203,33 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   },
   // Each request signs out a session of its own, never the suite's.
   'POST /api/auth/logout': { role: 'user', input: async (fx) => ({ token: await fx.freshToken() }) },
+  // Signs out every session of another account, never the suite's.
+  'POST /api/auth/logout-everywhere': {
+    role: 'user',
+    input: async (fx) => ({ token: await fx.otherToken() }),
+  },
+  // No SMTP_URL here: accounts that need an emailed link are refused plainly (403), never half made.
+  'POST /api/auth/signup': {
+    accept: [403],
+    input: () => ({
+      body: { name: 'Hostile {n}', email: 'signup-{n}@example.com', password: 'long-enough-{n}' },
+    }),
+  },
+  'POST /api/auth/password-reset': {
+    accept: [403],
+    input: () => ({ body: { email: 'reset-{n}@example.com' } }),
+  },
+  'POST /api/auth/verify-email': { accept: [400], input: () => ({ body: { token: 'not.a-link' } }) },
+  'POST /api/auth/new-password': {
+    accept: [400],
+    input: () => ({ body: { token: 'not.a-link', password: 'long-enough-{n}' } }),
+  },
+  'PATCH /api/user/me': { role: 'user', input: () => ({ body: { name: 'Hostile {n}' } }) },
+  // Each deletes an account of its own, made for it, never the suite's.
+  'DELETE /api/user/me': {
+    role: 'user',
+    input: async (fx) => ({ token: await fx.throwawayToken(), body: { password: DEFAULT_PASSWORD } }),
+  },
   'POST /api/search/events': { input: () => ({ body: { type: 'search', query: 'wifi {n}', found: 1 } }) },
   'POST /api/file': {
     input: () => ({
@@ -701,6 +741,8 @@ async function createFixture(ctx: AppContext, call: Call) {
     targetUserId: target.id,
     asset: fs.existsSync(assetsDir) ? (fs.readdirSync(assetsDir)[0] ?? null) : null,
     freshToken: () => signIn(user.email),
+    otherToken: () => signIn(loginUser.email),
+    throwawayToken: async () => signIn((await buildUser(ctx.db)).email),
     passwordHash: await ctx.passwords.hash('throwaway password'),
     ctx,
   };

@@ -2,22 +2,32 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimit } from '../../shared/api/endpoints.ts';
 import type { AppContext } from '../context.ts';
 import { clientKey } from './client-address.ts';
-import { hitRateLimit } from './rate-limit.ts';
+import {
+  hitRateLimit,
+  SIGN_IN_CLIENT_BUCKET,
+  SIGN_IN_FAILURES_PER_CLIENT,
+  takeAllowance,
+} from './rate-limit.ts';
 
 /** Enough for a person searching all day; a flood from one address cannot skew the search report. */
 export const SEARCH_EVENTS_PER_HOUR = 600;
 
 /**
  * Makes route() hold every endpoint to the limit its entry names: each call from one address counts in the hour.
- * Sign-in counts failed guesses only, so its handler applies that limit itself (sign-in-limits.ts).
+ * Sign-in counts failed guesses only, so its handler applies that limit itself (sign-in-limits.ts); sign-up and
+ * reset requests count in the same allowance.
  */
 export function registerRateLimits(app: FastifyInstance, { db, config }: AppContext): void {
-  const perHour: Record<Exclude<RateLimit, 'sign-in'>, number> = {
+  const perHour: Record<Exclude<RateLimit, 'sign-in' | 'account-mail'>, number> = {
     'issue-open': config.tickets.requestsPerHour,
     upload: config.tickets.uploadsPerHour,
     'search-event': SEARCH_EVENTS_PER_HOUR,
   };
   app.decorate('rateLimitCheck', async (limit: RateLimit, request: FastifyRequest) => {
-    if (limit !== 'sign-in') await hitRateLimit(db, limit, clientKey(request), perHour[limit]);
+    if (limit === 'sign-in') return;
+    // A sign-up or a reset request takes a place of the address's wrong-password allowance, and keeps it.
+    if (limit === 'account-mail')
+      await takeAllowance(db, SIGN_IN_CLIENT_BUCKET, clientKey(request), SIGN_IN_FAILURES_PER_CLIENT);
+    else await hitRateLimit(db, limit, clientKey(request), perHour[limit]);
   });
 }

@@ -11,6 +11,13 @@ import {
 
 const HOUR = 60 * 60 * 1000;
 
+/**
+ * The count of one client address's wrong passwords (sign-in-limits.ts), which sign-ups and reset requests also
+ * take from: guessing and mailing share one allowance per address.
+ */
+export const SIGN_IN_CLIENT_BUCKET = 'sign-in-failed';
+export const SIGN_IN_FAILURES_PER_CLIENT = 20;
+
 export class RateLimitError extends ApiError {
   constructor(readonly retryAfterSeconds: number) {
     super(

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { FileRow, OutboxRow, OutboxTarget, TicketRow, TicketTable } from '../db/tables.ts';
 
 export type NewTicket = Omit<Insertable<TicketTable>, 'id' | 'created_at'>;
@@ -125,4 +125,35 @@ export async function findStaleUploads(db: Executor, before: number): Promise<nu
     .where('ticket_files.ticket_id', 'is', null)
     .execute();
   return rows.map((row) => row.id);
+}
+
+/** Gives an account the requests sent without one from its (now verified) email; answers how many joined. */
+export async function claimTicketsByEmail(db: Executor, userId: number, email: string): Promise<number> {
+  const result = await db
+    .updateTable('tickets')
+    .set({ user_id: userId })
+    .where('user_id', 'is', null)
+    .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Keeps a deleted account's requests for the team without who sent them: no account, name or email; closed, as
+ * nobody is left to answer; their private links void and their replies not yet mailed dropped.
+ */
+export async function anonymiseTicketsOfUser(db: Executor, userId: number, now: number): Promise<void> {
+  const ids = db.selectFrom('tickets').select('id').where('user_id', '=', userId);
+  await db.deleteFrom('ticket_links').where('ticket_id', 'in', ids).execute();
+  await db
+    .deleteFrom('outbox')
+    .where('ticket_id', 'in', ids)
+    .where('target', '=', 'requester')
+    .where('status', '!=', 'delivered')
+    .execute();
+  await db
+    .updateTable('tickets')
+    .set({ user_id: null, name: '', email: '', status: 'closed', updated_at: now })
+    .where('user_id', '=', userId)
+    .execute();
 }

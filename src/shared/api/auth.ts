@@ -36,3 +36,48 @@ export const LoginResult = Type.Object({
   user: AuthUser,
 });
 export type LoginResult = Static<typeof LoginResult>;
+
+const Password = Type.String({ minLength: 1, maxLength: 1024 });
+const Email = Type.String({ minLength: 1, maxLength: 320 });
+const Captcha = Type.Optional(Type.String({ maxLength: 20_000 }));
+/** A link's token from an emailed link (payload and signature). */
+const LinkToken = Type.String({ minLength: 1, maxLength: 2_000 });
+
+export const SignUpBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Email,
+  password: Password,
+  g_recaptcha_response: Captcha,
+});
+export type SignUpBody = Static<typeof SignUpBody>;
+
+/** The same answer whether or not the email had an account: the mail says the rest. */
+export const MailSentResult = Type.Object({ ok: Type.Literal(true), sent_to: Type.String() });
+export type MailSentResult = Static<typeof MailSentResult>;
+
+export const LinkTokenBody = Type.Object({ token: LinkToken });
+export type LinkTokenBody = Static<typeof LinkTokenBody>;
+
+export const PasswordResetBody = Type.Object({ email: Email, g_recaptcha_response: Captcha });
+export type PasswordResetBody = Static<typeof PasswordResetBody>;
+
+export const NewPasswordBody = Type.Object({ token: LinkToken, password: Password });
+export type NewPasswordBody = Static<typeof NewPasswordBody>;
+
+export const UpdateMeBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  email: Type.Optional(Email),
+  password: Type.Optional(Password),
+  current_password: Type.Optional(Password),
+});
+export type UpdateMeBody = Static<typeof UpdateMeBody>;
+
+export const UpdateMeResult = Type.Object({
+  user: AuthUser,
+  /** Set when an email change waits for its link to be opened at the new address. */
+  email_change_sent_to: Type.Union([Type.String(), Type.Null()]),
+});
+export type UpdateMeResult = Static<typeof UpdateMeResult>;
+
+export const DeleteMeBody = Type.Object({ password: Password });
+export type DeleteMeBody = Static<typeof DeleteMeBody>;

@@ -1,7 +1,20 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { routes, type Route } from '../routes.ts';
 import { ErrorBody, FileParams, Id, OkBody, Paged } from './common.ts';
-import { AUTH_HEADER, AuthUser, LoginBody, LoginResult } from './auth.ts';
+import {
+  AUTH_HEADER,
+  AuthUser,
+  DeleteMeBody,
+  LinkTokenBody,
+  LoginBody,
+  LoginResult,
+  MailSentResult,
+  NewPasswordBody,
+  PasswordResetBody,
+  SignUpBody,
+  UpdateMeBody,
+  UpdateMeResult,
+} from './auth.ts';
 import {
   CategoryList,
   CategoryListQuery,
@@ -81,7 +94,7 @@ export type { Role } from '../routes.ts';
  * them; 'sign-in' counts failed guesses only, per address and per account, so its handler applies it around the
  * password check.
  */
-export type RateLimit = 'sign-in' | 'issue-open' | 'upload' | 'search-event';
+export type RateLimit = 'sign-in' | 'account-mail' | 'issue-open' | 'upload' | 'search-event';
 
 export interface Endpoint extends Route {
   rateLimit?: RateLimit;
@@ -161,6 +174,64 @@ export const endpoints = {
     summary: 'Revoke the token sent in x-auth-token',
     tags: ['auth'],
     headers: authHeader,
+    response: OkBody,
+  },
+  logoutEverywhere: {
+    ...routes.logoutEverywhere,
+    summary: 'Revoke every token of the signed-in user, this one included (sign out of every device)',
+    tags: ['auth'],
+    headers: authHeader,
+    response: OkBody,
+  },
+  signUp: {
+    ...routes.signUp,
+    summary:
+      'Open a customer account (SIGNUP permitting); answers the same whether or not the email has one, and mails a verification link',
+    tags: ['auth'],
+    body: SignUpBody,
+    response: MailSentResult,
+    rateLimit: 'account-mail',
+    status: 202,
+  },
+  verifyEmail: {
+    ...routes.verifyEmail,
+    summary: "Confirm an email with the emailed link's token (a new account, or a changed address); signs in",
+    tags: ['auth'],
+    body: LinkTokenBody,
+    response: LoginResult,
+  },
+  requestPasswordReset: {
+    ...routes.requestPasswordReset,
+    summary: 'Mail a link to choose a new password; answers the same whether or not the email has an account',
+    tags: ['auth'],
+    body: PasswordResetBody,
+    response: MailSentResult,
+    rateLimit: 'account-mail',
+    status: 202,
+  },
+  setNewPassword: {
+    ...routes.setNewPassword,
+    summary:
+      "Choose a new password with the emailed link's token: signs out every device, clears the account's lockout, signs in",
+    tags: ['auth'],
+    body: NewPasswordBody,
+    response: LoginResult,
+  },
+  updateMe: {
+    ...routes.updateMe,
+    summary:
+      'Change my name, my password (with the current one) or my email (confirmed by a link to the new one)',
+    tags: ['auth'],
+    headers: authHeader,
+    body: UpdateMeBody,
+    response: UpdateMeResult,
+  },
+  deleteMe: {
+    ...routes.deleteMe,
+    summary: 'Delete my account (with my password); my requests stay with the team, without my name or email',
+    tags: ['auth'],
+    headers: authHeader,
+    body: DeleteMeBody,
     response: OkBody,
   },
   listSections: {

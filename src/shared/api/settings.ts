@@ -41,5 +41,20 @@ export const Environments = Type.Object({
     site_key: Type.Union([Type.String(), Type.Null()]),
     challenge_url: Type.Union([Type.String(), Type.Null()]),
   }),
+  accounts: Type.Object(
+    {
+      signup: Type.Union([
+        Type.Literal('open'),
+        Type.Literal('domains'),
+        Type.Literal('invite'),
+        Type.Literal('off'),
+      ]),
+      signup_domains: Type.Array(Type.String()),
+      mail: Type.Boolean({
+        description: 'whether the server sends mail (verification, password reset, replies)',
+      }),
+    },
+    { description: "what the portal's own accounts offer: sign-up and emailed links work only with mail" },
+  ),
 });
 export type Environments = Static<typeof Environments>;

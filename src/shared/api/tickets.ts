@@ -34,6 +34,10 @@ export type IssueOpenBody = Static<typeof IssueOpenBody>;
 
 export const IssueOpenResult = Type.Object({
   data: Type.Object({ id: Type.Integer(), files: Type.Array(Type.Integer()) }),
+  link: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "the request's page in this server's portal (with its private key when sent without an account); null with PORTAL_URL",
+  }),
 });
 export type IssueOpenResult = Static<typeof IssueOpenResult>;
 

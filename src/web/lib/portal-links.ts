@@ -12,8 +12,8 @@ export interface PortalLinks {
 
 /**
  * The one place that decides which portal links a page shows (null: none). Every one needs a portal to receive the
- * visitor (environments' user_portal; none yet without PORTAL_URL, and a link to a page nobody serves is a dead
- * end). Tickets, new request and profile also need the branding to link the portal (portal_enabled, as the spec
+ * visitor (environments' user_portal: PORTAL_URL, or '' for this server's own portal pages; null would mean none,
+ * and a link to a page nobody serves is a dead end). Tickets, new request and profile also need the branding to link the portal (portal_enabled, as the spec
  * says); sign-in does not, as the spec offers it to every anonymous visitor.
  */
 export function portalLinks(

@@ -1,4 +1,5 @@
 import { useCallback, useEffect } from 'react';
+import { href } from '../../shared/paths.ts';
 import { data, redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { ARTICLE_PAGE_SIZE, CATEGORY_PAGE_SIZE } from '../../shared/constants.ts';
 import { ApiRequestError } from '../api/client.ts';
@@ -41,9 +42,9 @@ export async function categoryLoader({ params, context }: LoaderFunctionArgs) {
   );
   if (end && end.count_category === 0 && end.count_instruction === 1) {
     const only = await api.instructions({ category_id: end.id, page: 1, per_page: 1 });
-    if (only.items[0]) throw redirect(`/instruction/${only.items[0].id}`);
+    if (only.items[0]) throw redirect(href.instruction(only.items[0].id));
   }
-  if (end && end.id !== category.id) throw redirect(`/category/${end.id}`);
+  if (end && end.id !== category.id) throw redirect(href.category(end.id));
 
   try {
     const [children, articles] = await Promise.all([

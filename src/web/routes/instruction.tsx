@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { href } from '../../shared/paths.ts';
 import { redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { apiFrom } from '../api/api-context.ts';
 import { HtmlContent } from '../components/html-content.tsx';
@@ -16,14 +17,14 @@ export async function instructionLoader({ params, context }: LoaderFunctionArgs)
   const id = parseId(params.id);
   const api = apiFrom(context);
   // The spec: an article that cannot be fetched sends the visitor to /404.
-  if (id === null) throw redirect('/404');
+  if (id === null) throw redirect(href.notFoundPage());
   const [instruction, bundle, sections, categories] = await Promise.all([
     api.instruction(id).catch(() => null),
     api.instructionBundle(),
     api.sections(),
     api.categories(),
   ]);
-  if (!instruction) throw redirect('/404');
+  if (!instruction) throw redirect(href.notFoundPage());
   const siblings = bundle.items
     .filter((a) => a.section_id === instruction.section_id)
     .map(({ id: articleId, title }) => ({ id: articleId, title }));

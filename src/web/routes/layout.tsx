@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { isHomePath } from '../../shared/paths.ts';
 import {
   isRouteErrorResponse,
   Outlet,
@@ -39,7 +40,7 @@ function useDocumentTitle() {
 }
 
 /** Marks the document once React has taken over, for tests and for styles that need JavaScript. */
-function useHydratedMarker() {
+export function useHydratedMarker() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
@@ -63,7 +64,7 @@ function LayoutBody() {
       <a className="skip-link" href="#content">
         {t('skipToContent')}
       </a>
-      <Header isHome={pathname === '/'} branding={data.branding} portal={portal} />
+      <Header isHome={isHomePath(pathname)} branding={data.branding} portal={portal} />
       {portal.createIssue && !hideHint && <RequestHint href={portal.createIssue} />}
       {data.bundleError && (
         <p className="banner banner-warning" role="alert">

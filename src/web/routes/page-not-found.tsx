@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { href } from '../../shared/paths.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import type { RouteHandle } from './head.ts';
 
@@ -14,10 +15,10 @@ export function PageNotFound() {
       <h1>{t('pageNotFound')}</h1>
       <p>{t('pageNotFoundText')}</p>
       <p className="not-found-actions">
-        <Link className="button" to="/">
+        <Link className="button" to={href.home()}>
           {t('toMainPage')}
         </Link>
-        <Link className="button button-secondary" to="/search">
+        <Link className="button button-secondary" to={href.search()}>
           {t('toSearch')}
         </Link>
       </p>

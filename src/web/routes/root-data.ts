@@ -1,4 +1,5 @@
 import { redirect, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { href } from '../../shared/paths.ts';
 import type { Category, Section } from '../../shared/api/knowledge.ts';
 import type { Branding, Environments } from '../../shared/api/settings.ts';
 import { apiFrom } from '../api/api-context.ts';
@@ -29,7 +30,7 @@ export async function rootLoader({ context }: LoaderFunctionArgs): Promise<RootD
   ]);
   if (branding.status === 'rejected' || environments.status === 'rejected')
     throw new BundleError('bundleFailed');
-  if (!branding.value.knowledge_enabled) throw redirect('/notFound');
+  if (!branding.value.knowledge_enabled) throw redirect(href.notFound());
   const incomplete = sections.status === 'rejected' || categories.status === 'rejected';
   return {
     branding: branding.value,

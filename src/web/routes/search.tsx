@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { href } from '../../shared/paths.ts';
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { reportSearch } from '../features/search/search-events.ts';
 import type { Suggestion } from '../../shared/api/search.ts';
@@ -98,7 +99,7 @@ export function SearchPage() {
         <section key={group.key} className="search-group" aria-labelledby={`group-${group.key}`}>
           <h2 id={`group-${group.key}`}>
             {group.key.startsWith('c') ? (
-              <Link to={`/category/${group.key.slice(1)}`}>{group.heading}</Link>
+              <Link to={href.category(Number(group.key.slice(1)))}>{group.heading}</Link>
             ) : (
               group.heading
             )}
@@ -107,7 +108,7 @@ export function SearchPage() {
             {group.items.map((item) => (
               <li key={item.id} className="article-item">
                 <Link
-                  to={`/instruction/${item.id}`}
+                  to={href.instruction(item.id)}
                   onClick={() => reportSearch({ type: 'open', query, id: item.id })}
                 >
                   {item.title}

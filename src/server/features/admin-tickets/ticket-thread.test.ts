@@ -129,8 +129,18 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
     const text = textOf(mail.raw);
     expect(text).toContain('Dana Desk ответил(а) на ваше обращение «Термостат не греет»:');
     expect(text).toContain('Попробуйте сбросить.');
-    // No link yet: the portal's page for a conversation is not served, and a link to it would be a dead end.
-    expect(text).not.toMatch(/https?:\/\//);
+    // The conversation's page in this server's portal, with the private key of a request sent without an account.
+    expect(text).toContain('Вся переписка и ответ на неё — здесь:');
+    const link = new RegExp(
+      `https://help\\.example\\.com/issues/${ticket.id}\\?key=([A-Za-z0-9_-]{43})`,
+    ).exec(text);
+    expect(link, text).not.toBeNull();
+    const opened = await t.app.inject({ url: `/api/portal/issues/${ticket.id}?key=${link![1]}` });
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(opened.json<{ messages: unknown[] }>().messages).toHaveLength(1);
+    const page = await t.app.inject({ url: `/issues/${ticket.id}?key=${link![1]}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('private, no-store');
     // Without SUPPORT_EMAIL an answer by mail would reach nobody, so the mail does not invite one.
     expect(text).not.toContain('ответьте на это письмо');
     expect(headerOf(mail.raw, 'Reply-To')).toBeUndefined();

@@ -6,9 +6,18 @@ import { clientKey } from '../../rate-limit/client-address.ts';
 import { login, logout, presentUser } from '../../accounts/accounts.service.ts';
 import { deviceUserOf, setDeviceCookie } from './device-cookie.ts';
 import { signInSlots, withGuessReserved } from './sign-in-limits.ts';
-import { findUserByEmail } from '../../accounts/users.repository.ts';
+import { deleteTokensOfUser, findUserByEmail } from '../../accounts/users.repository.ts';
+import {
+  deleteMe,
+  requestPasswordReset,
+  setNewPassword,
+  signUp,
+  updateMe,
+  verifyEmail,
+} from './account.service.ts';
 
-export function registerAuthRoutes(app: FastifyInstance, { db, passwords, config }: AppContext): void {
+export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { db, passwords, config } = ctx;
   const secure = config.publicUrl.startsWith('https:');
   route(app, endpoints.getMe, async (_request, _reply, { user }) => presentUser(user));
   route(app, endpoints.login, async (request, reply) => {
@@ -22,6 +31,29 @@ export function registerAuthRoutes(app: FastifyInstance, { db, passwords, config
   });
   route(app, endpoints.logout, async (_request, _reply, { token }) => {
     await logout(db, token);
+    return { ok: true as const };
+  });
+  route(app, endpoints.logoutEverywhere, async (_request, _reply, { user }) => {
+    await deleteTokensOfUser(db, user.id);
+    return { ok: true as const };
+  });
+  route(app, endpoints.signUp, async (request) => signUp(ctx, request.body));
+  route(app, endpoints.verifyEmail, async (request, reply) => {
+    const result = await verifyEmail(ctx, request.body.token);
+    await setDeviceCookie(db, reply, result.user.id, secure);
+    return result;
+  });
+  route(app, endpoints.requestPasswordReset, async (request) => requestPasswordReset(ctx, request.body));
+  route(app, endpoints.setNewPassword, async (request, reply) => {
+    const result = await setNewPassword(ctx, request.body);
+    await setDeviceCookie(db, reply, result.user.id, secure);
+    return result;
+  });
+  route(app, endpoints.updateMe, async (request, _reply, { user, token }) =>
+    updateMe(ctx, user, token, clientKey(request), request.body),
+  );
+  route(app, endpoints.deleteMe, async (request, _reply, { user }) => {
+    await deleteMe(ctx, user, clientKey(request), request.body.password);
     return { ok: true as const };
   });
 }

@@ -1,6 +1,12 @@
 import type { Executor } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
-import { clearAllowance, giveBack, takeAllowance } from '../../rate-limit/rate-limit.ts';
+import {
+  clearAllowance,
+  giveBack,
+  SIGN_IN_CLIENT_BUCKET,
+  SIGN_IN_FAILURES_PER_CLIENT,
+  takeAllowance,
+} from '../../rate-limit/rate-limit.ts';
 import { normalEmail } from '../../accounts/users.repository.ts';
 
 /**
@@ -10,10 +16,10 @@ import { normalEmail } from '../../accounts/users.repository.ts';
  * before (its device cookie) is not held by the account-wide count that anyone can fill: its wrong passwords count
  * apart, under a bound of the same size, and under its address's bound like anyone's.
  */
-export const SIGN_IN_FAILURES_PER_CLIENT = 20;
+export { SIGN_IN_FAILURES_PER_CLIENT };
 export const SIGN_IN_FAILURES_PER_ACCOUNT = 50;
 
-const CLIENT_BUCKET = 'sign-in-failed';
+const CLIENT_BUCKET = SIGN_IN_CLIENT_BUCKET;
 const ACCOUNT_BUCKET = 'sign-in-failed-account';
 const KNOWN_BROWSER_BUCKET = 'sign-in-failed-device';
 

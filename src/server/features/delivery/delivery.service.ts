@@ -6,7 +6,10 @@ import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
 import { replyEmailText, teamEmailText } from './reply-email.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
-import { messageIdOf, replyMessageIdOf, sendEmail, sendMail } from './email.ts';
+import { messageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
+import { sendMail } from '../../mail/send-mail.ts';
+import { saveTicketLink } from '../../tickets/ticket-links.ts';
+import { href } from '../../../shared/paths.ts';
 import { buildReplyPayload, buildWebhookPayload, sendWebhook, WEBHOOK_TIMEOUT_MS } from './webhook.ts';
 
 /** How long a claimed row is ours; a server that dies mid-delivery gives it back when this runs out. */
@@ -67,7 +70,13 @@ async function deliverMessage(
         ...threading,
         to: { name: ticket.name, address: ticket.email },
         ...(supportEmail && { replyTo: supportEmail }),
-        text: replyEmailText(ticket, message, files, supportEmail !== null),
+        text: replyEmailText(
+          ticket,
+          message,
+          files,
+          supportEmail !== null,
+          await threadLink(ctx, ticket, message),
+        ),
       },
       files,
     );
@@ -85,6 +94,22 @@ async function deliverMessage(
   } else {
     throw new Error(`a message is not sent to ${row.target}`);
   }
+}
+
+/**
+ * Where the requester reads the conversation: this server's portal page (with a private key, the same on every
+ * attempt, when the request has no account); none when an external portal (PORTAL_URL) holds the requests.
+ */
+async function threadLink(
+  ctx: AppContext,
+  ticket: TicketRow,
+  message: TicketMessageRow,
+): Promise<string | null> {
+  if (ctx.config.portalUrl !== null) return null;
+  const page = `${ctx.config.publicUrl.replace(/\/$/, '')}${href.portalIssue(ticket.id)}`;
+  if (ticket.user_id !== null) return page;
+  const key = await saveTicketLink(ctx.db, ticket.id, `message-${message.id}`, Number(message.created_at));
+  return `${page}?key=${key}`;
 }
 
 /** Who hears of the requester's reply: the assignee; else the support address; else everyone on the team. */

@@ -8,41 +8,46 @@ const TEXTS = {
     replied: '{{author}} replied to your request “{{title}}”:',
     answer: 'To answer, reply to this email.',
     files: 'Attached files:',
+    read: 'Read the whole conversation and answer it here:',
   },
   ru: {
     replied: '{{author}} ответил(а) на ваше обращение «{{title}}»:',
     answer: 'Чтобы ответить, ответьте на это письмо.',
     files: 'Приложенные файлы:',
+    read: 'Вся переписка и ответ на неё — здесь:',
   },
   'pt-BR': {
     replied: '{{author}} respondeu à sua solicitação “{{title}}”:',
     answer: 'Para responder, responda a este e-mail.',
     files: 'Arquivos anexados:',
+    read: 'Leia a conversa completa e responda aqui:',
   },
   it: {
     replied: '{{author}} ha risposto alla sua richiesta “{{title}}”:',
     answer: 'Per rispondere, risponda a questa email.',
     files: 'File allegati:',
+    read: 'Legga tutta la conversazione e risponda qui:',
   },
   sk: {
     replied: '{{author}} odpovedal(a) na vašu požiadavku „{{title}}“:',
     answer: 'Ak chcete odpovedať, odpovedzte na tento e-mail.',
     files: 'Priložené súbory:',
+    read: 'Celú konverzáciu si prečítate a odpoviete na ňu tu:',
   },
 } satisfies Record<Language, Record<string, string>>;
 
 const textsOf = (lang: string) => TEXTS[lang as Language] ?? TEXTS.en;
 
 /**
- * The mail stops at the reply: the conversation's page in the portal and its private link come with the portal's
- * pages (docs/decisions.md), and a link to a page that is not served yet would be a dead end. Answering by mail
- * reaches the team when SUPPORT_EMAIL is the Reply-To.
+ * The reply, then the conversation's page in the portal (its private link when the request has no account; none
+ * with an external portal). Answering by mail reaches the team when SUPPORT_EMAIL is the Reply-To.
  */
 export function replyEmailText(
   ticket: TicketRow,
   message: TicketMessageRow,
   files: FileRow[],
   answerByMail: boolean,
+  threadLink: string | null = null,
 ): string {
   const texts = textsOf(ticket.lang);
   const fill = (template: string) =>
@@ -50,6 +55,7 @@ export function replyEmailText(
     template.replace('{{author}}', () => message.author_name).replace('{{title}}', () => ticket.title);
   const lines = [fill(texts.replied), '', message.body_text, ''];
   if (files.length > 0) lines.push(texts.files, ...files.map((file) => `- ${file.original_name}`), '');
+  if (threadLink) lines.push(texts.read, threadLink, '');
   if (answerByMail) lines.push(texts.answer);
   return `${lines.join('\n')}\n`;
 }

@@ -5,7 +5,7 @@ import { servedHost } from '../../http/response-cache.ts';
 import fastifyStatic from '@fastify/static';
 import path from 'node:path';
 import { escapeHtml } from '../../../shared/html.ts';
-import { BASE_PATH } from '../../../shared/paths.ts';
+import { BASE_PATH, portalPagePaths } from '../../../shared/paths.ts';
 import { htmlDocument, renderPage } from '../../render/render-page.ts';
 import { readWebAssets, WEB_DIST } from '../../render/web-assets.ts';
 import { registerAdminPageRoutes } from './admin-page.routes.ts';
@@ -17,6 +17,8 @@ export interface PageOptions {
   forwardedHost: boolean;
   /** Who may frame the pages (FRAME_ANCESTORS). */
   frameAncestors: readonly string[];
+  /** Whether this server is the customer portal (no PORTAL_URL): then it renders the portal's pages too. */
+  portal: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
     wildcard: true,
   });
 
-  const handlePage = async (request: FastifyRequest, reply: FastifyReply) => {
+  const handlePage = async (request: FastifyRequest, reply: FastifyReply, personal = false) => {
     const { page, cacheTags, cacheable } = await renderPage(app, request.url);
     request.cacheTags = cacheTags;
     if (!cacheable) reply.header('Cache-Control', 'no-store');
@@ -66,16 +68,22 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
         frameAncestors: options.frameAncestors,
       },
     );
-    return reply
-      .status(page.status)
-      .header('Content-Type', 'text/html; charset=utf-8')
-      .header('Cache-Control', cacheable ? 'no-cache' : 'no-store')
-      .header('Content-Security-Policy', policy)
-      .send(htmlDocument(page, assets, snippet));
+    return (
+      reply
+        .status(page.status)
+        .header('Content-Type', 'text/html; charset=utf-8')
+        // A portal page is one visitor's (their requests, their account): never kept by anyone but them.
+        .header('Cache-Control', personal ? 'private, no-store' : cacheable ? 'no-cache' : 'no-store')
+        .header('Content-Security-Policy', policy)
+        .send(htmlDocument(page, assets, snippet))
+    );
   };
 
   registerAdminPageRoutes(app);
   app.get('/', async (_request, reply) => reply.redirect(`${BASE_PATH}/`, 302));
   app.get(BASE_PATH, async (request, reply) => handlePage(request, reply));
   app.get(`${BASE_PATH}/*`, async (request, reply) => handlePage(request, reply));
+  if (options.portal)
+    for (const path of portalPagePaths)
+      app.get(path, async (request, reply) => handlePage(request, reply, true));
 }

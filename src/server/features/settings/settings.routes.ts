@@ -7,18 +7,22 @@ import { route } from '../../http/route.ts';
 import { getBranding } from '../../settings/branding.ts';
 
 /**
- * Where the customer portal's pages (tickets, new request, profile, sign-in) are, or null when nothing would answer
- * them: the public site then links to none. Signpost does not serve those pages itself yet, so only an external
- * portal (PORTAL_URL) counts; the day it does, this answers its own address and every portal link appears.
+ * Where the customer portal's pages (tickets, new request, profile, sign-in) are: an external portal (PORTAL_URL),
+ * else this server, which serves them itself: '' makes every portal link a path on the host the visitor is on.
  */
-export function portalAddress(config: Config): string | null {
-  return config.portalUrl;
+export function portalAddress(config: Config): string {
+  return config.portalUrl ?? '';
 }
 
 export function presentEnvironments({ config }: AppContext): Environments {
   const { captcha } = config;
   return {
     user_portal: portalAddress(config),
+    accounts: {
+      signup: config.signup.mode,
+      signup_domains: config.signup.mode === 'domains' ? config.signup.domains : [],
+      mail: config.tickets.smtpUrl !== null,
+    },
     knowledge_portal: config.publicUrl,
     disable_google_captcha: captcha.provider === 'none',
     captcha: {

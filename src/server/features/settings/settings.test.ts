@@ -60,12 +60,25 @@ describe.each(testDialects())('settings API on %s', (dialect) => {
       }
     };
 
-    it('answers the public URL, no portal and the self-hosted captcha by default', async () => {
+    it("answers the public URL, its own portal ('') and the self-hosted captcha by default", async () => {
       expect(await environments({})).toEqual({
-        user_portal: null,
+        user_portal: '',
         knowledge_portal: 'http://localhost:3000',
         disable_google_captcha: false,
         captcha: { provider: 'altcha', site_key: null, challenge_url: '/api/captcha/challenge' },
+        accounts: { signup: 'open', signup_domains: [], mail: false },
+      });
+    });
+
+    it('answers who may sign up and whether mail is sent', async () => {
+      const body = await environments({
+        SIGNUP: 'domains: Example.com, example.org',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+      });
+      expect(body.accounts).toEqual({
+        signup: 'domains',
+        signup_domains: ['example.com', 'example.org'],
+        mail: true,
       });
     });
 
@@ -82,6 +95,7 @@ describe.each(testDialects())('settings API on %s', (dialect) => {
         knowledge_portal: 'https://help.example.com',
         disable_google_captcha: false,
         captcha: { provider: 'recaptcha', site_key: 'site-key-123', challenge_url: null },
+        accounts: { signup: 'open', signup_domains: [], mail: false },
       });
       expect(JSON.stringify(body)).not.toContain('very-secret');
     });

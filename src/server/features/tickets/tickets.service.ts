@@ -20,6 +20,8 @@ import {
   insertTicket,
 } from '../../tickets/tickets.repository.ts';
 import { userKey } from '../../tickets/visitor.ts';
+import { saveTicketLink } from '../../tickets/ticket-links.ts';
+import { href } from '../../../shared/paths.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 
 const EMAIL_PATTERN = /^[^\s@"<>(),;:\\[\]]+@[^\s@"<>(),;:\\[\]]+\.[^\s@"<>(),;:\\[\]]{2,}$/;
@@ -103,5 +105,12 @@ export async function openIssue(
     await enqueueDeliveries(trx, row.id, targets(ctx), now);
     return row;
   });
-  return { data: { id: ticket.id, files: fileIds } };
+  // Served here only when no external portal is named; an anonymous requester's link carries its private key.
+  const link =
+    ctx.config.portalUrl !== null
+      ? null
+      : requester.user
+        ? href.portalIssue(ticket.id)
+        : `${href.portalIssue(ticket.id)}?key=${await saveTicketLink(ctx.db, ticket.id, 'created', now)}`;
+  return { data: { id: ticket.id, files: fileIds }, link };
 }

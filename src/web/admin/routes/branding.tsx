@@ -254,9 +254,11 @@ export function BrandingPage() {
               Link the customer portal (tickets, new requests, the visitor’s profile)
             </label>
             <p className="field-hint" id={portalHintId}>
-              {environments.user_portal
-                ? `The portal is at ${environments.user_portal}. Its sign-in link shows whether or not this is ticked.`
-                : 'No portal address is set (PORTAL_URL), so the public site shows no portal links even when this is ticked. The request form on articles works without one.'}
+              {environments.user_portal === null
+                ? 'No portal address is set, so the public site shows no portal links even when this is ticked. The request form on articles works without one.'
+                : environments.user_portal === ''
+                  ? 'The portal is this server’s own (/issues, /user/profile, /login). Its sign-in link shows whether or not this is ticked.'
+                  : `The portal is at ${environments.user_portal}. Its sign-in link shows whether or not this is ticked.`}
             </p>
           </div>
           <ImageField

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { href } from '../../../shared/paths.ts';
 
 export interface ArticleLink {
   id: number;
@@ -11,7 +12,7 @@ export function ArticleItem({ article, current }: { article: ArticleLink; curren
       {current ? (
         <strong aria-current="page">{article.title}</strong>
       ) : (
-        <Link to={`/instruction/${article.id}`}>{article.title}</Link>
+        <Link to={href.instruction(article.id)}>{article.title}</Link>
       )}
     </li>
   );

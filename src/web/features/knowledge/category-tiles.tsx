@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { href } from '../../../shared/paths.ts';
 import type { Category } from '../../../shared/api/knowledge.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 
@@ -10,7 +11,7 @@ export function CategoryTile({ category }: { category: Category }) {
   ].filter(Boolean);
   return (
     <li className="tile">
-      <Link to={`/category/${category.id}`} className="tile-link">
+      <Link to={href.category(category.id)} className="tile-link">
         {category.icon_type === 'file' && category.icon ? (
           <img className="tile-icon" src={category.icon.link} alt="" width={40} height={40} />
         ) : category.icon_type === 'font' && category.font_icon ? (

@@ -1,13 +1,14 @@
 import { Link } from 'react-router';
+import { href } from '../../../shared/paths.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 import type { TrailStep } from '../../lib/trail.ts';
 
 const stepPath = (step: TrailStep) =>
   step.kind === 'instruction'
-    ? `/instruction/${step.id}`
+    ? href.instruction(step.id)
     : step.kind === 'category'
-      ? `/category/${step.id}`
-      : '/';
+      ? href.category(step.id)
+      : href.home();
 
 export function Trail({ steps }: { steps: TrailStep[] }) {
   const { t } = useI18n();
@@ -15,7 +16,7 @@ export function Trail({ steps }: { steps: TrailStep[] }) {
     <nav className="trail" aria-label={t('breadcrumbs')}>
       <ol>
         <li>
-          <Link to="/">{t('main')}</Link>
+          <Link to={href.home()}>{t('main')}</Link>
         </li>
         {steps.map((step, index) => {
           const last = index === steps.length - 1;

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { href } from '../../../shared/paths.ts';
 import { Link, useLocation } from 'react-router';
 import type { Branding } from '../../../shared/api/settings.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
@@ -18,10 +19,13 @@ export function Header({
   isHome,
   branding,
   portal,
+  search = true,
 }: {
   isHome: boolean;
   branding: HeaderBranding;
   portal: PortalLinks;
+  /** The search box, which leads into the knowledge base: not shown where there is none to search. */
+  search?: boolean;
 }) {
   const { t } = useI18n();
   const { user, exit } = useAuth();
@@ -44,7 +48,7 @@ export function Header({
     </a>
   );
   const initialQuery =
-    location.pathname === '/search' ? (new URLSearchParams(location.search).get('query') ?? '') : '';
+    location.pathname === href.search() ? (new URLSearchParams(location.search).get('query') ?? '') : '';
   const title = branding.knowledge_title || t('knowledgeTitle');
   // A menu holding only the main link, which the logo already is, would be a button that offers nothing.
   const hasMenu = Boolean(user || portal.tickets || portal.createIssue || portal.signIn);
@@ -59,7 +63,7 @@ export function Header({
       }
     >
       <div className="header-bar">
-        <Link to="/" className="logo-link">
+        <Link to={href.home()} className="logo-link">
           {branding.logo_url ? (
             <img
               className="logo"
@@ -72,7 +76,7 @@ export function Header({
           )}
         </Link>
         <nav className="nav-wide" aria-label={t('main')}>
-          <Link className="nav-link" to="/">
+          <Link className="nav-link" to={href.home()}>
             {t('main')}
           </Link>
           {portal.tickets && (
@@ -114,7 +118,7 @@ export function Header({
         <nav id={menuId} className="nav-narrow" hidden={!menuOpen} aria-label={t('menu')}>
           <ul>
             <li>
-              <Link className="nav-link" to="/">
+              <Link className="nav-link" to={href.home()}>
                 {t('main')}
               </Link>
             </li>
@@ -147,7 +151,7 @@ export function Header({
       )}
       <div className="hero">
         {isHome ? <h1 className="hero-title">{title}</h1> : <p className="hero-title">{title}</p>}
-        <SearchBox initialQuery={initialQuery} />
+        {search && <SearchBox initialQuery={initialQuery} />}
       </div>
     </header>
   );

@@ -1,43 +1,77 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import type { AuthUser } from '../../../shared/api/auth.ts';
+import type { AuthUser, LoginResult } from '../../../shared/api/auth.ts';
+import { AUTH_HEADER } from '../../../shared/constants.ts';
 import { apiFrom } from '../../api/api-context.ts';
-import { clearAuthToken, readAuthToken } from '../../lib/storage.ts';
+import { call } from '../../api/call.ts';
+import { clearAuthToken, readAuthToken, storageKeys, writeItem } from '../../lib/storage.ts';
 
 export interface AuthState {
   user: AuthUser | null;
   error: string | null;
+  /** False until the stored token (if any) was checked: a page for signed-in visitors waits for it. */
+  checked: boolean;
+  /** Signs out of this browser: the token is revoked on the server and forgotten here. */
   exit: () => void;
+  /** Keeps a new session (sign-in, a confirmed email, a new password) and shows its user at once. */
+  signedIn: (result: LoginResult) => void;
+  /** Shows changes to the signed-in user (a new name) without asking the server again. */
+  update: (user: AuthUser) => void;
 }
 
-const AuthContext = createContext<AuthState>({ user: null, error: null, exit: () => {} });
+const AuthContext = createContext<AuthState>({
+  user: null,
+  error: null,
+  checked: false,
+  exit: () => {},
+  signedIn: () => {},
+  update: () => {},
+});
 
 /**
  * The signed-in visitor, read once after hydration: the token lives in the browser's storage, so the server
  * always renders the anonymous page and this fills it in.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<Omit<AuthState, 'exit'>>({ user: null, error: null });
+  const [state, setState] = useState<Pick<AuthState, 'user' | 'error' | 'checked'>>({
+    user: null,
+    error: null,
+    checked: false,
+  });
   useEffect(() => {
     const token = readAuthToken();
-    if (!token) return;
+    if (!token) {
+      setState({ user: null, error: null, checked: true });
+      return;
+    }
     let cancelled = false;
     apiFrom(undefined)
       .me(token)
-      .then((user) => !cancelled && setState({ user, error: null }))
+      .then((user) => !cancelled && setState({ user, error: null, checked: true }))
       .catch(
         (error: unknown) =>
-          !cancelled && setState({ user: null, error: error instanceof Error ? error.message : 'error' }),
+          !cancelled &&
+          setState({ user: null, error: error instanceof Error ? error.message : 'error', checked: true }),
       );
     return () => {
       cancelled = true;
     };
   }, []);
   const exit = () => {
-    clearAuthToken();
-    setState({ user: null, error: null });
-    window.location.reload();
+    const token = readAuthToken();
+    const done = () => {
+      clearAuthToken();
+      window.location.reload();
+    };
+    if (!token) return done();
+    // Revoked on the server too, so a copy of the token is worth nothing; gone here whatever the answer.
+    call('logout', { headers: { [AUTH_HEADER]: token } }).then(done, done);
   };
-  return <AuthContext.Provider value={{ ...state, exit }}>{children}</AuthContext.Provider>;
+  const signedIn = (result: LoginResult) => {
+    writeItem(storageKeys.authToken, result.token);
+    setState({ user: result.user, error: null, checked: true });
+  };
+  const update = (user: AuthUser) => setState((current) => ({ ...current, user }));
+  return <AuthContext.Provider value={{ ...state, exit, signedIn, update }}>{children}</AuthContext.Provider>;
 }
 
 export const useAuth = () => useContext(AuthContext);

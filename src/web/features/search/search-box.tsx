@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { href, isHomePath } from '../../../shared/paths.ts';
 import { useLocation, useNavigate } from 'react-router';
 import type { Suggestion } from '../../../shared/api/search.ts';
 import { SEARCH_DEBOUNCE_MS, SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT } from '../../../shared/constants.ts';
@@ -31,10 +32,10 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
 
   // Visiting / clears the query; visiting /search shows the one searched for (or the stored one).
   useEffect(() => {
-    if (location.pathname === '/') {
+    if (isHomePath(location.pathname)) {
       setText('');
       writeItem(storageKeys.query, null);
-    } else if (location.pathname === '/search') {
+    } else if (location.pathname === href.search()) {
       const fromUrl = new URLSearchParams(location.search).get('query');
       setText(fromUrl ?? readItem(storageKeys.query) ?? '');
     }
@@ -87,19 +88,19 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
       return;
     }
     setOpen(false);
-    navigate(`/search?query=${encodeURIComponent(query)}`);
+    navigate(href.search(query));
   };
 
   const choose = (item: Suggestion) => {
     setOpen(false);
     reportSearch({ type: 'search', query: text, found: items.length });
     reportSearch({ type: 'open', query: text, id: item.id });
-    navigate(`/instruction/${item.id}`);
+    navigate(href.instruction(item.id));
   };
 
   const clear = () => {
     change('');
-    navigate('/');
+    navigate(href.home());
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

@@ -1,0 +1,308 @@
+import type {
+  LoginResult,
+  MailSentResult,
+  NewPasswordBody,
+  PasswordResetBody,
+  SignUpBody,
+  UpdateMeBody,
+  UpdateMeResult,
+} from '../../../shared/api/auth.ts';
+import type { FieldError } from '../../../shared/api/common.ts';
+import { EMAIL_PATTERN, hashToken, openSession, presentUser } from '../../accounts/accounts.service.ts';
+import { makeLinkToken, readLinkToken } from '../../accounts/account-links.ts';
+import {
+  deleteTokensOfUser,
+  deleteUser,
+  findUser,
+  findUserByEmail,
+  insertUser,
+  normalEmail,
+  updateAccount,
+} from '../../accounts/users.repository.ts';
+import { verifyCaptcha } from '../../captcha/captcha.service.ts';
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/constraint-errors.ts';
+import type { UserRow } from '../../db/tables.ts';
+import { ApiError } from '../../http/errors.ts';
+import { hitRateLimit } from '../../rate-limit/rate-limit.ts';
+import { anonymiseTicketsOfUser, claimTicketsByEmail } from '../../tickets/tickets.repository.ts';
+import { sendAccountMail, type AccountMail } from './account-mail.ts';
+import { clearAccountFailures, signInSlots, withGuessReserved } from './sign-in-limits.ts';
+
+/** Account mails one address may be sent in an hour, whoever asks: nobody can flood someone's mailbox. */
+export const ACCOUNT_MAILS_PER_ADDRESS = 5;
+export const MIN_PASSWORD_LENGTH = 8;
+
+const invalid = (errors: FieldError[]) =>
+  new ApiError(400, 'invalid_account', errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+
+const mailUnavailable = () =>
+  new ApiError(
+    403,
+    'mail_unavailable',
+    'This help centre sends no email (SMTP_URL is not set), so emailed links cannot reach you; ask the team',
+  );
+
+function checkEmail(email: string, errors: FieldError[]): void {
+  if (!EMAIL_PATTERN.test(email)) errors.push({ field: 'email', message: 'is not a valid email address' });
+}
+
+function checkPassword(password: string, errors: FieldError[], field = 'password'): void {
+  if (password.length < MIN_PASSWORD_LENGTH)
+    errors.push({ field, message: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
+}
+
+/** Whether this address may open an account under SIGNUP. */
+function signupAllows(ctx: AppContext, email: string): boolean {
+  const { signup } = ctx.config;
+  if (signup.mode === 'open') return true;
+  if (signup.mode === 'domains') return signup.domains.includes(email.slice(email.lastIndexOf('@') + 1));
+  return false;
+}
+
+/** The captcha is checked once the rest is valid, so fixing a typo does not burn it (as the request form does). */
+async function checkCaptcha(ctx: AppContext, answer: string | undefined): Promise<void> {
+  const problem = await verifyCaptcha(ctx, answer);
+  if (problem)
+    throw new ApiError(422, 'invalid_request', `g_recaptcha_response: ${problem}`, [
+      { field: 'g_recaptcha_response', message: problem },
+    ]);
+}
+
+async function mail(ctx: AppContext, to: string, what: AccountMail): Promise<void> {
+  await hitRateLimit(ctx.db, 'account-mail-to', to, ACCOUNT_MAILS_PER_ADDRESS);
+  try {
+    await sendAccountMail(ctx, to, what);
+  } catch {
+    throw new ApiError(503, 'mail_failed', 'The email could not be sent; try again in a few minutes');
+  }
+}
+
+/**
+ * Opens a customer account that signs in once its email is confirmed. The answer is the same for a new email, one
+ * waiting for confirmation (its name and password replaced, a new link sent) and one with an account (whose owner is
+ * mailed that someone tried), so nobody learns from it who has an account.
+ */
+export async function signUp(ctx: AppContext, body: SignUpBody): Promise<MailSentResult> {
+  const { signup } = ctx.config;
+  if (signup.mode === 'invite' || signup.mode === 'off')
+    throw new ApiError(403, 'signup_closed', 'Accounts here are made by the team; ask them for one');
+  if (!ctx.config.tickets.smtpUrl) throw mailUnavailable();
+  const email = normalEmail(body.email);
+  const name = body.name.trim();
+  const errors: FieldError[] = [];
+  if (!name) errors.push({ field: 'name', message: 'must not be empty' });
+  checkEmail(email, errors);
+  if (errors.length === 0 && !signupAllows(ctx, email))
+    errors.push({
+      field: 'email',
+      message: `must be an address at ${signup.mode === 'domains' ? signup.domains.join(', ') : ''}`,
+    });
+  checkPassword(body.password, errors);
+  if (errors.length > 0) throw invalid(errors);
+  await checkCaptcha(ctx, body.g_recaptcha_response);
+
+  const existing = await findUserByEmail(ctx.db, email);
+  if (existing?.email_verified_at != null) {
+    await ctx.passwords.burn(body.password);
+    await mail(ctx, email, { kind: 'exists' });
+    return { ok: true, sent_to: email };
+  }
+  const passwordHash = await ctx.passwords.hash(body.password);
+  let user: UserRow;
+  if (existing) {
+    await updateAccount(ctx.db, existing.id, { name, password_hash: passwordHash });
+    user = { ...existing, name, password_hash: passwordHash };
+  } else {
+    try {
+      user = await insertUser(ctx.db, {
+        email,
+        name,
+        password_hash: passwordHash,
+        role: 'customer',
+        email_verified_at: null,
+      });
+    } catch (error) {
+      // Signed up twice at once: the other made the account, and its link is on the way.
+      if (isUniqueViolation(error)) return { ok: true, sent_to: email };
+      throw error;
+    }
+  }
+  await mail(ctx, email, { kind: 'verify', token: await makeLinkToken(ctx.db, 'verify', user, email) });
+  return { ok: true, sent_to: email };
+}
+
+const linkInvalid = () =>
+  invalid([{ field: 'token', message: 'The link has expired or was already used; ask for a new one' }]);
+
+/**
+ * Confirms an email by its link: a new account's (which then signs in), or a changed address (the account moves to
+ * it). Requests sent from that email without an account join it.
+ */
+export async function verifyEmail(ctx: AppContext, token: string): Promise<LoginResult> {
+  const lookup = (id: number) => findUser(ctx.db, id);
+  const now = Date.now();
+  const verified = await readLinkToken(ctx.db, 'verify', token, lookup);
+  if (verified) {
+    await updateAccount(ctx.db, verified.user.id, { email_verified_at: now });
+    await claimTicketsByEmail(ctx.db, verified.user.id, verified.user.email);
+    return openSession(ctx.db, { ...verified.user, email_verified_at: now });
+  }
+  const moved = await readLinkToken(ctx.db, 'email', token, lookup);
+  if (!moved) throw linkInvalid();
+  const taken = await findUserByEmail(ctx.db, moved.sentTo);
+  if (taken && taken.id !== moved.user.id)
+    throw new ApiError(409, 'user_exists', 'Another account uses this email now', [
+      { field: 'email', message: 'is already taken' },
+    ]);
+  try {
+    await updateAccount(ctx.db, moved.user.id, { email: moved.sentTo, email_verified_at: now });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new ApiError(409, 'user_exists', 'Another account uses this email now', [
+        { field: 'email', message: 'is already taken' },
+      ]);
+    throw error;
+  }
+  await claimTicketsByEmail(ctx.db, moved.user.id, moved.sentTo);
+  return openSession(ctx.db, { ...moved.user, email: moved.sentTo, email_verified_at: now });
+}
+
+/**
+ * Mails a link to choose a new password. An email without an account gets a note saying so (with the sign-up
+ * page when SIGNUP lets it sign up), and the answer is the same either way.
+ */
+export async function requestPasswordReset(
+  ctx: AppContext,
+  body: PasswordResetBody,
+): Promise<MailSentResult> {
+  if (!ctx.config.tickets.smtpUrl) throw mailUnavailable();
+  const email = normalEmail(body.email);
+  const errors: FieldError[] = [];
+  checkEmail(email, errors);
+  if (errors.length > 0) throw invalid(errors);
+  await checkCaptcha(ctx, body.g_recaptcha_response);
+  const user = await findUserByEmail(ctx.db, email);
+  if (user)
+    await mail(ctx, email, { kind: 'reset', token: await makeLinkToken(ctx.db, 'reset', user, email) });
+  else if (signupAllows(ctx, email)) await mail(ctx, email, { kind: 'noAccount' });
+  return { ok: true, sent_to: email };
+}
+
+/**
+ * Sets the password chosen through a reset link: every device is signed out, the account's lockout is cleared, the
+ * email counts as confirmed (the link reached it), and a new session opens.
+ */
+export async function setNewPassword(ctx: AppContext, body: NewPasswordBody): Promise<LoginResult> {
+  const errors: FieldError[] = [];
+  checkPassword(body.password, errors);
+  const claims = await readLinkToken(ctx.db, 'reset', body.token, (id) => findUser(ctx.db, id));
+  if (!claims) throw linkInvalid();
+  if (errors.length > 0) throw invalid(errors);
+  const { user } = claims;
+  const passwordHash = await ctx.passwords.hash(body.password);
+  const verifiedAt = user.email_verified_at ?? Date.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateAccount(trx, user.id, { password_hash: passwordHash, email_verified_at: verifiedAt });
+    await deleteTokensOfUser(trx, user.id);
+    await claimTicketsByEmail(trx, user.id, user.email);
+  });
+  await clearAccountFailures(ctx.db, user.email);
+  return openSession(ctx.db, { ...user, password_hash: passwordHash, email_verified_at: verifiedAt });
+}
+
+/** Checks the signed-in user's current password, counted like a sign-in's guess. */
+async function confirmPassword(
+  ctx: AppContext,
+  client: string,
+  user: UserRow,
+  password: string | undefined,
+  field: string,
+): Promise<void> {
+  if (password === undefined) throw invalid([{ field, message: 'is needed for this change' }]);
+  let matches = true;
+  try {
+    // A wrong guess keeps its place under the limits only as a 401, which the caller then hears as a field error.
+    await withGuessReserved(ctx.db, signInSlots(client, user.email, true), async () => {
+      if (!(await ctx.passwords.verify(password, user.password_hash)).matches)
+        throw new ApiError(401, 'wrong_password', 'not the password');
+    });
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'wrong_password')) throw error;
+    matches = false;
+  }
+  if (!matches) throw invalid([{ field, message: 'is not your password' }]);
+}
+
+/**
+ * Changes my name; my password (with the current one; other devices are signed out); or my email (with the current
+ * password), which moves only once the link mailed to the new address is opened.
+ */
+export async function updateMe(
+  ctx: AppContext,
+  user: UserRow,
+  token: string | undefined,
+  client: string,
+  body: UpdateMeBody,
+): Promise<UpdateMeResult> {
+  const errors: FieldError[] = [];
+  const name = body.name?.trim();
+  if (body.name !== undefined && !name) errors.push({ field: 'name', message: 'must not be empty' });
+  if (body.password !== undefined) checkPassword(body.password, errors);
+  const email = body.email === undefined ? undefined : normalEmail(body.email);
+  const newEmail = email !== undefined && email !== user.email ? email : undefined;
+  if (newEmail !== undefined) checkEmail(newEmail, errors);
+  if (errors.length > 0) throw invalid(errors);
+  if (newEmail !== undefined && !ctx.config.tickets.smtpUrl) throw mailUnavailable();
+  if (body.password !== undefined || newEmail !== undefined)
+    await confirmPassword(ctx, client, user, body.current_password, 'current_password');
+
+  let current = user;
+  if (name !== undefined && name !== user.name) {
+    await updateAccount(ctx.db, user.id, { name });
+    current = { ...current, name };
+  }
+  if (body.password !== undefined) {
+    const passwordHash = await ctx.passwords.hash(body.password);
+    await ctx.db.transaction().execute(async (trx) => {
+      await updateAccount(trx, user.id, { password_hash: passwordHash });
+      await deleteTokensOfUser(trx, user.id, token === undefined ? undefined : hashToken(token));
+    });
+    current = { ...current, password_hash: passwordHash };
+  }
+  if (newEmail !== undefined) {
+    const owner = await findUserByEmail(ctx.db, newEmail);
+    await mail(
+      ctx,
+      newEmail,
+      owner
+        ? { kind: 'exists' }
+        : { kind: 'email', token: await makeLinkToken(ctx.db, 'email', current, newEmail) },
+    );
+  }
+  return { user: presentUser(current), email_change_sent_to: newEmail ?? null };
+}
+
+/**
+ * Deletes my account, with my password. My requests stay with the team, without my name, email or account, and
+ * closed (docs/decisions.md). A team account is removed by an administrator instead.
+ */
+export async function deleteMe(
+  ctx: AppContext,
+  user: UserRow,
+  client: string,
+  password: string,
+): Promise<void> {
+  if (user.role !== 'customer')
+    throw new ApiError(
+      403,
+      'forbidden',
+      "A team member's account is removed by an administrator, on the Users page",
+    );
+  await confirmPassword(ctx, client, user, password, 'password');
+  await ctx.db.transaction().execute(async (trx) => {
+    await anonymiseTicketsOfUser(trx, user.id, Date.now());
+    await deleteTokensOfUser(trx, user.id);
+    await deleteUser(trx, user.id);
+  });
+}

@@ -1,0 +1,381 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { Environments } from '../../shared/api/settings.ts';
+import { BASE_PATH, href } from '../../shared/paths.ts';
+import { ApiRequestError, call, type FieldErrors } from '../api/call.ts';
+import { useAuth } from '../features/layout/use-auth.tsx';
+import { useCaptcha } from '../features/request/use-captcha.ts';
+import { CaptchaField, errorsOf, FormError, Panel, TextField } from './form-parts.tsx';
+import { usePortalData } from './portal-layout.tsx';
+import { usePortalTexts } from './portal-texts.ts';
+
+/** Whether this server can make accounts, and can mail their links. */
+export const canSignUp = (environments: Environments) =>
+  environments.accounts.mail &&
+  (environments.accounts.signup === 'open' || environments.accounts.signup === 'domains');
+
+/** The help-centre page the visitor came from (same site, under /knowledge), else the help centre's main page. */
+function knowledgeReferrer(): string {
+  try {
+    const url = new URL(document.referrer);
+    if (url.origin === window.location.origin && url.pathname.startsWith(BASE_PATH))
+      return url.pathname + url.search;
+  } catch {
+    // No referrer, or not a URL: the main page.
+  }
+  return href.home();
+}
+
+/** The token of an emailed link: in the fragment, which never reaches a server or a Referer header. */
+const linkToken = () => (typeof window === 'undefined' ? '' : window.location.hash.replace(/^#/, ''));
+
+export function LoginPage() {
+  const { p, t } = usePortalTexts();
+  const { environments } = usePortalData();
+  const { user, signedIn } = useAuth();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const back = useRef<string>(href.portalIssues());
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    // From the help centre's sign-in link (from=knowledge_base): back to the page it was on.
+    if (params.get('from') === 'knowledge_base') back.current = knowledgeReferrer();
+  }, [params]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const missing: FieldErrors = {};
+    if (!email.trim()) missing.email = t('fieldRequired');
+    if (!password) missing.password = t('fieldRequired');
+    setErrors(missing);
+    if (Object.keys(missing).length > 0) return;
+    setBusy(true);
+    try {
+      signedIn(await call('login', { body: { email: email.trim(), password } }));
+      navigate(back.current);
+    } catch (error) {
+      setErrors(
+        error instanceof ApiRequestError && error.status === 401
+          ? { form: p('wrongCredentials') }
+          : errorsOf(error, t('errorOccurred')),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (user)
+    return (
+      <Panel title={p('signInTitle')}>
+        <p>{p('signedInAs', { name: user.name })}</p>
+        <p className="portal-actions">
+          <Link className="button" to={href.portalIssues()}>
+            {p('toMyRequests')}
+          </Link>
+          <Link className="button button-secondary" to={href.home()}>
+            {p('toKnowledge')}
+          </Link>
+        </p>
+      </Panel>
+    );
+  return (
+    <Panel title={p('signInTitle')}>
+      <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+        <TextField
+          id="email"
+          label={t('emailLabel')}
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+          error={errors.email}
+        />
+        <TextField
+          id="password"
+          label={p('passwordLabel')}
+          type="password"
+          autoComplete="current-password"
+          maxLength={1024}
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+        />
+        <FormError message={errors.form} />
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? p('signingIn') : p('signInButton')}
+        </button>
+      </form>
+      <div className="portal-links">
+        {environments.accounts.mail && <Link to={href.portalForgotPassword()}>{p('forgotPassword')}</Link>}
+        {canSignUp(environments) ? (
+          <p>
+            {p('noAccount')} <Link to={href.portalSignUp()}>{p('createAccount')}</Link>
+          </p>
+        ) : (
+          <p className="field-hint">{p('accountsByTeam')}</p>
+        )}
+      </div>
+    </Panel>
+  );
+}
+
+export function SignUpPage() {
+  const { p, t } = usePortalTexts();
+  const { environments } = usePortalData();
+  const [values, setValues] = useState({ name: '', email: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
+  const captcha = useCaptcha(environments, round);
+  const set = (field: keyof typeof values) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }) as FieldErrors);
+  };
+
+  if (!canSignUp(environments))
+    return (
+      <Panel title={p('signUpTitle')}>
+        <p>{environments.accounts.mail ? p('accountsByTeam') : p('noMail')}</p>
+        <Link className="button" to={href.portalLogin()}>
+          {p('signInButton')}
+        </Link>
+      </Panel>
+    );
+  if (sentTo)
+    return (
+      <Panel title={p('checkEmailTitle')}>
+        <p role="status">{p('checkEmailSignUp', { email: sentTo })}</p>
+      </Panel>
+    );
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const missing: FieldErrors = {};
+    for (const field of ['name', 'email', 'password'] as const)
+      if (!values[field].trim()) missing[field] = t('fieldRequired');
+    setErrors(missing);
+    if (Object.keys(missing).length > 0) return;
+    setBusy(true);
+    try {
+      const result = await call('signUp', {
+        body: { ...values, g_recaptcha_response: captcha.read() },
+      });
+      setSentTo(result.sent_to);
+    } catch (error) {
+      setErrors(errorsOf(error, t('errorOccurred')));
+      setRound((value) => value + 1);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const domains = environments.accounts.signup_domains;
+  return (
+    <Panel title={p('signUpTitle')}>
+      <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+        <TextField
+          id="name"
+          label={t('nameLabel')}
+          autoComplete="name"
+          maxLength={200}
+          value={values.name}
+          onChange={set('name')}
+          error={errors.name}
+        />
+        <TextField
+          id="email"
+          label={t('emailLabel')}
+          type="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={set('email')}
+          error={errors.email}
+          hint={domains.length > 0 ? p('signUpDomains', { domains: domains.join(', ') }) : undefined}
+        />
+        <TextField
+          id="password"
+          label={p('passwordLabel')}
+          type="password"
+          autoComplete="new-password"
+          maxLength={1024}
+          value={values.password}
+          onChange={set('password')}
+          error={errors.password}
+          hint={p('passwordHint')}
+        />
+        <CaptchaField captcha={captcha} error={errors.captcha} />
+        <FormError message={errors.form} />
+        <button type="submit" className="button" disabled={busy || captcha.state === 'working'}>
+          {p('signUpButton')}
+        </button>
+      </form>
+      <p className="portal-links">
+        {p('haveAccount')} <Link to={href.portalLogin()}>{p('signInButton')}</Link>
+      </p>
+    </Panel>
+  );
+}
+
+export function ForgotPasswordPage() {
+  const { p, t } = usePortalTexts();
+  const { environments } = usePortalData();
+  const [email, setEmail] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
+  const captcha = useCaptcha(environments, round);
+
+  if (!environments.accounts.mail)
+    return (
+      <Panel title={p('forgotTitle')}>
+        <p>{p('noMail')}</p>
+      </Panel>
+    );
+  if (sentTo)
+    return (
+      <Panel title={p('checkEmailTitle')}>
+        <p role="status">{p('checkEmailReset', { email: sentTo })}</p>
+      </Panel>
+    );
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!email.trim()) return setErrors({ email: t('fieldRequired') });
+    setBusy(true);
+    try {
+      const result = await call('requestPasswordReset', {
+        body: { email: email.trim(), g_recaptcha_response: captcha.read() },
+      });
+      setSentTo(result.sent_to);
+    } catch (error) {
+      setErrors(errorsOf(error, t('errorOccurred')));
+      setRound((value) => value + 1);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Panel title={p('forgotTitle')}>
+      <p>{p('forgotText')}</p>
+      <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+        <TextField
+          id="email"
+          label={t('emailLabel')}
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+          error={errors.email}
+        />
+        <CaptchaField captcha={captcha} error={errors.captcha} />
+        <FormError message={errors.form} />
+        <button type="submit" className="button" disabled={busy || captcha.state === 'working'}>
+          {p('sendLink')}
+        </button>
+      </form>
+    </Panel>
+  );
+}
+
+function LinkBroken() {
+  const { p } = usePortalTexts();
+  return (
+    <>
+      <p role="alert">{p('linkBroken')}</p>
+      <Link className="button" to={href.portalForgotPassword()}>
+        {p('askNewLink')}
+      </Link>
+    </>
+  );
+}
+
+export function NewPasswordPage() {
+  const { p, t } = usePortalTexts();
+  const { signedIn } = useAuth();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!password) return setErrors({ password: t('fieldRequired') });
+    setBusy(true);
+    try {
+      signedIn(await call('setNewPassword', { body: { token: linkToken(), password } }));
+      navigate(href.portalIssues());
+    } catch (error) {
+      setErrors(errorsOf(error, t('errorOccurred')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Panel title={p('newPasswordTitle')}>
+      {errors.token ? (
+        <LinkBroken />
+      ) : (
+        <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+          <TextField
+            id="password"
+            label={p('newPasswordLabel')}
+            type="password"
+            autoComplete="new-password"
+            maxLength={1024}
+            value={password}
+            onChange={setPassword}
+            error={errors.password}
+            hint={p('passwordHint')}
+          />
+          <FormError message={errors.form} />
+          <button type="submit" className="button" disabled={busy}>
+            {p('savePassword')}
+          </button>
+        </form>
+      )}
+    </Panel>
+  );
+}
+
+export function VerifyEmailPage() {
+  const { p, t } = usePortalTexts();
+  const { signedIn } = useAuth();
+  const [state, setState] = useState<'working' | 'done' | 'broken' | 'failed'>('working');
+  const started = useRef(false);
+  useEffect(() => {
+    // Once, even when React runs effects twice in development: the link works once.
+    if (started.current) return;
+    started.current = true;
+    call('verifyEmail', { body: { token: linkToken() || '-' } }).then(
+      (result) => {
+        signedIn(result);
+        window.history.replaceState(window.history.state, '', window.location.pathname);
+        setState('done');
+      },
+      (error: unknown) =>
+        setState(error instanceof ApiRequestError && error.status === 400 ? 'broken' : 'failed'),
+    );
+  }, [signedIn]);
+  return (
+    <Panel title={p('verifyTitle')}>
+      {state === 'working' && <p>{t('loading')}…</p>}
+      {state === 'done' && (
+        <>
+          <p role="status">{p('verified')}</p>
+          <p className="portal-actions">
+            <Link className="button" to={href.portalIssues()}>
+              {p('toMyRequests')}
+            </Link>
+            <Link className="button button-secondary" to={href.home()}>
+              {p('toKnowledge')}
+            </Link>
+          </p>
+        </>
+      )}
+      {state === 'broken' && <LinkBroken />}
+      {state === 'failed' && <p role="alert">{t('errorOccurred')}</p>}
+    </Panel>
+  );
+}

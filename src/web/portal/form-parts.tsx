@@ -1,0 +1,110 @@
+import type { ReactNode } from 'react';
+import { ApiRequestError, fieldErrorsOf, type FieldErrors } from '../api/call.ts';
+import type { useCaptcha } from '../features/request/use-captcha.ts';
+import { useI18n } from '../i18n/i18n.tsx';
+
+/** One labelled input with its hint and its error, tied together for assistive technology. */
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  type = 'text',
+  autoComplete,
+  multiline = false,
+  maxLength = 320,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  hint?: string | undefined;
+  type?: 'text' | 'email' | 'password';
+  autoComplete?: string;
+  multiline?: boolean;
+  maxLength?: number;
+}) {
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    name: id,
+    value,
+    maxLength,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': described,
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {multiline ? (
+        <textarea {...common} rows={6} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input
+          {...common}
+          type={type}
+          autoComplete={autoComplete}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The configured captcha's widget or state line, and its error. */
+export function CaptchaField({ captcha, error }: { captcha: ReturnType<typeof useCaptcha>; error?: string }) {
+  const { t } = useI18n();
+  if (captcha.provider === 'none') return null;
+  return (
+    <div className="field captcha" aria-live="polite">
+      {captcha.provider === 'recaptcha' && <div ref={captcha.recaptchaBox} />}
+      {captcha.provider === 'altcha' && (
+        <p className="field-hint">
+          {captcha.state === 'ready'
+            ? t('captchaDone')
+            : captcha.state === 'failed'
+              ? t('captchaFailed')
+              : t('captchaChecking')}
+        </p>
+      )}
+      {error && <p className="field-error">{error}</p>}
+    </div>
+  );
+}
+
+/** A form's errors from a failed call: per field where the server names one, else one line for the form. */
+export function errorsOf(error: unknown, fallback: string): FieldErrors {
+  const fields = fieldErrorsOf(error, (field) => (field === 'g_recaptcha_response' ? 'captcha' : field));
+  if (Object.keys(fields).length > 0) return fields;
+  return { form: error instanceof ApiRequestError && error.body?.message ? error.body.message : fallback };
+}
+
+export function FormError({ message }: { message: string | undefined }) {
+  return message ? (
+    <p className="field-error" role="alert">
+      {message}
+    </p>
+  ) : null;
+}
+
+/** A narrow panel for one task (sign in, a new password...), with its heading. */
+export function Panel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="portal-panel">
+      <h1>{title}</h1>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect } from 'react';
+import { Outlet, useMatches, useNavigation, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
+import type { Branding, Environments } from '../../shared/api/settings.ts';
+import { apiFrom } from '../api/api-context.ts';
+import { Spinner } from '../components/spinner.tsx';
+import { Header } from '../features/layout/header.tsx';
+import { AuthProvider, useAuth } from '../features/layout/use-auth.tsx';
+import { I18nProvider, useI18n } from '../i18n/i18n.tsx';
+import { portalLinks } from '../lib/portal-links.ts';
+import { pageHead } from '../routes/head.ts';
+import { useHydratedMarker } from '../routes/layout.tsx';
+import { BundleError } from '../routes/root-data.ts';
+
+export interface PortalData {
+  branding: Branding;
+  environments: Environments;
+}
+
+/**
+ * What every portal page needs: the branding (look, language) and environments (captcha, what accounts offer).
+ * The portal stands apart from the knowledge base: it works while the knowledge base is switched off.
+ */
+export async function portalLoader({ context }: LoaderFunctionArgs): Promise<PortalData> {
+  const api = apiFrom(context);
+  const [branding, environments] = await Promise.allSettled([api.branding(), api.environments()]);
+  if (branding.status === 'rejected' || environments.status === 'rejected')
+    throw new BundleError('bundleFailed');
+  return { branding: branding.value, environments: environments.value };
+}
+
+export const usePortalData = () => useRouteLoaderData('portal') as PortalData;
+
+function PortalBody() {
+  const { branding, environments } = usePortalData();
+  const { t } = useI18n();
+  const navigation = useNavigation();
+  const matches = useMatches();
+  useHydratedMarker();
+  useEffect(() => {
+    document.title = pageHead(matches, branding.site_title, t).title;
+  }, [matches, branding.site_title, t]);
+  return (
+    <>
+      <a className="skip-link" href="#content">
+        {t('skipToContent')}
+      </a>
+      <Header
+        isHome={false}
+        branding={branding}
+        portal={portalLinks(branding, environments)}
+        search={branding.knowledge_enabled}
+      />
+      <main id="content" className="page portal-page" tabIndex={-1}>
+        {navigation.state === 'loading' ? (
+          <div className="page-loading">
+            <Spinner />
+          </div>
+        ) : null}
+        <div hidden={navigation.state === 'loading'}>
+          <Outlet />
+        </div>
+      </main>
+    </>
+  );
+}
+
+export function PortalLayout() {
+  const { branding } = usePortalData();
+  return (
+    <I18nProvider lang={branding.lang}>
+      <AuthProvider>
+        <PortalBody />
+      </AuthProvider>
+    </I18nProvider>
+  );
+}
+
+/** For pages of one signed-in visitor: a spinner while the stored token is checked, then `children` or `fallback`. */
+export function SignedIn({
+  children,
+  fallback,
+}: {
+  children: (user: NonNullable<ReturnType<typeof useAuth>['user']>) => React.ReactNode;
+  fallback: React.ReactNode;
+}) {
+  const { user, checked } = useAuth();
+  if (!checked)
+    return (
+      <div className="page-loading">
+        <Spinner />
+      </div>
+    );
+  return user ? <>{children(user)}</> : <>{fallback}</>;
+}

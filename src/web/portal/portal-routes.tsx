@@ -1,0 +1,62 @@
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import type { Language } from '../../shared/constants.ts';
+import { apiFrom } from '../api/api-context.ts';
+import type { RouteHandle } from '../routes/head.ts';
+import { LayoutError, PageError } from '../routes/layout.tsx';
+import {
+  ForgotPasswordPage,
+  LoginPage,
+  NewPasswordPage,
+  SignUpPage,
+  VerifyEmailPage,
+} from './account-pages.tsx';
+import { portalLoader, PortalLayout } from './portal-layout.tsx';
+import { portalText, type PortalKey } from './portal-texts.ts';
+import { ProfilePage } from './profile-page.tsx';
+import { IssuePage, IssuesPage, NewIssuePage } from './request-pages.tsx';
+
+/** Each portal page's loader gives its language, so its title in the head is in the visitor's language. */
+const languageLoader = async ({ context }: LoaderFunctionArgs) => ({
+  lang: (await apiFrom(context).branding()).lang,
+});
+
+const page = (path: string, Component: () => React.ReactNode, title: PortalKey): RouteObject => ({
+  id: `portal:${path}`,
+  path,
+  loader: languageLoader,
+  Component,
+  handle: {
+    head: (data) => ({ title: portalText((data as { lang: Language }).lang, title) }),
+  } satisfies RouteHandle,
+});
+
+/**
+ * The customer portal's pages (src/shared/paths.ts, portalPagePaths), served when no external portal is named.
+ * Every visitor gets the same page from the server; what is theirs (requests, profile) is asked for by the browser
+ * with their token, so nothing personal is ever rendered into a page a cache could keep.
+ */
+export const portalRoutes: RouteObject[] = [
+  {
+    id: 'portal',
+    loader: portalLoader,
+    Component: PortalLayout,
+    ErrorBoundary: LayoutError,
+    shouldRevalidate: () => false,
+    children: [
+      {
+        ErrorBoundary: PageError,
+        children: [
+          page('/login', LoginPage, 'signInTitle'),
+          page('/signup', SignUpPage, 'signUpTitle'),
+          page('/forgot-password', ForgotPasswordPage, 'forgotTitle'),
+          page('/new-password', NewPasswordPage, 'newPasswordTitle'),
+          page('/verify-email', VerifyEmailPage, 'verifyTitle'),
+          page('/issues', IssuesPage, 'myRequests'),
+          page('/issues/create', NewIssuePage, 'createTitle'),
+          page('/issues/:id', IssuePage, 'myRequests'),
+          page('/user/profile', ProfilePage, 'profileTitle'),
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,500 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { PagedList } from '../../shared/api/common.ts';
+import type { PortalTicket, PortalTicketSummary } from '../../shared/api/portal.ts';
+import { AUTH_HEADER } from '../../shared/constants.ts';
+import { href } from '../../shared/paths.ts';
+import { ApiRequestError, call, type FieldErrors } from '../api/call.ts';
+import { HtmlContent } from '../components/html-content.tsx';
+import { Spinner } from '../components/spinner.tsx';
+import { useAuth } from '../features/layout/use-auth.tsx';
+import { uploadFiles } from '../features/request/request-api.ts';
+import { useCaptcha } from '../features/request/use-captcha.ts';
+import { sizeInKb } from '../lib/format.ts';
+import { readAuthToken } from '../lib/storage.ts';
+import { CaptchaField, errorsOf, FormError, Panel, TextField } from './form-parts.tsx';
+import { usePortalData, SignedIn } from './portal-layout.tsx';
+import { usePortalTexts, type PortalKey } from './portal-texts.ts';
+
+const MESSAGE_MAX = 20_000;
+/** The portal's note on every request sent from its own form, as the specification words it (in English). */
+export const PORTAL_REQUEST_NOTE = 'The request was created through the client portal.';
+
+const tokenHeaders = (): Record<string, string> => {
+  const token = readAuthToken();
+  return token ? { [AUTH_HEADER]: token } : {};
+};
+
+function useDate() {
+  const { lang } = usePortalTexts();
+  return (iso: string) =>
+    new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+}
+
+function StatusBadge({ status }: { status: PortalTicketSummary['status'] }) {
+  const { p } = usePortalTexts();
+  return <span className={`status-badge status-${status}`}>{p(`status_${status}` as PortalKey)}</span>;
+}
+
+function SignInPrompt({ text }: { text: string }) {
+  const { p } = usePortalTexts();
+  return (
+    <Panel title={p('myRequests')}>
+      <p>{text}</p>
+      <Link className="button" to={href.portalLogin()}>
+        {p('signInButton')}
+      </Link>
+    </Panel>
+  );
+}
+
+/** /issues: the signed-in visitor's requests, latest activity first, a page at a time. */
+export function IssuesPage() {
+  const { p } = usePortalTexts();
+  return <SignedIn fallback={<SignInPrompt text={p('signInToSee')} />}>{() => <IssueList />}</SignedIn>;
+}
+
+function IssueList() {
+  const { p, t } = usePortalTexts();
+  const date = useDate();
+  const [params] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [list, setList] = useState<PagedList<PortalTicketSummary> | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let cancelled = false;
+    setList(null);
+    call('listMyIssues', { query: { page }, headers: tokenHeaders() }).then(
+      (answer) => !cancelled && setList(answer),
+      () => !cancelled && setFailed(true),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [page]);
+  return (
+    <section className="portal-wide">
+      <div className="portal-heading">
+        <h1>{p('myRequests')}</h1>
+        <Link className="button" to={href.portalNewIssue()}>
+          {p('newRequest')}
+        </Link>
+      </div>
+      {failed ? (
+        <p role="alert">{t('errorOccurred')}</p>
+      ) : !list ? (
+        <div className="page-loading">
+          <Spinner />
+        </div>
+      ) : list.items.length === 0 ? (
+        <p className="empty-state">{p('noRequests')}</p>
+      ) : (
+        <>
+          <ul className="issue-list">
+            {list.items.map((issue) => (
+              <li key={issue.id} className="issue-row">
+                <Link to={href.portalIssue(issue.id)} className="issue-title">
+                  {issue.title}
+                </Link>
+                <span className="issue-meta">
+                  <StatusBadge status={issue.status} />
+                  <span>#{issue.id}</span>
+                  <span>{p('updated', { date: date(issue.updated_at) })}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+          {list._meta.pageCount > 1 && (
+            <nav className="pager" aria-label={p('pageOf', { page, pages: list._meta.pageCount })}>
+              {page > 1 && <Link to={`${href.portalIssues()}?page=${page - 1}`}>{p('previousPage')}</Link>}
+              <span>{p('pageOf', { page, pages: list._meta.pageCount })}</span>
+              {page < list._meta.pageCount && (
+                <Link to={`${href.portalIssues()}?page=${page + 1}`}>{p('nextPage')}</Link>
+              )}
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Files({ files }: { files: PortalTicket['files'] }) {
+  const { t } = usePortalTexts();
+  if (files.length === 0) return null;
+  return (
+    <ul className="thread-files">
+      {files.map((file) => (
+        <li key={file.id}>
+          <a href={file.link} download={file.original_name}>
+            {file.original_name}
+          </a>{' '}
+          <span className="file-size">{t('fileSize', { size: sizeInKb(file.file_size) })}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** /issues/{id}: the conversation, opened by the signed-in requester or by the private link's key. */
+export function IssuePage() {
+  const { id } = useParams();
+  const [params] = useSearchParams();
+  const key = params.get('key') ?? undefined;
+  const { p, t } = usePortalTexts();
+  const { checked, user } = useAuth();
+  const [ticket, setTicket] = useState<PortalTicket | null>(null);
+  const [state, setState] = useState<'loading' | 'ready' | 'missing' | 'failed'>('loading');
+  const ticketId = Number(id);
+  const valid = Number.isInteger(ticketId) && ticketId > 0;
+
+  useEffect(() => {
+    if (!checked) return;
+    if (!valid) return setState('missing');
+    let cancelled = false;
+    call('getMyIssue', { params: { id: ticketId }, query: key ? { key } : {}, headers: tokenHeaders() }).then(
+      (answer) => {
+        if (cancelled) return;
+        setTicket(answer);
+        setState('ready');
+      },
+      (error: unknown) =>
+        !cancelled &&
+        setState(
+          error instanceof ApiRequestError && [401, 403, 404].includes(error.status) ? 'missing' : 'failed',
+        ),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [checked, user, ticketId, valid, key]);
+
+  if (state === 'loading')
+    return (
+      <div className="page-loading">
+        <Spinner />
+      </div>
+    );
+  if (state === 'missing')
+    return user || key ? (
+      <Panel title={p('myRequests')}>
+        <p>{p('requestNotFound')}</p>
+        <Link className="button" to={user ? href.portalIssues() : href.home()}>
+          {user ? p('toMyRequests') : p('toKnowledge')}
+        </Link>
+      </Panel>
+    ) : (
+      <SignInPrompt text={p('signInToSee')} />
+    );
+  if (state === 'failed' || !ticket) return <p role="alert">{t('errorOccurred')}</p>;
+  return <Thread ticket={ticket} onChange={setTicket} linkKey={key} />;
+}
+
+function Thread({
+  ticket,
+  onChange,
+  linkKey,
+}: {
+  ticket: PortalTicket;
+  onChange: (ticket: PortalTicket) => void;
+  linkKey: string | undefined;
+}) {
+  const { p, t } = usePortalTexts();
+  const date = useDate();
+  const { user } = useAuth();
+  const [body, setBody] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const keyPart = linkKey ? { key: linkKey } : {};
+
+  const reply = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!body.trim()) return setErrors({ body: t('fieldRequired') });
+    setBusy(true);
+    try {
+      const uploaded = files.length ? await uploadFiles(files, readAuthToken()) : [];
+      onChange(
+        await call('replyMyIssue', {
+          params: { id: ticket.id },
+          body: { body, files: uploaded.map((file) => file.id), ...keyPart },
+          headers: tokenHeaders(),
+        }),
+      );
+      setBody('');
+      setFiles([]);
+      setErrors({});
+    } catch (error) {
+      setErrors(errorsOf(error, t('errorOccurred')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const setStatus = async (status: 'solved' | 'open') => {
+    setBusy(true);
+    try {
+      onChange(
+        await call('updateMyIssue', {
+          params: { id: ticket.id },
+          body: { status, ...keyPart },
+          headers: tokenHeaders(),
+        }),
+      );
+    } catch (error) {
+      setErrors(errorsOf(error, t('errorOccurred')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <article className="portal-wide thread">
+      {user && (
+        <p className="thread-back">
+          <Link to={href.portalIssues()}>← {p('myRequests')}</Link>
+        </p>
+      )}
+      <div className="portal-heading">
+        <h1>{ticket.title}</h1>
+        <StatusBadge status={ticket.status} />
+      </div>
+      <p className="field-hint">
+        {p('requestNumber', { id: ticket.id })} · {date(ticket.created_at)}
+      </p>
+      {linkKey && !user && <p className="banner">{p('keepLink')}</p>}
+      <ol className="thread-messages">
+        <li className="thread-message from-requester">
+          <p className="thread-author">
+            {ticket.name || p('you')} <span className="field-hint">{date(ticket.created_at)}</span>
+          </p>
+          <p className="thread-text">{ticket.description}</p>
+          <Files files={ticket.files} />
+        </li>
+        {ticket.messages.map((message) => (
+          <li
+            key={message.id}
+            className={`thread-message ${message.from_team ? 'from-team' : 'from-requester'}`}
+          >
+            <p className="thread-author">
+              {message.author_name}
+              {message.from_team && <span className="team-mark"> · {p('supportTeam')}</span>}{' '}
+              <span className="field-hint">{date(message.created_at)}</span>
+            </p>
+            <HtmlContent className="thread-text rich-text" html={message.body_html} />
+            <Files files={message.files} />
+          </li>
+        ))}
+      </ol>
+      {ticket.status === 'closed' ? (
+        <p className="banner">{p('closedNote')}</p>
+      ) : (
+        <form className="portal-form" noValidate onSubmit={(event) => void reply(event)}>
+          <TextField
+            id="reply"
+            label={p('replyLabel')}
+            multiline
+            maxLength={MESSAGE_MAX}
+            value={body}
+            onChange={(value) => {
+              setBody(value);
+              setErrors({});
+            }}
+            error={errors.body}
+          />
+          <div className="field">
+            <label htmlFor="reply-files">{t('filesLabel')}</label>
+            <input
+              ref={fileInput}
+              id="reply-files"
+              type="file"
+              multiple
+              onChange={(event) => {
+                setFiles(Array.from(event.target.files ?? []));
+              }}
+            />
+            {errors.files && <p className="field-error">{errors.files}</p>}
+          </div>
+          <FormError message={errors.form ?? errors.status} />
+          <div className="portal-actions">
+            <button type="submit" className="button" disabled={busy}>
+              {p('sendReply')}
+            </button>
+            {ticket.status === 'solved' ? (
+              <button
+                type="button"
+                className="button button-secondary"
+                disabled={busy}
+                onClick={() => void setStatus('open')}
+              >
+                {p('reopen')}
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="button button-secondary"
+                disabled={busy}
+                onClick={() => void setStatus('solved')}
+              >
+                {p('markSolved')}
+              </button>
+            )}
+          </div>
+        </form>
+      )}
+    </article>
+  );
+}
+
+/** The request's title in the team's inbox: the first line of the message, shortened. */
+export function titleOf(message: string): string {
+  const line = message.trim().split('\n')[0]!.trim();
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+/** /issues/create: the portal's own request form (name, surname, message, files; email when not signed in). */
+export function NewIssuePage() {
+  const { p, t } = usePortalTexts();
+  const { environments } = usePortalData();
+  const { user, checked } = useAuth();
+  const [values, setValues] = useState({ name: '', surname: '', email: '', message: '' });
+  const [files, setFiles] = useState<File[]>([]);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<{ id: number; link: string | null } | null>(null);
+  const [round, setRound] = useState(0);
+  const captcha = useCaptcha(environments, round);
+  const set = useCallback(
+    (field: keyof typeof values) => (value: string) => {
+      setValues((current) => ({ ...current, [field]: value }));
+      setErrors((current) => ({ ...current, [field]: undefined }) as FieldErrors);
+    },
+    [],
+  );
+  useEffect(() => {
+    if (!user) return;
+    const [first = '', ...rest] = user.name.split(' ');
+    setValues((current) => ({ ...current, name: first, surname: rest.join(' '), email: user.email }));
+  }, [user]);
+
+  if (sent)
+    return (
+      <Panel title={p('createdTitle')}>
+        <p role="status">{p('createdText')}</p>
+        {sent.link && (
+          <>
+            {!user && <p>{p('keepLink')}</p>}
+            <p>
+              <Link className="button" to={sent.link}>
+                {p('followRequest')}
+              </Link>
+            </p>
+            {!user && <p className="private-link">{`${window.location.origin}${sent.link}`}</p>}
+          </>
+        )}
+      </Panel>
+    );
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const missing: FieldErrors = {};
+    for (const field of ['name', 'message', ...(user ? [] : ['email'])] as const)
+      if (!values[field as keyof typeof values].trim()) missing[field] = t('fieldRequired');
+    setErrors(missing);
+    if (Object.keys(missing).length > 0) return;
+    setBusy(true);
+    try {
+      const token = readAuthToken();
+      const uploaded = files.length ? await uploadFiles(files, token) : [];
+      const result = await call('issueOpen', {
+        body: {
+          title: titleOf(values.message),
+          description: `${values.message.trim()}\n\n---\n${PORTAL_REQUEST_NOTE}`,
+          channel: 'web',
+          name: [values.name.trim(), values.surname.trim()].filter(Boolean).join(' '),
+          email: user ? user.email : values.email.trim(),
+          files: uploaded.map((file) => file.id),
+          g_recaptcha_response: captcha.read(),
+        },
+        headers: tokenHeaders(),
+      });
+      setSent({ id: result.data.id, link: result.link });
+    } catch (error) {
+      setErrors(errorsOf(error, t('errorOccurred')));
+      setRound((value) => value + 1);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!checked)
+    return (
+      <div className="page-loading">
+        <Spinner />
+      </div>
+    );
+  return (
+    <Panel title={p('createTitle')}>
+      <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+        <div className="field-row">
+          <TextField
+            id="name"
+            label={t('nameLabel')}
+            autoComplete="given-name"
+            maxLength={100}
+            value={values.name}
+            onChange={set('name')}
+            error={errors.name}
+          />
+          <TextField
+            id="surname"
+            label={p('surnameLabel')}
+            autoComplete="family-name"
+            maxLength={100}
+            value={values.surname}
+            onChange={set('surname')}
+            error={errors.surname}
+          />
+        </div>
+        {!user && (
+          <TextField
+            id="email"
+            label={t('emailLabel')}
+            type="email"
+            autoComplete="email"
+            value={values.email}
+            onChange={set('email')}
+            error={errors.email}
+          />
+        )}
+        <TextField
+          id="message"
+          label={t('messageLabel')}
+          multiline
+          maxLength={19_000}
+          value={values.message}
+          onChange={set('message')}
+          error={errors.message ?? errors.description}
+        />
+        <div className="field">
+          <label htmlFor="files">{t('filesLabel')}</label>
+          <input
+            id="files"
+            type="file"
+            multiple
+            onChange={(event) => setFiles(Array.from(event.target.files ?? []))}
+            aria-describedby="files-hint"
+          />
+          <p id="files-hint" className="field-hint">
+            {t('fileHint')}
+          </p>
+          {errors.files && <p className="field-error">{errors.files}</p>}
+        </div>
+        <CaptchaField captcha={captcha} error={errors.captcha} />
+        <FormError message={errors.form ?? errors.title} />
+        <button type="submit" className="button" disabled={busy || captcha.state === 'working'}>
+          {busy ? t('sending') : t('send')}
+        </button>
+      </form>
+    </Panel>
+  );
+}
