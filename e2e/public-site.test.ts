@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category, InstructionSummary, Section } from '../src/shared/api/knowledge.ts';
 import { gotoHydrated, launchBrowser, NARROW, openPage, WIDE } from './support/browser.ts';
@@ -197,7 +197,7 @@ describe('in the browser', () => {
     expect(await menu.isVisible()).toBe(true);
     expect(await menu.innerText()).toMatch(/Main[\s\S]*Tickets[\s\S]*Make a request[\s\S]*Sign in/);
     expect(await menu.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
-      '/knowledge',
+      '/knowledge/',
       `${PORTAL_URL}/issues`,
       `${PORTAL_URL}/issues/create`,
       `${PORTAL_URL}/login?from=knowledge_base`,
@@ -257,23 +257,33 @@ describe('in the browser', () => {
   });
 });
 
-describe('without a portal address', () => {
-  let bare: RunningServer;
+describe('without a portal address: Signpost is the portal', () => {
+  let own: RunningServer;
   beforeAll(async () => {
-    bare = await startServer();
+    own = await startServer();
   });
-  afterAll(async () => bare?.close());
+  afterAll(async () => own?.close());
 
-  it('links to no portal page: no tickets, sign-in, profile or make-request links anywhere', async () => {
-    await bare.ctx.db.deleteFrom('users').execute();
+  /** The links of a part of the page, by text and address; each address must answer a page. */
+  const linksOf = async (page: Page, selector: string) =>
+    page
+      .locator(`${selector} a`)
+      .evaluateAll((links) => links.map((a) => [a.textContent?.trim(), a.getAttribute('href')]));
+  const expectServed = async (href: string) => {
+    const response = await fetch(`${own.url}${href}`, { redirect: 'manual' });
+    expect(response.status, href).toBe(200);
+  };
+
+  it("links the portal's own pages, which it serves: tickets, new request, sign-in, profile", async () => {
+    await own.ctx.db.deleteFrom('users').execute();
     const { createUser } = await import('../src/server/accounts/accounts.service.ts');
-    await createUser(bare.ctx.db, bare.ctx.passwords, {
+    await createUser(own.ctx.db, own.ctx.passwords, {
       email: 'vera@example.com',
       name: 'Vera Visitor',
       password: 'long password',
       role: 'customer',
     });
-    const login = await fetch(`${bare.url}/api/auth/login`, {
+    const login = await fetch(`${own.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'vera@example.com', password: 'long password' }),
@@ -281,36 +291,38 @@ describe('without a portal address', () => {
     const { token } = await login.json();
 
     const wide = await openPage(browser, { viewport: WIDE });
-    await gotoHydrated(wide.page, `${bare.url}/knowledge/search?query=zzqxv`);
+    await gotoHydrated(wide.page, `${own.url}/knowledge/search?query=zzqxv`);
     expect(await wide.page.locator('main h1').innerText()).toBe('No results found');
-    expect(await wide.page.locator('.no-results a').count()).toBe(0);
-    // Nothing here can take a request, so the text does not invite one.
-    expect(await wide.page.locator('.no-results p').innerText()).toBe(
-      'There is no answer to your question in the knowledge base yet. Try the search again with other words.',
-    );
-    expect(await wide.page.locator('.request-hint').count()).toBe(0);
-    expect(await wide.page.locator('.nav-wide').innerText()).toBe('Main');
-    // Signed in, the name shows without a profile link, beside the way out.
+    expect(await wide.page.locator('.no-results a').getAttribute('href')).toBe('/issues/create');
+    expect(await wide.page.locator('.request-hint a').getAttribute('href')).toBe('/issues/create');
+    expect(await linksOf(wide.page, '.nav-wide')).toEqual([
+      ['Main', '/knowledge/'],
+      ['Tickets', '/issues'],
+      ['Sign in', '/login?from=knowledge_base'],
+    ]);
+    for (const href of ['/issues/create', '/issues', '/login?from=knowledge_base']) await expectServed(href);
+    // Signed in, the name links to the profile, beside the way out.
     await wide.page.evaluate((value) => localStorage.setItem('authToken', value), token);
     await wide.page.reload();
-    await expect.poll(() => wide.page.locator('.nav-wide').innerText()).toMatch(/Main\s+Vera Visitor\s+Exit/);
-    expect(
-      await wide.page.locator('.nav-wide a').evaluateAll((links) => links.map((a) => a.textContent)),
-    ).toEqual(['Main']);
+    await expect
+      .poll(() => wide.page.locator('.nav-wide').innerText())
+      .toMatch(/Main\s+Tickets\s+Vera Visitor\s+Exit/);
+    expect(await wide.page.locator('.nav-wide a.nav-user').getAttribute('href')).toBe('/user/profile');
+    await expectServed('/user/profile');
     expect(wide.problems).toEqual([]);
     await wide.context.close();
 
-    // On a phone a menu with only the main link (the logo already is one) is left out; signed in, it holds the name.
+    // On a phone the menu holds the same links.
     const narrow = await openPage(browser, { viewport: NARROW });
-    await gotoHydrated(narrow.page, `${bare.url}/knowledge/`);
-    expect(await narrow.page.locator('.burger, .nav-narrow').count()).toBe(0);
-    expect(await narrow.page.locator('.logo-link').getAttribute('href')).toBe('/knowledge');
-    await narrow.page.evaluate((value) => localStorage.setItem('authToken', value), token);
-    await narrow.page.reload();
+    await gotoHydrated(narrow.page, `${own.url}/knowledge/`);
+    expect(await narrow.page.locator('.logo-link').getAttribute('href')).toBe('/knowledge/');
     await narrow.page.getByRole('button', { name: 'Menu' }).click();
-    const menu = narrow.page.locator('.nav-narrow');
-    expect(await menu.innerText()).toMatch(/^Main\s+Vera Visitor\s+Exit$/);
-    expect(await menu.locator('a').evaluateAll((links) => links.map((a) => a.textContent))).toEqual(['Main']);
+    expect(await linksOf(narrow.page, '.nav-narrow')).toEqual([
+      ['Main', '/knowledge/'],
+      ['Tickets', '/issues'],
+      ['Make a request', '/issues/create'],
+      ['Sign in', '/login?from=knowledge_base'],
+    ]);
     expect(narrow.problems).toEqual([]);
     await narrow.context.close();
   });

@@ -46,6 +46,16 @@ export async function startServer(config: Config): Promise<void> {
         'set SMTP_URL (the team is mailed; SUPPORT_EMAIL for one address instead), or TICKET_WEBHOOK_URL',
     );
   }
+  if (
+    !config.portalUrl &&
+    !config.tickets.smtpUrl &&
+    (config.signup.mode === 'open' || config.signup.mode === 'domains')
+  ) {
+    app.log.warn(
+      'visitors cannot sign up or reset a password in the portal: both need an emailed link; set SMTP_URL ' +
+        '(accounts can still be made with signpost user add or on the Users page)',
+    );
+  }
   // The HTML cleaner's workers start now, so the first large save does not wait for them.
   void warmUpHtmlCleaner().catch((error: unknown) =>
     app.log.warn({ err: error }, 'HTML cleaner not started'),

@@ -150,7 +150,8 @@ export function IssuePage() {
 
   useEffect(() => {
     if (!checked) return;
-    if (!valid) return setState('missing');
+    // Nothing to ask with: neither signed in nor holding the private link's key.
+    if (!valid || (!user && !key)) return setState('missing');
     let cancelled = false;
     call('getMyIssue', { params: { id: ticketId }, query: key ? { key } : {}, headers: tokenHeaders() }).then(
       (answer) => {

@@ -257,7 +257,7 @@ export function BrandingPage() {
               {environments.user_portal === null
                 ? 'No portal address is set, so the public site shows no portal links even when this is ticked. The request form on articles works without one.'
                 : environments.user_portal === ''
-                  ? 'The portal is this server’s own (/issues, /user/profile, /login). Its sign-in link shows whether or not this is ticked.'
+                  ? `The portal is this server’s own (/issues, /user/profile, /login). Its sign-in link shows whether or not this is ticked.${environments.accounts.mail ? '' : ' No mail server is set (SMTP_URL), so visitors cannot sign up or reset a password; make their accounts on the Users page.'}`
                   : `The portal is at ${environments.user_portal}. Its sign-in link shows whether or not this is ticked.`}
             </p>
           </div>

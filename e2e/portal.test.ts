@@ -1,0 +1,243 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverDue } from '../src/server/features/delivery/delivery.service.ts';
+import { buildUser } from '../src/server/testing/factories.ts';
+import { startMailServer, textOf } from '../src/server/testing/mail-server.ts';
+import { gotoHydrated, launchBrowser, NARROW, openPage, type PageProbe } from './support/browser.ts';
+import { startServer, type RunningServer } from './support/server.ts';
+
+const AGENT = { email: 'desk@example.com', name: 'Dana Desk', password: 'answers requests 1' };
+const CUSTOMER = { email: 'nina@example.com', name: 'Nina Novak', password: 'my own password 1' };
+
+let smtp: Awaited<ReturnType<typeof startMailServer>>;
+let server: RunningServer;
+let browser: Browser;
+let articleUrl: string;
+let articleTitle: string;
+const axeFindings: string[] = [];
+
+beforeAll(async () => {
+  smtp = await startMailServer();
+  server = await startServer({ env: { SMTP_URL: smtp.url, CAPTCHA_PROVIDER: 'none' } });
+  // Links in mail name the public address; here that is the test server's.
+  (server.ctx.config as { publicUrl: string }).publicUrl = server.url;
+  browser = await launchBrowser();
+  await buildUser(server.ctx.db, { ...AGENT, role: 'agent' });
+  const bundle = (await (await fetch(`${server.url}/api/knowledge/instruction`)).json()).items as {
+    id: number;
+    title: string;
+    can_create_issue: boolean;
+    category_id: number | null;
+  }[];
+  const article = bundle.find((a) => a.can_create_issue && a.category_id !== null)!;
+  articleUrl = `${server.url}/knowledge/instruction/${article.id}`;
+  articleTitle = article.title;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await smtp?.close();
+  expect(axeFindings).toEqual([]);
+});
+
+async function checkAxe(page: Page, screen: string) {
+  const result = await new AxeBuilder({ page }).analyze();
+  for (const violation of result.violations)
+    axeFindings.push(
+      `${screen}: ${violation.id} ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+}
+
+/** The last link of this kind mailed to the address, as a mail client shows it. */
+async function mailedLink(address: string, pattern: RegExp): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(() => {
+      const texts = smtp.mails.filter((mail) => mail.to.includes(address)).map((mail) => textOf(mail.raw));
+      found = texts
+        .map((text) => pattern.exec(text)?.[0])
+        .filter(Boolean)
+        .at(-1);
+      return found;
+    })
+    .toBeDefined();
+  return found!;
+}
+
+const expectNoProblems = (probe: PageProbe) => expect(probe.problems).toEqual([]);
+
+describe('the customer portal', () => {
+  it(
+    'signs up and confirms by mail, signs in from an article and back, follows a request the agent answers',
+    { timeout: 120_000 },
+    async () => {
+      const customer = await openPage(browser);
+      const page = customer.page;
+      await gotoHydrated(page, articleUrl);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/login\?from=knowledge_base$/);
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await checkAxe(page, 'sign-in');
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await page.getByRole('heading', { name: 'Create an account' }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill(CUSTOMER.name);
+      await page.getByLabel('Email').fill(CUSTOMER.email);
+      await page.getByLabel('Password').fill(CUSTOMER.password);
+      await checkAxe(page, 'sign-up');
+      await page.getByRole('button', { name: 'Create the account' }).click();
+      await page.getByText(`We sent a link to ${CUSTOMER.email}`).waitFor();
+
+      // The mailed link confirms the email and signs in.
+      await page.goto(await mailedLink(CUSTOMER.email, /http:\/\/\S+\/verify-email#\S+/));
+      await page.getByText('Your email is confirmed and you are signed in.').waitFor();
+      // The fragment is gone from the address once used.
+      expect(new URL(page.url()).hash).toBe('');
+
+      // Out, then in again from the article: back on the article, the header shows the name.
+      await gotoHydrated(page, articleUrl);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: CUSTOMER.name }).waitFor();
+      await nav.getByRole('button', { name: 'Exit' }).click();
+      await nav.getByRole('link', { name: 'Sign in' }).waitFor();
+      await nav.getByRole('link', { name: 'Sign in' }).click();
+      await page.getByLabel('Email').fill(CUSTOMER.email);
+      await page.getByLabel('Password').fill('not my password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText('Wrong email or password.').waitFor();
+      await page.getByLabel('Password').fill(CUSTOMER.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(articleUrl);
+      await page.getByRole('heading', { name: articleTitle }).waitFor();
+      await nav.getByRole('link', { name: CUSTOMER.name }).waitFor();
+
+      // A request from the article, filled in from the account.
+      await page.locator('.request-toggle').click();
+      await expect.poll(() => page.getByLabel('Email', { exact: true }).inputValue()).toBe(CUSTOMER.email);
+      await page.getByLabel('Message', { exact: true }).fill('The display shows E42 after the update.');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('button', { name: 'Sent' }).waitFor();
+
+      // It is under /issues, reached from the header.
+      await nav.getByRole('link', { name: 'Tickets' }).click();
+      await page.getByRole('heading', { name: 'My requests' }).waitFor();
+      const row = page.locator('.issue-row').first();
+      await row.waitFor();
+      expect(await row.innerText()).toContain('New');
+      await checkAxe(page, 'my requests');
+      const title = await row.locator('.issue-title').innerText();
+      const id = Number(/#(\d+)/.exec(await row.innerText())![1]);
+
+      // The agent answers it in the inbox.
+      const desk = await openPage(browser);
+      await desk.page.goto(`${server.url}/admin/`);
+      await desk.page.getByLabel('Email').fill(AGENT.email);
+      await desk.page.getByLabel('Password').fill(AGENT.password);
+      await desk.page.getByRole('button', { name: 'Sign in' }).click();
+      await desk.page.getByRole('link', { name: title }).click();
+      await desk.page.getByLabel(`Reply to ${CUSTOMER.name}`).fill('Please update to 2.0.4 and tell us.');
+      await desk.page.getByRole('button', { name: 'Send reply' }).click();
+      await desk.page.getByText('Reply sent.').waitFor();
+      await deliverDue(server.ctx);
+
+      // The customer's mail links the conversation; they answer with a file.
+      const link = await mailedLink(CUSTOMER.email, new RegExp(`http://\\S+/issues/${id}\\b\\S*`));
+      expect(link).not.toContain('key=');
+      await gotoHydrated(page, link);
+      const thread = page.locator('.thread-messages > li');
+      await expect.poll(() => thread.count()).toBe(2);
+      expect(await thread.nth(1).innerText()).toContain('Please update to 2.0.4 and tell us.');
+      expect(await page.locator('.status-badge').first().innerText()).toBe('Awaiting your reply');
+      await page.getByLabel('Your reply').fill('Updated, it works now.');
+      await page.getByLabel('Attach files').setInputFiles({
+        name: 'after-update.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('E42 gone'),
+      });
+      await page.getByRole('button', { name: 'Send the reply' }).click();
+      await expect.poll(() => thread.count()).toBe(3);
+      const attached = thread.nth(2).getByRole('link', { name: 'after-update.txt' });
+      expect(
+        await (await page.request.get(`${server.url}${await attached.getAttribute('href')}`)).text(),
+      ).toBe('E42 gone');
+      await checkAxe(page, 'conversation');
+
+      // The agent sees the answer and solves the request; the customer sees it solved.
+      await desk.page.reload();
+      await desk.page.getByText('Updated, it works now.').waitFor();
+      await desk.page.getByLabel('Status').selectOption('solved');
+      await expect
+        .poll(async () => {
+          await page.reload();
+          await page.locator('.status-badge').first().waitFor();
+          return page.locator('.status-badge').first().innerText();
+        })
+        .toBe('Solved');
+      await page.getByRole('button', { name: 'Reopen' }).waitFor();
+
+      // The profile, on a phone.
+      await page.setViewportSize(NARROW);
+      await gotoHydrated(page, `${server.url}/user/profile`);
+      await page.getByRole('heading', { name: 'Profile' }).waitFor();
+      await checkAxe(page, 'profile');
+      // The one failed call the browser reports is the wrong password tried on purpose.
+      expect(customer.problems).toEqual([
+        'error: Failed to load resource: the server responded with a status of 401 (Unauthorized)',
+      ]);
+      await customer.context.close();
+      await desk.context.close();
+    },
+  );
+
+  it('gives an anonymous requester a private link to the conversation', { timeout: 60_000 }, async () => {
+    const probe = await openPage(browser);
+    const page = probe.page;
+    await gotoHydrated(page, `${server.url}/issues/create`);
+    await page.getByLabel('Name', { exact: true }).fill('Grace');
+    await page.getByLabel('Surname').fill('Hopper');
+    await page.getByLabel('Email').fill('grace@example.com');
+    await page.getByLabel('Message').fill('Where is my parcel?\nOrdered last week.');
+    await checkAxe(page, 'new request');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('heading', { name: 'Your request has been sent' }).waitFor();
+    const shown = await page.locator('.private-link').innerText();
+    expect(shown).toMatch(/\/issues\/\d+\?key=[A-Za-z0-9_-]{43}$/);
+    await page.getByRole('link', { name: 'Follow your request' }).click();
+    await page.getByRole('heading', { name: 'Where is my parcel?' }).waitFor();
+    expect(await page.locator('.thread-messages').innerText()).toContain(
+      'The request was created through the client portal.',
+    );
+    await page.getByLabel('Your reply').fill('It is order 1234.');
+    await page.getByRole('button', { name: 'Send the reply' }).click();
+    await page.getByText('It is order 1234.').waitFor();
+    // Without the key, the same address opens nothing.
+    await gotoHydrated(page, shown.replace(/\?key=.*/, ''));
+    await page.getByText('Sign in to see your requests.').waitFor();
+    expectNoProblems(probe);
+    await probe.context.close();
+  });
+
+  it('resets a forgotten password by mail, and signs in with the new one', { timeout: 60_000 }, async () => {
+    const probe = await openPage(browser);
+    const page = probe.page;
+    await gotoHydrated(page, `${server.url}/login`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email').fill(CUSTOMER.email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.getByText(`If ${CUSTOMER.email} has an account`).waitFor();
+    await page.goto(await mailedLink(CUSTOMER.email, /http:\/\/\S+\/new-password#\S+/));
+    await page.getByLabel('New password').fill('a better password 2');
+    await page.getByRole('button', { name: 'Save the password' }).click();
+    await page.getByRole('heading', { name: 'My requests' }).waitFor();
+    await page.locator('.issue-row').first().waitFor();
+    const signIn = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: CUSTOMER.email, password: 'a better password 2' }),
+    });
+    expect(signIn.status).toBe(200);
+    expectNoProblems(probe);
+    await probe.context.close();
+  });
+});
