@@ -213,6 +213,16 @@ describe('the admin app, one journey', () => {
     await expect
       .poll(() => page.locator('.requests-page tbody tr td:first-child').allInnerTexts())
       .toEqual(['The thermostat does not heat']);
+    // Words find a request by its thread too: the agent's reply said "Unplug".
+    await page.getByRole('link', { name: 'Show everyone’s requests' }).click();
+    await page.getByRole('link', { name: /^All/ }).click();
+    await page.getByLabel('Find requests').fill('unplug');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect
+      .poll(() => page.locator('.requests-page tbody tr td:first-child').allInnerTexts())
+      .toEqual(['The thermostat does not heat']);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('unplug');
+    await checkAxe('requests found by words');
     await checkAxe('requests by status');
     await signOutOfApp();
   });

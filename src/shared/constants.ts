@@ -10,6 +10,11 @@ export const SEARCH_DEBOUNCE_MS = 500;
 export const REQUEST_TOAST_MS = 5000;
 export const SENT_STATE_MS = 5000;
 export const AUTH_HEADER = 'x-auth-token';
+/**
+ * The session's token again, as an HttpOnly, SameSite=Lax cookie set at sign-in: it identifies the visitor on GET
+ * requests (pages rendered for them, their calls), never on writes, which keep requiring AUTH_HEADER.
+ */
+export const SESSION_COOKIE = 'signpost_session';
 export const LANGUAGES = ['en', 'ru', 'pt-BR', 'it', 'sk'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const UPLOAD_FILE_MAX_BYTES = 25 * 1024 * 1024;

@@ -29,6 +29,7 @@ export const apiPaths = {
   adminTickets: '/api/admin/tickets',
   adminTicket: '/api/admin/tickets/:id',
   adminTicketMessages: '/api/admin/tickets/:id/messages',
+  adminTicketRelated: '/api/admin/tickets/:id/related',
   adminTicketRouting: '/api/admin/ticket-routing',
   adminTeam: '/api/admin/team',
   adminTicketCounts: '/api/admin/ticket-counts',

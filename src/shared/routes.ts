@@ -46,6 +46,7 @@ export const routes = {
   getTicketRouting: { method: 'GET', path: apiPaths.adminTicketRouting, role: 'agent' },
   updateAdminTicket: { method: 'PATCH', path: apiPaths.adminTicket, role: 'agent' },
   replyAdminTicket: { method: 'POST', path: apiPaths.adminTicketMessages, role: 'agent' },
+  listRelatedTickets: { method: 'GET', path: apiPaths.adminTicketRelated, role: 'agent' },
   listTeam: { method: 'GET', path: apiPaths.adminTeam, role: 'agent' },
   getTicketCounts: { method: 'GET', path: apiPaths.adminTicketCounts, role: 'agent' },
   listMyIssues: { method: 'GET', path: apiPaths.portalIssues, role: 'customer' },

@@ -62,8 +62,12 @@ const handler = createStaticHandler(routes);
  * Renders one public page to HTML with the same routes and loaders the browser uses; the loaders reach the API
  * through `api`, which the server implements in-process.
  */
-export async function render(request: Request, api: Api): Promise<RenderResult> {
-  const requestContext: LoaderContext = { api };
+export async function render(
+  request: Request,
+  api: Api,
+  { session = false }: { session?: boolean } = {},
+): Promise<RenderResult> {
+  const requestContext: LoaderContext = { api, session };
   const context = await handler.query(request, { requestContext });
   if (context instanceof Response) {
     const location = context.headers.get('Location') ?? BASE_PATH;

@@ -3,20 +3,13 @@ import { AUTH_HEADER } from '../../shared/api/auth.ts';
 import type { Executor } from '../db/database.ts';
 import type { UserRow } from '../db/tables.ts';
 import { authenticate, TOKEN_LIFETIME_MS } from './accounts.service.ts';
+import { readCookie } from './session-cookie.ts';
 
 /**
  * The admin's token again, as an HTTP-only cookie that only /files/ receives: the editor shows images of drafts and
  * fresh uploads through plain <img> tags, which cannot send the x-auth-token header.
  */
 export const ADMIN_FILES_COOKIE = 'signpost_admin';
-
-function readCookie(request: FastifyRequest, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}
 
 const headerToken = (request: FastifyRequest) => {
   const value = request.headers[AUTH_HEADER];

@@ -5,19 +5,21 @@ import type { Executor } from '../db/database.ts';
 import type { RoleCheck } from '../http/route.ts';
 import { renewAdminFilesCookie } from './admin-session.ts';
 import { authenticate, requireAdmin, requireTeam } from './accounts.service.ts';
+import { sessionCookieToken } from './session-cookie.ts';
 
-const headerToken = (request: FastifyRequest) => {
+/** The caller's token: x-auth-token, else (on reads and sign-out) the session cookie. */
+const tokenOf = (request: FastifyRequest) => {
   const value = request.headers[AUTH_HEADER];
-  return typeof value === 'string' && value ? value : undefined;
+  return typeof value === 'string' && value ? value : sessionCookieToken(request);
 };
 
 /**
- * The one check of every role: 401 without a valid x-auth-token, 403 for a user the role does not admit. An admin's
+ * The one check of every role: 401 without a valid x-auth-token (or, on reads, session cookie), 403 for a user the role does not admit. An admin's
  * answer is never kept and renews the files cookie (see admin-session.ts).
  */
 export function roleCheck(db: Executor, secure: boolean): RoleCheck {
   return async (role: Role, request: FastifyRequest, reply: FastifyReply, identifies = false) => {
-    const token = headerToken(request);
+    const token = tokenOf(request);
     switch (role) {
       case 'public': {
         // A stale token does not stop a public call: the caller is simply treated as anonymous.

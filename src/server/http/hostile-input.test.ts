@@ -135,6 +135,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     input: () => ({ query: { page: 1, per_page: 10, status: 'new', assignee: 'nobody' } }),
   },
   'GET /api/admin/tickets/:id': { role: 'admin', input: (fx) => ({ params: { id: fx.ticketId } }) },
+  'GET /api/admin/tickets/:id/related': { role: 'admin', input: (fx) => ({ params: { id: fx.ticketId } }) },
   'GET /api/admin/team': { role: 'admin', input: () => ({}) },
   'GET /api/admin/ticket-counts': { role: 'admin', input: () => ({}) },
   'GET /api/portal/issues': { role: 'user', input: () => ({ query: { page: 1 } }) },

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../../shared/constants.ts';
 import { endpoints, type Endpoint } from '../../shared/api/endpoints.ts';
 import { apiPaths, BASE_PATH, pageQueryParams } from '../../shared/paths.ts';
 import { pageCacheHit, pageCacheMiss } from './cache-metrics.ts';
@@ -126,6 +127,10 @@ export function cacheTagsOf(url: string): string[] {
 
 /** A content write: only the admin API changes what visitors see (visitors' own writes, such as requests, do not). */
 const isContentWrite = (url: string) => url.startsWith('/api/admin/');
+
+/** Whether the request carries the session cookie (set at sign-in): its answer is then one visitor's. */
+export const carriesSession = (request: FastifyRequest) =>
+  (request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`);
 
 export function isPublicPath(url: string): boolean {
   const end = url.indexOf('?');
@@ -463,6 +468,8 @@ export function createResponseCache(
   const register = (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
       if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url)) return;
+      // A signed-in visitor's pages and calls are theirs: neither answered from nor kept in memory.
+      if (carriesSession(request)) return;
       const revision = await revisions.current();
       const key = keyOf(request.raw, options);
       const entry = find(key, revision);
@@ -481,6 +488,11 @@ export function createResponseCache(
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         // A content write through this server: its author (and everyone) sees it on the next request.
         if (reply.statusCode < 400 && isContentWrite(request.url)) revisions.invalidate();
+        return payload;
+      }
+      if (carriesSession(request) && (isPublicPath(request.url) || request.url.startsWith('/api/'))) {
+        // Nor kept by a browser's shared cache or a CDN.
+        reply.header('Cache-Control', 'private, no-store');
         return payload;
       }
       const state = request.responseCache;

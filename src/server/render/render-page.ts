@@ -33,6 +33,8 @@ export async function renderPage(
   app: FastifyInstance,
   url: string,
   override: CallOverride = (_path, answer) => answer(),
+  /** The signed-in visitor's cookie header: the page's calls carry it, and the page is rendered for them. */
+  cookie?: string,
 ): Promise<RenderedPage> {
   const { render } = await import('../../web/entry-server.tsx');
   const request = new Request(new URL(url, 'http://signpost.local'), { method: 'GET' });
@@ -48,7 +50,7 @@ export async function renderPage(
           const response = await app.inject({
             method,
             url: path,
-            headers,
+            headers: cookie ? { ...headers, cookie } : headers,
             ...(body !== undefined && { body }),
           });
           for (const tag of cacheTagsOf(path)) tags.add(tag);
@@ -58,6 +60,7 @@ export async function renderPage(
           return { status: response.statusCode, body: parseJson(response.body) };
         }),
     }),
+    { session: cookie !== undefined },
   );
   // A call the database could not answer makes the page answer 503 too, not an error page cached as the content.
   if (unavailable) throw new DatabaseUnavailableError();

@@ -70,6 +70,7 @@ import {
   TeamList,
   TicketCounts,
   TicketRouting,
+  RelatedTickets,
   TicketUpdateBody,
   TicketView,
   UploadResult,
@@ -346,6 +347,14 @@ export const endpoints = {
     params: Type.Object({ id: Id }),
     body: TicketReplyBody,
     response: TicketView,
+  },
+  listRelatedTickets: {
+    ...routes.listRelatedTickets,
+    summary: "The same requester's other requests (by account or email), latest activity first",
+    tags: ['admin'],
+    headers: authHeader,
+    params: Type.Object({ id: Id }),
+    response: RelatedTickets,
   },
   listTeam: {
     ...routes.listTeam,

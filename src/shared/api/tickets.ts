@@ -114,6 +114,20 @@ export const TicketView = Type.Object({
 });
 export type TicketView = Static<typeof TicketView>;
 
+/** The same requester's other requests, for the team: at most RELATED_TICKETS_MAX, latest activity first. */
+export const RELATED_TICKETS_MAX = 10;
+export const RelatedTickets = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      title: Type.String(),
+      status: TicketStatusSchema,
+      updated_at: Type.String({ description: 'ISO 8601' }),
+    }),
+  ),
+});
+export type RelatedTickets = Static<typeof RelatedTickets>;
+
 /** Where a new support request goes besides the database: the team hears of it only through these. */
 export const TicketRouting = Type.Object({
   email: Type.Boolean({
@@ -156,6 +170,12 @@ export const TicketListQuery = Type.Object({
   assignee: Type.Optional(
     Type.Union([Type.Literal('me'), Type.Literal('nobody')], {
       description: 'me: given to the caller; nobody: given to no one',
+    }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: 'words, each found whole or as a start, in the title, text, name, email or a message',
     }),
   ),
 });

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { Outlet, useMatches, useNavigation, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { Branding, Environments } from '../../shared/api/settings.ts';
-import { apiFrom } from '../api/api-context.ts';
+import { apiFrom, sessionUser } from '../api/api-context.ts';
+import type { AuthUser } from '../../shared/api/auth.ts';
 import { Spinner } from '../components/spinner.tsx';
 import { Header } from '../features/layout/header.tsx';
 import { AuthProvider, useAuth } from '../features/layout/use-auth.tsx';
@@ -14,6 +15,8 @@ import { BundleError } from '../routes/root-data.ts';
 export interface PortalData {
   branding: Branding;
   environments: Environments;
+  /** The signed-in visitor, when the server rendered the page for them (their session cookie). */
+  user: AuthUser | null;
 }
 
 /**
@@ -22,10 +25,18 @@ export interface PortalData {
  */
 export async function portalLoader({ context }: LoaderFunctionArgs): Promise<PortalData> {
   const api = apiFrom(context);
-  const [branding, environments] = await Promise.allSettled([api.branding(), api.environments()]);
+  const [branding, environments, user] = await Promise.allSettled([
+    api.branding(),
+    api.environments(),
+    sessionUser(context),
+  ]);
   if (branding.status === 'rejected' || environments.status === 'rejected')
     throw new BundleError('bundleFailed');
-  return { branding: branding.value, environments: environments.value };
+  return {
+    branding: branding.value,
+    environments: environments.value,
+    user: user.status === 'fulfilled' ? user.value : null,
+  };
 }
 
 export const usePortalData = () => useRouteLoaderData('portal') as PortalData;
@@ -65,10 +76,10 @@ function PortalBody() {
 }
 
 export function PortalLayout() {
-  const { branding } = usePortalData();
+  const { branding, user } = usePortalData();
   return (
     <I18nProvider lang={branding.lang}>
-      <AuthProvider>
+      <AuthProvider initialUser={user}>
         <PortalBody />
       </AuthProvider>
     </I18nProvider>

@@ -86,10 +86,10 @@ function LayoutBody() {
 }
 
 export function Layout() {
-  const { branding } = useRootData();
+  const { branding, user } = useRootData();
   return (
     <I18nProvider lang={branding.lang}>
-      <AuthProvider>
+      <AuthProvider initialUser={user}>
         <LayoutBody />
       </AuthProvider>
     </I18nProvider>

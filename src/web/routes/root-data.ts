@@ -2,7 +2,8 @@ import { redirect, useRouteLoaderData, type LoaderFunctionArgs } from 'react-rou
 import { href } from '../../shared/paths.ts';
 import type { Category, Section } from '../../shared/api/knowledge.ts';
 import type { Branding, Environments } from '../../shared/api/settings.ts';
-import { apiFrom } from '../api/api-context.ts';
+import { apiFrom, sessionUser } from '../api/api-context.ts';
+import type { AuthUser } from '../../shared/api/auth.ts';
 import { portalLinks, type PortalLinks } from '../lib/portal-links.ts';
 
 export interface RootData {
@@ -12,6 +13,8 @@ export interface RootData {
   categories: Category[];
   /** Set when part of the knowledge base could not be loaded: the page shows what it has and says so. */
   bundleError: 'bundleIncomplete' | null;
+  /** The signed-in visitor, when the server rendered the page for them (their session cookie). */
+  user: AuthUser | null;
 }
 
 export class BundleError extends Error {}
@@ -22,11 +25,12 @@ export class BundleError extends Error {}
  */
 export async function rootLoader({ context }: LoaderFunctionArgs): Promise<RootData> {
   const api = apiFrom(context);
-  const [branding, environments, sections, categories] = await Promise.allSettled([
+  const [branding, environments, sections, categories, user] = await Promise.allSettled([
     api.branding(),
     api.environments(),
     api.sections(),
     api.categories(),
+    sessionUser(context),
   ]);
   if (branding.status === 'rejected' || environments.status === 'rejected')
     throw new BundleError('bundleFailed');
@@ -38,6 +42,7 @@ export async function rootLoader({ context }: LoaderFunctionArgs): Promise<RootD
     sections: sections.status === 'fulfilled' ? sections.value : [],
     categories: categories.status === 'fulfilled' ? categories.value.items : [],
     bundleError: incomplete ? 'bundleIncomplete' : null,
+    user: user.status === 'fulfilled' ? user.value : null,
   };
 }
 

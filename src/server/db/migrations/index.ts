@@ -10,6 +10,8 @@ import * as uploadTimes from './0007-upload-times.ts';
 import * as roles from './0008-roles.ts';
 import * as ticketStatus from './0009-ticket-status.ts';
 import * as ticketMessages from './0010-ticket-messages.ts';
+import * as ticketRequesters from './0011-ticket-requesters.ts';
+import * as ticketSearch from './0012-ticket-search.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -24,5 +26,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0008-roles': { up: roles.up(dialect) },
     '0009-ticket-status': { up: ticketStatus.up(dialect) },
     '0010-ticket-messages': { up: ticketMessages.up(dialect) },
+    '0011-ticket-requesters': { up: ticketRequesters.up(dialect) },
+    '0012-ticket-search': { up: ticketSearch.up(dialect) },
   };
 }

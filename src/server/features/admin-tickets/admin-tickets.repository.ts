@@ -1,11 +1,18 @@
+import { sql } from 'kysely';
 import type { TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
+import type { Dialect } from '../../db/schema-helpers.ts';
+import { MESSAGE_DOCUMENT, TICKET_DOCUMENT } from '../../db/migrations/0012-ticket-search.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 
-/** Which requests the inbox shows: by status, by assignee (a user id, or null for nobody's). */
+/**
+ * Which requests the inbox shows: by status, by assignee (a user id, or null for nobody's), and by words (each
+ * found as a word or a word's start, all in the request's own text or all in one message of its thread).
+ */
 export interface InboxFilter {
   status?: TicketStatus;
   assigneeId?: number | null;
+  search?: { words: string[]; dialect: Dialect };
 }
 
 function inbox(db: Executor, filter: InboxFilter) {
@@ -13,6 +20,32 @@ function inbox(db: Executor, filter: InboxFilter) {
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.assigneeId === null) query = query.where('assignee_id', 'is', null);
   else if (filter.assigneeId !== undefined) query = query.where('assignee_id', '=', filter.assigneeId);
+  const search = filter.search;
+  if (search && search.words.length > 0) {
+    if (search.dialect === 'postgres') {
+      // The indexes' own expressions, so PostgreSQL reads them (migration 0012).
+      const terms = search.words.map((word) => `${word}:*`).join(' & ');
+      const matches = (document: string) =>
+        sql<boolean>`${sql.raw(document)} @@ to_tsquery('simple', ${terms})`;
+      query = query.where((eb) =>
+        eb.or([
+          matches(TICKET_DOCUMENT),
+          eb(
+            'id',
+            'in',
+            eb.selectFrom('ticket_messages').select('ticket_id').where(matches(MESSAGE_DOCUMENT)),
+          ),
+        ]),
+      );
+    } else {
+      const terms = search.words.map((word) => `"${word}"*`).join(' ');
+      query = query.where(
+        'id',
+        'in',
+        sql<number>`(select ticket_id from ticket_search where ticket_search match ${terms})`,
+      );
+    }
+  }
   return query;
 }
 
@@ -105,4 +138,29 @@ export async function writeTicketIfUnchanged(
     .where('status', '=', ticket.status)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** The same requester's other requests (by account, or by email in any case), latest activity first. */
+export async function otherTicketsOfRequester(
+  db: Executor,
+  ticket: TicketRow,
+  limit: number,
+): Promise<TicketRow[]> {
+  const email = ticket.email.trim().toLowerCase();
+  // A request without email or account (anonymised) has no requester to match.
+  if (!email && ticket.user_id === null) return [];
+  return db
+    .selectFrom('tickets')
+    .selectAll()
+    .where('id', '!=', ticket.id)
+    .where((eb) =>
+      eb.or([
+        ...(email ? [eb(sql<string>`lower(email)`, '=', email)] : []),
+        ...(ticket.user_id !== null ? [eb('user_id', '=', ticket.user_id)] : []),
+      ]),
+    )
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import {
   getTicket,
+  relatedTickets,
   pageTickets,
   replyToTicket,
   teamList,
@@ -12,9 +13,9 @@ import {
   updateTicket,
 } from './admin-tickets.service.ts';
 
-export function registerAdminTicketRoutes(app: FastifyInstance, { db, config }: AppContext): void {
+export function registerAdminTicketRoutes(app: FastifyInstance, { db, config, database }: AppContext): void {
   route(app, endpoints.listAdminTickets, async (request, _reply, { user }) =>
-    pageTickets(db, request.query, user.id),
+    pageTickets(db, request.query, user.id, database.dialect),
   );
   route(app, endpoints.getTicketCounts, async () => ticketCounts(db));
   route(app, endpoints.getAdminTicket, async (request) => getTicket(db, request.params.id));
@@ -24,6 +25,7 @@ export function registerAdminTicketRoutes(app: FastifyInstance, { db, config }: 
   route(app, endpoints.replyAdminTicket, async (request, _reply, { user }) =>
     replyToTicket(db, config.tickets, request.params.id, user, request.body),
   );
+  route(app, endpoints.listRelatedTickets, async (request) => relatedTickets(db, request.params.id));
   route(app, endpoints.listTeam, async () => teamList(db));
   route(app, endpoints.getTicketRouting, async () => ticketRouting(db, config.tickets));
 }

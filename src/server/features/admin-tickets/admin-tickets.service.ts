@@ -1,15 +1,18 @@
 import type { PagedList } from '../../../shared/api/common.ts';
-import type {
-  TeamList,
-  TicketCounts,
-  TicketListQuery,
-  TicketReplyBody,
-  TicketRouting,
-  TicketUpdateBody,
-  TicketView,
+import {
+  RELATED_TICKETS_MAX,
+  type RelatedTickets,
+  type TeamList,
+  type TicketCounts,
+  type TicketListQuery,
+  type TicketReplyBody,
+  type TicketRouting,
+  type TicketUpdateBody,
+  type TicketView,
 } from '../../../shared/api/tickets.ts';
 import type { TicketsConfig } from '../../config/config.ts';
 import type { Executor } from '../../db/database.ts';
+import type { Dialect } from '../../db/schema-helpers.ts';
 import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
@@ -27,6 +30,7 @@ import {
   type InboxFilter,
   filesOfTickets,
   messagesOfTickets,
+  otherTicketsOfRequester,
   writeTicketIfUnchanged,
 } from './admin-tickets.repository.ts';
 import { presentTicket } from './admin-tickets.presenters.ts';
@@ -57,16 +61,28 @@ async function presentTickets(db: Executor, tickets: TicketRow[]): Promise<Ticke
 }
 
 /** A page of the inbox; `assignee: 'me'` means the caller's (the CLI has none, and asks for no such page). */
+/** The words of an inbox search: letters and digits, in lower case; at most ten, so a query stays cheap. */
+export const searchWords = (text: string) =>
+  (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).slice(0, 10);
+
 export async function pageTickets(
   db: Executor,
   query: TicketListQuery = {},
   callerId: number | null = null,
+  dialect: Dialect = 'sqlite',
 ): Promise<PagedList<TicketView>> {
   const { page = 1, per_page: perPage = TICKET_PAGE_SIZE } = query;
   if (query.assignee === 'me' && callerId === null) throw badRequest('assignee', 'needs a signed-in caller');
+  const words = searchWords(query.q ?? '');
   const filter: InboxFilter = {
     ...(query.status && { status: query.status }),
     ...(query.assignee && { assigneeId: query.assignee === 'me' ? callerId : null }),
+    ...(words.length > 0 && { search: { words, dialect } }),
   };
   const total = await countTickets(db, filter);
   const offset = (page - 1) * perPage;
@@ -90,6 +106,21 @@ export async function getTicket(db: Executor, id: number): Promise<TicketView> {
   const [view] = await presentTickets(db, [ticket]);
   if (!view) throw notFound(`Ticket ${id}`);
   return view;
+}
+
+/** The same requester's other requests, so the team sees what else they asked. */
+export async function relatedTickets(db: Executor, id: number): Promise<RelatedTickets> {
+  const ticket = await findTicket(db, id);
+  if (!ticket) throw notFound(`Ticket ${id}`);
+  const rows = await otherTicketsOfRequester(db, ticket, RELATED_TICKETS_MAX);
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      status: row.status,
+      updated_at: new Date(Number(row.updated_at ?? row.created_at)).toISOString(),
+    })),
+  };
 }
 
 /** Whether the team hears of new requests: by email, by webhook, or (neither) only by looking. */

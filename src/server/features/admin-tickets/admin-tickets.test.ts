@@ -8,6 +8,8 @@ import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { deliverDue } from '../delivery/delivery.service.ts';
 import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
+import { addMessage } from '../../tickets/thread.ts';
+import { findTicket } from '../../tickets/tickets.repository.ts';
 
 const TicketPage = Paged(TicketView);
 
@@ -135,6 +137,33 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
     expectApiError(await get('/api/admin/tickets?per_page=x', adminToken), 400, ['per_page']);
   });
 
+  it("lists the requester's other requests, by email in any case or by account, never another's", async () => {
+    const ids = async (id: number) =>
+      (await get(`/api/admin/tickets/${id}/related`, adminToken))
+        .json<{ items: { id: number }[] }>()
+        .items.map((item) => item.id);
+    const shouting = await buildTicket(t.ctx, { email: 'ANN@example.com', targets: [], now: start - 60_000 });
+    const stranger = await buildTicket(t.ctx, { email: 'zed@example.com', targets: [], now: start });
+    // The signed-in requester wrote once from another address.
+    const fromAccount = await buildTicket(t.ctx, {
+      email: 'other-address@example.com',
+      user_id: tickets[1]!.user_id,
+      targets: [],
+      now: start,
+    });
+    expect(await ids(tickets[0]!.id)).toEqual([
+      ...tickets
+        .slice(1)
+        .reverse()
+        .map((ticket) => ticket.id),
+      shouting.id,
+    ]);
+    expect(await ids(fromAccount.id)).toContain(tickets[1]!.id);
+    expect(await ids(stranger.id)).toEqual([]);
+    expectApiError(await get(`/api/admin/tickets/${tickets[0]!.id}/related`, userToken), 403);
+    expectApiError(await get('/api/admin/tickets/999999/related', adminToken), 404);
+  });
+
   describe('status and assignee', () => {
     const patch = (id: number, body: unknown, token = adminToken) =>
       t.app.inject({
@@ -182,7 +211,9 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
 
   it('says where new requests go: here the webhook, not email, with how many are kept', async () => {
     const routing = (await get('/api/admin/ticket-routing', adminToken)).json();
-    expect(routing).toEqual({ email: false, webhook: true, mail: false, stored: 5 });
+    const stored = (await get('/api/admin/tickets', adminToken)).json<{ _meta: { totalCount: number } }>();
+    expect(routing).toEqual({ email: false, webhook: true, mail: false, stored: stored._meta.totalCount });
+    expect(stored._meta.totalCount).toBeGreaterThanOrEqual(5);
   });
 });
 
@@ -203,5 +234,97 @@ describe.each(testDialects())('a help centre whose requests reach nobody, on %s'
       headers: { 'x-auth-token': login.json<{ token: string }>().token },
     });
     expect(response.json()).toEqual({ email: false, webhook: false, mail: false, stored: 0 });
+  });
+});
+
+describe.each(testDialects())('searching the inbox on %s', (dialect) => {
+  let t: TestApp;
+  let token: string;
+  let thermostat: TicketRow;
+  let boiler: TicketRow;
+  let russian: TicketRow;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const agent = await buildUser(t.ctx.db, { role: 'agent', name: 'Dana Desk' });
+    token = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: agent.email, password: DEFAULT_PASSWORD },
+      })
+    ).json<{ token: string }>().token;
+    thermostat = await buildTicket(t.ctx, {
+      title: 'Thermostat shows E42',
+      description: 'Since yesterday.',
+      email: 'ann.lee@northwind.example',
+      targets: [],
+    });
+    boiler = await buildTicket(t.ctx, {
+      title: 'Boiler noise',
+      description: 'It rattles.',
+      email: 'bob@contoso.example',
+      targets: [],
+    });
+    russian = await buildTicket(t.ctx, {
+      title: 'Термостат не греет',
+      description: 'Ошибка на экране.',
+      email: 'ivan@example.org',
+      lang: 'ru',
+      targets: [],
+    });
+    const author = { id: agent.id, name: agent.name, fromTeam: true };
+    await addMessage(t.ctx.db, boiler, {
+      author,
+      text: 'Please update the firmware to 2.0.4.',
+      internal: false,
+      fileIds: [],
+      targets: [],
+    });
+    await addMessage(t.ctx.db, (await findTicket(t.ctx.db, boiler.id))!, {
+      author,
+      text: 'Known sensorglitch in this batch.',
+      internal: true,
+      fileIds: [],
+      targets: [],
+    });
+  });
+  afterAll(async () => t?.close());
+
+  const found = async (q: string) => {
+    const response = await t.app.inject({
+      url: `/api/admin/tickets?q=${encodeURIComponent(q)}`,
+      headers: { 'x-auth-token': token },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json<{ items: TicketView[]; _meta: { totalCount: number } }>();
+    expect(body._meta.totalCount).toBe(body.items.length);
+    return body.items.map((item) => item.id).sort((a, b) => a - b);
+  };
+
+  it('finds requests by words and word starts in their title, text, email and messages, notes included', async () => {
+    expect(await found('thermostat')).toEqual([thermostat.id]);
+    expect(await found('THERMO')).toEqual([thermostat.id]);
+    expect(await found('e42')).toEqual([thermostat.id]);
+    expect(await found('yesterday')).toEqual([thermostat.id]);
+    expect(await found('northwind')).toEqual([thermostat.id]);
+    expect(await found('ann.lee@northwind.example')).toEqual([thermostat.id]);
+    expect(await found('firmware 2.0.4')).toEqual([boiler.id]);
+    expect(await found('sensorglitch')).toEqual([boiler.id]);
+    expect(await found('термо')).toEqual([russian.id]);
+    expect(await found('ошибка экране')).toEqual([russian.id]);
+    expect(await found('thermostat boiler')).toEqual([]);
+    expect(await found('zzzz')).toEqual([]);
+  });
+
+  it('searches within the chosen status, and ignores a query without words', async () => {
+    const withStatus = await t.app.inject({
+      url: '/api/admin/tickets?q=thermostat&status=solved',
+      headers: { 'x-auth-token': token },
+    });
+    expect(withStatus.json<{ items: unknown[] }>().items).toEqual([]);
+    expect(await found('!!! ...')).toEqual([thermostat.id, boiler.id, russian.id].sort((a, b) => a - b));
+    // SQL and the search syntaxes of both databases are words like any other.
+    expect(await found(`" OR 1=1 -- ' & | ! :* NEAR(`)).toEqual([]);
   });
 });

@@ -301,12 +301,23 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
       .where('ticket_id', '=', id)
       .orderBy('target')
       .execute();
-    expect(rows.map((row) => row.target)).toEqual(['team', 'webhook']);
+    expect(rows.map((row) => row.target)).toEqual(['requester', 'team', 'webhook']);
     await deliverDue(t.ctx);
-    const mail = smtp.mails.find((m) => headerOf(m.raw, 'Subject') === 'Door sensor offline');
-    expect(mail?.to).toContain(agent.email);
+    const mail = smtp.mails.find(
+      (m) => headerOf(m.raw, 'Subject') === 'Door sensor offline' && m.to.includes(agent.email),
+    );
     expect(headerOf(mail!.raw, 'Reply-To')).toContain('lia@example.com');
     expect(textOf(mail!.raw)).toContain(`https://help.example.com/admin/requests/${id}`);
+    // The requester's receipt: threaded under the request, with the private link the page after sending showed.
+    const receipt = smtp.mails.find((m) => m.to.includes('lia@example.com'));
+    expect(headerOf(receipt!.raw, 'Message-ID')).toBe(`<ticket-${id}-received@signpost>`);
+    expect(headerOf(receipt!.raw, 'In-Reply-To')).toBe(`<ticket-${id}@signpost>`);
+    const text = textOf(receipt!.raw);
+    expect(text).toContain('We have received your request “Door sensor offline”.');
+    expect(text).toContain('Since the update.');
+    const shown = sent.json<{ link: string }>().link;
+    expect(text).toContain(`https://help.example.com${shown}`);
+    expect(shown).toMatch(new RegExp(`^/issues/${id}\\?key=`));
   });
 });
 

@@ -5,6 +5,7 @@ import { route } from '../../http/route.ts';
 import { clientKey } from '../../rate-limit/client-address.ts';
 import { login, logout, presentUser } from '../../accounts/accounts.service.ts';
 import { deviceUserOf, setDeviceCookie } from './device-cookie.ts';
+import { clearSessionCookie, setSessionCookie } from '../../accounts/session-cookie.ts';
 import { signInSlots, withGuessReserved } from './sign-in-limits.ts';
 import { deleteTokensOfUser, findUserByEmail } from '../../accounts/users.repository.ts';
 import {
@@ -27,33 +28,39 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const slots = signInSlots(clientKey(request), email, knownBrowser);
     const result = await withGuessReserved(db, slots, () => login(db, passwords, email, password));
     await setDeviceCookie(db, reply, result.user.id, secure);
+    setSessionCookie(reply, result.token, result.expires_at, secure);
     return result;
   });
-  route(app, endpoints.logout, async (_request, _reply, { token }) => {
+  route(app, endpoints.logout, async (_request, reply, { token }) => {
     await logout(db, token);
+    clearSessionCookie(reply, secure);
     return { ok: true as const };
   });
-  route(app, endpoints.logoutEverywhere, async (_request, _reply, { user }) => {
+  route(app, endpoints.logoutEverywhere, async (_request, reply, { user }) => {
     await deleteTokensOfUser(db, user.id);
+    clearSessionCookie(reply, secure);
     return { ok: true as const };
   });
   route(app, endpoints.signUp, async (request) => signUp(ctx, request.body));
   route(app, endpoints.verifyEmail, async (request, reply) => {
     const result = await verifyEmail(ctx, request.body.token);
     await setDeviceCookie(db, reply, result.user.id, secure);
+    setSessionCookie(reply, result.token, result.expires_at, secure);
     return result;
   });
   route(app, endpoints.requestPasswordReset, async (request) => requestPasswordReset(ctx, request.body));
   route(app, endpoints.setNewPassword, async (request, reply) => {
     const result = await setNewPassword(ctx, request.body);
     await setDeviceCookie(db, reply, result.user.id, secure);
+    setSessionCookie(reply, result.token, result.expires_at, secure);
     return result;
   });
   route(app, endpoints.updateMe, async (request, _reply, { user, token }) =>
     updateMe(ctx, user, token, clientKey(request), request.body),
   );
-  route(app, endpoints.deleteMe, async (request, _reply, { user }) => {
+  route(app, endpoints.deleteMe, async (request, reply, { user }) => {
     await deleteMe(ctx, user, clientKey(request), request.body.password);
+    clearSessionCookie(reply, secure);
     return { ok: true as const };
   });
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiPaths } from '../../../shared/paths.ts';
 import type { Executor } from '../../db/database.ts';
 import { signingKey } from '../../settings/signing-keys.ts';
+import { readCookie } from '../../accounts/session-cookie.ts';
 
 /**
  * Proof that this browser signed in to an account before: `<user id>.<issued, Unix seconds>.<HMAC>`, signed with a
@@ -15,14 +16,6 @@ const deviceKey = signingKey('sign_in_device_key');
 
 const signatureOf = (key: Buffer, userId: number, issued: number) =>
   crypto.createHmac('sha256', key).update(`sign-in-device:${userId}:${issued}`).digest();
-
-function readCookie(request: FastifyRequest, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}
 
 /** The account whose sign-in this browser's device cookie proves, or null for no cookie or one not ours. */
 export async function deviceUserOf(

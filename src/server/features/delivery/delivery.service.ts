@@ -4,9 +4,9 @@ import { filesOfMessage, filesOfTicket, findTicket } from '../../tickets/tickets
 import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
-import { replyEmailText, teamEmailText } from './reply-email.ts';
+import { receivedEmailText, replyEmailText, teamEmailText } from './reply-email.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
-import { messageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
+import { messageIdOf, receivedMessageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
 import { sendMail } from '../../mail/send-mail.ts';
 import { saveTicketLink } from '../../tickets/ticket-links.ts';
 import { href } from '../../../shared/paths.ts';
@@ -103,12 +103,15 @@ async function deliverMessage(
 async function threadLink(
   ctx: AppContext,
   ticket: TicketRow,
-  message: TicketMessageRow,
+  message: TicketMessageRow | null,
 ): Promise<string | null> {
   if (ctx.config.portalUrl !== null) return null;
   const page = `${ctx.config.publicUrl.replace(/\/$/, '')}${href.portalIssue(ticket.id)}`;
   if (ticket.user_id !== null) return page;
-  const key = await saveTicketLink(ctx.db, ticket.id, `message-${message.id}`, Number(message.created_at));
+  // The request's own link is the one its page showed after sending; each reply's has a purpose of its own.
+  const key = message
+    ? await saveTicketLink(ctx.db, ticket.id, `message-${message.id}`, Number(message.created_at))
+    : await saveTicketLink(ctx.db, ticket.id, 'created', Number(ticket.created_at));
   return `${page}?key=${key}`;
 }
 
@@ -139,6 +142,20 @@ async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: De
     await sendWebhook(ctx, row, payload, options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS);
   } else if (row.target === 'team') {
     await sendEmail(ctx, ticket, files, await teamRecipients(ctx, ticket));
+  } else if (row.target === 'requester') {
+    // The requester hears that the request arrived, with its page (and private key): mail clients thread it too.
+    const link = await threadLink(ctx, ticket, null);
+    if (!link) throw new Error('the request has no page to follow here (PORTAL_URL is set)');
+    const { supportEmail } = ctx.config.tickets;
+    await sendMail(ctx, {
+      to: { name: ticket.name, address: ticket.email },
+      subject: ticket.title,
+      messageId: receivedMessageIdOf(ticket.id),
+      inReplyTo: messageIdOf(ticket.id),
+      references: [messageIdOf(ticket.id)],
+      ...(supportEmail && { replyTo: supportEmail }),
+      text: receivedEmailText(ticket, link),
+    });
   } else {
     await sendEmail(ctx, ticket, files);
   }

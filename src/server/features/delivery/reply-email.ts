@@ -9,30 +9,41 @@ const TEXTS = {
     answer: 'To answer, reply to this email.',
     files: 'Attached files:',
     read: 'Read the whole conversation and answer it here:',
+    received: 'We have received your request “{{title}}”. Our support team will answer you by email.',
+    follow: 'Follow it and add to it here:',
   },
   ru: {
     replied: '{{author}} ответил(а) на ваше обращение «{{title}}»:',
     answer: 'Чтобы ответить, ответьте на это письмо.',
     files: 'Приложенные файлы:',
     read: 'Вся переписка и ответ на неё — здесь:',
+    received: 'Мы получили ваше обращение «{{title}}». Служба поддержки ответит вам по email.',
+    follow: 'Следить за ним и дополнить его можно здесь:',
   },
   'pt-BR': {
     replied: '{{author}} respondeu à sua solicitação “{{title}}”:',
     answer: 'Para responder, responda a este e-mail.',
     files: 'Arquivos anexados:',
     read: 'Leia a conversa completa e responda aqui:',
+    received: 'Recebemos sua solicitação “{{title}}”. Nossa equipe de suporte responderá por e-mail.',
+    follow: 'Acompanhe e complemente aqui:',
   },
   it: {
     replied: '{{author}} ha risposto alla sua richiesta “{{title}}”:',
     answer: 'Per rispondere, risponda a questa email.',
     files: 'File allegati:',
     read: 'Legga tutta la conversazione e risponda qui:',
+    received:
+      'Abbiamo ricevuto la sua richiesta “{{title}}”. Il nostro team di supporto le risponderà via email.',
+    follow: 'La segua e la integri qui:',
   },
   sk: {
     replied: '{{author}} odpovedal(a) na vašu požiadavku „{{title}}“:',
     answer: 'Ak chcete odpovedať, odpovedzte na tento e-mail.',
     files: 'Priložené súbory:',
     read: 'Celú konverzáciu si prečítate a odpoviete na ňu tu:',
+    received: 'Dostali sme vašu požiadavku „{{title}}“. Náš tím podpory vám odpovie e-mailom.',
+    follow: 'Sledovať a doplniť ju môžete tu:',
   },
 } satisfies Record<Language, Record<string, string>>;
 
@@ -57,6 +68,21 @@ export function replyEmailText(
   if (files.length > 0) lines.push(texts.files, ...files.map((file) => `- ${file.original_name}`), '');
   if (threadLink) lines.push(texts.read, threadLink, '');
   if (answerByMail) lines.push(texts.answer);
+  return `${lines.join('\n')}\n`;
+}
+
+/** What the requester reads once a request is stored: that it arrived, where to follow it, and what they wrote. */
+export function receivedEmailText(ticket: TicketRow, threadLink: string): string {
+  const texts = textsOf(ticket.lang);
+  const lines = [
+    texts.received.replace('{{title}}', () => ticket.title),
+    '',
+    texts.follow,
+    threadLink,
+    '',
+    '---',
+    ticket.description,
+  ];
   return `${lines.join('\n')}\n`;
 }
 

@@ -5,6 +5,8 @@ import { createTestApp, type TestApp } from '../../testing/test-context.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 import { seedDemo } from '../content-folder/demo.service.ts';
 import { updateBranding } from '../../settings/branding.ts';
+import { SESSION_COOKIE } from '../../../shared/constants.ts';
+import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 
 const PORTAL_URL = 'https://portal.example.com';
 /** The portal pages the specification links to, exactly. */
@@ -45,18 +47,24 @@ function addressesIn(html: string): string[] {
  * Fetches /knowledge/ and then every same-origin address its pages name, breadth first, following redirects as a
  * browser would. Links to other hosts are not fetched; those to the portal are kept to be checked.
  */
-async function crawl(origin: string, knowledgeOn: boolean): Promise<Crawl> {
+async function crawl(
+  origin: string,
+  knowledgeOn: boolean,
+  { cookie, starts = ['/knowledge/'] }: { cookie?: string; starts?: string[] } = {},
+): Promise<Crawl> {
   const result: Crawl = {
     fetched: new Map(),
     pages: 0,
     dead: [],
     portalLinks: new Set(),
   };
-  const queue: string[] = [`${origin}/knowledge/`];
-  result.fetched.set(queue[0] ?? '', '(start)');
+  const queue: string[] = starts.map((start) => `${origin}${start}`);
+  for (const start of queue) result.fetched.set(start, '(start)');
   while (queue.length > 0 && result.fetched.size <= MAX_FETCHES) {
     const address = queue.shift() ?? '';
-    const response = await fetch(address, { headers: { 'accept-encoding': 'identity' } });
+    const response = await fetch(address, {
+      headers: { 'accept-encoding': 'identity', ...(cookie && { cookie }) },
+    });
     const finalPath = new URL(response.url).pathname;
     // With the help centre off every page is meant to end on its not-found screen, which answers 404.
     const switchedOff = !knowledgeOn && finalPath === '/knowledge/notFound';
@@ -93,6 +101,8 @@ async function crawl(origin: string, knowledgeOn: boolean): Promise<Crawl> {
 
 interface Configuration {
   portalUrl: boolean;
+  /** Crawled with a signed-in visitor's session cookie: the pages rendered for them. */
+  signedIn: boolean;
   portal_enabled: boolean;
   knowledge_enabled: boolean;
   lang: Branding['lang'];
@@ -106,25 +116,53 @@ const configurations: Configuration[] = [];
 for (const portalUrl of [false, true])
   for (const portal_enabled of [true, false])
     for (const knowledge_enabled of [true, false])
-      configurations.push({ portalUrl, portal_enabled, knowledge_enabled, lang: 'en' });
-for (const portalUrl of [false, true])
-  configurations.push({ portalUrl, portal_enabled: true, knowledge_enabled: true, lang: 'ru' });
+      configurations.push({ portalUrl, signedIn: false, portal_enabled, knowledge_enabled, lang: 'en' });
+for (const portalUrl of [false, true]) {
+  configurations.push({
+    portalUrl,
+    signedIn: false,
+    portal_enabled: true,
+    knowledge_enabled: true,
+    lang: 'ru',
+  });
+  for (const knowledge_enabled of [true, false])
+    configurations.push({ portalUrl, signedIn: true, portal_enabled: true, knowledge_enabled, lang: 'en' });
+}
 
 const describeConfiguration = (c: Configuration) =>
-  `PORTAL_URL ${c.portalUrl ? 'set' : 'unset'}, portal_enabled ${c.portal_enabled}, ` +
-  `knowledge ${c.knowledge_enabled ? 'on' : 'off'}, ${c.lang}`;
+  `PORTAL_URL ${c.portalUrl ? 'set' : 'unset'}, ${c.signedIn ? 'signed in' : 'signed out'}, ` +
+  `portal_enabled ${c.portal_enabled}, knowledge ${c.knowledge_enabled ? 'on' : 'off'}, ${c.lang}`;
+
+/** The portal's own pages a crawl also starts from when this server is the portal (reachable whatever links). */
+const OWN_PORTAL_STARTS = [
+  '/login?from=knowledge_base',
+  '/issues',
+  '/issues/create',
+  '/user/profile',
+  '/signup',
+];
 
 // The links come from the rendered pages, not from the database: like the browser journeys, the crawl runs on
 // SQLite only (pages.test.ts renders pages on both databases).
 describe('every link of the public pages', () => {
-  const servers = new Map<boolean, { t: TestApp; origin: string }>();
+  const servers = new Map<boolean, { t: TestApp; origin: string; cookie: string }>();
   beforeAll(async () => {
     for (const portalUrl of [false, true]) {
       const t = await createTestApp('sqlite', portalUrl ? { PORTAL_URL } : {});
       await seedDemo(t.ctx);
+      const visitor = await buildUser(t.ctx.db, { name: 'Crawling Visitor' });
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: visitor.email, password: DEFAULT_PASSWORD },
+      });
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = t.app.server.address() as AddressInfo;
-      servers.set(portalUrl, { t, origin: `http://127.0.0.1:${port}` });
+      servers.set(portalUrl, {
+        t,
+        origin: `http://127.0.0.1:${port}`,
+        cookie: `${SESSION_COOKIE}=${login.json<{ token: string }>().token}`,
+      });
     }
   }, 120_000);
   afterAll(async () => {
@@ -132,16 +170,31 @@ describe('every link of the public pages', () => {
   });
 
   it.each(configurations.map((c) => [describeConfiguration(c), c] as const))(
-    'leads somewhere, signed out: %s',
+    'leads somewhere: %s',
     async (_, configuration) => {
       const server = servers.get(configuration.portalUrl);
       if (!server) throw new Error('no server');
-      const { portalUrl: _portalUrl, ...branding } = configuration;
+      const { portalUrl: _portalUrl, signedIn, ...branding } = configuration;
       await updateBranding(server.t.ctx.db, branding);
       await touchContent(server.t.ctx.db, ['branding']);
 
-      const result = await crawl(server.origin, configuration.knowledge_enabled);
+      const result = await crawl(server.origin, configuration.knowledge_enabled, {
+        ...(signedIn && { cookie: server.cookie }),
+        starts: configuration.portalUrl ? ['/knowledge/'] : ['/knowledge/', ...OWN_PORTAL_STARTS],
+      });
       expect(result.dead).toEqual([]);
+      const fetchedPaths = new Set([...result.fetched.keys()].map((a) => a.slice(server.origin.length)));
+      if (!configuration.portalUrl && configuration.knowledge_enabled) {
+        // The help centre's pages lead to the portal's own: sign-in or the profile, requests and a new one.
+        expect(fetchedPaths).toContain('/issues');
+        expect(fetchedPaths).toContain('/issues/create');
+        expect(fetchedPaths).toContain(signedIn ? '/user/profile' : '/login?from=knowledge_base');
+      }
+      if (!configuration.portalUrl && !configuration.knowledge_enabled) {
+        // The portal stands without the help centre; its links into it end on the switched-off screen.
+        expect(result.pages).toBeGreaterThanOrEqual(OWN_PORTAL_STARTS.length);
+        return;
+      }
 
       if (!configuration.knowledge_enabled) {
         // Every page is the standalone not-found screen, which links nowhere.
@@ -162,8 +215,10 @@ describe('every link of the public pages', () => {
       const expected = !configuration.portalUrl
         ? []
         : configuration.portal_enabled
-          ? ['/issues', '/issues/create', '/login?from=knowledge_base']
-          : ['/login?from=knowledge_base'];
+          ? ['/issues', '/issues/create', signedIn ? '/user/profile' : '/login?from=knowledge_base']
+          : signedIn
+            ? []
+            : ['/login?from=knowledge_base'];
       expect([...result.portalLinks].map((link) => link.slice(PORTAL_URL.length)).sort()).toEqual(
         expected.sort(),
       );

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
 import type { AnalyticsConfig, CaptchaConfig } from '../../config/config.ts';
 import { publicPagePolicy, snippetSources, styleAttributeHashes } from '../../http/csp.ts';
-import { servedHost } from '../../http/response-cache.ts';
+import { carriesSession, servedHost } from '../../http/response-cache.ts';
 import fastifyStatic from '@fastify/static';
 import path from 'node:path';
 import { escapeHtml } from '../../../shared/html.ts';
@@ -53,8 +53,15 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
     wildcard: true,
   });
 
-  const handlePage = async (request: FastifyRequest, reply: FastifyReply, personal = false) => {
-    const { page, cacheTags, cacheable } = await renderPage(app, request.url);
+  const handlePage = async (request: FastifyRequest, reply: FastifyReply, portalPage = false) => {
+    // Rendered for the signed-in visitor whose session cookie it carries: theirs alone, kept by nobody.
+    const personal = portalPage || carriesSession(request);
+    const { page, cacheTags, cacheable } = await renderPage(
+      app,
+      request.url,
+      undefined,
+      carriesSession(request) ? request.headers.cookie : undefined,
+    );
     request.cacheTags = cacheTags;
     if (!cacheable) reply.header('Cache-Control', 'no-store');
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);

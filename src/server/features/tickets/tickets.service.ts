@@ -40,6 +40,8 @@ function targets(ctx: AppContext): OutboxTarget[] {
   return [
     ...(webhookUrl ? ['webhook' as const] : []),
     ...(smtpUrl ? [supportEmail ? ('email' as const) : ('team' as const)] : []),
+    // The requester's receipt, with the request's page in this server's portal (and its private key).
+    ...(smtpUrl && ctx.config.portalUrl === null ? ['requester' as const] : []),
   ];
 }
 

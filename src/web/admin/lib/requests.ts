@@ -25,7 +25,8 @@ export function deliveryText(ticket: TicketView): string {
   if (own.length === 0) return 'Kept here only';
   return own
     .map((d) => {
-      const target = d.target === 'webhook' ? 'Webhook' : 'Email';
+      const target =
+        d.target === 'webhook' ? 'Webhook' : d.target === 'requester' ? 'Receipt to the requester' : 'Email';
       if (d.status === 'delivered') return `${target} sent`;
       if (d.status === 'failed') return `${target} failed`;
       return d.attempts > 0 ? `${target} retrying` : `${target} waiting`;

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
-import type { TeamList, TicketMessage, TicketView } from '../../../shared/api/tickets.ts';
+import type { RelatedTickets, TeamList, TicketMessage, TicketView } from '../../../shared/api/tickets.ts';
 import { TICKET_TRANSITIONS, type TicketStatus } from '../../../shared/constants.ts';
 import { adminCall, uploadReplyFiles } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
@@ -12,14 +12,17 @@ import { deliveryText, size, STATUS_NAMES, when } from '../lib/requests.ts';
 interface RequestData {
   ticket: TicketView;
   team: TeamList['items'];
+  related: RelatedTickets['items'];
 }
 
 export const requestLoader = async ({ params }: LoaderFunctionArgs): Promise<RequestData> => {
-  const [ticket, team] = await Promise.all([
-    adminCall('getAdminTicket', { params: { id: Number(params.id) } }),
+  const id = Number(params.id);
+  const [ticket, team, related] = await Promise.all([
+    adminCall('getAdminTicket', { params: { id } }),
     adminCall('listTeam'),
+    adminCall('listRelatedTickets', { params: { id } }),
   ]);
-  return { ticket, team: team.items };
+  return { ticket, team: team.items, related: related.items };
 };
 
 function Files({ files }: { files: TicketView['files'] }) {
@@ -241,8 +244,14 @@ export function RequestPage() {
           <dl className="request-facts">
             <dt>From</dt>
             <dd>
-              {ticket.name} &lt;<a href={`mailto:${ticket.email}`}>{ticket.email}</a>&gt;
-              {ticket.user_id !== null && <span className="muted"> (signed in)</span>}
+              {ticket.email ? (
+                <>
+                  {ticket.name} &lt;<a href={`mailto:${ticket.email}`}>{ticket.email}</a>&gt;
+                  {ticket.user_id !== null && <span className="muted"> (signed in)</span>}
+                </>
+              ) : (
+                <span className="muted">A deleted account</span>
+              )}
             </dd>
             <dt>Received</dt>
             <dd>{when(ticket.created_at)}</dd>
@@ -253,6 +262,21 @@ export function RequestPage() {
             <dt>Sent on</dt>
             <dd>{deliveryText(ticket)}</dd>
           </dl>
+          {data.related.length > 0 && (
+            <>
+              <h2>Other requests from them</h2>
+              <ul className="related-requests">
+                {data.related.map((other) => (
+                  <li key={other.id}>
+                    <Link to={`/requests/${other.id}`}>{other.title || `Request ${other.id}`}</Link>{' '}
+                    <span className="muted">
+                      {STATUS_NAMES[other.status]}, {when(other.updated_at)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           {ticket.deliveries.some((d) => d.message_id === null && d.last_error) && (
             <>
               <h2>Delivery problems</h2>

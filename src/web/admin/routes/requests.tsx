@@ -1,5 +1,12 @@
-import { useEffect } from 'react';
-import { Link, useLoaderData, useLocation, useRevalidator, type LoaderFunctionArgs } from 'react-router';
+import { useEffect, useState } from 'react';
+import {
+  Link,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+  useRevalidator,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import type { PagedList } from '../../../shared/api/common.ts';
 import type { TicketCounts, TicketListQuery, TicketView } from '../../../shared/api/tickets.ts';
 import { TICKET_STATUSES, type TicketStatus } from '../../../shared/constants.ts';
@@ -14,9 +21,14 @@ interface View {
   page: number;
   status: TicketStatus | null;
   mine: boolean;
+  /** Words to find, as typed. */
+  q: string;
 }
 
-/** What the address asks for: `?status=`, `?mine=1`, `?page=N` (anything else: the first page of everything). */
+/**
+ * What the address asks for: `?status=`, `?mine=1`, `?q=words`, `?page=N` (anything else: the first page of
+ * everything).
+ */
 function viewOf(search: string): View {
   const params = new URLSearchParams(search);
   const page = Number(params.get('page'));
@@ -25,12 +37,14 @@ function viewOf(search: string): View {
     page: Number.isInteger(page) && page > 1 ? page : 1,
     status: TICKET_STATUSES.find((known) => known === status) ?? null,
     mine: params.get('mine') === '1',
+    q: (params.get('q') ?? '').slice(0, 200),
   };
 }
 
 /** The address of a view; page 1 and empty filters are left out. */
 function addressOf(view: View): string {
   const params = new URLSearchParams();
+  if (view.q.trim()) params.set('q', view.q.trim());
   if (view.status) params.set('status', view.status);
   if (view.mine) params.set('mine', '1');
   if (view.page > 1) params.set('page', String(view.page));
@@ -49,6 +63,7 @@ export const requestsLoader = async ({ request }: LoaderFunctionArgs): Promise<R
     page: view.page,
     ...(view.status && { status: view.status }),
     ...(view.mine && { assignee: 'me' as const }),
+    ...(view.q.trim() && { q: view.q.trim() }),
   };
   const [list, counts] = await Promise.all([
     adminCall('listAdminTickets', { query }),
@@ -66,6 +81,36 @@ function useRefresh() {
     }, REFRESH_MS);
     return () => clearInterval(timer);
   }, [revalidate]);
+}
+
+/** Words to find in requests and their threads; the address keeps them, with the status and "mine". */
+function SearchForm({ view }: { view: View }) {
+  const navigate = useNavigate();
+  const [text, setText] = useState(view.q);
+  useEffect(() => setText(view.q), [view.q]);
+  return (
+    <form
+      role="search"
+      className="requests-search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        navigate(addressOf({ ...view, page: 1, q: text }));
+      }}
+    >
+      <label htmlFor="requests-q">Find requests</label>
+      <input
+        id="requests-q"
+        type="search"
+        value={text}
+        maxLength={200}
+        placeholder="Words, a name or an email"
+        onChange={(event) => setText(event.target.value)}
+      />
+      <button type="submit" className="button">
+        Search
+      </button>
+    </form>
+  );
 }
 
 /** Support requests, latest activity first, by status: what visitors sent and what they answered. */
@@ -95,6 +140,7 @@ export function RequestsPage() {
           )}
         </ul>
       </nav>
+      <SearchForm view={view} />
       <p className="requests-mine">
         <Link to={addressOf({ ...view, page: 1, mine: !view.mine })}>
           {view.mine ? 'Show everyone’s requests' : 'Show only requests given to me'}
@@ -104,7 +150,9 @@ export function RequestsPage() {
         <p className="muted">
           {all === 0
             ? 'No request has been sent yet. Visitors send them from an article’s page.'
-            : 'No request here.'}
+            : view.q.trim()
+              ? `No request here has “${view.q.trim()}” in it.`
+              : 'No request here.'}
         </p>
       ) : (
         <div className="table-scroll">

@@ -28,19 +28,25 @@ const AuthContext = createContext<AuthState>({
 });
 
 /**
- * The signed-in visitor, read once after hydration: the token lives in the browser's storage, so the server
- * always renders the anonymous page and this fills it in.
+ * The signed-in visitor: as the server rendered the page for them (their session cookie), else read once after
+ * hydration with the token in the browser's storage, which the server never sees.
  */
-export function AuthProvider({ children }: { children: ReactNode }) {
+export function AuthProvider({
+  children,
+  initialUser = null,
+}: {
+  children: ReactNode;
+  initialUser?: AuthUser | null;
+}) {
   const [state, setState] = useState<Pick<AuthState, 'user' | 'error' | 'checked'>>({
-    user: null,
+    user: initialUser,
     error: null,
-    checked: false,
+    checked: initialUser !== null,
   });
   useEffect(() => {
     const token = readAuthToken();
     if (!token) {
-      setState({ user: null, error: null, checked: true });
+      setState((current) => ({ ...current, error: null, checked: true }));
       return;
     }
     let cancelled = false;

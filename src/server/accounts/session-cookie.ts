@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../../shared/constants.ts';
+import { apiPaths } from '../../shared/paths.ts';
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+/**
+ * The token of the session cookie, where the cookie counts: on reads (GET, HEAD) and on sign-out, which a page
+ * rendered by the cookie must be able to do. Every other write takes the token from x-auth-token only, so a
+ * cookie another site's form makes the browser send (SameSite=Lax already stops it) can change nothing.
+ */
+export function sessionCookieToken(request: FastifyRequest): string | undefined {
+  const path = request.url.split('?')[0];
+  if (request.method !== 'GET' && request.method !== 'HEAD' && path !== apiPaths.logout) return undefined;
+  const value = readCookie(request, SESSION_COOKIE);
+  return value && /^[A-Za-z0-9_-]{20,128}$/.test(value) ? value : undefined;
+}
+
+/** Sets the session cookie beside a new token, for as long as the token lives. */
+export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: string, secure: boolean): void {
+  const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
+  reply.header(
+    'Set-Cookie',
+    `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`,
+  );
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
+  reply.header(
+    'Set-Cookie',
+    `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`,
+  );
+}

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoginResult } from '../../../shared/api/auth.ts';
+import { SESSION_COOKIE } from '../../../shared/constants.ts';
+import { expectApiError } from '../../testing/api-expect.ts';
+import { findTicket } from '../../tickets/tickets.repository.ts';
+import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
+import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { seedDemo } from '../content-folder/demo.service.ts';
+
+const NAME = 'Zelda Quirinal';
+const EMAIL = 'zelda.quirinal@example.com';
+
+describe.each(testDialects())("a signed-in visitor's pages and calls on %s", (dialect) => {
+  let t: TestApp;
+  let cookie: string;
+  let token: string;
+  let urls: string[];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { CAPTCHA_PROVIDER: 'none' });
+    await seedDemo(t.ctx);
+    await buildUser(t.ctx.db, { name: NAME, email: EMAIL });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: EMAIL, password: DEFAULT_PASSWORD },
+    });
+    token = login.json<LoginResult>().token;
+    const setCookies = ([] as string[]).concat(login.headers['set-cookie'] ?? []);
+    const session = setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+    expect(session).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+/);
+    // The device cookie is set beside it, not instead.
+    expect(setCookies.some((c) => c.startsWith('signpost_device='))).toBe(true);
+    cookie = session!.split(';')[0]!;
+    expect(cookie).toBe(`${SESSION_COOKIE}=${token}`);
+
+    const bundle = (await t.app.inject('/api/knowledge/instruction')).json<{
+      items: { id: number; category_id: number | null }[];
+    }>().items;
+    const article = bundle.find((a) => a.category_id !== null)!;
+    urls = [
+      '/knowledge/',
+      `/knowledge/category/${article.category_id}`,
+      `/knowledge/instruction/${article.id}`,
+      '/knowledge/search?query=password',
+      '/knowledge/no-such-page',
+      '/login',
+      '/issues',
+      '/issues/create',
+      '/user/profile',
+      '/api/settings/branding',
+      '/panel/api/v2/system/environments',
+      '/api/knowledge/all-sections',
+      '/api/knowledge/category',
+      '/api/knowledge/instruction',
+      `/api/knowledge/instruction/${article.id}`,
+      '/api/search/knowledge/suggestions?text=password&limit=5&perPage=5',
+    ];
+  });
+  afterAll(async () => t?.close());
+
+  it('renders every page for them on the server, and keeps none of it for anyone else', async () => {
+    for (const url of urls) {
+      const mine = await t.app.inject({ url, headers: { cookie } });
+      expect(mine.statusCode, url).toBeLessThan(500);
+      expect(mine.headers['cache-control'], url).toBe('private, no-store');
+      // A page rendered for them shows who they are in its header, from the server's HTML on.
+      if (!url.startsWith('/api') && !url.startsWith('/panel')) expect(mine.body, url).toContain(NAME);
+    }
+    // Asked twice anonymously (the second from memory, when it is kept): nothing of theirs, publicly cacheable.
+    for (const url of urls)
+      for (let round = 0; round < 2; round++) {
+        const anonymous = await t.app.inject({ url });
+        expect(anonymous.body, url).not.toContain(NAME);
+        expect(anonymous.body, url).not.toContain(EMAIL);
+        if (url.startsWith('/knowledge') || url.startsWith('/api') || url.startsWith('/panel'))
+          expect(anonymous.headers['cache-control'], url).toMatch(/^public/);
+      }
+  });
+
+  it('answers their own calls by the cookie on reads, never on writes', async () => {
+    const me = await t.app.inject({ url: '/api/user/me', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ name: NAME, email: EMAIL });
+    expect(me.headers['cache-control']).toBe('private, no-store');
+    const mine = await t.app.inject({ url: '/api/portal/issues', headers: { cookie } });
+    expect(mine.statusCode).toBe(200);
+    expectApiError(
+      await t.app.inject({
+        method: 'PATCH',
+        url: '/api/user/me',
+        payload: { name: 'Changed' },
+        headers: { cookie },
+      }),
+      401,
+    );
+    // A request sent with the cookie alone is an anonymous one: writes know the visitor by x-auth-token only.
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: { title: 'Cookie only', description: 'From a form', name: 'Zed', email: 'zed@example.com' },
+      headers: { cookie, 'x-forwarded-for': '10.9.9.9' },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const ticket = await findTicket(t.ctx.db, sent.json<{ data: { id: number } }>().data.id);
+    expect(ticket?.user_id).toBeNull();
+  });
+
+  it('signs out by the cookie alone, which it clears', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: EMAIL, password: DEFAULT_PASSWORD },
+    });
+    const own = `${SESSION_COOKIE}=${login.json<LoginResult>().token}`;
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: own } });
+    expect(out.statusCode, out.body).toBe(200);
+    expect(String(out.headers['set-cookie'])).toContain(
+      `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`,
+    );
+    expectApiError(await t.app.inject({ url: '/api/user/me', headers: { cookie: own } }), 401);
+    const page = await t.app.inject({ url: '/knowledge/', headers: { cookie: own } });
+    expect(page.body).not.toContain(NAME);
+  });
+});
