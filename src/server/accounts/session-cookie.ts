@@ -23,7 +23,12 @@ export function sessionCookieToken(request: FastifyRequest): string | undefined 
 }
 
 /** Sets the session cookie beside a new token, for as long as the token lives. */
-export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: string, secure: boolean): void {
+export function setSessionCookie(
+  reply: FastifyReply,
+  token: string,
+  expiresAt: string,
+  secure: boolean,
+): void {
   const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
   reply.header(
     'Set-Cookie',

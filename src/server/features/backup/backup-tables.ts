@@ -48,3 +48,9 @@ export const ALL_TABLES = Object.keys(TABLE_PLAN) as TableName[];
 export const KEPT_TABLES = ALL_TABLES.filter((name) => TABLE_PLAN[name].keep);
 
 export const planOf = (name: TableName): TablePlan => TABLE_PLAN[name];
+
+/**
+ * Tables a backup leaves out because the database derives them from kept ones: SQLite's full-text index of the
+ * requests (an FTS5 table and its shadow tables), which triggers fill again as a restore inserts the requests.
+ */
+export const isDerivedTable = (name: string) => name === 'ticket_search' || name.startsWith('ticket_search_');
