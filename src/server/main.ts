@@ -9,8 +9,11 @@ import { warmUpHtmlCleaner } from './html/clean-html.ts';
 /** Starts the server and stops it cleanly on SIGTERM or SIGINT, finishing requests in flight. */
 export async function startServer(config: Config): Promise<void> {
   const ctx = await createContext(config);
-  const app = await buildApp(ctx, { logger: true });
+  // What a request or a reply queues goes out at once, not at the next pass.
+  let nudge = () => {};
+  const app = await buildApp(ctx, { logger: true, onQueued: () => nudge() });
   const deliveries = startDeliveryWorker(ctx, app.log);
+  nudge = () => deliveries.nudge();
   const cleanup = startFileCleanup(ctx, app.log);
   // The index is built after the server listens and refreshed within a second of any change, on every server.
   const searchWatch = setInterval(

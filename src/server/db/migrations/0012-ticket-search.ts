@@ -3,23 +3,58 @@ import type { Dialect } from '../schema-helpers.ts';
 
 /**
  * Full-text search of the inbox over a request's title, text, name and email and every message of its thread.
- * Words are split at punctuation, so an email address is found by any of its parts. PostgreSQL: expression indexes
- * (GIN) that the inbox's query repeats exactly (TICKET_DOCUMENT, MESSAGE_DOCUMENT). SQLite:
- * an FTS5 table kept by triggers; a request's own text has rowid -id, a message's its id.
+ * Words are split at punctuation, so an email address is found by any of its parts. PostgreSQL: a table of parsed
+ * texts (tsvector, GIN-indexed) kept by triggers, each text numbered as in SQLite's. SQLite:
+ * an FTS5 table kept by triggers; a message's text has its id as rowid, a request's own text its id less 2^40, so
+ * both kinds read newest first by rowid, apart (TICKET_ROWID_OFFSET).
  */
-/** The characters PostgreSQL's parser would keep inside one token (an email, a host, a path): split there. */
-const SPLIT = `translate(%s, '@./:-_', '      ')`;
-/** A request's own text and a message's, as PostgreSQL indexes and the inbox searches them: never change these. */
-export const TICKET_DOCUMENT = `to_tsvector('simple', ${SPLIT.replace('%s', "title || ' ' || description || ' ' || name || ' ' || email")})`;
-export const MESSAGE_DOCUMENT = `to_tsvector('simple', ${SPLIT.replace('%s', 'body_text')})`;
+/** A request's own text, of the row `row` ('new.' in a trigger, '' in a query): its title, text, name and email. */
+const ticketText = (row: string) =>
+  `${row}title || ' ' || ${row}description || ' ' || ${row}name || ' ' || ${row}email`;
+/** PostgreSQL's parse of a text; the characters its parser keeps inside one token (an email, a host) split it. */
+const parsed = (text: string) => `to_tsvector('simple', translate(${text}, '@./:-_', '      '))`;
+
+/** Where requests' own texts sit among the FTS5 rowids: below every message's, in the order of their ids. */
+export const TICKET_ROWID_OFFSET = 2 ** 40;
 
 export function up(dialect: Dialect) {
   return async (db: Kysely<unknown>) => {
     if (dialect === 'postgres') {
-      await sql`create index tickets_search on tickets using gin (${sql.raw(TICKET_DOCUMENT)})`.execute(db);
-      await sql`create index ticket_messages_search on ticket_messages using gin (${sql.raw(MESSAGE_DOCUMENT)})`.execute(
+      // The same table as SQLite's, with the parsed text stored: checking a row against a query is then cheap
+      // whichever way PostgreSQL reads them (its GIN index, or the newest first).
+      await sql`create table ticket_search (doc_id bigint primary key, ticket_id integer not null, doc tsvector not null)`.execute(
         db,
       );
+      await sql`create index ticket_search_doc on ticket_search using gin (doc)`.execute(db);
+      await sql`create function ticket_search_ticket() returns trigger language plpgsql as $$
+        begin
+          if tg_op in ('UPDATE', 'DELETE') then
+            delete from ticket_search where doc_id = old.id - 1099511627776;
+          end if;
+          if tg_op in ('INSERT', 'UPDATE') then
+            insert into ticket_search (doc_id, ticket_id, doc) values (new.id - 1099511627776, new.id,
+              ${sql.raw(parsed(ticketText('new.')))});
+          end if;
+          return null;
+        end $$`.execute(db);
+      await sql`create trigger ticket_search_ticket after insert or update of title, description, name, email or delete
+        on tickets for each row execute function ticket_search_ticket()`.execute(db);
+      await sql`create function ticket_search_message() returns trigger language plpgsql as $$
+        begin
+          if tg_op = 'DELETE' then
+            delete from ticket_search where doc_id = old.id;
+          else
+            insert into ticket_search (doc_id, ticket_id, doc) values (new.id, new.ticket_id,
+              ${sql.raw(parsed('new.body_text'))});
+          end if;
+          return null;
+        end $$`.execute(db);
+      await sql`create trigger ticket_search_message after insert or delete on ticket_messages
+        for each row execute function ticket_search_message()`.execute(db);
+      await sql`insert into ticket_search (doc_id, ticket_id, doc)
+        select id - 1099511627776, id, ${sql.raw(parsed(ticketText('')))} from tickets`.execute(db);
+      await sql`insert into ticket_search (doc_id, ticket_id, doc)
+        select id, ticket_id, ${sql.raw(parsed('body_text'))} from ticket_messages`.execute(db);
       return;
     }
     await sql`create virtual table ticket_search using fts5(ticket_id unindexed, body, tokenize = 'unicode61 remove_diacritics 2')`.execute(
@@ -27,15 +62,15 @@ export function up(dialect: Dialect) {
     );
     await sql`create trigger ticket_search_insert after insert on tickets begin
       insert into ticket_search (rowid, ticket_id, body)
-      values (-new.id, new.id, new.title || ' ' || new.description || ' ' || new.name || ' ' || new.email);
+      values (new.id - 1099511627776, new.id, ${sql.raw(ticketText('new.'))});
     end`.execute(db);
     await sql`create trigger ticket_search_update after update of title, description, name, email on tickets begin
-      delete from ticket_search where rowid = -old.id;
+      delete from ticket_search where rowid = old.id - 1099511627776;
       insert into ticket_search (rowid, ticket_id, body)
-      values (-new.id, new.id, new.title || ' ' || new.description || ' ' || new.name || ' ' || new.email);
+      values (new.id - 1099511627776, new.id, ${sql.raw(ticketText('new.'))});
     end`.execute(db);
     await sql`create trigger ticket_search_delete after delete on tickets begin
-      delete from ticket_search where rowid = -old.id;
+      delete from ticket_search where rowid = old.id - 1099511627776;
     end`.execute(db);
     await sql`create trigger ticket_search_message after insert on ticket_messages begin
       insert into ticket_search (rowid, ticket_id, body) values (new.id, new.ticket_id, new.body_text);
@@ -44,7 +79,7 @@ export function up(dialect: Dialect) {
       delete from ticket_search where rowid = old.id;
     end`.execute(db);
     await sql`insert into ticket_search (rowid, ticket_id, body)
-      select -id, id, title || ' ' || description || ' ' || name || ' ' || email from tickets`.execute(db);
+      select id - 1099511627776, id, ${sql.raw(ticketText(''))} from tickets`.execute(db);
     await sql`insert into ticket_search (rowid, ticket_id, body)
       select id, ticket_id, body_text from ticket_messages`.execute(db);
   };

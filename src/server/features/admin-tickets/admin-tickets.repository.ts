@@ -2,17 +2,22 @@ import { sql } from 'kysely';
 import type { TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import type { Dialect } from '../../db/schema-helpers.ts';
-import { MESSAGE_DOCUMENT, TICKET_DOCUMENT } from '../../db/migrations/0012-ticket-search.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 
 /**
  * Which requests the inbox shows: by status, by assignee (a user id, or null for nobody's), and by words (each
- * found as a word or a word's start, all in the request's own text or all in one message of its thread).
+ * found whole or, when asked, as a word's start; all in the request's own text or all in one message of its thread).
  */
 export interface InboxFilter {
   status?: TicketStatus;
   assigneeId?: number | null;
-  search?: { words: string[]; dialect: Dialect };
+  search?: { words: SearchWord[]; dialect: Dialect };
+}
+
+/** A word to find: whole, or (`prefix`) as the start of a word. */
+export interface SearchWord {
+  text: string;
+  prefix: boolean;
 }
 
 function inbox(db: Executor, filter: InboxFilter) {
@@ -22,28 +27,32 @@ function inbox(db: Executor, filter: InboxFilter) {
   else if (filter.assigneeId !== undefined) query = query.where('assignee_id', '=', filter.assigneeId);
   const search = filter.search;
   if (search && search.words.length > 0) {
+    // The newest SEARCH_MATCHES_MAX texts of each kind that match (a request's own, a message), so a word found
+    // everywhere costs no more than a rare one.
     if (search.dialect === 'postgres') {
-      // The indexes' own expressions, so PostgreSQL reads them (migration 0012).
-      const terms = search.words.map((word) => `${word}:*`).join(' & ');
-      const matches = (document: string) =>
-        sql<boolean>`${sql.raw(document)} @@ to_tsquery('simple', ${terms})`;
-      // One set of ids from each index, joined: an OR across the two tables would read every request instead.
+      const terms = search.words.map((word) => `${word.text}${word.prefix ? ':*' : ''}`).join(' & ');
+      const query_ = sql`to_tsquery('simple', ${terms})`;
       query = query.where(
         'id',
         'in',
-        sql<number>`(select id from tickets where ${matches(TICKET_DOCUMENT)} union select ticket_id from ticket_messages where ${matches(MESSAGE_DOCUMENT)})`,
+        sql<number>`(select ticket_id from (select ticket_id from ticket_search where doc @@ ${query_} and doc_id < 0 order by doc_id desc limit ${SEARCH_MATCHES_MAX}) as own
+          union select ticket_id from (select ticket_id from ticket_search where doc @@ ${query_} and doc_id > 0 order by doc_id desc limit ${SEARCH_MATCHES_MAX}) as thread)`,
       );
     } else {
-      const terms = search.words.map((word) => `"${word}"*`).join(' ');
+      const terms = search.words.map((word) => `"${word.text}"${word.prefix ? '*' : ''}`).join(' ');
       query = query.where(
         'id',
         'in',
-        sql<number>`(select ticket_id from ticket_search where ticket_search match ${terms})`,
+        sql<number>`(select ticket_id from (select ticket_id from ticket_search where ticket_search match ${terms} and rowid < 0 order by rowid desc limit ${SEARCH_MATCHES_MAX})
+          union select ticket_id from (select ticket_id from ticket_search where ticket_search match ${terms} and rowid > 0 order by rowid desc limit ${SEARCH_MATCHES_MAX}))`,
       );
     }
   }
   return query;
 }
+
+/** How many of the newest matching texts of each kind a search considers (documented in docs/decisions.md). */
+export const SEARCH_MATCHES_MAX = 1000;
 
 export async function countTickets(db: Executor, filter: InboxFilter = {}): Promise<number> {
   const row = await inbox(db, filter)

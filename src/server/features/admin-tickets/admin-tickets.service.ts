@@ -28,6 +28,7 @@ import {
   deliveriesOfTickets,
   listInbox,
   type InboxFilter,
+  type SearchWord,
   filesOfTickets,
   messagesOfTickets,
   otherTicketsOfRequester,
@@ -61,14 +62,21 @@ async function presentTickets(db: Executor, tickets: TicketRow[]): Promise<Ticke
 }
 
 /** A page of the inbox; `assignee: 'me'` means the caller's (the CLI has none, and asks for no such page). */
-/** The words of an inbox search: letters and digits, in lower case; at most ten, so a query stays cheap. */
-export const searchWords = (text: string) =>
+/**
+ * The words of an inbox search: letters and digits, in lower case, each whole, or a word's start when it ends in
+ * `*` (`therm*`); at most ten, so a query stays cheap.
+ */
+export const searchWords = (text: string): SearchWord[] =>
   (
     text
       .normalize('NFKC')
       .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  ).slice(0, 10);
+      .match(/[\p{L}\p{N}]+\*?/gu) ?? []
+  )
+    .slice(0, 10)
+    .map((token) =>
+      token.endsWith('*') ? { text: token.slice(0, -1), prefix: true } : { text: token, prefix: false },
+    );
 
 export async function pageTickets(
   db: Executor,

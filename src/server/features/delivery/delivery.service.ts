@@ -207,9 +207,11 @@ export interface DeliveryLog {
 export interface DeliveryWorker {
   /** No pass starts after this; resolves once the one running, if any, has finished. */
   stop(): Promise<void>;
+  /** Something was queued: a pass starts now (or right after the one under way) instead of at the next tick. */
+  nudge(): void;
 }
 
-/** Runs a pass every second, one at a time, without keeping the process alive on its own. */
+/** Runs a pass every second, and when nudged, one at a time, without keeping the process alive on its own. */
 export function startDeliveryWorker(ctx: AppContext, log?: DeliveryLog): DeliveryWorker {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -228,16 +230,36 @@ export function startDeliveryWorker(ctx: AppContext, log?: DeliveryLog): Deliver
     }
   };
 
+  let busy = false;
+  let again = false;
+  const pass = () => {
+    busy = true;
+    running = runPass().finally(() => {
+      busy = false;
+      if (again && !stopped) {
+        again = false;
+        pass();
+      } else schedule();
+    });
+  };
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = runPass().finally(schedule);
-    }, PASS_INTERVAL_MS);
+    clearTimeout(timer);
+    timer = setTimeout(pass, PASS_INTERVAL_MS);
     timer.unref();
   };
 
   schedule();
   return {
+    nudge() {
+      if (stopped) return;
+      // A pass under way may have looked before the new rows were stored: one more follows it.
+      if (busy) again = true;
+      else {
+        clearTimeout(timer);
+        pass();
+      }
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);
