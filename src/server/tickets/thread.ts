@@ -3,7 +3,7 @@ import type { Executor } from '../db/database.ts';
 import type { OutboxTarget, TicketMessageRow, TicketRow } from '../db/tables.ts';
 import { ApiError } from '../http/errors.ts';
 import { isUniqueViolation } from '../db/constraint-errors.ts';
-import { enqueueDeliveries } from './tickets.repository.ts';
+import { enqueueDeliveries, enqueueStatusChange } from './tickets.repository.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import { attachMessageFiles, insertMessage, moveTicket } from './thread.repository.ts';
 
@@ -25,6 +25,8 @@ export interface NewMessage {
   status?: TicketStatus;
   /** Deliveries of this message (the outbox sends one per target). */
   targets: OutboxTarget[];
+  /** Tell the webhook when the writer's chosen status moves the request (`ticket.status_changed`). */
+  statusWebhook?: boolean;
 }
 
 /**
@@ -89,6 +91,9 @@ export async function addMessage(
     });
     await attachMessageFiles(trx, ticket.id, row.id, message.fileIds);
     await enqueueDeliveries(trx, ticket.id, message.targets, now, row.id);
+    // A status the writer chose is a change of its own; the move a message makes by itself is in its ticket.replied.
+    if (message.statusWebhook && message.status !== undefined && status !== ticket.status)
+      await enqueueStatusChange(trx, ticket.id, status, now);
     return row;
   });
   // Two messages sent at once with the same upload both pass the check before either is written; the second is

@@ -36,13 +36,16 @@ export function presentTicket(
     updated_at: isoOf(ticket.updated_at ?? ticket.created_at),
     files: filesOfPart(files, null, links),
     messages: messages.map((message) => presentMessage(message, files, links)),
-    deliveries: deliveries.map((delivery) => ({
-      target: delivery.target,
-      message_id: delivery.message_id === 0 ? null : delivery.message_id,
-      status: delivery.status,
-      attempts: delivery.attempts,
-      last_error: delivery.last_error,
-      delivered_at: delivery.delivered_at === null ? null : isoOf(delivery.delivered_at),
-    })),
+    // A change of status told to the webhook is no delivery of the request or of a message: left out here.
+    deliveries: deliveries
+      .filter((delivery) => delivery.message_id >= 0)
+      .map((delivery) => ({
+        target: delivery.target,
+        message_id: delivery.message_id === 0 ? null : delivery.message_id,
+        status: delivery.status,
+        attempts: delivery.attempts,
+        last_error: delivery.last_error,
+        delivered_at: delivery.delivered_at === null ? null : isoOf(delivery.delivered_at),
+      })),
   };
 }

@@ -20,7 +20,7 @@ export function registerAdminTicketRoutes(app: FastifyInstance, { db, config, da
   route(app, endpoints.getTicketCounts, async () => ticketCounts(db));
   route(app, endpoints.getAdminTicket, async (request) => getTicket(db, request.params.id));
   route(app, endpoints.updateAdminTicket, async (request) =>
-    updateTicket(db, request.params.id, request.body),
+    updateTicket(db, request.params.id, request.body, config.tickets.webhookUrl !== null),
   );
   route(app, endpoints.replyAdminTicket, async (request, _reply, { user }) =>
     replyToTicket(db, config.tickets, request.params.id, user, request.body),

@@ -17,7 +17,7 @@ import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES, TICKET_TRANSITIONS } from '../../../shared/constants.ts';
-import { findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
+import { enqueueStatusChange, findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
 import { addMessage } from '../../tickets/thread.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
 import { userKey } from '../../tickets/visitor.ts';
@@ -150,7 +150,12 @@ export async function ticketRouting(
  * member of the team or to nobody (400 naming `assignee_id` for anyone else). A request changed by someone else
  * since it was read is refused (409), not overwritten.
  */
-export async function updateTicket(db: Executor, id: number, body: TicketUpdateBody): Promise<TicketView> {
+export async function updateTicket(
+  db: Executor,
+  id: number,
+  body: TicketUpdateBody,
+  statusWebhook = false,
+): Promise<TicketView> {
   const ticket = await findTicket(db, id);
   if (!ticket) throw notFound(`Ticket ${id}`);
   const status = body.status ?? ticket.status;
@@ -165,10 +170,16 @@ export async function updateTicket(db: Executor, id: number, body: TicketUpdateB
     if (!assignee || !TEAM_ROLES.includes(assignee.role))
       throw badRequest('assignee_id', 'must be a member of the team');
   }
-  const written = await writeTicketIfUnchanged(db, ticket, {
-    status,
-    assignee_id: assigneeId,
-    updated_at: Date.now(),
+  const now = Date.now();
+  // The change and the webhook's word of it commit together.
+  const written = await db.transaction().execute(async (trx) => {
+    const changed = await writeTicketIfUnchanged(trx, ticket, {
+      status,
+      assignee_id: assigneeId,
+      updated_at: now,
+    });
+    if (changed && statusWebhook && status !== ticket.status) await enqueueStatusChange(trx, id, status, now);
+    return changed;
   });
   if (!written)
     throw new ApiError(409, 'conflict', 'The request changed meanwhile: read it again', [
@@ -214,6 +225,7 @@ export async function replyToTicket(
     fileIds,
     ...(body.status && { status: body.status }),
     targets: internal ? [] : replyTargets(config),
+    statusWebhook: config.webhookUrl !== null,
   });
   return getTicket(db, id);
 }

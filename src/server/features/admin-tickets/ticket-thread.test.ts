@@ -282,6 +282,43 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
     expect(messages).toHaveLength(1);
   });
 
+  it('tells the webhook of a change of status on its own, once, and of no change of assignee', async () => {
+    const ticket = await buildTicket(t.ctx, { title: 'Status story', targets: [] });
+    const patch = (payload: object) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/tickets/${ticket.id}`,
+        headers: { 'x-auth-token': agentToken },
+        payload,
+      });
+    expect((await patch({ assignee_id: agent.id })).statusCode).toBe(200);
+    expect((await patch({ status: 'solved' })).statusCode).toBe(200);
+    // A reply with a chosen status tells it too; the reply's own event says the rest.
+    expect((await reply(ticket.id, { body: 'Reopening to ask one thing.', status: 'open' })).statusCode).toBe(
+      200,
+    );
+    await deliverDue(t.ctx);
+    const events = (
+      receiver.bodies as unknown as { event: string; status?: string; ticket: { id: number } }[]
+    )
+      .filter((body) => body.ticket.id === ticket.id)
+      .map((body) => [body.event, body.status ?? null]);
+    expect(events).toEqual([
+      ['ticket.status_changed', 'solved'],
+      ['ticket.replied', null],
+      ['ticket.status_changed', 'open'],
+    ]);
+    expect(receiver.keys.filter((key) => key.startsWith(`ticket-${ticket.id}-status-`))).toEqual([
+      `ticket-${ticket.id}-status-1-webhook`,
+      `ticket-${ticket.id}-status-2-webhook`,
+    ]);
+    // The request's own deliveries, as the team sees them, are not the status events.
+    const view = (
+      await t.app.inject({ url: `/api/admin/tickets/${ticket.id}`, headers: { 'x-auth-token': agentToken } })
+    ).json<TicketView>();
+    expect(view.deliveries.every((d) => d.message_id === null || d.message_id > 0)).toBe(true);
+  });
+
   it('mails a new request to every member of the team when SMTP_URL is set without SUPPORT_EMAIL', async () => {
     const sent = await t.app.inject({
       method: 'POST',

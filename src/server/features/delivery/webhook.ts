@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../context.ts';
+import { readStatusEvent } from '../../tickets/tickets.repository.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 import { signFileLink } from '../../tickets/file-links.ts';
 
@@ -25,8 +26,12 @@ interface WebhookFile {
 }
 
 export interface WebhookPayload {
-  /** `ticket.created` for a new request; `ticket.replied` with `message` for a reply of the team or the requester. */
-  event: 'ticket.created' | 'ticket.replied';
+  /**
+   * `ticket.created` for a new request; `ticket.replied` with `message` for a reply of the team or the requester;
+   * `ticket.status_changed` with `status` (the status that change went to).
+   */
+  event: 'ticket.created' | 'ticket.replied' | 'ticket.status_changed';
+  status?: TicketRow['status'];
   ticket: {
     id: number;
     title: string;
@@ -118,7 +123,9 @@ export async function sendWebhook(
     'idempotency-key':
       delivery.message_id === 0
         ? `ticket-${delivery.ticket_id}-webhook`
-        : `ticket-${delivery.ticket_id}-message-${delivery.message_id}-webhook`,
+        : delivery.message_id < 0
+          ? `ticket-${delivery.ticket_id}-status-${readStatusEvent(delivery.message_id).number}-webhook`
+          : `ticket-${delivery.ticket_id}-message-${delivery.message_id}-webhook`,
   };
   if (webhookSecret) headers[SIGNATURE_HEADER] = signBody(webhookSecret, body);
   let response: Response;

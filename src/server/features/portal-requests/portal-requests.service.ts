@@ -13,7 +13,7 @@ import { cleanText } from '../../lib/clean-text.ts';
 import { isTicketLink } from '../../tickets/ticket-links.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
 import { filesOfPart, isoOf, presentThreadMessage } from '../../tickets/thread-presenters.ts';
-import { findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
+import { enqueueStatusChange, findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
 import { addMessage } from '../../tickets/thread.ts';
 import { messagesOf, moveTicket, threadFiles } from '../../tickets/thread.repository.ts';
 import { userKey } from '../../tickets/visitor.ts';
@@ -118,6 +118,7 @@ export async function replyToMyRequest(
     internal: false,
     fileIds,
     targets: replyTargets(ctx),
+    statusWebhook: ctx.config.tickets.webhookUrl !== null,
   });
   return getMyRequest(ctx, id, caller);
 }
@@ -146,7 +147,14 @@ export async function setMyRequestStatus(
         `A ${ticket.status} request cannot become ${body.status}`,
         [{ field: 'status', message: `cannot go from ${ticket.status} to ${body.status}` }],
       );
-    if (!(await moveTicket(ctx.db, ticket, body.status, Date.now())))
+    const now = Date.now();
+    const moved = await ctx.db.transaction().execute(async (trx) => {
+      const done = await moveTicket(trx, ticket, body.status, now);
+      if (done && ctx.config.tickets.webhookUrl !== null)
+        await enqueueStatusChange(trx, ticket.id, body.status, now);
+      return done;
+    });
+    if (!moved)
       throw new ApiError(409, 'conflict', 'The request changed meanwhile: read it again', [
         { field: 'status', message: 'changed meanwhile' },
       ]);
