@@ -5,7 +5,8 @@ import { BASE_PATH, href } from '../../shared/paths.ts';
 import { ApiRequestError, call, type FieldErrors } from '../api/call.ts';
 import { useAuth } from '../features/layout/use-auth.tsx';
 import { useCaptcha } from '../features/request/use-captcha.ts';
-import { CaptchaField, errorsOf, FormError, Panel, TextField } from './form-parts.tsx';
+import { CaptchaField } from '../features/request/captcha-field.tsx';
+import { errorsOf, FormError, Panel, TextField } from './form-parts.tsx';
 import { usePortalData } from './portal-layout.tsx';
 import { usePortalTexts } from './portal-texts.ts';
 

@@ -1,7 +1,5 @@
 import type { ReactNode } from 'react';
 import { ApiRequestError, fieldErrorsOf, type FieldErrors } from '../api/call.ts';
-import type { useCaptcha } from '../features/request/use-captcha.ts';
-import { useI18n } from '../i18n/i18n.tsx';
 
 /** One labelled input with its hint and its error, tied together for assistive technology. */
 export function TextField({
@@ -59,27 +57,6 @@ export function TextField({
           {error}
         </p>
       )}
-    </div>
-  );
-}
-
-/** The configured captcha's widget or state line, and its error. */
-export function CaptchaField({ captcha, error }: { captcha: ReturnType<typeof useCaptcha>; error?: string }) {
-  const { t } = useI18n();
-  if (captcha.provider === 'none') return null;
-  return (
-    <div className="field captcha" aria-live="polite">
-      {captcha.provider === 'recaptcha' && <div ref={captcha.recaptchaBox} />}
-      {captcha.provider === 'altcha' && (
-        <p className="field-hint">
-          {captcha.state === 'ready'
-            ? t('captchaDone')
-            : captcha.state === 'failed'
-              ? t('captchaFailed')
-              : t('captchaChecking')}
-        </p>
-      )}
-      {error && <p className="field-error">{error}</p>}
     </div>
   );
 }

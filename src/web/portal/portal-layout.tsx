@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Outlet, useMatches, useNavigation, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { useMatches, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { Branding, Environments } from '../../shared/api/settings.ts';
 import { apiFrom, sessionUser } from '../api/api-context.ts';
 import type { AuthUser } from '../../shared/api/auth.ts';
@@ -9,7 +9,7 @@ import { AuthProvider, useAuth } from '../features/layout/use-auth.tsx';
 import { I18nProvider, useI18n } from '../i18n/i18n.tsx';
 import { portalLinks } from '../lib/portal-links.ts';
 import { pageHead } from '../routes/head.ts';
-import { useHydratedMarker } from '../routes/layout.tsx';
+import { PageMain, useHydratedMarker } from '../routes/layout.tsx';
 import { BundleError } from '../routes/root-data.ts';
 
 export interface PortalData {
@@ -44,7 +44,6 @@ export const usePortalData = () => useRouteLoaderData('portal') as PortalData;
 function PortalBody() {
   const { branding, environments } = usePortalData();
   const { t } = useI18n();
-  const navigation = useNavigation();
   const matches = useMatches();
   useHydratedMarker();
   useEffect(() => {
@@ -61,16 +60,7 @@ function PortalBody() {
         portal={portalLinks(branding, environments)}
         search={branding.knowledge_enabled}
       />
-      <main id="content" className="page portal-page" tabIndex={-1}>
-        {navigation.state === 'loading' ? (
-          <div className="page-loading">
-            <Spinner />
-          </div>
-        ) : null}
-        <div hidden={navigation.state === 'loading'}>
-          <Outlet />
-        </div>
-      </main>
+      <PageMain className="page portal-page" />
     </>
   );
 }

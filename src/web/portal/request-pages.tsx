@@ -10,9 +10,10 @@ import { Spinner } from '../components/spinner.tsx';
 import { useAuth } from '../features/layout/use-auth.tsx';
 import { uploadFiles } from '../features/request/request-api.ts';
 import { useCaptcha } from '../features/request/use-captcha.ts';
+import { CaptchaField } from '../features/request/captcha-field.tsx';
 import { sizeInKb } from '../lib/format.ts';
 import { readAuthToken } from '../lib/storage.ts';
-import { CaptchaField, errorsOf, FormError, Panel, TextField } from './form-parts.tsx';
+import { errorsOf, FormError, Panel, TextField } from './form-parts.tsx';
 import { usePortalData, SignedIn } from './portal-layout.tsx';
 import { usePortalTexts, type PortalKey } from './portal-texts.ts';
 

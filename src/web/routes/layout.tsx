@@ -50,7 +50,6 @@ function LayoutBody() {
   const { t } = useI18n();
   const data = useRootData();
   const portal = usePortalLinks();
-  const navigation = useNavigation();
   const matches = useMatches();
   const { pathname } = useLocation();
   useRememberVisitorParams();
@@ -71,17 +70,25 @@ function LayoutBody() {
           {t(data.bundleError)}
         </p>
       )}
-      <main id="content" className="page" tabIndex={-1}>
-        {navigation.state === 'loading' ? (
-          <div className="page-loading">
-            <Spinner />
-          </div>
-        ) : null}
-        <div hidden={navigation.state === 'loading'}>
-          <Outlet />
-        </div>
-      </main>
+      <PageMain />
     </>
+  );
+}
+
+/** The page's own part, under the header: a spinner while the next page loads, then the page. */
+export function PageMain({ className = 'page' }: { className?: string }) {
+  const navigation = useNavigation();
+  return (
+    <main id="content" className={className} tabIndex={-1}>
+      {navigation.state === 'loading' ? (
+        <div className="page-loading">
+          <Spinner />
+        </div>
+      ) : null}
+      <div hidden={navigation.state === 'loading'}>
+        <Outlet />
+      </div>
+    </main>
   );
 }
 

@@ -11,6 +11,7 @@ import { useAuth } from '../layout/use-auth.tsx';
 import { ApiRequestError, fieldErrorsOf } from '../../api/call.ts';
 import { openIssue, uploadFiles } from './request-api.ts';
 import { useCaptcha } from './use-captcha.ts';
+import { CaptchaField } from './captcha-field.tsx';
 
 type Field = 'name' | 'email' | 'description';
 type Errors = Partial<Record<Field | 'files' | 'captcha' | 'form', string>>;
@@ -261,21 +262,7 @@ export default function RequestForm({
           )}
           {fieldError('files')}
         </div>
-        {captcha.provider !== 'none' && (
-          <div className="field captcha" aria-live="polite">
-            {captcha.provider === 'recaptcha' && <div ref={captcha.recaptchaBox} />}
-            {captcha.provider === 'altcha' && (
-              <p className="field-hint">
-                {captcha.state === 'ready'
-                  ? t('captchaDone')
-                  : captcha.state === 'failed'
-                    ? t('captchaFailed')
-                    : t('captchaChecking')}
-              </p>
-            )}
-            {fieldError('captcha')}
-          </div>
-        )}
+        <CaptchaField captcha={captcha} error={errors.captcha} errorId={`${formId}-captcha-error`} />
         {errors.form && (
           <p className="field-error" role="alert">
             {errors.form}
