@@ -6,7 +6,7 @@ import type { Dialect } from '../schema-helpers.ts';
  * Words are split at punctuation, so an email address is found by any of its parts. PostgreSQL: a table of parsed
  * texts (tsvector, GIN-indexed) kept by triggers, each text numbered as in SQLite's. SQLite:
  * an FTS5 table kept by triggers; a message's text has its id as rowid, a request's own text its id less 2^40, so
- * both kinds read newest first by rowid, apart (TICKET_ROWID_OFFSET).
+ * both kinds read newest first by rowid, apart (OFFSET).
  */
 /** A request's own text, of the row `row` ('new.' in a trigger, '' in a query): its title, text, name and email. */
 const ticketText = (row: string) =>
@@ -14,8 +14,8 @@ const ticketText = (row: string) =>
 /** PostgreSQL's parse of a text; the characters its parser keeps inside one token (an email, a host) split it. */
 const parsed = (text: string) => `to_tsvector('simple', translate(${text}, '@./:-_', '      '))`;
 
-/** Where requests' own texts sit among the FTS5 rowids: below every message's, in the order of their ids. */
-export const TICKET_ROWID_OFFSET = 2 ** 40;
+/** Where requests' own texts sit among the texts' numbers: below every message's, in the order of their ids. */
+const OFFSET = sql.raw(String(2 ** 40));
 
 export function up(dialect: Dialect) {
   return async (db: Kysely<unknown>) => {
@@ -29,10 +29,10 @@ export function up(dialect: Dialect) {
       await sql`create function ticket_search_ticket() returns trigger language plpgsql as $$
         begin
           if tg_op in ('UPDATE', 'DELETE') then
-            delete from ticket_search where doc_id = old.id - 1099511627776;
+            delete from ticket_search where doc_id = old.id - ${OFFSET};
           end if;
           if tg_op in ('INSERT', 'UPDATE') then
-            insert into ticket_search (doc_id, ticket_id, doc) values (new.id - 1099511627776, new.id,
+            insert into ticket_search (doc_id, ticket_id, doc) values (new.id - ${OFFSET}, new.id,
               ${sql.raw(parsed(ticketText('new.')))});
           end if;
           return null;
@@ -52,7 +52,7 @@ export function up(dialect: Dialect) {
       await sql`create trigger ticket_search_message after insert or delete on ticket_messages
         for each row execute function ticket_search_message()`.execute(db);
       await sql`insert into ticket_search (doc_id, ticket_id, doc)
-        select id - 1099511627776, id, ${sql.raw(parsed(ticketText('')))} from tickets`.execute(db);
+        select id - ${OFFSET}, id, ${sql.raw(parsed(ticketText('')))} from tickets`.execute(db);
       await sql`insert into ticket_search (doc_id, ticket_id, doc)
         select id, ticket_id, ${sql.raw(parsed('body_text'))} from ticket_messages`.execute(db);
       return;
@@ -62,15 +62,15 @@ export function up(dialect: Dialect) {
     );
     await sql`create trigger ticket_search_insert after insert on tickets begin
       insert into ticket_search (rowid, ticket_id, body)
-      values (new.id - 1099511627776, new.id, ${sql.raw(ticketText('new.'))});
+      values (new.id - ${OFFSET}, new.id, ${sql.raw(ticketText('new.'))});
     end`.execute(db);
     await sql`create trigger ticket_search_update after update of title, description, name, email on tickets begin
-      delete from ticket_search where rowid = old.id - 1099511627776;
+      delete from ticket_search where rowid = old.id - ${OFFSET};
       insert into ticket_search (rowid, ticket_id, body)
-      values (new.id - 1099511627776, new.id, ${sql.raw(ticketText('new.'))});
+      values (new.id - ${OFFSET}, new.id, ${sql.raw(ticketText('new.'))});
     end`.execute(db);
     await sql`create trigger ticket_search_delete after delete on tickets begin
-      delete from ticket_search where rowid = old.id - 1099511627776;
+      delete from ticket_search where rowid = old.id - ${OFFSET};
     end`.execute(db);
     await sql`create trigger ticket_search_message after insert on ticket_messages begin
       insert into ticket_search (rowid, ticket_id, body) values (new.id, new.ticket_id, new.body_text);
@@ -79,7 +79,7 @@ export function up(dialect: Dialect) {
       delete from ticket_search where rowid = old.id;
     end`.execute(db);
     await sql`insert into ticket_search (rowid, ticket_id, body)
-      select id - 1099511627776, id, ${sql.raw(ticketText(''))} from tickets`.execute(db);
+      select id - ${OFFSET}, id, ${sql.raw(ticketText(''))} from tickets`.execute(db);
     await sql`insert into ticket_search (rowid, ticket_id, body)
       select id, ticket_id, body_text from ticket_messages`.execute(db);
   };
