@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category, InstructionSummary, Section } from '../src/shared/api/knowledge.ts';
 import { gotoHydrated, launchBrowser, NARROW, openPage, WIDE } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
+import { SESSION_COOKIE } from '../src/shared/constants.ts';
 
 /** The customer portal the public site links to; nothing is fetched from it. */
 const PORTAL_URL = 'https://portal.example.com';
@@ -325,5 +326,34 @@ describe('without a portal address: Signpost is the portal', () => {
     ]);
     expect(narrow.problems).toEqual([]);
     await narrow.context.close();
+  });
+
+  it('signs out a visitor known by the session cookie alone, whose token is not in the browser storage', async () => {
+    const { createUser } = await import('../src/server/accounts/accounts.service.ts');
+    await createUser(own.ctx.db, own.ctx.passwords, {
+      email: 'cora@example.com',
+      name: 'Cora Cookie',
+      password: 'long password',
+      role: 'customer',
+    });
+    const login = await fetch(`${own.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'cora@example.com', password: 'long password' }),
+    });
+    const { token } = await login.json();
+    const probe = await openPage(browser);
+    await probe.context.addCookies([{ name: SESSION_COOKIE, value: token, url: own.url }]);
+    await gotoHydrated(probe.page, `${own.url}/knowledge/`);
+    // Rendered for her on the server, from the cookie.
+    expect(await probe.page.locator('.nav-wide').innerText()).toContain('Cora Cookie');
+    await Promise.all([
+      probe.page.waitForEvent('load'),
+      probe.page.getByRole('button', { name: 'Exit' }).click(),
+    ]);
+    await expect.poll(() => probe.page.locator('.nav-wide').innerText()).toContain('Sign in');
+    expect((await probe.context.cookies()).filter((c) => c.name === SESSION_COOKIE)).toEqual([]);
+    expect((await fetch(`${own.url}/api/user/me`, { headers: { 'x-auth-token': token } })).status).toBe(401);
+    await probe.context.close();
   });
 });

@@ -68,9 +68,9 @@ export function AuthProvider({
       clearAuthToken();
       window.location.reload();
     };
-    if (!token) return done();
-    // Revoked on the server too, so a copy of the token is worth nothing; gone here whatever the answer.
-    call('logout', { headers: { [AUTH_HEADER]: token } }).then(done, done);
+    // Revoked on the server too, so a copy of the token is worth nothing, and the session cookie cleared (it alone
+    // signs out a visitor the server rendered by it); gone here whatever the answer.
+    call('logout', token ? { headers: { [AUTH_HEADER]: token } } : {}).then(done, done);
   };
   const signedIn = (result: LoginResult) => {
     writeItem(storageKeys.authToken, result.token);
