@@ -10,14 +10,17 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
   return undefined;
 }
 
+/** The writes a session cookie may make: signing out, here or everywhere, which a page rendered by it must offer. */
+const COOKIE_WRITES = new Set<string>([apiPaths.logout, apiPaths.logoutEverywhere]);
+
 /**
- * The token of the session cookie, where the cookie counts: on reads (GET, HEAD) and on sign-out, which a page
- * rendered by the cookie must be able to do. Every other write takes the token from x-auth-token only, so a
- * cookie another site's form makes the browser send (SameSite=Lax already stops it) can change nothing.
+ * The token of the session cookie, where the cookie counts: on reads (GET, HEAD) and on sign-out. Every other
+ * write takes the token from x-auth-token only, so a cookie another site's form makes the browser send
+ * (SameSite=Lax already stops it) can change nothing.
  */
 export function sessionCookieToken(request: FastifyRequest): string | undefined {
-  const path = request.url.split('?')[0];
-  if (request.method !== 'GET' && request.method !== 'HEAD' && path !== apiPaths.logout) return undefined;
+  const path = request.url.split('?')[0] ?? '';
+  if (request.method !== 'GET' && request.method !== 'HEAD' && !COOKIE_WRITES.has(path)) return undefined;
   const value = readCookie(request, SESSION_COOKIE);
   return value && /^[A-Za-z0-9_-]{20,128}$/.test(value) ? value : undefined;
 }

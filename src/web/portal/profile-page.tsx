@@ -10,7 +10,11 @@ import { errorsOf, FormError, Panel, TextField } from './form-parts.tsx';
 import { SignedIn, usePortalData } from './portal-layout.tsx';
 import { usePortalTexts } from './portal-texts.ts';
 
-const headers = (): Record<string, string> => ({ [AUTH_HEADER]: readAuthToken() ?? '' });
+/** The stored token; without one (a visitor the server knows by the session cookie) sign-out goes by the cookie. */
+const headers = (): Record<string, string> => {
+  const token = readAuthToken();
+  return token ? { [AUTH_HEADER]: token } : {};
+};
 
 /** One form of the profile: its own fields, errors, busy state and the line that says it worked. */
 function useProfileForm() {

@@ -122,4 +122,26 @@ describe.each(testDialects())("a signed-in visitor's pages and calls on %s", (di
     const page = await t.app.inject({ url: '/knowledge/', headers: { cookie: own } });
     expect(page.body).not.toContain(NAME);
   });
+
+  it('signs out of every device by the cookie alone, which it clears', async () => {
+    const signIn = async () =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: EMAIL, password: DEFAULT_PASSWORD },
+        })
+      ).json<LoginResult>().token;
+    const here = await signIn();
+    const elsewhere = await signIn();
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout-everywhere',
+      headers: { cookie: `${SESSION_COOKIE}=${here}` },
+    });
+    expect(out.statusCode, out.body).toBe(200);
+    expect(String(out.headers['set-cookie'])).toContain(`${SESSION_COOKIE}=; Path=/`);
+    for (const token of [here, elsewhere])
+      expectApiError(await t.app.inject({ url: '/api/user/me', headers: { 'x-auth-token': token } }), 401);
+  });
 });
