@@ -23,6 +23,13 @@ export const ISSUE_TITLE_MAX = 500;
 export const ISSUE_NAME_MAX = 200;
 export const ISSUE_DESCRIPTION_MAX = 20_000;
 
+/**
+ * Who may read a section, category or article: everyone, or signed-in visitors with a confirmed email only. What a
+ * visitor may not read is absent for them everywhere (lists, counts, search, files); a direct link asks them to sign in.
+ */
+export const VISIBILITIES = ['everyone', 'signed_in'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
 /** Who a user is: admin (everything), agent (the team's inbox), customer (a visitor with an account). */
 export const USER_ROLES = ['admin', 'agent', 'customer'] as const;
 export type UserRole = (typeof USER_ROLES)[number];

@@ -1,4 +1,4 @@
-import type { TicketStatus, UserRole } from '../../shared/constants.ts';
+import type { TicketStatus, UserRole, Visibility } from '../../shared/constants.ts';
 import type { Generated, Selectable } from 'kysely';
 
 /** Booleans are stored as 0/1 integers on both databases, so one row type serves both dialects. */
@@ -13,6 +13,8 @@ export interface SectionTable {
   source_path: string | null;
   created_at: Millis;
   updated_at: Millis;
+  /** Added by 0013-visibility, 'everyone' for every row before it. */
+  visibility: Generated<Visibility>;
 }
 
 export interface CategoryTable {
@@ -29,6 +31,8 @@ export interface CategoryTable {
   source_path: string | null;
   created_at: Millis;
   updated_at: Millis;
+  /** Added by 0013-visibility, 'everyone' for every row before it. */
+  visibility: Generated<Visibility>;
 }
 
 export interface ArticleTable {
@@ -45,6 +49,8 @@ export interface ArticleTable {
   source_path: string | null;
   created_at: Millis;
   updated_at: Millis;
+  /** Added by 0013-visibility, 'everyone' for every row before it. */
+  visibility: Generated<Visibility>;
 }
 
 export type FileKind = 'content' | 'upload';
@@ -211,6 +217,21 @@ export interface ContentChangeTable {
   created_at: Millis;
 }
 
+/** A mail the reply poller decided about, once: added to a thread, or left unread and reported. */
+export type MailReplyOutcome = 'stored' | 'unmatched';
+
+export interface MailReplyTable {
+  /** SHA-256 of the mail's Message-ID (or of its headers when it has none). */
+  mail_key: string;
+  outcome: MailReplyOutcome;
+  reason: string | null;
+  ticket_id: number | null;
+  ticket_message_id: number | null;
+  sender: string | null;
+  subject: string | null;
+  created_at: Millis;
+}
+
 export interface Database {
   sections: SectionTable;
   categories: CategoryTable;
@@ -230,6 +251,7 @@ export interface Database {
   rate_limits: RateLimitTable;
   search_queries: SearchQueryTable;
   content_changes: ContentChangeTable;
+  mail_replies: MailReplyTable;
 }
 
 export type SectionRow = Selectable<SectionTable>;
