@@ -19,7 +19,8 @@ export interface TablePlan {
  * opens a session), used captcha solutions, rate-limit counters and the content change log (short-lived,
  * meaningless elsewhere).
  * Kept: users with their password hashes (they sign in with the same passwords), tickets with their messages and outbox, so
- * deliveries still pending go out from the new install.
+ * deliveries still pending go out from the new install, and the mails already read from the reply mailbox, so none is
+ * added twice.
  */
 export const TABLE_PLAN = {
   files: { keep: true, key: ['id'], identity: true },
@@ -36,6 +37,7 @@ export const TABLE_PLAN = {
   ticket_links: { keep: true, key: ['token_hash'] },
   ticket_files: { keep: true, key: ['ticket_id', 'file_id'] },
   outbox: { keep: true, key: ['id'], identity: true },
+  mail_replies: { keep: true, key: ['mail_key'] },
   captcha_uses: { keep: false, key: ['key'] },
   rate_limits: { keep: false, key: ['key', 'window_start'] },
   search_queries: { keep: true, key: ['query'] },
