@@ -59,12 +59,13 @@ const conflict = () =>
   ]);
 
 /**
- * Adds a message to a request in one transaction: the message, its files, the request's new status and activity
+ * Writes a message inside the caller's transaction: the message, its files, the request's new status and activity
  * time, and its deliveries. A closed request takes no message (409); a status move outside TICKET_TRANSITIONS is
- * refused (409); a request whose status changed since it was read is refused, not overwritten (409).
+ * refused (409); a request whose status changed since it was read is refused, not overwritten (409). A caller that
+ * records something of its own with the message (the mail it came in) passes its transaction here.
  */
-export async function addMessage(
-  db: Executor,
+export async function writeMessage(
+  trx: Executor,
   ticket: TicketRow,
   message: NewMessage,
   now = Date.now(),
@@ -78,24 +79,32 @@ export async function addMessage(
     throw new ApiError(409, 'invalid_transition', `A ${ticket.status} request cannot become ${status}`, [
       { field: 'status', message: `cannot go from ${ticket.status} to ${status}` },
     ]);
-  const written = db.transaction().execute(async (trx) => {
-    if (!(await moveTicket(trx, ticket, status, now))) throw conflict();
-    const row = await insertMessage(trx, ticket.id, {
-      author_id: message.author.id,
-      author_name: message.author.name,
-      from_team: message.author.fromTeam ? 1 : 0,
-      internal: message.internal ? 1 : 0,
-      body_text: message.text,
-      body_html: textToHtml(message.text),
-      created_at: now,
-    });
-    await attachMessageFiles(trx, ticket.id, row.id, message.fileIds);
-    await enqueueDeliveries(trx, ticket.id, message.targets, now, row.id);
-    // A status the writer chose is a change of its own; the move a message makes by itself is in its ticket.replied.
-    if (message.statusWebhook && message.status !== undefined && status !== ticket.status)
-      await enqueueStatusChange(trx, ticket.id, status, now);
-    return row;
+  if (!(await moveTicket(trx, ticket, status, now))) throw conflict();
+  const row = await insertMessage(trx, ticket.id, {
+    author_id: message.author.id,
+    author_name: message.author.name,
+    from_team: message.author.fromTeam ? 1 : 0,
+    internal: message.internal ? 1 : 0,
+    body_text: message.text,
+    body_html: textToHtml(message.text),
+    created_at: now,
   });
+  await attachMessageFiles(trx, ticket.id, row.id, message.fileIds);
+  await enqueueDeliveries(trx, ticket.id, message.targets, now, row.id);
+  // A status the writer chose is a change of its own; the move a message makes by itself is in its ticket.replied.
+  if (message.statusWebhook && message.status !== undefined && status !== ticket.status)
+    await enqueueStatusChange(trx, ticket.id, status, now);
+  return row;
+}
+
+/** Adds a message to a request in a transaction of its own (see writeMessage). */
+export async function addMessage(
+  db: Executor,
+  ticket: TicketRow,
+  message: NewMessage,
+  now = Date.now(),
+): Promise<TicketMessageRow> {
+  const written = db.transaction().execute((trx) => writeMessage(trx, ticket, message, now));
   // Two messages sent at once with the same upload both pass the check before either is written; the second is
   // stopped by the unique index on the file, and rolled back whole.
   return written.catch((error: unknown) => {

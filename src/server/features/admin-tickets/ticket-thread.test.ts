@@ -10,6 +10,7 @@ import { attachmentsOf, headerOf, startMailServer, textOf } from '../../testing/
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
 import { isTicketLink, saveTicketLink } from '../../tickets/ticket-links.ts';
+import { replyTokenOf } from '../../tickets/reply-token.ts';
 import { userKey } from '../../tickets/visitor.ts';
 import { deliverDue } from '../delivery/delivery.service.ts';
 
@@ -123,8 +124,9 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
     expect(headerOf(mail.raw, 'Subject')).toBe('Re: Термостат не греет');
     expect(headerOf(mail.raw, 'In-Reply-To')).toBe(`<ticket-${ticket.id}@signpost>`);
     expect(headerOf(mail.raw, 'References')).toBe(`<ticket-${ticket.id}@signpost>`);
+    // Signed with the request's reply token, which an answer by mail brings back in its In-Reply-To.
     expect(headerOf(mail.raw, 'Message-ID')).toBe(
-      `<ticket-${ticket.id}-message-${view.messages[0]!.id}@signpost>`,
+      `<ticket-${ticket.id}-message-${view.messages[0]!.id}.${await replyTokenOf(t.ctx.db, ticket.id)}@signpost>`,
     );
     const text = textOf(mail.raw);
     expect(text).toContain('Dana Desk ответил(а) на ваше обращение «Термостат не греет»:');
@@ -347,7 +349,9 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
     expect(textOf(mail!.raw)).toContain(`https://help.example.com/admin/requests/${id}`);
     // The requester's receipt: threaded under the request, with the private link the page after sending showed.
     const receipt = smtp.mails.find((m) => m.to.includes('lia@example.com'));
-    expect(headerOf(receipt!.raw, 'Message-ID')).toBe(`<ticket-${id}-received@signpost>`);
+    expect(headerOf(receipt!.raw, 'Message-ID')).toBe(
+      `<ticket-${id}-received.${await replyTokenOf(t.ctx.db, id)}@signpost>`,
+    );
     expect(headerOf(receipt!.raw, 'In-Reply-To')).toBe(`<ticket-${id}@signpost>`);
     const text = textOf(receipt!.raw);
     expect(text).toContain('We have received your request “Door sensor offline”.');

@@ -14,6 +14,7 @@ import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './
 import { messageIdOf, receivedMessageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
 import { sendMail } from '../../mail/send-mail.ts';
 import { saveTicketLink } from '../../tickets/ticket-links.ts';
+import { replyTokenOf } from '../../tickets/reply-token.ts';
 import { href } from '../../../shared/paths.ts';
 import { buildReplyPayload, buildWebhookPayload, sendWebhook, WEBHOOK_TIMEOUT_MS } from './webhook.ts';
 
@@ -52,7 +53,7 @@ async function deliverMessage(
 ) {
   const files = await filesOfMessage(ctx.db, message.id);
   const threading = {
-    messageId: replyMessageIdOf(ticket.id, message.id),
+    messageId: replyMessageIdOf(ticket.id, message.id, await replyTokenOf(ctx.db, ticket.id)),
     inReplyTo: messageIdOf(ticket.id),
     references: [messageIdOf(ticket.id)],
     subject: `Re: ${ticket.title}`,
@@ -166,7 +167,7 @@ async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: De
     await sendMail(ctx, {
       to: { name: ticket.name, address: ticket.email },
       subject: ticket.title,
-      messageId: receivedMessageIdOf(ticket.id),
+      messageId: receivedMessageIdOf(ticket.id, await replyTokenOf(ctx.db, ticket.id)),
       inReplyTo: messageIdOf(ticket.id),
       references: [messageIdOf(ticket.id)],
       ...(supportEmail && { replyTo: supportEmail }),
