@@ -40,6 +40,22 @@ export interface Config {
   passwords: PasswordConfig;
   /** Who may open an account in the customer portal (`SIGNUP`). */
   signup: SignupPolicy;
+  /** The mailbox customers' answers by email arrive in (`IMAP_URL`); null: replies by email are not read. */
+  imap: ImapConfig | null;
+}
+
+/** A mailbox read for replies by email: an IMAP server, an account on it, one folder, how often it is read. */
+export interface ImapConfig {
+  host: string;
+  port: number;
+  /** TLS from the first byte (`imaps://`); `imap://` upgrades with STARTTLS when the server offers it. */
+  secure: boolean;
+  user: string;
+  password: string;
+  /** The folder read (the URL's path), INBOX by default. */
+  mailbox: string;
+  /** Time between two reads of the mailbox (`IMAP_POLL_SECONDS`), in ms. */
+  pollMs: number;
 }
 
 /**
@@ -381,6 +397,43 @@ export function parseSignup(raw: string | undefined): SignupPolicy {
   throw new ConfigError('SIGNUP', `"${value}" must be open, domains:example.com,..., invite or off`);
 }
 
+function parseImap(env: NodeJS.ProcessEnv): ImapConfig | null {
+  const raw = env.IMAP_URL?.trim();
+  if (!raw) {
+    if (env.IMAP_POLL_SECONDS) throw new ConfigError('IMAP_POLL_SECONDS', 'needs IMAP_URL');
+    return null;
+  }
+  const example = 'e.g. imaps://user:password@imap.example.com/INBOX';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('IMAP_URL', `is not a URL (${example})`);
+  }
+  if (url.protocol !== 'imap:' && url.protocol !== 'imaps:')
+    throw new ConfigError('IMAP_URL', `must start with imaps:// or imap:// (${example})`);
+  if (!url.hostname) throw new ConfigError('IMAP_URL', `names no server (${example})`);
+  if (!url.username) throw new ConfigError('IMAP_URL', `names no user (${example})`);
+  let mailbox: string, user: string, password: string;
+  try {
+    mailbox = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ''));
+    user = decodeURIComponent(url.username);
+    password = decodeURIComponent(url.password);
+  } catch {
+    throw new ConfigError('IMAP_URL', 'has a user, password or mailbox that is not valid percent-encoding');
+  }
+  const secure = url.protocol === 'imaps:';
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : secure ? 993 : 143,
+    secure,
+    user,
+    password,
+    mailbox: mailbox || 'INBOX',
+    pollMs: parsePositive('IMAP_POLL_SECONDS', env.IMAP_POLL_SECONDS, 60) * 1000,
+  };
+}
+
 /** Reads and checks the configuration once; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT ?? '3000');
@@ -412,6 +465,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     frameAncestors: parseFrameAncestors(env.FRAME_ANCESTORS),
     passwords: parsePasswords(env),
     signup: parseSignup(env.SIGNUP),
+    imap: parseImap(env),
     cache: {
       revisionCheckMs: parseCount('REVISION_CHECK_MS', env.REVISION_CHECK_MS, 250, 60_000),
       maxAge: parseCount('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 0, 31_536_000),
