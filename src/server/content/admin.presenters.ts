@@ -26,6 +26,7 @@ export function presentAdminSection(section: SectionRow): AdminSection {
     id: section.id,
     name: section.name,
     position: section.position,
+    visibility: section.visibility,
     updated_at: isoOf(section.updated_at),
   };
 }
@@ -41,13 +42,22 @@ export function presentAdminCategory(category: CategoryRow, icon: FileRow | unde
     icon_type: category.icon_type,
     font_icon: category.font_icon,
     icon_url: icon ? href.file(icon.id, icon.original_name) : null,
+    visibility: category.visibility,
     updated_at: isoOf(category.updated_at),
   };
 }
 
 type SummaryRow = Pick<
   ArticleRow,
-  'id' | 'section_id' | 'category_id' | 'title' | 'position' | 'published' | 'can_create_issue' | 'updated_at'
+  | 'id'
+  | 'section_id'
+  | 'category_id'
+  | 'title'
+  | 'position'
+  | 'published'
+  | 'can_create_issue'
+  | 'visibility'
+  | 'updated_at'
 >;
 
 export function presentAdminArticleSummary(article: SummaryRow): AdminArticleSummary {
@@ -59,6 +69,7 @@ export function presentAdminArticleSummary(article: SummaryRow): AdminArticleSum
     position: article.position,
     published: article.published === 1,
     can_create_issue: article.can_create_issue === 1,
+    visibility: article.visibility,
     updated_at: isoOf(article.updated_at),
   };
 }

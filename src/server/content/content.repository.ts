@@ -38,6 +38,7 @@ export function listAllArticleSummaries(db: Executor) {
       'position',
       'published',
       'can_create_issue',
+      'visibility',
       'updated_at',
     ])
     .orderBy('section_id')

@@ -2,6 +2,9 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import type { Insertable, Updateable } from 'kysely';
 import type { FileRow, FileTable } from '../db/tables.ts';
+import type { Visibility } from '../../shared/constants.ts';
+import { listAllCategories, listAllSections } from '../content/content.repository.ts';
+import { restrictionsOf, type Audience } from '../content/visibility.ts';
 
 /** Records a stored file (an upload, an admin's content file, an imported asset) and answers its row. */
 export function insertFile(db: Executor, file: Insertable<FileTable>): Promise<FileRow> {
@@ -22,54 +25,68 @@ export function findFile(db: Executor, id: number): Promise<FileRow | undefined>
 }
 
 /**
- * Whether anyone may download a content file: it is attached to a published article or linked from one's body
- * (`/files/ID/...`), it is the icon of a category visitors can see or in its description, or the branding's logo or
- * background. Anything else (a fresh upload in the admin, an image of a draft, whether uploaded or imported from a
- * content folder) answers only to admins.
+ * Who may download a content file: those who may read a published article it is attached to or linked from
+ * (`/files/ID/...`), or a category it is the icon of or in the description of (one visitors can see: a published
+ * article they may read sits below it); everyone for the branding's logo or background. Null: nobody but the team (a
+ * fresh upload in the admin, an image of a draft, whether uploaded or imported from a content folder).
  */
-export async function isPublicContentFile(db: Executor, file: FileRow): Promise<boolean> {
-  if (file.kind !== 'content') return false;
-  const attached = await db
-    .selectFrom('article_files')
-    .innerJoin('articles', 'articles.id', 'article_files.article_id')
-    .select('articles.published')
-    .where('article_files.file_id', '=', file.id)
-    .execute();
-  if (attached.some((row) => row.published === 1)) return true;
+export async function readersOfContentFile(db: Executor, file: FileRow): Promise<Audience | null> {
+  if (file.kind !== 'content') return null;
   const marker = `%/files/${file.id}/%`;
-  const [article, category, branding] = await Promise.all([
+  const [articles, categories, branding, sections, allCategories] = await Promise.all([
     db
       .selectFrom('articles')
-      .select('id')
+      .select(['visibility', 'section_id', 'category_id'])
       .where('published', '=', 1)
-      .where('body_html', 'like', marker)
-      .limit(1)
-      .executeTakeFirst(),
-    visibleCategoryUsing(db, file.id, marker),
+      .where((eb) =>
+        eb.or([
+          eb('body_html', 'like', marker),
+          eb('id', 'in', eb.selectFrom('article_files').select('article_id').where('file_id', '=', file.id)),
+        ]),
+      )
+      .execute(),
+    categoriesUsing(db, file.id, marker),
     db.selectFrom('settings').select('value').where('key', '=', 'branding').executeTakeFirst(),
+    listAllSections(db),
+    listAllCategories(db),
   ]);
-  if (article || category) return true;
   const { logo_url, background_url } = branding
     ? (JSON.parse(branding.value) as Record<string, unknown>)
     : {};
   const prefix = `/files/${file.id}/`;
-  return [logo_url, background_url].some((url) => typeof url === 'string' && url.startsWith(prefix));
+  if ([logo_url, background_url].some((url) => typeof url === 'string' && url.startsWith(prefix)))
+    return 'everyone';
+  const restrictions = restrictionsOf(sections, allCategories);
+  const readers = [
+    ...articles.map((article) => restrictions.article(article)),
+    ...categories.map(({ root, below }) => restrictions.category(root) || below.every(restrictions.article)),
+  ];
+  if (readers.includes(false)) return 'everyone';
+  return readers.length ? 'signed_in' : null;
 }
 
 /**
- * A category that uses the file (as its icon or in its description) and that visitors can see: a published article
- * sits somewhere below it. Union, not union all, so corrupt parent links cannot loop.
+ * The categories that use the file (as their icon or in their description) and that visitors can see, each with the
+ * published articles somewhere below it. Union, not union all, so corrupt parent links cannot loop.
  */
-async function visibleCategoryUsing(db: Executor, fileId: number, marker: string): Promise<unknown> {
-  const { rows } = await sql`
-    with recursive below(id) as (
-      select id from categories where icon_file_id = ${fileId} or description like ${marker}
+async function categoriesUsing(db: Executor, fileId: number, marker: string) {
+  const { rows } = await sql<{
+    root: number;
+    visibility: Visibility;
+    section_id: number;
+    category_id: number;
+  }>`
+    with recursive below(root, id) as (
+      select id, id from categories where icon_file_id = ${fileId} or description like ${marker}
       union
-      select categories.id from categories join below on categories.parent_id = below.id
+      select below.root, categories.id from categories join below on categories.parent_id = below.id
     )
-    select 1 as found from articles where published = 1 and category_id in (select id from below) limit 1
+    select below.root, articles.visibility, articles.section_id, articles.category_id
+    from articles join below on articles.category_id = below.id where articles.published = 1
   `.execute(db);
-  return rows[0];
+  const byRoot = new Map<number, typeof rows>();
+  for (const row of rows) byRoot.set(row.root, [...(byRoot.get(row.root) ?? []), row]);
+  return [...byRoot].map(([root, below]) => ({ root: Number(root), below }));
 }
 
 /** Storage keys that no file row refers to any more, among those given. */

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from '../../shared/constants.ts';
+import type { FastifyInstance } from 'fastify';
+import { AUTH_HEADER, SESSION_COOKIE } from '../../shared/constants.ts';
 import { endpoints, type Endpoint } from '../../shared/api/endpoints.ts';
 import { apiPaths, BASE_PATH, pageQueryParams } from '../../shared/paths.ts';
 import { pageCacheHit, pageCacheMiss } from './cache-metrics.ts';
@@ -128,9 +128,12 @@ export function cacheTagsOf(url: string): string[] {
 /** A content write: only the admin API changes what visitors see (visitors' own writes, such as requests, do not). */
 const isContentWrite = (url: string) => url.startsWith('/api/admin/');
 
-/** Whether the request carries the session cookie (set at sign-in): its answer is then one visitor's. */
-export const carriesSession = (request: FastifyRequest) =>
-  (request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`);
+/**
+ * Whether the request carries the session cookie (set at sign-in) or a token: its answer is then one visitor's (their
+ * name, content for signed-in visitors), never answered from memory nor kept there.
+ */
+export const carriesSession = (request: Pick<IncomingMessage, 'headers'>) =>
+  (request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`) || Boolean(request.headers[AUTH_HEADER]);
 
 export function isPublicPath(url: string): boolean {
   const end = url.indexOf('?');
@@ -441,6 +444,7 @@ export function createResponseCache(
     serveFromMemory(request, response) {
       if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url ?? ''))
         return false;
+      if (carriesSession(request)) return false;
       const revision = revisions.peek();
       if (revision === null) return false;
       const entry = find(keyOf(request, options), revision);

@@ -1,6 +1,7 @@
 import MiniSearch, { type Query, type SearchResult } from 'minisearch';
 import type { Language } from '../../shared/constants.ts';
 import { escapeHtml } from '../../shared/html.ts';
+import { mayRead, type Audience } from '../content/visibility.ts';
 import { analyse, analyseText, initialOf, isStopword, variants, wordPattern, words } from './analysis.ts';
 
 /** Longest stretch of indexing between two turns of the event loop. */
@@ -17,6 +18,8 @@ export interface SearchDocument {
   lang: Language;
   category_id: number | null;
   section_id: number;
+  /** For signed-in visitors only, itself or where it sits (see visibility.ts). */
+  restricted: boolean;
 }
 
 export interface SearchHit {
@@ -107,7 +110,8 @@ export class SearchIndex {
     }
   }
 
-  search(query: string, limit: number): SearchHit[] {
+  /** The best `limit` articles for the query among those the audience may read. */
+  search(query: string, limit: number, audience: Audience = 'everyone'): SearchHit[] {
     // Words like 'how', 'the', 'is' tell no article from another, and every article has them: a query of only
     // those finds nothing. The first words that count are searched, however long the question around them.
     const terms = words(query)
@@ -143,17 +147,20 @@ export class SearchIndex {
     // An article's score is the same whether the words are combined with AND or OR, so one search finds both when
     // each query term stands for one word (a repeated word, or one word's stem among another's forms, needs two).
     const shared = [...wordsOf.values()].some((indexes) => indexes.size > 1);
+    const options = mayRead(audience, 'signed_in')
+      ? {}
+      : { filter: (result: SearchResult) => this.docs.get(result.id as number)?.restricted === false };
     if (shared) {
-      const strict = this.mini.search({ combineWith: 'AND', queries: groups });
+      const strict = this.mini.search({ combineWith: 'AND', queries: groups }, options);
       const results =
         strict.length >= limit
           ? strict
-          : merge(strict, this.mini.search({ combineWith: 'OR', queries: groups }));
+          : merge(strict, this.mini.search({ combineWith: 'OR', queries: groups }, options));
       return results.slice(0, limit).map((result) => this.present(result));
     }
     const every: SearchResult[] = [];
     const most: SearchResult[] = [];
-    for (const result of this.mini.search({ combineWith: 'OR', queries: groups })) {
+    for (const result of this.mini.search({ combineWith: 'OR', queries: groups }, options)) {
       const matched = new Set(result.queryTerms.flatMap((term) => [...(wordsOf.get(term) ?? [])]));
       (matched.size === terms.length ? every : most).push(result);
       if (every.length >= limit) break;

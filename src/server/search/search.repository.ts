@@ -15,6 +15,7 @@ const indexedArticles = (db: Executor) =>
       'articles.title',
       'articles.body_html',
       'articles.lang',
+      'articles.visibility',
       'articles.category_id',
       'articles.section_id',
       'sections.name as section',
@@ -37,6 +38,14 @@ export function indexedArticlesAfter(db: Executor, after: number, limit: number)
 /** When each published article, its section and its category last changed (an indexed article's version). */
 export function indexedArticleChanges(db: Executor) {
   return publishedArticles(db)
-    .select(['articles.id', 'articles.updated_at', 'sections.updated_at as s', 'categories.updated_at as c'])
+    .select([
+      'articles.id',
+      'articles.updated_at',
+      'articles.visibility',
+      'articles.section_id',
+      'articles.category_id',
+      'sections.updated_at as s',
+      'categories.updated_at as c',
+    ])
     .execute();
 }

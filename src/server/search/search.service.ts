@@ -2,6 +2,8 @@ import type { Suggestion } from '../../shared/api/search.ts';
 import type { Language } from '../../shared/constants.ts';
 import type { Executor } from '../db/database.ts';
 import { chunks } from '../lib/chunks.ts';
+import { listAllCategories, listAllSections } from '../content/content.repository.ts';
+import { restrictionsOf, type Audience, type Restrictions } from '../content/visibility.ts';
 import { getBranding } from '../settings/branding.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import { SearchIndex, yieldToEventLoop, type SearchDocument } from './search-index.ts';
@@ -21,7 +23,7 @@ const LOAD_PAGE = 500;
  * with the given ids. Read a page at a time, so a large help centre does not hold the event loop while it loads.
  */
 export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise<SearchDocument[]> {
-  const { lang } = await getBranding(db);
+  const [{ lang }, restrictions] = await Promise.all([getBranding(db), loadRestrictions(db)]);
   const documents: SearchDocument[] = [];
   const readPage = async (page: Promise<IndexedArticleRow[]>) => {
     const rows = await page;
@@ -35,6 +37,7 @@ export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise
         lang: (row.lang ?? lang) as Language,
         category_id: row.category_id,
         section_id: row.section_id,
+        restricted: restrictions.article(row),
       });
     }
     await yieldToEventLoop();
@@ -51,13 +54,28 @@ export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise
   }
 }
 
+async function loadRestrictions(db: Executor): Promise<Restrictions> {
+  const [sections, categories] = await Promise.all([listAllSections(db), listAllCategories(db)]);
+  return restrictionsOf(sections, categories);
+}
+
 /**
- * What an indexed article depends on: its own row, its category's and section's names, and the branding's
- * language. A changed version means the article is indexed again.
+ * What an indexed article depends on: its own row, its category's and section's names, the branding's language, and
+ * whether it is restricted (a change of any category above it can change that). A changed version means the
+ * article is indexed again.
  */
 async function loadVersions(db: Executor): Promise<Map<number, string>> {
-  const [{ lang }, rows] = await Promise.all([getBranding(db), indexedArticleChanges(db)]);
-  return new Map(rows.map((row) => [row.id, `${row.updated_at}:${row.c ?? ''}:${row.s}:${lang}`]));
+  const [{ lang }, rows, restrictions] = await Promise.all([
+    getBranding(db),
+    indexedArticleChanges(db),
+    loadRestrictions(db),
+  ]);
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      `${row.updated_at}:${row.c ?? ''}:${row.s}:${lang}:${restrictions.article(row) ? 1 : 0}`,
+    ]),
+  );
 }
 
 /** Past this share of changed articles, building anew is cheaper than updating in place. */
@@ -150,7 +168,11 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
   let answersFor = -1;
 
   return {
-    async suggest(text: string, limit: number): Promise<{ items: Suggestion[]; fresh: boolean }> {
+    async suggest(
+      text: string,
+      limit: number,
+      audience: Audience,
+    ): Promise<{ items: Suggestion[]; fresh: boolean }> {
       const { index: searchIndex, generation: searched, fresh } = await current();
       if (answersFor !== generation) {
         answers = new Map();
@@ -158,16 +180,18 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       }
       // An index replaced while this search waited answers, but its answer is not kept for the new one.
       const keep = searched === generation;
-      const key = `${limit}\u0000${text}`;
+      const key = `${audience}\u0000${limit}\u0000${text}`;
       const known = keep ? answers.get(key) : undefined;
       if (known) return { items: known, fresh };
-      const hits = searchIndex.search(text, limit).map(({ id, title, category_id, section_id, snippet }) => ({
-        id,
-        title,
-        category_id,
-        section_id,
-        snippet,
-      }));
+      const hits = searchIndex
+        .search(text, limit, audience)
+        .map(({ id, title, category_id, section_id, snippet }) => ({
+          id,
+          title,
+          category_id,
+          section_id,
+          snippet,
+        }));
       if (keep) {
         if (answers.size >= ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
         answers.set(key, hits);

@@ -16,12 +16,15 @@ const Html = Type.String({ maxLength: MAX_HTML_BYTES });
 const Position = Type.Integer({ minimum: 0, maximum: 1_000_000 });
 const NullableId = Type.Union([Id, Type.Null()]);
 const IsoTime = Type.String({ description: 'ISO 8601' });
+/** Who may read it: 'everyone', or 'signed_in' (signed-in visitors with a confirmed email; see VISIBILITIES). */
+export const VisibilitySchema = Type.Union([Type.Literal('everyone'), Type.Literal('signed_in')]);
 const FontIcon = Type.Union([Type.String({ maxLength: 64, pattern: '^[a-z0-9-]+$' }), Type.Null()]);
 
 export const AdminSection = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   position: Type.Integer(),
+  visibility: VisibilitySchema,
   updated_at: IsoTime,
 });
 export type AdminSection = Static<typeof AdminSection>;
@@ -37,6 +40,7 @@ export const AdminCategory = Type.Object({
   icon_type: Type.Union([Type.Literal('file'), Type.Literal('font'), Type.Null()]),
   font_icon: Type.Union([Type.String(), Type.Null()]),
   icon_url: Type.Union([Type.String(), Type.Null()]),
+  visibility: VisibilitySchema,
   updated_at: IsoTime,
 });
 export type AdminCategory = Static<typeof AdminCategory>;
@@ -49,6 +53,8 @@ export const AdminArticleSummary = Type.Object({
   position: Type.Integer(),
   published: Type.Boolean(),
   can_create_issue: Type.Boolean(),
+  /** Its own setting; where it sits may restrict it further (a section or category for signed-in visitors). */
+  visibility: VisibilitySchema,
   updated_at: IsoTime,
 });
 export type AdminArticleSummary = Static<typeof AdminArticleSummary>;
@@ -90,10 +96,14 @@ export const SectionCreateBody = Type.Object({
   name: Name,
   /** Where among the sections; at the end when absent. */
   position: Type.Optional(Position),
+  visibility: Type.Optional(VisibilitySchema),
 });
 export type SectionCreateBody = Static<typeof SectionCreateBody>;
 
-export const SectionUpdateBody = Type.Object({ name: Type.Optional(Name) });
+export const SectionUpdateBody = Type.Object({
+  name: Type.Optional(Name),
+  visibility: Type.Optional(VisibilitySchema),
+});
 export type SectionUpdateBody = Static<typeof SectionUpdateBody>;
 
 /**
@@ -121,6 +131,7 @@ export const CategoryCreateBody = Type.Object({
   /** An image from POST /api/admin/files to show as the category's icon; null removes it. */
   icon_file_id: Type.Optional(NullableId),
   position: Type.Optional(Position),
+  visibility: Type.Optional(VisibilitySchema),
 });
 export type CategoryCreateBody = Static<typeof CategoryCreateBody>;
 
@@ -129,6 +140,7 @@ export const CategoryUpdateBody = Type.Object({
   description: Type.Optional(Html),
   font_icon: Type.Optional(FontIcon),
   icon_file_id: Type.Optional(NullableId),
+  visibility: Type.Optional(VisibilitySchema),
 });
 export type CategoryUpdateBody = Static<typeof CategoryUpdateBody>;
 
@@ -140,6 +152,7 @@ const ArticleFields = {
   published: Type.Boolean(),
   can_create_issue: Type.Boolean(),
   lang: Type.Union([Language, Type.Null()]),
+  visibility: VisibilitySchema,
   /** Attachments in their order: files from POST /api/admin/files or already attached. */
   file_ids: Type.Array(Id, { maxItems: 100 }),
 };
@@ -152,6 +165,7 @@ export const ArticleCreateBody = Type.Object({
   published: Type.Optional(ArticleFields.published),
   can_create_issue: Type.Optional(ArticleFields.can_create_issue),
   lang: Type.Optional(ArticleFields.lang),
+  visibility: Type.Optional(ArticleFields.visibility),
   file_ids: Type.Optional(ArticleFields.file_ids),
   position: Type.Optional(Position),
 });
@@ -163,6 +177,7 @@ export const ArticleUpdateBody = Type.Object({
   published: Type.Optional(ArticleFields.published),
   can_create_issue: Type.Optional(ArticleFields.can_create_issue),
   lang: Type.Optional(ArticleFields.lang),
+  visibility: Type.Optional(ArticleFields.visibility),
   file_ids: Type.Optional(ArticleFields.file_ids),
   /** The revision the editor started from; when another save came since, the answer is 409 `conflict`. */
   base_revision_id: Type.Optional(Id),

@@ -237,12 +237,14 @@ export const endpoints = {
   },
   listSections: {
     ...routes.listSections,
+    identifies: true,
     summary: 'Sections with something visible in them',
     tags: ['knowledge'],
     response: SectionList,
   },
   listCategories: {
     ...routes.listCategories,
+    identifies: true,
     summary:
       'Without parameters: every visible category. With page, per_page, category_parent_id, section_id or query: one page of children.',
     tags: ['knowledge'],
@@ -251,6 +253,7 @@ export const endpoints = {
   },
   listInstructions: {
     ...routes.listInstructions,
+    identifies: true,
     summary:
       'Without parameters: every published article, without bodies. With page, per_page, category_id, section_id or query: one page of full articles.',
     tags: ['knowledge'],
@@ -259,6 +262,7 @@ export const endpoints = {
   },
   getInstruction: {
     ...routes.getInstruction,
+    identifies: true,
     summary: 'One published article with its body and files',
     tags: ['knowledge'],
     params: InstructionParams,
@@ -266,6 +270,7 @@ export const endpoints = {
   },
   getSuggestions: {
     ...routes.getSuggestions,
+    identifies: true,
     summary: 'Articles matching the text, title matches first',
     tags: ['search'],
     querystring: SuggestionsQuery,

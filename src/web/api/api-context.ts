@@ -1,4 +1,6 @@
 import type { AuthUser } from '../../shared/api/auth.ts';
+import { AUTH_HEADER } from '../../shared/constants.ts';
+import { readAuthToken } from '../lib/storage.ts';
 import { browserTransport, createApi, type Api } from './client.ts';
 
 /** What the server hands to loaders while it renders a page: an API client that calls it in-process. */
@@ -17,10 +19,24 @@ export async function sessionUser(context: unknown): Promise<AuthUser | null> {
 
 let browserApi: Api | undefined;
 
+/**
+ * The visitor's token on the browser's calls, beside the session cookie: a visitor signed in by a portal elsewhere
+ * (PORTAL_URL), which sets no cookie here, still reads what is for signed-in visitors.
+ */
+const visitorHeaders = (): Record<string, string> => {
+  const token = readAuthToken();
+  return token ? { [AUTH_HEADER]: token } : {};
+};
+
 /** The API for a loader: the server's when rendering there, else one client for the life of the page. */
 export function apiFrom(context: unknown): Api {
   const fromServer = (context as Partial<LoaderContext> | undefined)?.api;
   if (fromServer) return fromServer;
-  browserApi ??= createApi(browserTransport);
+  browserApi ??= createApi(browserTransport, visitorHeaders);
   return browserApi;
+}
+
+/** Drops the answers the page's client kept: after signing in, lists and counts include more. */
+export function forgetAnswers(): void {
+  browserApi = undefined;
 }

@@ -17,8 +17,8 @@ export type Api = ReturnType<typeof createApi>;
  * The public site's calls, each typed by its entry of the endpoint table. List answers are kept per address for the
  * life of the client (the spec's in-memory cache); the server builds a new client for every page it renders.
  */
-export function createApi(transport: Transport) {
-  const call = createCall(transport);
+export function createApi(transport: Transport, headers?: () => Record<string, string>) {
+  const call = createCall(transport, headers);
   const cache = new Map<string, Promise<unknown>>();
   const cached = <K extends EndpointName>(name: K, ...args: CallArgs<K>): Promise<EndpointOutput<K>> => {
     const url = urlOf(name, args[0]);

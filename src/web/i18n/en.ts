@@ -54,6 +54,8 @@ export const en = {
     'There is no answer to your question in the knowledge base yet. Try the search again with other words.',
   pageNotFound: 'Page not found',
   pageNotFoundText: 'Perhaps it is outdated, has been deleted, or the address was incorrectly typed.',
+  signInToReadTitle: 'Sign in to read this page',
+  signInToReadText: 'This page is for signed-in customers. Sign in with your account to read it.',
   toMainPage: 'Go to the main page',
   toSearch: 'Search the knowledge base',
   knowledgeUnavailable: 'The knowledge base is not available.',

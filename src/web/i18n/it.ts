@@ -57,6 +57,9 @@ export const it: Messages = {
   pageNotFound: 'Pagina non trovata',
   pageNotFoundText:
     'Potrebbe essere obsoleta o essere stata eliminata, oppure l’indirizzo è stato digitato in modo errato.',
+  signInToReadTitle: 'Accedi per leggere questa pagina',
+  signInToReadText:
+    'Questa pagina è riservata ai clienti che hanno effettuato l’accesso. Accedi con il tuo account per leggerla.',
   toMainPage: 'Vai alla pagina iniziale',
   toSearch: 'Cerca nella base di conoscenza',
   knowledgeUnavailable: 'La base di conoscenza non è disponibile.',

@@ -57,6 +57,8 @@ export const ptBR: Messages = {
   pageNotFound: 'Página não encontrada',
   pageNotFoundText:
     'Talvez ela esteja desatualizada, tenha sido excluída ou o endereço tenha sido digitado incorretamente.',
+  signInToReadTitle: 'Entre para ler esta página',
+  signInToReadText: 'Esta página é para clientes conectados. Entre com a sua conta para lê-la.',
   toMainPage: 'Ir para a página inicial',
   toSearch: 'Pesquisar na base de conhecimento',
   knowledgeUnavailable: 'A base de conhecimento não está disponível.',

@@ -59,6 +59,9 @@ export const sk: Messages = {
     'V znalostnej báze zatiaľ nie je odpoveď na vašu otázku. Skúste vyhľadávať znova inými slovami.',
   pageNotFound: 'Stránka sa nenašla',
   pageNotFoundText: 'Možno je zastaraná, bola odstránená alebo bola zadaná nesprávna adresa.',
+  signInToReadTitle: 'Prihláste sa a prečítajte si túto stránku',
+  signInToReadText:
+    'Táto stránka je len pre prihlásených zákazníkov. Prihláste sa do svojho účtu a prečítajte si ju.',
   toMainPage: 'Prejsť na hlavnú stránku',
   toSearch: 'Hľadať v znalostnej báze',
   knowledgeUnavailable: 'Znalostná báza nie je k dispozícii.',

@@ -6,11 +6,17 @@ import { ApiRequestError } from '../api/client.ts';
 import { apiFrom } from '../api/api-context.ts';
 import { HtmlContent } from '../components/html-content.tsx';
 import type { PagedList } from '../../shared/api/common.ts';
-import type { Instruction } from '../../shared/api/knowledge.ts';
+import type { Category, Instruction } from '../../shared/api/knowledge.ts';
 import { ArticleItem, type ArticleLink } from '../features/knowledge/article-list.tsx';
 import { CategoryTile } from '../features/knowledge/category-tiles.tsx';
 import { InfiniteList } from '../features/knowledge/infinite-list.tsx';
 import { Trail } from '../features/knowledge/trail.tsx';
+import {
+  hasSignInPrompt,
+  isSignInRequired,
+  SignInPrompt,
+  type SignInRequired,
+} from '../features/knowledge/sign-in-prompt.tsx';
 import { useI18n } from '../i18n/i18n.tsx';
 import { readJson, storageKeys, writeItem } from '../lib/storage.ts';
 import { autoRedirectEnd } from '../lib/auto-redirect.ts';
@@ -33,7 +39,14 @@ export async function categoryLoader({ params, context }: LoaderFunctionArgs) {
   const api = apiFrom(context);
   const [sections, { items: categories }] = await Promise.all([api.sections(), api.categories()]);
   const category = categories.find((c) => c.id === id);
-  if (!category) throw notFound();
+  if (!category) {
+    // Not among those this visitor sees: one for signed-in visitors gets a prompt to sign in (401), else not found.
+    const refused = await api
+      .categories({ category_parent_id: id, page: 1, per_page: 1 })
+      .then(() => false, isSignInRequired);
+    if (refused) return data<SignInRequired>({ signInRequired: true }, { status: 401 });
+    throw notFound();
+  }
 
   const end = autoRedirectEnd(
     category,
@@ -59,19 +72,29 @@ export async function categoryLoader({ params, context }: LoaderFunctionArgs) {
   }
 }
 
-type CategoryData = Awaited<ReturnType<typeof categoryLoader>>;
+interface CategoryData {
+  category: Category;
+  children: PagedList<Category>;
+  articles: PagedList<ArticleLink>;
+  trail: ReturnType<typeof computeTrail>;
+}
 
 export const categoryHandle: RouteHandle = {
-  head: (loaded) => {
+  head: (loaded, t) => {
+    if (hasSignInPrompt(loaded)) return { title: t('signInToReadTitle') };
     const category = (loaded as CategoryData | undefined)?.category;
     return category ? { title: category.name, description: describe(category.description) } : {};
   },
 };
 
 export function CategoryPage() {
+  const loaded = useLoaderData() as CategoryData | SignInRequired;
+  return hasSignInPrompt(loaded) ? <SignInPrompt /> : <CategoryContent {...loaded} />;
+}
+
+function CategoryContent({ category, children, articles, trail }: CategoryData) {
   const { t } = useI18n();
   const { categories } = useRootData();
-  const { category, children, articles, trail } = useLoaderData() as CategoryData;
 
   useEffect(() => {
     const visited = readJson<number[]>(storageKeys.visitedCategories, []);

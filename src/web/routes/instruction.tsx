@@ -1,10 +1,16 @@
 import { useEffect } from 'react';
 import { href } from '../../shared/paths.ts';
-import { redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { data, redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { apiFrom } from '../api/api-context.ts';
 import { HtmlContent } from '../components/html-content.tsx';
 import { ArticleList } from '../features/knowledge/article-list.tsx';
 import { FileList } from '../features/knowledge/file-list.tsx';
+import {
+  hasSignInPrompt,
+  isSignInRequired,
+  SignInPrompt,
+  type SignInRequired,
+} from '../features/knowledge/sign-in-prompt.tsx';
 import { RequestSection } from '../features/request/request-section.tsx';
 import { Trail } from '../features/knowledge/trail.tsx';
 import { useI18n } from '../i18n/i18n.tsx';
@@ -12,18 +18,25 @@ import { storageKeys, writeItem } from '../lib/storage.ts';
 import { computeTrail } from '../lib/trail.ts';
 import { describe, parseId } from '../lib/text.ts';
 import type { RouteHandle } from './head.ts';
+import type { Instruction } from '../../shared/api/knowledge.ts';
 
 export async function instructionLoader({ params, context }: LoaderFunctionArgs) {
   const id = parseId(params.id);
   const api = apiFrom(context);
   // The spec: an article that cannot be fetched sends the visitor to /404.
   if (id === null) throw redirect(href.notFoundPage());
+  let restricted = false;
   const [instruction, bundle, sections, categories] = await Promise.all([
-    api.instruction(id).catch(() => null),
+    api.instruction(id).catch((error: unknown) => {
+      restricted = isSignInRequired(error);
+      return null;
+    }),
     api.instructionBundle(),
     api.sections(),
     api.categories(),
   ]);
+  // For signed-in visitors, and this one is not: a prompt to sign in (401), nothing of the article.
+  if (restricted) return data<SignInRequired>({ signInRequired: true }, { status: 401 });
   if (!instruction) throw redirect(href.notFoundPage());
   const siblings = bundle.items
     .filter((a) => a.section_id === instruction.section_id)
@@ -35,18 +48,27 @@ export async function instructionLoader({ params, context }: LoaderFunctionArgs)
   return { instruction, siblings, trail };
 }
 
-type InstructionData = Awaited<ReturnType<typeof instructionLoader>>;
+interface InstructionData {
+  instruction: Instruction;
+  siblings: { id: number; title: string }[];
+  trail: ReturnType<typeof computeTrail>;
+}
 
 export const instructionHandle: RouteHandle = {
-  head: (loaded) => {
+  head: (loaded, t) => {
+    if (hasSignInPrompt(loaded)) return { title: t('signInToReadTitle') };
     const instruction = (loaded as InstructionData | undefined)?.instruction;
     return instruction ? { title: instruction.title, description: describe(instruction.description) } : {};
   },
 };
 
 export function InstructionPage() {
+  const loaded = useLoaderData() as InstructionData | SignInRequired;
+  return hasSignInPrompt(loaded) ? <SignInPrompt /> : <Article {...loaded} />;
+}
+
+function Article({ instruction, siblings, trail }: InstructionData) {
   const { t } = useI18n();
-  const { instruction, siblings, trail } = useLoaderData() as InstructionData;
 
   useEffect(() => {
     writeItem(storageKeys.currentSection, String(instruction.section_id));

@@ -95,6 +95,7 @@ export async function createCategory(db: Db, body: CategoryCreateBody): Promise<
       font_icon: null,
       icon_file_id: null,
       ...icon,
+      visibility: body.visibility ?? 'everyone',
       position: 1_000_000,
       source_path: null,
       created_at: now,
@@ -114,6 +115,8 @@ export async function updateCategory(db: Db, id: number, body: CategoryUpdateBod
     if (!category) throw notFound(`Category ${id}`);
     const changes: Updateable<CategoryTable> = { ...(await iconChange(trx, category, body)) };
     if (body.name !== undefined) changes.name = cleanName(body.name);
+    if (body.visibility !== undefined && body.visibility !== category.visibility)
+      changes.visibility = body.visibility;
     // The Markdown an import brought stays the source until the HTML itself changes.
     if (description !== undefined && description !== category.description) {
       changes.description = description;

@@ -31,6 +31,7 @@ export async function createSection(db: Db, body: SectionCreateBody): Promise<Ad
     const id = await insertSection(trx, {
       name,
       position: 1_000_000,
+      visibility: body.visibility ?? 'everyone',
       source_path: null,
       created_at: now,
       updated_at: now,
@@ -45,8 +46,10 @@ export async function updateSection(db: Db, id: number, body: SectionUpdateBody)
   return db.transaction().execute(async (trx) => {
     const section = await findSection(trx, id);
     if (!section) throw notFound(`Section ${id}`);
-    if (body.name !== undefined) {
-      await writeSection(trx, id, { name: cleanName(body.name), updated_at: Date.now() });
+    const name = body.name === undefined ? section.name : cleanName(body.name);
+    const visibility = body.visibility ?? section.visibility;
+    if (name !== section.name || visibility !== section.visibility) {
+      await writeSection(trx, id, { name, visibility, updated_at: Date.now() });
       await touchContent(trx);
     }
     return presentAdminSection((await findSection(trx, id))!);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { readFolder, writeFolder } from '../../testing/folder.ts';
 import { importFolder } from './import-folder.ts';
@@ -299,6 +299,11 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
       /a\/b\.md: position must be a whole number/,
     ],
     [
+      'an unknown visibility',
+      { 'a/b.md': '---\ntitle: B\nvisibility: friends\n---\n' },
+      /a\/b\.md: visibility must be one of everyone, signed_in/,
+    ],
+    [
       'a path outside the folder',
       { 'a/b.md': '---\ntitle: B\nfiles:\n  - ../../etc/passwd\n---\n' },
       /points outside the content folder/,
@@ -310,6 +315,49 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     expect(error).toBeInstanceOf(FolderErrors);
     expect((error as Error).message).toMatch(message);
     expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('reads and writes who may read a section, a category and an article (visibility), the default left unwritten', async () => {
+    const folder = writeFolder({
+      'members/_section.md': '---\nname: Members\nvisibility: signed_in\n---\n',
+      'members/welcome.md': '---\ntitle: Members welcome\n---\nHello.\n',
+      'open/_section.md': '---\nname: Open\n---\n',
+      'open/deals/_category.md': '---\nname: Deals\nvisibility: signed_in\n---\n',
+      'open/deals/desk.md': '---\ntitle: Deal desk\n---\nAsk.\n',
+      'open/pricing.md': '---\ntitle: Partner pricing\nvisibility: signed_in\n---\nPrices.\n',
+      'open/install.md': '---\ntitle: Install\n---\nRun it.\n',
+    });
+    // Its own help centre: the other tests share the sample content.
+    const own = await createTestApp(dialect);
+    onTestFinished(() => own.close());
+    await importFolder(own.ctx, folder);
+    const { db } = own.ctx;
+    const visibilityOf = async (table: 'sections' | 'categories', name: string) =>
+      (await db.selectFrom(table).select('visibility').where('name', '=', name).executeTakeFirstOrThrow())
+        .visibility;
+    const articleVisibility = async (title: string) =>
+      (
+        await db
+          .selectFrom('articles')
+          .select('visibility')
+          .where('title', '=', title)
+          .executeTakeFirstOrThrow()
+      ).visibility;
+    expect(await visibilityOf('sections', 'Members')).toBe('signed_in');
+    expect(await visibilityOf('sections', 'Open')).toBe('everyone');
+    expect(await visibilityOf('categories', 'Deals')).toBe('signed_in');
+    expect(await articleVisibility('Partner pricing')).toBe('signed_in');
+    expect(await articleVisibility('Deal desk')).toBe('everyone');
+
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-export-'));
+    await exportFolder(own.ctx, out, { force: true });
+    const files = readFolder(out);
+    const text = (name: string) => files.get(name)?.toString('utf8') ?? '';
+    expect(text('members/_section.md')).toContain('visibility: signed_in');
+    expect(text('open/deals/_category.md')).toContain('visibility: signed_in');
+    expect(text('open/pricing.md')).toContain('visibility: signed_in');
+    expect(text('open/_section.md')).not.toContain('visibility');
+    expect(text('open/install.md')).not.toContain('visibility');
   });
 
   it('refuses every file whose real location is outside the folder, however links lead there, naming the file that refers to it, and changes nothing', async () => {

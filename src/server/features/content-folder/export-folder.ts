@@ -5,7 +5,12 @@ import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tabl
 import { readAll } from '../../storage/file-storage.ts';
 import { readAllContent } from './content-folder.repository.ts';
 import { formatDocument } from './front-matter.ts';
+import type { Visibility } from '../../../shared/constants.ts';
 import { CATEGORY_FILE, SECTION_FILE } from './read-folder.ts';
+
+/** Written only when it is not the default, so a folder of public content reads as it always did. */
+const visibilityOf = (row: { visibility: Visibility }) =>
+  row.visibility === 'everyone' ? {} : { visibility: row.visibility };
 
 export interface ExportOptions {
   /** Replace what the folder holds (dot-files such as .git are kept). */
@@ -101,7 +106,7 @@ export async function exportFolder(
     );
     write(
       path.posix.join(folder, SECTION_FILE),
-      formatDocument({ name: section.name, position: section.position }, ''),
+      formatDocument({ name: section.name, position: section.position, ...visibilityOf(section) }, ''),
     );
     await writeContainer(section, null, folder);
   }
@@ -140,6 +145,7 @@ export async function exportFolder(
             position: category.position,
             icon: icon ? relativeTo(sub, await placeFile(icon, sub)) : undefined,
             font_icon: category.icon_type === 'font' ? (category.font_icon ?? undefined) : undefined,
+            ...visibilityOf(category),
             // A description written in the admin is HTML: it must not go through Markdown on the way back.
             format: isHtml ? 'html' : undefined,
           },
@@ -173,6 +179,7 @@ export async function exportFolder(
           can_create_issue: article.can_create_issue === 1,
           published: article.published === 1,
           lang: article.lang ?? undefined,
+          ...visibilityOf(article),
           files: attached.length ? attached : undefined,
           // A body written in the admin is HTML: imported back as it is (sanitised), never read as Markdown.
           format: article.body_source === null ? 'html' : undefined,

@@ -113,7 +113,7 @@ async function writeFolder(
   const changed = new Set<string>();
   const sectionIds = new Map<string, number>();
   for (const section of folder.sections) {
-    const values = { name: section.name, position: section.position };
+    const values = { name: section.name, position: section.position, visibility: section.visibility };
     const found = existing.sections.get(section.path);
     if (found) {
       sectionIds.set(section.path, found.id);
@@ -171,6 +171,7 @@ async function writeFolder(
       icon_file_id: category.icon ? (fileIds.get(category.icon)?.id ?? null) : null,
       icon_type: category.icon ? ('file' as const) : category.fontIcon ? ('font' as const) : null,
       font_icon: category.fontIcon,
+      visibility: category.visibility,
     };
     const found = existing.categories.get(category.path);
     if (found) {
@@ -204,6 +205,7 @@ async function writeFolder(
       lang: article.lang,
       can_create_issue: article.canCreateIssue ? (1 as const) : (0 as const),
       published: article.published ? (1 as const) : (0 as const),
+      visibility: article.visibility,
       position: article.position,
     };
     const found = existing.articles.get(article.path);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LANGUAGES } from '../../../shared/api/settings.ts';
+import { VISIBILITIES, type Visibility } from '../../../shared/constants.ts';
 import { collectHtmlReferences, collectReferences } from './markdown.ts';
 import {
   FolderError,
@@ -20,6 +21,7 @@ export interface FolderSection {
   path: string;
   name: string;
   position: number;
+  visibility: Visibility;
 }
 
 export interface FolderCategory {
@@ -31,6 +33,7 @@ export interface FolderCategory {
   description: string;
   icon: string | null;
   fontIcon: string | null;
+  visibility: Visibility;
   /** How the description is written: Markdown, or HTML as the admin's editor makes it. */
   format: BodyFormat;
   images: string[];
@@ -45,6 +48,7 @@ export interface FolderArticle {
   canCreateIssue: boolean;
   published: boolean;
   lang: string | null;
+  visibility: Visibility;
   files: string[];
   body: string;
   format: BodyFormat;
@@ -72,8 +76,8 @@ export class FolderErrors extends Error {
 
 export const SECTION_FILE = '_section.md';
 export const CATEGORY_FILE = '_category.md';
-const SECTION_KEYS = ['name', 'position'] as const;
-const CATEGORY_KEYS = ['name', 'position', 'icon', 'font_icon', 'format'] as const;
+const SECTION_KEYS = ['name', 'position', 'visibility'] as const;
+const CATEGORY_KEYS = ['name', 'position', 'icon', 'font_icon', 'format', 'visibility'] as const;
 const ARTICLE_KEYS = [
   'title',
   'position',
@@ -82,6 +86,7 @@ const ARTICLE_KEYS = [
   'files',
   'lang',
   'format',
+  'visibility',
 ] as const;
 
 /** The newline that ends the file is not part of an HTML body (the export adds one). */
@@ -92,6 +97,14 @@ function readFormat(file: string, value: unknown): BodyFormat {
   if (format !== 'markdown' && format !== 'html')
     throw new FolderError(file, 'format must be markdown or html');
   return format;
+}
+
+/** Who may read it: `everyone` (the default) or `signed_in`. */
+function readVisibility(file: string, value: unknown): Visibility {
+  const visibility = readString(file, 'visibility', value) ?? 'everyone';
+  if (!(VISIBILITIES as readonly string[]).includes(visibility))
+    throw new FolderError(file, `visibility must be one of ${VISIBILITIES.join(', ')}`);
+  return visibility as Visibility;
 }
 
 const isAssetFolder = (name: string) => name.startsWith('_') || name.startsWith('.');
@@ -294,6 +307,7 @@ export function readContentFolder(root: string): ContentFolder {
       canCreateIssue: readBoolean(relative, 'can_create_issue', data.can_create_issue) ?? false,
       published: readBoolean(relative, 'published', data.published) ?? true,
       lang,
+      visibility: readVisibility(relative, data.visibility),
       files: [...new Set(files)],
       body: format === 'html' ? withoutFinalNewline(body) : body,
       format,
@@ -333,6 +347,7 @@ export function readContentFolder(root: string): ContentFolder {
           description: format === 'html' ? withoutFinalNewline(body) : body,
           icon: icon ? resolveAsset(meta, icon, 'icon') : null,
           fontIcon,
+          visibility: readVisibility(meta, data.visibility),
           format,
           images: bodyAssets(meta, body, format),
         });
@@ -361,6 +376,7 @@ export function readContentFolder(root: string): ContentFolder {
         path: sectionPath,
         name: readString(meta, 'name', data.name) ?? humanize(entry.name),
         position: readInteger(meta, 'position', data.position) ?? sectionPositions.get(entry.name) ?? 0,
+        visibility: readVisibility(meta, data.visibility),
       });
     });
     readContainer(sectionPath, sectionPath, null);

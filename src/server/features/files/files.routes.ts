@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
@@ -6,16 +6,29 @@ import { route } from '../../http/route.ts';
 import { FILE_DOWNLOAD_POLICY } from '../../http/csp.ts';
 import { contentDisposition, isSafeInline } from '../../lib/content-type.ts';
 import { adminOfFileRequest } from '../../accounts/admin-session.ts';
-import { findFile, isPublicContentFile } from '../../files/files.repository.ts';
+import { findFile, readersOfContentFile } from '../../files/files.repository.ts';
+import { audienceOf, mayRead } from '../../content/visibility.ts';
+import { authenticate } from '../../accounts/accounts.service.ts';
+import { sessionCookieToken } from '../../accounts/session-cookie.ts';
 
 export function registerFileRoutes(app: FastifyInstance, { db, storage }: AppContext): void {
+  const visitorAudience = async (request: FastifyRequest) => {
+    const token = sessionCookieToken(request);
+    return audienceOf(token ? await authenticate(db, token).catch(() => null) : null);
+  };
   route(app, endpoints.downloadFile, async (request, reply) => {
     const file = await findFile(db, request.params.id);
-    const isPublic = file ? await isPublicContentFile(db, file) : false;
+    const readers = file ? await readersOfContentFile(db, file) : null;
+    const isPublic = readers === 'everyone';
+    // A file of content for signed-in visitors goes to one, known by the session cookie (an <img> or a link sends it).
+    const forVisitor = readers === 'signed_in' && mayRead(await visitorAudience(request), readers);
     // Admins (header, or the cookie the admin API sets for <img> tags) also see drafts' files and fresh uploads.
     const forAdmin =
-      !isPublic && file?.kind === 'content' && (await adminOfFileRequest(db, request)) !== null;
-    if (!file || (!isPublic && !forAdmin)) {
+      !isPublic &&
+      !forVisitor &&
+      file?.kind === 'content' &&
+      (await adminOfFileRequest(db, request)) !== null;
+    if (!file || (!isPublic && !forVisitor && !forAdmin)) {
       throw notFound(`File ${request.params.id}`);
     }
     // Checked before any download header is set, so a lost file answers the plain JSON error, never cacheable.

@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/database.ts';
 import type { CategoryRow, SectionRow } from '../../db/tables.ts';
 import { listAllCategories, listAllSections } from '../../content/content.repository.ts';
-import { countPublishedArticles } from './knowledge.repository.ts';
+import { mayRead, restrictionsOf, type Audience, type Restrictions } from '../../content/visibility.ts';
+import { countPublishedArticles, type ArticleCount } from './knowledge.repository.ts';
 
 interface Counts {
   count_category: number;
@@ -11,9 +12,13 @@ interface Counts {
 /**
  * The shape of the knowledge base as a visitor sees it. A category is visible when a published article sits
  * somewhere below it; a section when it has a visible category or a published article of its own. Counts are of
- * visible things only, so a tree of drafts never shows up as an empty tile.
+ * visible things only, so a tree of drafts never shows up as an empty tile. Built for one audience: what it may not
+ * read (see visibility.ts) is not there at all, counts included.
  */
 export interface Catalog {
+  audience: Audience;
+  /** What is restricted in the whole tree, whoever reads. */
+  restrictions: Restrictions;
   sections: SectionRow[];
   categories: CategoryRow[];
   category(id: number): CategoryRow | undefined;
@@ -25,20 +30,26 @@ export interface Catalog {
   isSectionVisible(id: number): boolean;
 }
 
-export async function loadCatalog(db: Executor): Promise<Catalog> {
+export async function loadCatalog(db: Executor, audience: Audience): Promise<Catalog> {
   const [sections, categories, counts] = await Promise.all([
     listAllSections(db),
     listAllCategories(db),
     countPublishedArticles(db),
   ]);
-  return buildCatalog(sections, categories, counts);
+  return buildCatalog(sections, categories, counts, audience);
 }
 
 export function buildCatalog(
-  sections: SectionRow[],
-  categories: CategoryRow[],
-  counts: { section_id: number; category_id: number | null; count: number }[],
+  allSections: SectionRow[],
+  allCategories: CategoryRow[],
+  allCounts: ArticleCount[],
+  audience: Audience,
 ): Catalog {
+  const restrictions = restrictionsOf(allSections, allCategories);
+  const readable = (restricted: boolean) => !restricted || mayRead(audience, 'signed_in');
+  const sections = allSections.filter((s) => readable(restrictions.section(s.id)));
+  const categories = allCategories.filter((c) => readable(restrictions.category(c.id)));
+  const counts = allCounts.filter((row) => readable(restrictions.article(row)));
   const byId = new Map(categories.map((c) => [c.id, c]));
   const children = new Map<number | null, CategoryRow[]>();
   for (const category of categories) {
@@ -78,6 +89,8 @@ export function buildCatalog(
   });
 
   return {
+    audience,
+    restrictions,
     sections,
     categories,
     category: (id) => byId.get(id),

@@ -1,30 +1,59 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Visibility } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
-import type { ArticleRow, FileRow } from '../../db/tables.ts';
+import type { ArticleRow, Database, FileRow } from '../../db/tables.ts';
+import type { Audience, Restrictions } from '../../content/visibility.ts';
+
+/** Who reads, and what of the tree is restricted: the articles a query returns are those this reader may read. */
+export interface Readers {
+  audience: Audience;
+  restrictions: Restrictions;
+}
+
+/** Leaves out of an article query what the reader may not read: nothing for a signed-in reader. */
+function readableBy<O>(
+  query: SelectQueryBuilder<Database, 'articles', O>,
+  { audience, restrictions }: Readers,
+): SelectQueryBuilder<Database, 'articles', O> {
+  if (audience === 'signed_in') return query;
+  let readable = query.where('articles.visibility', '=', 'everyone');
+  if (restrictions.sectionIds.length)
+    readable = readable.where('section_id', 'not in', restrictions.sectionIds);
+  if (restrictions.categoryIds.length) {
+    const hidden = restrictions.categoryIds;
+    readable = readable.where((eb) =>
+      eb.or([eb('category_id', 'is', null), eb('category_id', 'not in', hidden)]),
+    );
+  }
+  return readable;
+}
 
 export type ArticleSummaryRow = Pick<
   ArticleRow,
   'id' | 'title' | 'section_id' | 'category_id' | 'can_create_issue' | 'position'
 >;
 
-/** Published articles per category (and per section for articles outside any category). */
-export async function countPublishedArticles(
-  db: Executor,
-): Promise<{ section_id: number; category_id: number | null; count: number }[]> {
+export interface ArticleCount {
+  section_id: number;
+  category_id: number | null;
+  visibility: Visibility;
+  count: number;
+}
+
+/** Published articles per category (and per section for articles outside any category), by who may read them. */
+export async function countPublishedArticles(db: Executor): Promise<ArticleCount[]> {
   const rows = await db
     .selectFrom('articles')
-    .select(['section_id', 'category_id', sql<number>`count(*)`.as('count')])
+    .select(['section_id', 'category_id', 'visibility', sql<number>`count(*)`.as('count')])
     .where('published', '=', 1)
-    .groupBy(['section_id', 'category_id'])
+    .groupBy(['section_id', 'category_id', 'visibility'])
     .execute();
   return rows.map((r) => ({ ...r, count: Number(r.count) }));
 }
 
-export function listPublishedArticleSummaries(db: Executor): Promise<ArticleSummaryRow[]> {
-  return db
-    .selectFrom('articles')
+export function listPublishedArticleSummaries(db: Executor, readers: Readers): Promise<ArticleSummaryRow[]> {
+  return readableBy(db.selectFrom('articles').where('published', '=', 1), readers)
     .select(['id', 'title', 'section_id', 'category_id', 'can_create_issue', 'position'])
-    .where('published', '=', 1)
     .orderBy('section_id')
     .orderBy('position')
     .orderBy('id')
@@ -40,10 +69,11 @@ export interface ArticlePageFilter {
 export async function pagePublishedArticles(
   db: Executor,
   filter: ArticlePageFilter,
+  readers: Readers,
   limit: number,
   offset: number,
 ): Promise<{ rows: ArticleRow[]; total: number }> {
-  let query = db.selectFrom('articles').where('published', '=', 1);
+  let query = readableBy(db.selectFrom('articles').where('published', '=', 1), readers);
   if (filter.categoryId !== undefined) query = query.where('category_id', '=', filter.categoryId);
   else if (filter.sectionId !== undefined) {
     query = query.where('section_id', '=', filter.sectionId).where('category_id', 'is', null);

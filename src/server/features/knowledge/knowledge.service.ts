@@ -10,8 +10,9 @@ import {
   type Section,
 } from '../../../shared/api/knowledge.ts';
 import type { Executor } from '../../db/database.ts';
-import { notFound } from '../../http/errors.ts';
-import { loadCatalog } from './catalog.ts';
+import { ApiError, notFound } from '../../http/errors.ts';
+import type { Audience } from '../../content/visibility.ts';
+import { loadCatalog, type Catalog } from './catalog.ts';
 import {
   filesById,
   filesOfArticles,
@@ -30,8 +31,19 @@ function pageMeta(total: number, page: number, perPage: number) {
   return { pageCount: Math.ceil(total / perPage), totalCount: total, currentPage: page, perPage };
 }
 
-export async function getSections(db: Executor): Promise<Section[]> {
-  const catalog = await loadCatalog(db);
+/**
+ * What exists but is for signed-in visitors: 401, so a direct link can ask to sign in, and nothing of it (not even
+ * its title) in the answer.
+ */
+const signInRequired = (what: string) =>
+  new ApiError(
+    401,
+    'sign_in_required',
+    `${what} is for signed-in visitors with a confirmed email; sign in to read it`,
+  );
+
+export async function getSections(db: Executor, audience: Audience): Promise<Section[]> {
+  const catalog = await loadCatalog(db, audience);
   return catalog.sections
     .filter((s) => catalog.isSectionVisible(s.id))
     .map((s) => presentSection(s, catalog));
@@ -40,13 +52,24 @@ export async function getSections(db: Executor): Promise<Section[]> {
 /** Any parameter asks for one page of a list; none asks for the whole bundle. */
 const wantsPage = (query: object) => Object.values(query).some((value) => value !== undefined);
 
-export async function listCategories(db: Executor, query: CategoryListQuery): Promise<PagedList<Category>> {
-  const catalog = await loadCatalog(db);
+/** A category asked for by id that this reader cannot see: for signed-in visitors (401), or not there (404). */
+function missingCategory(catalog: Catalog, id: number): ApiError {
+  const what = `Category ${id}`;
+  const signedIn = catalog.audience === 'everyone' && catalog.restrictions.category(id);
+  return signedIn ? signInRequired(what) : notFound(what);
+}
+
+export async function listCategories(
+  db: Executor,
+  query: CategoryListQuery,
+  audience: Audience,
+): Promise<PagedList<Category>> {
+  const catalog = await loadCatalog(db, audience);
   let rows = catalog.categories.filter((c) => catalog.isCategoryVisible(c.id));
   const paged = wantsPage(query);
   if (query.category_parent_id !== undefined) {
     if (!catalog.isCategoryVisible(query.category_parent_id)) {
-      throw notFound(`Category ${query.category_parent_id}`);
+      throw missingCategory(catalog, query.category_parent_id);
     }
     rows = catalog.visibleChildren(query.category_parent_id);
   } else if (query.section_id !== undefined) {
@@ -65,8 +88,11 @@ export async function listCategories(db: Executor, query: CategoryListQuery): Pr
   };
 }
 
-export async function listInstructionBundle(db: Executor): Promise<PagedList<InstructionSummary>> {
-  const rows = await listPublishedArticleSummaries(db);
+export async function listInstructionBundle(
+  db: Executor,
+  audience: Audience,
+): Promise<PagedList<InstructionSummary>> {
+  const rows = await listPublishedArticleSummaries(db, await loadCatalog(db, audience));
   return {
     items: rows.map(presentInstructionSummary),
     _meta: pageMeta(rows.length, 1, Math.max(rows.length, 1)),
@@ -76,17 +102,19 @@ export async function listInstructionBundle(db: Executor): Promise<PagedList<Ins
 export async function listInstructions(
   db: Executor,
   query: InstructionListQuery,
+  audience: Audience,
 ): Promise<PagedList<Instruction> | PagedList<InstructionSummary>> {
-  if (!wantsPage(query)) return listInstructionBundle(db);
-  if (query.category_id !== undefined) {
-    const catalog = await loadCatalog(db);
-    if (!catalog.isCategoryVisible(query.category_id)) throw notFound(`Category ${query.category_id}`);
+  if (!wantsPage(query)) return listInstructionBundle(db, audience);
+  const catalog = await loadCatalog(db, audience);
+  if (query.category_id !== undefined && !catalog.isCategoryVisible(query.category_id)) {
+    throw missingCategory(catalog, query.category_id);
   }
   const perPage = query.per_page ?? ARTICLE_PAGE_SIZE;
   const page = query.page ?? 1;
   const { rows, total } = await pagePublishedArticles(
     db,
     { categoryId: query.category_id, sectionId: query.section_id },
+    catalog,
     perPage,
     (page - 1) * perPage,
   );
@@ -100,9 +128,13 @@ export async function listInstructions(
   };
 }
 
-export async function getInstruction(db: Executor, id: number): Promise<Instruction> {
+export async function getInstruction(db: Executor, id: number, audience: Audience): Promise<Instruction> {
   const article = await findPublishedArticle(db, id);
   if (!article) throw notFound(`Article ${id}`);
+  if (audience === 'everyone') {
+    const { restrictions } = await loadCatalog(db, audience);
+    if (restrictions.article(article)) throw signInRequired(`Article ${id}`);
+  }
   const files = await filesOfArticles(db, [id]);
   return presentInstruction(article, files.get(id) ?? []);
 }

@@ -280,7 +280,7 @@ describe.each(testDialects())('a large change to a large index on %s', (dialect)
         articles.push(await buildArticle(t.ctx.db, { title: `Router model ${i}` }));
       const search = createSearchService(t.ctx.db, { backgroundRebuildFrom: 5 });
       const titles = async (text: string) =>
-        (await search.suggest(text, 20)).items.map((item) => item.title).sort();
+        (await search.suggest(text, 20, 'everyone')).items.map((item) => item.title).sort();
       expect(await titles('router')).toHaveLength(10);
 
       await t.ctx.db

@@ -1,7 +1,7 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { AuthUser, LoginResult } from '../../../shared/api/auth.ts';
 import { AUTH_HEADER } from '../../../shared/constants.ts';
-import { apiFrom } from '../../api/api-context.ts';
+import { apiFrom, forgetAnswers } from '../../api/api-context.ts';
 import { call } from '../../api/call.ts';
 import { clearAuthToken, readAuthToken, storageKeys, writeItem } from '../../lib/storage.ts';
 
@@ -74,6 +74,7 @@ export function AuthProvider({
   };
   const signedIn = (result: LoginResult) => {
     writeItem(storageKeys.authToken, result.token);
+    forgetAnswers();
     setState({ user: result.user, error: null, checked: true });
   };
   const update = (user: AuthUser) => setState((current) => ({ ...current, user }));

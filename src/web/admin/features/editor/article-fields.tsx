@@ -1,3 +1,4 @@
+import { VisibilityField } from './editor-parts.tsx';
 import type { RefObject } from 'react';
 import { LANGUAGES, type Language } from '../../../../shared/constants.ts';
 import { Field } from '../../components/field.tsx';
@@ -63,6 +64,12 @@ export function ArticleFields({
           </label>
         </div>
       </div>
+
+      <VisibilityField
+        value={values.visibility ?? 'everyone'}
+        onChange={(visibility) => change({ visibility })}
+        error={errors.visibility}
+      />
 
       <Attachments
         files={values.files}

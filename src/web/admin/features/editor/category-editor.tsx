@@ -2,7 +2,7 @@ import type { AdminCategory } from '../../../../shared/api/admin.ts';
 import { href } from '../../../../shared/paths.ts';
 import { Field, FormError } from '../../components/field.tsx';
 import { CategoryIconField } from './category-icon-field.tsx';
-import { DiscardAndStatus, PublicPageLink } from './editor-parts.tsx';
+import { DiscardAndStatus, PublicPageLink, VisibilityField } from './editor-parts.tsx';
 import { HtmlField } from './html-field.tsx';
 import { UnsavedChangesGuard } from './unsaved-changes.tsx';
 import { useCategoryForm } from './use-category-form.ts';
@@ -66,6 +66,12 @@ export function CategoryEditor({ category }: { category: AdminCategory }) {
           form={form}
           uploading={uploading}
           onChooseImage={(file) => void chooseImage(file)}
+        />
+
+        <VisibilityField
+          value={values.visibility ?? 'everyone'}
+          onChange={(visibility) => change({ visibility })}
+          error={errors.visibility}
         />
       </div>
 

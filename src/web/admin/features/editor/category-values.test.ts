@@ -14,6 +14,7 @@ const category: AdminCategory = {
   section_id: 1,
   parent_id: null,
   name: 'Routers',
+  visibility: 'everyone',
   description: '<p>All about routers.</p>',
   position: 0,
   icon_type: 'file',

@@ -1,4 +1,5 @@
 import type { AdminCategory, CategoryUpdateBody } from '../../../../shared/api/admin.ts';
+import type { Visibility } from '../../../../shared/constants.ts';
 import { readStored, removeStored, writeStored } from './local-draft.ts';
 
 export type IconKind = 'none' | 'file' | 'font';
@@ -16,6 +17,7 @@ export interface CategoryValues {
   icon_url: string | null;
   /** A new upload waiting for the save; null while the image is the stored one. */
   icon_file_id: number | null;
+  visibility: Visibility;
 }
 
 /** The server's check of font_icon (src/shared/api/admin.ts), for a message before the save. */
@@ -28,6 +30,7 @@ export const categoryValuesOf = (category: AdminCategory): CategoryValues => ({
   font_icon: category.font_icon ?? '',
   icon_url: category.icon_url,
   icon_file_id: null,
+  visibility: category.visibility,
 });
 
 /** The PATCH that turns `saved` into `values`: only what changed, so an untouched description stays as stored. */
@@ -35,6 +38,7 @@ export function categoryUpdateOf(values: CategoryValues, saved: CategoryValues):
   const body: CategoryUpdateBody = {};
   if (values.name.trim() !== saved.name) body.name = values.name.trim();
   if (values.description !== saved.description) body.description = values.description;
+  if (values.visibility && values.visibility !== saved.visibility) body.visibility = values.visibility;
   if (values.icon_type === 'none' && saved.icon_type !== 'none') {
     body.font_icon = null;
     body.icon_file_id = null;

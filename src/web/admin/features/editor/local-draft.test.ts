@@ -38,6 +38,7 @@ const article: AdminArticle = {
   section_id: 1,
   category_id: null,
   title: 'Reset the router',
+  visibility: 'everyone',
   position: 0,
   published: true,
   can_create_issue: false,

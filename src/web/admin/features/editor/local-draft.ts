@@ -1,5 +1,5 @@
 import type { AdminArticle, AdminFile } from '../../../../shared/api/admin.ts';
-import type { Language } from '../../../../shared/constants.ts';
+import type { Language, Visibility } from '../../../../shared/constants.ts';
 
 /** What the editor changes; the rest of an article (id, place, revision) is not the author's to type. */
 export interface ArticleValues {
@@ -7,6 +7,7 @@ export interface ArticleValues {
   body_html: string;
   lang: Language | null;
   can_create_issue: boolean;
+  visibility: Visibility;
   files: AdminFile[];
 }
 
@@ -15,6 +16,7 @@ export const valuesOf = (article: AdminArticle): ArticleValues => ({
   body_html: article.body_html,
   lang: article.lang,
   can_create_issue: article.can_create_issue,
+  visibility: article.visibility,
   files: article.files,
 });
 
@@ -23,6 +25,7 @@ export const blankValues = (): ArticleValues => ({
   body_html: '',
   lang: null,
   can_create_issue: false,
+  visibility: 'everyone',
   files: [],
 });
 
@@ -32,6 +35,7 @@ export function sameValues(a: ArticleValues, b: ArticleValues): boolean {
     a.body_html === b.body_html &&
     a.lang === b.lang &&
     a.can_create_issue === b.can_create_issue &&
+    a.visibility === b.visibility &&
     a.files.map((f) => f.id).join() === b.files.map((f) => f.id).join()
   );
 }

@@ -90,6 +90,8 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
       title: sent.title.trim(),
       lang: sent.lang,
       can_create_issue: sent.can_create_issue,
+      // A draft kept in this browser before visibility existed has none: the stored setting stays.
+      ...(sent.visibility && { visibility: sent.visibility }),
       file_ids: sent.files.map((file) => file.id),
       published: publish,
     };

@@ -43,10 +43,11 @@ export function TreeDialogsHost({
       return (
         <NameDialog
           title="New section"
+          initialVisibility="everyone"
           submitLabel="Create section"
           onClose={onClose}
-          onSubmit={async (name) => {
-            const section = await adminCall('createSection', { body: { name } });
+          onSubmit={async (name, visibility) => {
+            const section = await adminCall('createSection', { body: { name, visibility } });
             await afterChange(keyOf('section', section.id));
             announce(`Created section “${name}”.`);
           }}
@@ -57,12 +58,14 @@ export function TreeDialogsHost({
         <NameDialog
           title={`New category in “${dialog.container.name}”`}
           submitLabel="Create category"
+          initialVisibility="everyone"
           onClose={onClose}
-          onSubmit={async (name) => {
+          onSubmit={async (name, visibility) => {
             const { container: into } = dialog;
             const category = await adminCall('createCategory', {
               body: {
                 name,
+                visibility,
                 section_id: into.sectionId,
                 parent_id: into.kind === 'category' ? into.id : null,
               },
@@ -78,13 +81,14 @@ export function TreeDialogsHost({
         <NameDialog
           title={`Rename “${dialog.node.name}”`}
           initial={dialog.node.name}
-          submitLabel="Rename"
+          initialVisibility={dialog.node.visibility}
+          submitLabel="Save"
           onClose={onClose}
-          onSubmit={async (name) => {
+          onSubmit={async (name, visibility) => {
             const { node } = dialog;
-            if (node.kind === 'section')
-              await adminCall('updateSection', { params: { id: node.id }, body: { name } });
-            else await adminCall('updateCategory', { params: { id: node.id }, body: { name } });
+            const body = { name, visibility };
+            if (node.kind === 'section') await adminCall('updateSection', { params: { id: node.id }, body });
+            else await adminCall('updateCategory', { params: { id: node.id }, body });
             await afterChange(node.key);
             announce(`Renamed to “${name}”.`);
           }}

@@ -3,24 +3,33 @@ import type { DeleteQuery, MoveBody } from '../../../../shared/api/admin.ts';
 import { adminCall } from '../../api/admin-api.ts';
 import { Field, FormError } from '../../components/field.tsx';
 import { Modal } from '../../components/modal.tsx';
+import type { Visibility } from '../../../../shared/constants.ts';
+import { VisibilityField } from '../editor/editor-parts.tsx';
 import { codeOf, fieldErrorsOf, messageOf, type FieldErrors } from '../../lib/errors.ts';
 import { destinationsFor, moveTo, refugesFor, type Forest, type TreeNode } from './tree-model.ts';
 
-/** Create or rename: one name, with the server's message under it when it refuses. */
+/**
+ * Create or rename: one name (and, for a section or category, who can read it), with the server's message under it
+ * when it refuses.
+ */
 export function NameDialog({
   title,
   initial = '',
+  initialVisibility,
   submitLabel,
   onSubmit,
   onClose,
 }: {
   title: string;
   initial?: string;
+  /** Given: the dialog also asks who can read it. */
+  initialVisibility?: Visibility;
   submitLabel: string;
-  onSubmit: (name: string) => Promise<void>;
+  onSubmit: (name: string, visibility: Visibility | undefined) => Promise<void>;
   onClose: () => void;
 }) {
   const [name, setName] = useState(initial);
+  const [visibility, setVisibility] = useState(initialVisibility);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -32,7 +41,7 @@ export function NameDialog({
     }
     setBusy(true);
     try {
-      await onSubmit(name.trim());
+      await onSubmit(name.trim(), visibility);
       onClose();
     } catch (error) {
       const fields = fieldErrorsOf(error);
@@ -54,6 +63,9 @@ export function NameDialog({
             onChange={(e) => setName(e.target.value)}
           />
         </Field>
+        {visibility && (
+          <VisibilityField value={visibility} onChange={setVisibility} error={errors.visibility} />
+        )}
         <div className="modal-actions">
           <button type="submit" className="button" disabled={busy}>
             {submitLabel}

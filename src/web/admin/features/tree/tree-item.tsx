@@ -75,6 +75,7 @@ export function TreeItem({
         <span id={labelId} className="tree-label">
           {node.name}
           {!node.published && <span className="badge badge-draft">Draft</span>}
+          {node.visibility === 'signed_in' && <span className="badge badge-restricted">Signed-in only</span>}
         </span>
       </div>
       {isOpen && (

@@ -13,7 +13,13 @@ import {
 } from './tree-model.ts';
 
 const at = '2025-01-01T00:00:00.000Z';
-const section = (id: number, name: string, position: number) => ({ id, name, position, updated_at: at });
+const section = (id: number, name: string, position: number) => ({
+  id,
+  name,
+  position,
+  visibility: 'everyone' as const,
+  updated_at: at,
+});
 const category = (
   id: number,
   section_id: number,
@@ -30,6 +36,7 @@ const category = (
   icon_type: null,
   font_icon: null,
   icon_url: null,
+  visibility: 'everyone' as const,
   updated_at: at,
 });
 const article = (
@@ -39,7 +46,17 @@ const article = (
   title: string,
   position: number,
   published = true,
-) => ({ id, section_id, category_id, title, position, published, can_create_issue: false, updated_at: at });
+) => ({
+  id,
+  section_id,
+  category_id,
+  title,
+  position,
+  published,
+  can_create_issue: false,
+  visibility: 'everyone' as const,
+  updated_at: at,
+});
 
 // Positions are given out of order on purpose: the tree sorts by position, then id.
 const data: AdminTree = {

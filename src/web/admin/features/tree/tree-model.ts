@@ -1,3 +1,4 @@
+import type { Visibility } from '../../../../shared/constants.ts';
 import type { AdminTree, MoveBody } from '../../../../shared/api/admin.ts';
 
 export type NodeKind = 'section' | 'category' | 'article';
@@ -9,6 +10,8 @@ export interface TreeNode {
   name: string;
   /** Articles: whether visitors see it; sections and categories are always true. */
   published: boolean;
+  /** Its own setting of who may read it (what it sits in may restrict it further). */
+  visibility: Visibility;
   sectionId: number;
   /** Categories: the parent category; articles: the category; null at a section's top level and for sections. */
   categoryId: number | null;
@@ -56,6 +59,7 @@ export function buildForest(data: AdminTree): Forest {
         id: category.id,
         name: category.name,
         published: true,
+        visibility: category.visibility,
         sectionId,
         categoryId,
         parentKey,
@@ -72,6 +76,7 @@ export function buildForest(data: AdminTree): Forest {
         id: article.id,
         name: article.title,
         published: article.published,
+        visibility: article.visibility,
         sectionId,
         categoryId,
         parentKey,
@@ -88,6 +93,7 @@ export function buildForest(data: AdminTree): Forest {
       id: section.id,
       name: section.name,
       published: true,
+      visibility: section.visibility,
       sectionId: section.id,
       categoryId: null,
       parentKey: null,
