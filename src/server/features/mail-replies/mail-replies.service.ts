@@ -1,0 +1,359 @@
+import crypto from 'node:crypto';
+import { ImapFlow } from 'imapflow';
+import { simpleParser, type Attachment, type ParsedMail } from 'mailparser';
+import { UPLOAD_FILE_MAX_BYTES } from '../../../shared/constants.ts';
+import { TICKET_MESSAGE_MAX } from '../../../shared/api/tickets.ts';
+import type { ImapConfig } from '../../config/config.ts';
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/constraint-errors.ts';
+import type { OutboxTarget, TicketRow } from '../../db/tables.ts';
+import { insertFile } from '../../files/files.repository.ts';
+import { uploadRow } from '../../files/store-uploads.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { StoredBlob } from '../../storage/file-storage.ts';
+import { cleanFileName, cleanText } from '../../lib/clean-text.ts';
+import { isReplyToken, replyReferencesIn } from '../../tickets/reply-token.ts';
+import { writeMessage } from '../../tickets/thread.ts';
+import { findTicket } from '../../tickets/tickets.repository.ts';
+import {
+  claimMailReply,
+  findMailReply,
+  recordUnmatchedMail,
+  setMailReplyMessage,
+} from './mail-replies.repository.ts';
+import { stripReply } from './strip-reply.ts';
+
+/** As many files as a reply in the portal takes; each within the upload limit. */
+export const MAIL_FILES_MAX = 20;
+/** A mail larger than this is not downloaded at all: it is left for the team, unmatched. */
+export const MAIL_MAX_BYTES = 60 * 1024 * 1024;
+/** Unread mails looked at in one pass; the rest wait for the next. */
+const MAILS_PER_PASS = 200;
+
+/**
+ * Why a mail was left unread for the team instead of joining a thread:
+ * - `not_a_reply`: it answers no mail of ours (a new mail to the address, or one of our own notifications);
+ * - `bad_signature`: it names a request, but not with that request's signature;
+ * - `unknown_ticket`: the request it answers no longer exists;
+ * - `wrong_sender`: it comes from another address than the requester's;
+ * - `ticket_closed`: the request is closed (a new question is a new request);
+ * - `auto_reply`: an out-of-office or another machine's answer (Auto-Submitted);
+ * - `empty`: nothing is left once the quoted mail is taken out, and no file came;
+ * - `too_large`: larger than MAIL_MAX_BYTES.
+ */
+export type UnmatchedReason =
+  | 'not_a_reply'
+  | 'bad_signature'
+  | 'unknown_ticket'
+  | 'wrong_sender'
+  | 'ticket_closed'
+  | 'auto_reply'
+  | 'empty'
+  | 'too_large';
+
+/** What a pass did with one unread mail. */
+export type MailOutcome =
+  | { uid: number; outcome: 'stored'; ticketId: number; messageId: number; filesLeftOut: string[] }
+  /** Reported now; later passes leave it alone (`known`). */
+  | {
+      uid: number;
+      outcome: 'unmatched';
+      reason: UnmatchedReason;
+      /** The request it answers, when it exists and the signature is its own. */
+      ticketId: number | null;
+      /** The request number it names, signed or not: for the log. */
+      claimedTicketId: number | null;
+    }
+  /** Already decided, by this server or another: only marked read if it was stored. */
+  | { uid: number; outcome: 'known'; stored: boolean }
+  /** The request changed while the reply was written; the next pass tries again. */
+  | { uid: number; outcome: 'retry'; error: string };
+
+type Decision =
+  | { kind: 'store'; ticket: TicketRow; text: string; files: Attachment[]; filesLeftOut: string[] }
+  | { kind: 'unmatched'; reason: UnmatchedReason; ticketId: number | null; claimedTicketId: number | null };
+
+const unmatched = (
+  reason: UnmatchedReason,
+  ticketId: number | null = null,
+  claimedTicketId = ticketId,
+): Decision => ({ kind: 'unmatched', reason, ticketId, claimedTicketId });
+
+/** The key a mail is known by on every server: its Message-ID, or its place in the mailbox when it has none. */
+export function mailKeyOf(messageId: string | undefined, place: string): string {
+  const id = messageId?.trim();
+  return crypto
+    .createHash('sha256')
+    .update(id ? `message-id:${id}` : `place:${place}`)
+    .digest('hex');
+}
+
+const headerText = (mail: ParsedMail, name: string) => {
+  const value = mail.headers.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+/** Mail written by a machine (an out-of-office, a bounce): never a customer's answer, and never answered. */
+function isAutomatic(mail: ParsedMail): boolean {
+  const submitted = headerText(mail, 'auto-submitted').trim().toLowerCase();
+  if (submitted && submitted !== 'no') return true;
+  if (/^(auto_reply|bulk|junk|list)$/i.test(headerText(mail, 'precedence').trim())) return true;
+  return mail.headers.has('x-autoreply') || mail.headers.has('x-autorespond');
+}
+
+/** The request a mail answers, if one of the mails it answers carries that request's own signature. */
+async function signedTicketOf(ctx: AppContext, mail: ParsedMail) {
+  const references = Array.isArray(mail.references) ? mail.references : [mail.references ?? ''];
+  // In-Reply-To names the mail answered; References the thread, the most recent last.
+  const claims = replyReferencesIn([mail.inReplyTo ?? '', ...references.reverse()]);
+  for (const claim of claims) {
+    if (await isReplyToken(ctx.db, claim.ticketId, claim.token)) return { claims, ticketId: claim.ticketId };
+  }
+  return { claims, ticketId: null };
+}
+
+/** The files worth keeping: attachments, not the images a signature's HTML shows inline. */
+function filesOf(mail: ParsedMail) {
+  const files: Attachment[] = [];
+  const leftOut: string[] = [];
+  for (const attachment of mail.attachments) {
+    if (attachment.related) continue;
+    const name = cleanFileName(attachment.filename ?? 'file');
+    if (attachment.size > UPLOAD_FILE_MAX_BYTES) leftOut.push(`${name} (larger than 25 MB)`);
+    else if (files.length >= MAIL_FILES_MAX) leftOut.push(`${name} (more than ${MAIL_FILES_MAX} files)`);
+    else files.push(attachment);
+  }
+  return { files, leftOut };
+}
+
+/** Decides what becomes of one parsed mail: a requester's message, or left for the team with a reason. */
+export async function decideMail(ctx: AppContext, mail: ParsedMail): Promise<Decision> {
+  if (isAutomatic(mail)) return unmatched('auto_reply');
+  const { claims, ticketId } = await signedTicketOf(ctx, mail);
+  if (claims.length === 0) return unmatched('not_a_reply');
+  if (ticketId === null) return unmatched('bad_signature', null, claims[0]!.ticketId);
+  const ticket = await findTicket(ctx.db, ticketId);
+  if (!ticket) return unmatched('unknown_ticket', null, ticketId);
+  // The signature only says which request the mail answers; the request is the requester's to add to.
+  const senders = mail.from?.value ?? [];
+  const sender = senders.length === 1 ? senders[0]!.address?.trim().toLowerCase() : undefined;
+  if (!sender || sender !== ticket.email.trim().toLowerCase()) return unmatched('wrong_sender', ticketId);
+  if (ticket.status === 'closed') return unmatched('ticket_closed', ticketId);
+  const { files, leftOut } = filesOf(mail);
+  const answer = cleanText(stripReply(mail.text ?? ''), true);
+  const notes = leftOut.map((name) => `[not kept: ${name}]`);
+  const text = [answer, notes.join('\n')].filter(Boolean).join('\n\n').slice(0, TICKET_MESSAGE_MAX);
+  if (!answer && files.length === 0) return unmatched('empty', ticketId);
+  return { kind: 'store', ticket, text, files, filesLeftOut: leftOut };
+}
+
+/** Where the requester's reply goes besides the thread, as for a reply in the portal. */
+function replyTargets(ctx: AppContext): OutboxTarget[] {
+  const { webhookUrl, smtpUrl } = ctx.config.tickets;
+  return [...(webhookUrl ? ['webhook' as const] : []), ...(smtpUrl ? ['team' as const] : [])];
+}
+
+const sanitizedHeader = (value: string | undefined, max: number) =>
+  value ? cleanText(value, false).slice(0, max) || null : null;
+
+/**
+ * Adds the reply to its thread as the requester's message, in one transaction with the mail's row, so a mail is
+ * stored once however many servers read it: the second finds the row taken and rolls back. The files' bytes are
+ * stored first; a rolled back reply leaves them to the sweep of unused bytes.
+ */
+async function storeReply(
+  ctx: AppContext,
+  mailKey: string,
+  mail: ParsedMail,
+  decision: Extract<Decision, { kind: 'store' }>,
+  now: number,
+) {
+  const { ticket } = decision;
+  const blobs: { file: Attachment; blob: StoredBlob }[] = [];
+  for (const file of decision.files) blobs.push({ file, blob: await ctx.storage.put(file.content) });
+  return ctx.db.transaction().execute(async (trx) => {
+    await claimMailReply(trx, {
+      mail_key: mailKey,
+      outcome: 'stored',
+      reason: null,
+      ticket_id: ticket.id,
+      ticket_message_id: null,
+      sender: sanitizedHeader(ticket.email, 320),
+      subject: sanitizedHeader(mail.subject, 300),
+      created_at: now,
+    });
+    const fileIds: number[] = [];
+    for (const { file, blob } of blobs) {
+      const name = cleanFileName(file.filename ?? 'file');
+      const row = await insertFile(trx, uploadRow({ name, ...blob }, 'upload', `mail:${ticket.id}`, now));
+      fileIds.push(row.id);
+    }
+    const message = await writeMessage(
+      trx,
+      ticket,
+      {
+        author: { id: ticket.user_id, name: ticket.name, fromTeam: false },
+        text: decision.text,
+        internal: false,
+        fileIds,
+        targets: replyTargets(ctx),
+        statusWebhook: ctx.config.tickets.webhookUrl !== null,
+      },
+      now,
+    );
+    await setMailReplyMessage(trx, mailKey, message.id);
+    return message;
+  });
+}
+
+/** Decides and records one mail: stored, or reported once as unmatched. */
+export async function processMail(
+  ctx: AppContext,
+  uid: number,
+  mailKey: string,
+  source: Buffer,
+  now = Date.now(),
+): Promise<MailOutcome> {
+  const mail = await simpleParser(source);
+  const decision = await decideMail(ctx, mail);
+  const report = async (
+    reason: UnmatchedReason,
+    ticketId: number | null,
+    claimedTicketId = ticketId,
+  ): Promise<MailOutcome> => {
+    const first = await recordUnmatchedMail(ctx.db, {
+      mail_key: mailKey,
+      outcome: 'unmatched',
+      reason,
+      ticket_id: ticketId,
+      ticket_message_id: null,
+      sender: sanitizedHeader(mail.from?.value[0]?.address, 320),
+      subject: sanitizedHeader(mail.subject, 300),
+      created_at: now,
+    });
+    return first
+      ? { uid, outcome: 'unmatched', reason, ticketId, claimedTicketId }
+      : { uid, outcome: 'known', stored: false };
+  };
+  if (decision.kind === 'unmatched')
+    return report(decision.reason, decision.ticketId, decision.claimedTicketId);
+  try {
+    const message = await storeReply(ctx, mailKey, mail, decision, now);
+    return {
+      uid,
+      outcome: 'stored',
+      ticketId: decision.ticket.id,
+      messageId: message.id,
+      filesLeftOut: decision.filesLeftOut,
+    };
+  } catch (error) {
+    if (isUniqueViolation(error)) return { uid, outcome: 'known', stored: true };
+    if (error instanceof ApiError && (error.code === 'closed' || error.code === 'invalid_transition'))
+      return report('ticket_closed', decision.ticket.id);
+    if (error instanceof ApiError && error.code === 'conflict')
+      return { uid, outcome: 'retry', error: error.message };
+    throw error;
+  }
+}
+
+/** Reports of the IMAP client's own connection troubles, which it emits instead of throwing. */
+export interface MailboxLog {
+  warn(details: object, message: string): void;
+}
+
+export function imapClient(imap: ImapConfig, log?: MailboxLog): ImapFlow {
+  const client = new ImapFlow({
+    host: imap.host,
+    port: imap.port,
+    secure: imap.secure,
+    auth: { user: imap.user, pass: imap.password },
+    logger: false,
+    disableAutoIdle: true,
+    connectionTimeout: 30_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 120_000,
+  });
+  // An unhandled 'error' event would end the process; a mailbox that goes away is only a failed pass.
+  client.on('error', (error: unknown) => log?.warn({ err: error }, 'mailbox connection error'));
+  return client;
+}
+
+export interface PollOptions {
+  log?: MailboxLog;
+  /** A server shutting down: the connection closes at once; what was stored stays, the rest waits for a pass. */
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+/**
+ * One pass over the mailbox: each unread mail not decided yet is downloaded (without marking it read), decided and
+ * recorded; a stored reply is marked read only once its message is in the database, so a crash in between stores
+ * nothing twice (the next pass finds it recorded and only marks it). Unmatched mail stays unread for the team.
+ */
+export async function pollMailbox(
+  ctx: AppContext,
+  imap: ImapConfig,
+  options: PollOptions = {},
+): Promise<MailOutcome[]> {
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const client = imapClient(imap, options.log);
+  const outcomes: MailOutcome[] = [];
+  const close = () => client.close();
+  signal?.addEventListener('abort', close);
+  try {
+    await client.connect();
+    const lock = await client.getMailboxLock(imap.mailbox);
+    try {
+      const mailbox = client.mailbox;
+      const place = mailbox ? `${imap.mailbox}:${String(mailbox.uidValidity)}` : imap.mailbox;
+      const unread = ((await client.search({ seen: false }, { uid: true })) || []).slice(0, MAILS_PER_PASS);
+      if (unread.length === 0) return outcomes;
+      const heads = [];
+      for await (const head of client.fetch(unread, { uid: true, envelope: true, size: true }, { uid: true }))
+        heads.push({ uid: head.uid, messageId: head.envelope?.messageId, size: head.size ?? 0 });
+      for (const head of heads) {
+        if (signal?.aborted) break;
+        const mailKey = mailKeyOf(head.messageId, `${place}:${head.uid}`);
+        const known = await findMailReply(ctx.db, mailKey);
+        let outcome: MailOutcome;
+        if (known) outcome = { uid: head.uid, outcome: 'known', stored: known.outcome === 'stored' };
+        else if (head.size > MAIL_MAX_BYTES) {
+          const first = await recordUnmatchedMail(ctx.db, {
+            mail_key: mailKey,
+            outcome: 'unmatched',
+            reason: 'too_large',
+            ticket_id: null,
+            ticket_message_id: null,
+            sender: null,
+            subject: null,
+            created_at: options.now?.() ?? Date.now(),
+          });
+          outcome = first
+            ? {
+                uid: head.uid,
+                outcome: 'unmatched',
+                reason: 'too_large',
+                ticketId: null,
+                claimedTicketId: null,
+              }
+            : { uid: head.uid, outcome: 'known', stored: false };
+        } else {
+          const message = await client.fetchOne(String(head.uid), { source: true }, { uid: true });
+          if (!message || !message.source) continue;
+          outcome = await processMail(ctx, head.uid, mailKey, message.source, options.now?.());
+        }
+        if (outcome.outcome === 'stored' || (outcome.outcome === 'known' && outcome.stored))
+          await client.messageFlagsAdd(String(head.uid), ['\\Seen'], { uid: true });
+        outcomes.push(outcome);
+      }
+    } finally {
+      lock.release();
+    }
+  } finally {
+    signal?.removeEventListener('abort', close);
+    if (client.usable) await client.logout().catch(() => client.close());
+    else client.close();
+  }
+  return outcomes;
+}
