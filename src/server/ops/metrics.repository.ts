@@ -10,3 +10,14 @@ export function outboxBacklog(db: Executor) {
     .groupBy(['target', 'status'])
     .execute();
 }
+
+/** Mails the reply poller left unread for the team, by reason (the mailbox's own count of them may differ). */
+export function unmatchedMailCounts(db: Executor) {
+  return db
+    .selectFrom('mail_replies')
+    .select('reason')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('outcome', '=', 'unmatched')
+    .groupBy('reason')
+    .execute();
+}

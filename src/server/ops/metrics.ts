@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { outboxBacklog } from './metrics.repository.ts';
+import { outboxBacklog, unmatchedMailCounts } from './metrics.repository.ts';
 import { pageCacheHits, pageCacheMisses } from '../http/cache-metrics.ts';
 
 /** The label of a request that matched no route: one series for all of them, whatever the URL. */
@@ -87,6 +87,24 @@ export function createMetrics(
     registers: [registry],
   });
 
+  const unmatchedMail = new Gauge({
+    name: 'signpost_mail_replies_unmatched',
+    help: 'Mails in the IMAP_URL mailbox that joined no request and were left unread for the team, by reason',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const readUnmatchedMail = async (): Promise<void> => {
+    if (!ctx.config.imap) return;
+    try {
+      const rows = await unmatchedMailCounts(ctx.db);
+      unmatchedMail.reset();
+      for (const row of rows) unmatchedMail.set({ reason: row.reason ?? 'unknown' }, Number(row.count));
+    } catch (error) {
+      unmatchedMail.reset();
+      log.warn({ err: error }, 'metrics: cannot read the mail replies');
+    }
+  };
+
   /** Read at scrape time, once for the three outbox gauges. */
   const readBacklog = async (): Promise<void> => {
     try {
@@ -112,7 +130,7 @@ export function createMetrics(
     registry,
     /** The text exposition, with the figures read from the database brought up to date first. */
     async scrape(): Promise<string> {
-      await readBacklog();
+      await Promise.all([readBacklog(), readUnmatchedMail()]);
       return registry.metrics();
     },
     observe(method: string, route: string | undefined, status: number, seconds: number) {
