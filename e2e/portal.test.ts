@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue } from '../src/server/features/delivery/delivery.service.ts';
-import { buildUser } from '../src/server/testing/factories.ts';
+import { buildArticle, buildFile, buildUser } from '../src/server/testing/factories.ts';
 import { startMailServer, textOf } from '../src/server/testing/mail-server.ts';
 import { gotoHydrated, launchBrowser, NARROW, openPage, type PageProbe } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
@@ -240,4 +240,70 @@ describe('the customer portal', () => {
     expectNoProblems(probe);
     await probe.context.close();
   });
+
+  it(
+    'asks to sign in for an article for signed-in visitors, then shows it',
+    { timeout: 60_000 },
+    async () => {
+      const member = { email: 'vera@example.com', name: 'Vera Member', password: 'members only 1' };
+      await buildUser(server.ctx.db, member);
+      const open = (await (await fetch(`${server.url}/api/knowledge/instruction`)).json()).items[0] as {
+        section_id: number;
+        category_id: number | null;
+      };
+      const secret = await buildArticle(server.ctx.db, {
+        section_id: open.section_id,
+        category_id: open.category_id,
+        title: 'Partner price list',
+        body_html: '<p>Prices for partners only.</p>',
+        visibility: 'signed_in',
+      });
+      const sheet = await buildFile(server.ctx, {
+        name: 'partner-prices.txt',
+        content: 'prices',
+        articleId: secret.id,
+      });
+      const secretUrl = `${server.url}/knowledge/instruction/${secret.id}`;
+
+      const probe = await openPage(browser);
+      const page = probe.page;
+      // From the help centre's page, as a visitor following a link someone shared.
+      await gotoHydrated(page, `${server.url}/knowledge/`);
+      await page.evaluate((url) => {
+        const link = document.createElement('a');
+        link.href = url;
+        link.textContent = 'shared link';
+        document.body.append(link);
+      }, secretUrl);
+      await page.getByRole('link', { name: 'shared link' }).click();
+      await page.getByRole('heading', { name: 'Sign in to read this page' }).waitFor();
+      await page.waitForSelector('html[data-hydrated]');
+      expect(await page.content()).not.toContain('Partner price list');
+      expect(await page.title()).toContain('Sign in to read this page');
+      await checkAxe(page, 'sign-in prompt');
+      const download = await fetch(`${server.url}/files/${sheet.id}/partner-prices.txt`);
+      expect(download.status).toBe(404);
+
+      await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/login\?from=knowledge_base$/);
+      await page.getByLabel('Email').fill(member.email);
+      await page.getByLabel('Password').fill(member.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(secretUrl);
+      await page.getByRole('heading', { name: 'Partner price list' }).waitFor();
+      await page.getByText('Prices for partners only.').waitFor();
+      // Its file downloads for them, by the session cookie the browser sends.
+      const status = await page.evaluate(
+        async (url) => (await fetch(url)).status,
+        `/files/${sheet.id}/partner-prices.txt`,
+      );
+      expect(status).toBe(200);
+      // Searching finds it now.
+      await page.getByRole('combobox').fill('partner price');
+      await page.getByRole('option', { name: /Partner price list/ }).waitFor();
+      // The prompt is answered 401, as it should be, and Chromium notes it; nothing else.
+    expect(probe.problems.filter((problem) => !problem.includes('status of 401'))).toEqual([]);
+      await probe.context.close();
+    },
+  );
 });

@@ -73,9 +73,13 @@ export function TreeItem({
         </span>
         <span className={`tree-icon tree-icon-${node.kind}`} aria-hidden="true" />
         <span id={labelId} className="tree-label">
+          {node.visibility === 'signed_in' && (
+            <span className="badge badge-restricted" title="Only signed-in customers can read it">
+              Signed-in
+            </span>
+          )}
           {node.name}
           {!node.published && <span className="badge badge-draft">Draft</span>}
-          {node.visibility === 'signed_in' && <span className="badge badge-restricted">Signed-in only</span>}
         </span>
       </div>
       {isOpen && (
