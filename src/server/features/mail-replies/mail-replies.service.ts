@@ -105,7 +105,7 @@ function isAutomatic(mail: ParsedMail): boolean {
 async function signedTicketOf(ctx: AppContext, mail: ParsedMail) {
   const references = Array.isArray(mail.references) ? mail.references : [mail.references ?? ''];
   // In-Reply-To names the mail answered; References the thread, the most recent last.
-  const claims = replyReferencesIn([mail.inReplyTo ?? '', ...references.reverse()]);
+  const claims = replyReferencesIn([mail.inReplyTo ?? '', ...[...references].reverse()]);
   for (const claim of claims) {
     if (await isReplyToken(ctx.db, claim.ticketId, claim.token)) return { claims, ticketId: claim.ticketId };
   }
