@@ -165,9 +165,13 @@ describe('the admin app, one journey', () => {
     await checkAxe('one request');
     // The agent answers: a reply (no SMTP here, and the form says so), then a note only the team sees.
     expect(await page.locator('.reply-form .field-hint').innerText()).toContain('Not emailed');
-    await page
-      .getByLabel('Reply to Ann Lee')
-      .fill('Unplug it for 30 seconds.\n\nThen tell us what it shows.');
+    // Written as rich text: a bold word from the toolbar reaches the conversation as bold.
+    const replyBox = page.getByLabel('Reply to Ann Lee');
+    await replyBox.fill('Unplug it for 30 seconds.\n\nThen tell us what it shows.');
+    await replyBox.press('Control+End');
+    await replyBox.press('Shift+Home');
+    await page.locator('.reply-form').getByRole('button', { name: 'Bold' }).click();
+    expect(await page.locator('.reply-form').getByRole('button', { name: 'Image' }).count()).toBe(0);
     await page.getByLabel('Attach files').setInputFiles({
       name: 'reset-steps.txt',
       mimeType: 'text/plain',
@@ -183,6 +187,9 @@ describe('the admin app, one journey', () => {
     const thread = page.getByRole('list', { name: 'Conversation' }).locator(':scope > li');
     expect(await thread.count()).toBe(3);
     expect(await thread.nth(1).innerText()).toContain('Then tell us what it shows.');
+    expect(await thread.nth(1).locator('.thread-body strong').innerText()).toBe(
+      'Then tell us what it shows.',
+    );
     const attached = thread.nth(1).getByRole('link', { name: 'reset-steps.txt' });
     const download = await page.request.get(`${server.url}${await attached.getAttribute('href')}`);
     expect(await download.text()).toBe('1. Unplug\n2. Wait\n3. Plug in\n');

@@ -44,21 +44,62 @@ export async function startMailServer() {
   };
 }
 
+interface MimePart {
+  /** Unfolded. */
+  head: string;
+  body: string;
+}
+
+/** The parts of a message that hold content, nested multiparts (mixed around alternative) walked through. */
+function leafParts(entity: string, top = true): MimePart[] {
+  const split = entity.indexOf('\r\n\r\n');
+  if (split < 0) return [];
+  const head = entity.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const body = entity.slice(split + 4);
+  const type =
+    /content-type:\s*([^;\r\n]+)/i.exec(head)?.[1]?.trim().toLowerCase() ?? (top ? 'text/plain' : '');
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(head)?.[1];
+  if (!type.startsWith('multipart/') || !boundary) return [{ head, body }];
+  return body
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((part) => !part.startsWith('--'))
+    .flatMap((part) => leafParts(part.replace(/^\r\n/, ''), false));
+}
+
+const decodedBody = ({ head, body }: MimePart): Buffer => {
+  const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64');
+  if (encoding === 'quoted-printable')
+    return Buffer.from(
+      body
+        .replace(/=\r\n/g, '')
+        .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    );
+  return Buffer.from(body, 'latin1');
+};
+
 /** The attachments of a message, by file name, decoded: enough MIME to prove the bytes arrived whole. */
 export function attachmentsOf(raw: string): Map<string, Buffer> {
-  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
   const found = new Map<string, Buffer>();
-  if (!boundary) return found;
-  for (const part of raw.split(`--${boundary}`)) {
-    const split = part.indexOf('\r\n\r\n');
-    if (split < 0) continue;
-    const head = part.slice(0, split);
-    const name = /filename="?([^";\r\n]+)"?/i.exec(head)?.[1];
-    if (!name || !/content-disposition:\s*attachment/i.test(head)) continue;
-    expect(head).toMatch(/content-transfer-encoding:\s*base64/i);
-    found.set(name, Buffer.from(part.slice(split + 4).replace(/\s+/g, ''), 'base64'));
+  for (const part of leafParts(raw)) {
+    const name = /filename="?([^";\r\n]+)"?/i.exec(part.head)?.[1];
+    if (!name || !/content-disposition:\s*attachment/i.test(part.head)) continue;
+    expect(part.head).toMatch(/content-transfer-encoding:\s*base64/i);
+    found.set(name, decodedBody(part));
   }
   return found;
+}
+
+/** The part of this type (text/plain, text/html), decoded, as a mail client shows it; '' without one. */
+function contentOf(raw: string, type: string): string {
+  const part = leafParts(raw).find(
+    (p) =>
+      new RegExp(`^content-type:\\s*${type}`, 'im').test(p.head.replace(/\r\n/g, '\n')) ||
+      (type === 'text/plain' && !/content-type:/i.test(p.head)),
+  );
+  return part ? decodedBody(part).toString('utf8').replace(/\r\n/g, '\n') : '';
 }
 
 /** Unfolds headers and decodes RFC 2047 words, so a test can read what a mail client would show. */
@@ -81,28 +122,7 @@ export function headerOf(raw: string, name: string): string | undefined {
 }
 
 /** The plain-text part of a message, decoded (quoted-printable or base64), as a mail client shows it. */
-export function textOf(raw: string): string {
-  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
-  const parts = boundary ? raw.split(`--${boundary}`) : [raw];
-  for (const part of parts) {
-    const split = part.indexOf('\r\n\r\n');
-    if (split < 0) continue;
-    const head = part.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-    if (boundary && !/content-type:\s*text\/plain/i.test(head)) continue;
-    const body = part.slice(split + 4);
-    const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
-    const bytes =
-      encoding === 'base64'
-        ? Buffer.from(body.replace(/\s+/g, ''), 'base64')
-        : encoding === 'quoted-printable'
-          ? Buffer.from(
-              body
-                .replace(/=\r\n/g, '')
-                .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-              'latin1',
-            )
-          : Buffer.from(body, 'latin1');
-    return bytes.toString('utf8').replace(/\r\n/g, '\n');
-  }
-  return '';
-}
+export const textOf = (raw: string): string => contentOf(raw, 'text/plain');
+
+/** The HTML part of a message, decoded; '' for a mail of text only. */
+export const htmlOf = (raw: string): string => contentOf(raw, 'text/html');

@@ -18,6 +18,8 @@ export interface NewMessage {
   author: Author;
   /** Plain text as written; kept as is for mail and search, and as paragraphs for pages. */
   text: string;
+  /** The message as sanitised HTML (a team reply written as rich text); without it, `text` in paragraphs. */
+  html?: string;
   internal: boolean;
   /** Uploads already checked to be the author's and untaken. */
   fileIds: number[];
@@ -86,7 +88,7 @@ export async function writeMessage(
     from_team: message.author.fromTeam ? 1 : 0,
     internal: message.internal ? 1 : 0,
     body_text: message.text,
-    body_html: textToHtml(message.text),
+    body_html: message.html ?? textToHtml(message.text),
     created_at: now,
   });
   await attachMessageFiles(trx, ticket.id, row.id, message.fileIds);

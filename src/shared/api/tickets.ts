@@ -149,6 +149,8 @@ export type TicketUpdateBody = Static<typeof TicketUpdateBody>;
 
 /** Longest message, as for the request itself. */
 export const TICKET_MESSAGE_MAX = 20_000;
+/** Longest message written as rich text: its markup on top of TICKET_MESSAGE_MAX of text. */
+export const TICKET_MESSAGE_HTML_MAX = 100_000;
 
 /**
  * A reply of the team (mailed to the requester) or an internal note (`internal`, for the team only), with files
@@ -156,7 +158,13 @@ export const TICKET_MESSAGE_MAX = 20_000;
  * request opens it).
  */
 export const TicketReplyBody = Type.Object({
-  body: Type.String({ minLength: 1, maxLength: TICKET_MESSAGE_MAX }),
+  /** The message as plain text; or give `body_html`. */
+  body: Type.Optional(Type.String({ minLength: 1, maxLength: TICKET_MESSAGE_MAX })),
+  /**
+   * The message as rich text (paragraphs, emphasis, links, lists, quotes, code), sanitised by the server; its text
+   * (for the mail's plain part and search) is made from it. Wins over `body`.
+   */
+  body_html: Type.Optional(Type.String({ minLength: 1, maxLength: TICKET_MESSAGE_HTML_MAX })),
   internal: Type.Optional(Type.Boolean()),
   status: Type.Optional(TicketStatusSchema),
   files: Type.Optional(Type.Array(Id, { maxItems: 20 })),

@@ -6,6 +6,7 @@ import {
   type TicketCounts,
   type TicketListQuery,
   type TicketReplyBody,
+  TICKET_MESSAGE_MAX,
   type TicketRouting,
   type TicketUpdateBody,
   type TicketView,
@@ -22,6 +23,8 @@ import { addMessage } from '../../tickets/thread.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
 import { userKey } from '../../tickets/visitor.ts';
 import { cleanText } from '../../lib/clean-text.ts';
+import { cleanHtml } from '../../html/clean-html.ts';
+import { htmlToMailText } from '../../html/mail-text.ts';
 import {
   countByStatus,
   countTickets,
@@ -197,6 +200,24 @@ function replyTargets(config: TicketsConfig): OutboxTarget[] {
 }
 
 /**
+ * What the writer said: rich text (`body_html`) sanitised as every stored fragment is, with its plain text made from
+ * it for the mail and search; or plain text (`body`). 400 naming the field when there is nothing to send.
+ */
+async function messageOf(body: TicketReplyBody): Promise<{ text: string; html?: string }> {
+  if (body.body_html !== undefined) {
+    const html = await cleanHtml(body.body_html, 'body_html');
+    const text = htmlToMailText(html);
+    if (!text) throw badRequest('body_html', 'must not be empty');
+    if (text.length > TICKET_MESSAGE_MAX)
+      throw badRequest('body_html', `must be at most ${TICKET_MESSAGE_MAX} characters of text`);
+    return { text, html };
+  }
+  const text = cleanText(body.body ?? '', true);
+  if (!text) throw badRequest('body', 'must not be empty');
+  return { text };
+}
+
+/**
  * A reply of the team, mailed to the requester in their language, or an internal note that never leaves the team;
  * with the writer's own untaken uploads (400 naming `files` otherwise).
  */
@@ -209,8 +230,7 @@ export async function replyToTicket(
 ): Promise<TicketView> {
   const ticket = await findTicket(db, id);
   if (!ticket) throw notFound(`Ticket ${id}`);
-  const text = cleanText(body.body, true);
-  if (!text) throw badRequest('body', 'must not be empty');
+  const { text, html } = await messageOf(body);
   const fileIds = [...new Set(body.files ?? [])];
   const attachable = new Set(
     (await findAttachableUploads(db, [userKey(writer.id)], fileIds)).map((f) => f.id),
@@ -221,6 +241,7 @@ export async function replyToTicket(
   await addMessage(db, ticket, {
     author: { id: writer.id, name: writer.name, fromTeam: true },
     text,
+    ...(html !== undefined && { html }),
     internal,
     fileIds,
     ...(body.status && { status: body.status }),

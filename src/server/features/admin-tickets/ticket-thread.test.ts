@@ -6,7 +6,7 @@ import { TicketView } from '../../../shared/api/tickets.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
-import { attachmentsOf, headerOf, startMailServer, textOf } from '../../testing/mail-server.ts';
+import { attachmentsOf, headerOf, htmlOf, startMailServer, textOf } from '../../testing/mail-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
 import { isTicketLink, saveTicketLink } from '../../tickets/ticket-links.ts';
@@ -154,6 +154,36 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
       }),
     ]);
     expect(receiver.keys).toEqual([`ticket-${ticket.id}-message-${view.messages[0]!.id}-webhook`]);
+  });
+
+  it('takes a reply written as rich text: sanitised, mailed as HTML beside its text, shown as written', async () => {
+    const ticket = await buildTicket(t.ctx, { email: 'rita@example.com', name: 'Rita', targets: [] });
+    const response = await reply(ticket.id, {
+      body_html:
+        '<p>Hello <strong>Rita</strong>,</p><ol><li><p>Unplug it</p></li></ol>' +
+        '<p>See <a href="https://example.com/guide">the guide</a>.</p>' +
+        '<script>alert(1)</script><p onclick="steal()">Thanks</p>',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const message = response.json<TicketView>().messages[0]!;
+    expect(message.body_html).toContain('<strong>Rita</strong>');
+    expect(message.body_html).toContain('<a href="https://example.com/guide">the guide</a>');
+    expect(message.body_html).not.toMatch(/script|onclick|steal/);
+    expect(message.body_text).toBe(
+      'Hello Rita,\n\n- Unplug it\n\nSee the guide (https://example.com/guide).\n\nThanks',
+    );
+    await deliverDue(t.ctx);
+    const mail = smtp.mails.find((m) => m.to.includes('rita@example.com'))!;
+    expect(textOf(mail.raw)).toContain('See the guide (https://example.com/guide).');
+    const html = htmlOf(mail.raw);
+    expect(html).toContain('<strong>Rita</strong>');
+    expect(html).toContain('<a href="https://example.com/guide">the guide</a>');
+    expect(html).not.toMatch(/<script|onclick/);
+
+    // Markup with no text is nothing to send.
+    const empty = await reply(ticket.id, { body_html: '<p><br></p>' });
+    expectApiError(empty, 400, ['body_html']);
+    expectApiError(await reply(ticket.id, {}), 400, ['body']);
   });
 
   it("attaches the reply's files to the mail, and each file goes with one message only", async () => {

@@ -9,7 +9,7 @@ import {
 import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
-import { receivedEmailText, replyEmailText, teamEmailText } from './reply-email.ts';
+import { receivedEmailText, replyEmailHtml, replyEmailText, teamEmailText } from './reply-email.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
 import { messageIdOf, receivedMessageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
 import { sendMail } from '../../mail/send-mail.ts';
@@ -70,19 +70,21 @@ async function deliverMessage(
     await sendWebhook(ctx, row, payload, options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS);
   } else if (row.target === 'requester') {
     const { supportEmail } = ctx.config.tickets;
+    const reply = [
+      ticket,
+      message,
+      files,
+      supportEmail !== null,
+      await threadLink(ctx, ticket, message),
+    ] as const;
     await sendMail(
       ctx,
       {
         ...threading,
         to: { name: ticket.name, address: ticket.email },
         ...(supportEmail && { replyTo: supportEmail }),
-        text: replyEmailText(
-          ticket,
-          message,
-          files,
-          supportEmail !== null,
-          await threadLink(ctx, ticket, message),
-        ),
+        text: replyEmailText(...reply),
+        html: replyEmailHtml(...reply),
       },
       files,
     );

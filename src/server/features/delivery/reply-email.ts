@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../../shared/html.ts';
 import type { Language } from '../../../shared/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { FileRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
@@ -61,14 +62,43 @@ export function replyEmailText(
   threadLink: string | null = null,
 ): string {
   const texts = textsOf(ticket.lang);
-  const fill = (template: string) =>
-    // Functions, not strings, as replacements: a `$&` in a name or title stays as written.
-    template.replace('{{author}}', () => message.author_name).replace('{{title}}', () => ticket.title);
-  const lines = [fill(texts.replied), '', message.body_text, ''];
+  const lines = [introOf(ticket, message), '', message.body_text, ''];
   if (files.length > 0) lines.push(texts.files, ...files.map((file) => `- ${file.original_name}`), '');
   if (threadLink) lines.push(texts.read, threadLink, '');
   if (answerByMail) lines.push(texts.answer);
   return `${lines.join('\n')}\n`;
+}
+
+const introOf = (ticket: TicketRow, message: TicketMessageRow) =>
+  // Functions, not strings, as replacements: a `$&` in a name or title stays as written.
+  textsOf(ticket.lang)
+    .replied.replace('{{author}}', () => message.author_name)
+    .replace('{{title}}', () => ticket.title);
+
+/**
+ * The same reply as HTML, beside the text (mail clients show the one they prefer): the message as stored, already
+ * sanitised and safe to place in a page, so its formatting and links survive; everything around it escaped.
+ */
+export function replyEmailHtml(
+  ticket: TicketRow,
+  message: TicketMessageRow,
+  files: FileRow[],
+  answerByMail: boolean,
+  threadLink: string | null = null,
+): string {
+  const texts = textsOf(ticket.lang);
+  const parts = [`<p>${escapeHtml(introOf(ticket, message))}</p>`, `<div>${message.body_html}</div>`];
+  if (files.length > 0)
+    parts.push(
+      `<p>${escapeHtml(texts.files)}</p>`,
+      `<ul>${files.map((file) => `<li>${escapeHtml(file.original_name)}</li>`).join('')}</ul>`,
+    );
+  if (threadLink)
+    parts.push(
+      `<p>${escapeHtml(texts.read)} <a href="${escapeHtml(threadLink)}">${escapeHtml(threadLink)}</a></p>`,
+    );
+  if (answerByMail) parts.push(`<p>${escapeHtml(texts.answer)}</p>`);
+  return `<!doctype html><html lang="${escapeHtml(ticket.lang)}"><body>${parts.join('\n')}</body></html>\n`;
 }
 
 /** What the requester reads once a request is stored: that it arrived, where to follow it, and what they wrote. */

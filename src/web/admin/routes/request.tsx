@@ -1,9 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { RelatedTickets, TeamList, TicketMessage, TicketView } from '../../../shared/api/tickets.ts';
 import { TICKET_TRANSITIONS, type TicketStatus } from '../../../shared/constants.ts';
 import { adminCall, uploadReplyFiles } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
+import { RichTextEditor } from '../features/editor/rich-text-editor.tsx';
 import { fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { useSession } from '../features/session/session.tsx';
@@ -142,9 +143,17 @@ function Controls({
   );
 }
 
+/** Whether the editor's HTML holds no text (an empty editor is `<p></p>`). */
+const isBlank = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .trim() === '';
+
 /** The team's answer: a reply the requester gets by email, or a note only the team sees. */
 function ReplyForm({ ticket, onSent }: { ticket: TicketView; onSent: (ticket: TicketView) => void }) {
   const { routing } = useSession();
+  const ids = useId();
   const [body, setBody] = useState('');
   const [internal, setInternal] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -165,7 +174,11 @@ function ReplyForm({ ticket, onSent }: { ticket: TicketView; onSent: (ticket: Ti
       const uploaded = files.length > 0 ? await uploadReplyFiles(files) : [];
       const next = await adminCall('replyAdminTicket', {
         params: { id: ticket.id },
-        body: { body, internal, ...(uploaded.length > 0 && { files: uploaded.map((file) => file.id) }) },
+        body: {
+          body_html: body,
+          internal,
+          ...(uploaded.length > 0 && { files: uploaded.map((file) => file.id) }),
+        },
       });
       setBody('');
       setFiles([]);
@@ -184,19 +197,30 @@ function ReplyForm({ ticket, onSent }: { ticket: TicketView; onSent: (ticket: Ti
     <form className={`reply-form${internal ? ' reply-note' : ''}`} onSubmit={send} noValidate>
       <h2>{internal ? 'Internal note' : 'Reply'}</h2>
       <FormError message={problem} />
-      <Field
-        label={internal ? 'Note for the team' : `Reply to ${ticket.name}`}
-        error={errors.body}
-        hint={
-          internal
+      <div className="field reply-body">
+        <span id={`${ids}-label`} className="field-label">
+          {internal ? 'Note for the team' : `Reply to ${ticket.name}`}
+        </span>
+        <RichTextEditor
+          compact
+          value={body}
+          onChange={setBody}
+          onUpload={() => Promise.resolve([])}
+          onLostTags={() => undefined}
+          labelledBy={`${ids}-label`}
+          hidden={false}
+        />
+        <p className="field-hint">
+          {internal
             ? 'Only the team sees notes; they are never emailed.'
             : routing.mail
               ? `Emailed to ${ticket.email}.`
-              : `Not emailed: this server has no SMTP_URL. Write to ${ticket.email} yourself if they must know.`
-        }
-      >
-        <textarea rows={6} value={body} onChange={(e) => setBody(e.target.value)} />
-      </Field>
+              : `Not emailed: this server has no SMTP_URL. Write to ${ticket.email} yourself if they must know.`}
+        </p>
+        {(errors.body_html ?? errors.body) && (
+          <p className="field-error">{errors.body_html ?? errors.body}</p>
+        )}
+      </div>
       <Field label="Attach files" error={errors['file[]'] ?? errors.files}>
         <input
           key={picker}
@@ -210,7 +234,7 @@ function ReplyForm({ ticket, onSent }: { ticket: TicketView; onSent: (ticket: Ti
           <input type="checkbox" checked={internal} onChange={(e) => setInternal(e.target.checked)} />{' '}
           Internal note
         </label>
-        <button type="submit" className="button" disabled={busy || body.trim() === ''}>
+        <button type="submit" className="button" disabled={busy || isBlank(body)}>
           {busy ? 'Sending…' : internal ? 'Add note' : 'Send reply'}
         </button>
       </div>

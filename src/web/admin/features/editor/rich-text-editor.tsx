@@ -59,6 +59,7 @@ export function RichTextEditor({
   onLostTags,
   labelledBy,
   hidden,
+  compact = false,
 }: {
   value: string;
   onChange: (html: string) => void;
@@ -66,6 +67,8 @@ export function RichTextEditor({
   onLostTags: (tags: string[]) => void;
   labelledBy: string;
   hidden: boolean;
+  /** A message rather than an article (a reply to a customer): text, emphasis, links, lists, quotes and code only. */
+  compact?: boolean;
 }) {
   const lastValue = useRef(value);
   const callbacks = useRef({ onChange, onUpload, onLostTags });
@@ -104,7 +107,8 @@ export function RichTextEditor({
         const files = [...(event.clipboardData?.files ?? [])].filter(isImage);
         if (files.length === 0) return false;
         event.preventDefault();
-        insertImagesRef.current(files);
+        // A message takes no images in its text (files go with it as attachments).
+        if (!compact) insertImagesRef.current(files);
         return true;
       },
       handleDrop: (view, event, _slice, moved) => {
@@ -112,7 +116,8 @@ export function RichTextEditor({
         const files = [...(event.dataTransfer?.files ?? [])].filter(isImage);
         if (files.length === 0) return false;
         event.preventDefault();
-        insertImagesRef.current(files, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos);
+        if (!compact)
+          insertImagesRef.current(files, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos);
         return true;
       },
     },
@@ -163,28 +168,32 @@ export function RichTextEditor({
   return (
     <div className="rich-editor" hidden={hidden}>
       <Toolbar label="Formatting" className="editor-toolbar">
-        <select
-          aria-label="Text style"
-          className="tool-select"
-          value={textStyleOf(editor)}
-          onChange={(event) => {
-            const style = event.target.value as TextStyle;
-            if (style === 'paragraph') chain().setParagraph().run();
-            else
-              chain()
-                .setHeading({ level: Number(style) as 2 | 3 | 4 })
-                .run();
-          }}
-        >
-          <option value="" disabled>
-            Mixed
-          </option>
-          <option value="paragraph">Paragraph</option>
-          <option value="2">Heading 2</option>
-          <option value="3">Heading 3</option>
-          <option value="4">Heading 4</option>
-        </select>
-        <span className="tool-separator" aria-hidden="true" />
+        {!compact && (
+          <>
+            <select
+              aria-label="Text style"
+              className="tool-select"
+              value={textStyleOf(editor)}
+              onChange={(event) => {
+                const style = event.target.value as TextStyle;
+                if (style === 'paragraph') chain().setParagraph().run();
+                else
+                  chain()
+                    .setHeading({ level: Number(style) as 2 | 3 | 4 })
+                    .run();
+              }}
+            >
+              <option value="" disabled>
+                Mixed
+              </option>
+              <option value="paragraph">Paragraph</option>
+              <option value="2">Heading 2</option>
+              <option value="3">Heading 3</option>
+              <option value="4">Heading 4</option>
+            </select>
+            <span className="tool-separator" aria-hidden="true" />
+          </>
+        )}
         <ToolButton
           label="Bold"
           pressed={editor.isActive('bold')}
@@ -222,36 +231,40 @@ export function RichTextEditor({
           pressed={editor.isActive('codeBlock')}
           onClick={() => chain().toggleCodeBlock().run()}
         />
-        <span className="tool-separator" aria-hidden="true" />
-        {CALLOUT_VARIANTS.map((variant: CalloutVariant) => (
-          <ToolButton
-            key={variant}
-            label={`${variant[0]?.toUpperCase()}${variant.slice(1)} callout`}
-            pressed={callout === variant}
-            onClick={() =>
-              callout === variant ? chain().unsetCallout().run() : chain().setCallout(variant).run()
-            }
-          />
-        ))}
-        <span className="tool-separator" aria-hidden="true" />
-        <ToolButton
-          label="Insert table"
-          disabled={inTable}
-          onClick={() => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run()}
-        />
-        {inTable && (
+        {!compact && (
           <>
-            <ToolButton label="Add row" onClick={() => chain().addRowAfter().run()} />
-            <ToolButton label="Add column" onClick={() => chain().addColumnAfter().run()} />
-            <ToolButton label="Delete row" onClick={() => chain().deleteRow().run()} />
-            <ToolButton label="Delete column" onClick={() => chain().deleteColumn().run()} />
-            <ToolButton label="Delete table" onClick={() => chain().deleteTable().run()} />
+            <span className="tool-separator" aria-hidden="true" />
+            {CALLOUT_VARIANTS.map((variant: CalloutVariant) => (
+              <ToolButton
+                key={variant}
+                label={`${variant[0]?.toUpperCase()}${variant.slice(1)} callout`}
+                pressed={callout === variant}
+                onClick={() =>
+                  callout === variant ? chain().unsetCallout().run() : chain().setCallout(variant).run()
+                }
+              />
+            ))}
+            <span className="tool-separator" aria-hidden="true" />
+            <ToolButton
+              label="Insert table"
+              disabled={inTable}
+              onClick={() => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run()}
+            />
+            {inTable && (
+              <>
+                <ToolButton label="Add row" onClick={() => chain().addRowAfter().run()} />
+                <ToolButton label="Add column" onClick={() => chain().addColumnAfter().run()} />
+                <ToolButton label="Delete row" onClick={() => chain().deleteRow().run()} />
+                <ToolButton label="Delete column" onClick={() => chain().deleteColumn().run()} />
+                <ToolButton label="Delete table" onClick={() => chain().deleteTable().run()} />
+              </>
+            )}
+            <span className="tool-separator" aria-hidden="true" />
+            <ToolButton label="Image" disabled={uploading} onClick={() => imageInput.current?.click()} />
+            {editor.isActive('image') && (
+              <ToolButton label="Image description" onClick={() => setPrompt('alt')} />
+            )}
           </>
-        )}
-        <span className="tool-separator" aria-hidden="true" />
-        <ToolButton label="Image" disabled={uploading} onClick={() => imageInput.current?.click()} />
-        {editor.isActive('image') && (
-          <ToolButton label="Image description" onClick={() => setPrompt('alt')} />
         )}
         <span className="tool-separator" aria-hidden="true" />
         <ToolButton label="Undo" disabled={!editor.can().undo()} onClick={() => chain().undo().run()} />
