@@ -14,6 +14,7 @@ export const apiPaths = {
   verifyEmail: '/api/auth/verify-email',
   passwordReset: '/api/auth/password-reset',
   newPassword: '/api/auth/new-password',
+  acceptInvite: '/api/auth/accept-invite',
   sections: '/api/knowledge/all-sections',
   categories: '/api/knowledge/category',
   instructions: '/api/knowledge/instruction',
@@ -55,6 +56,7 @@ export const apiPaths = {
   adminBranding: '/api/admin/branding',
   adminUsers: '/api/admin/users',
   adminUser: '/api/admin/users/:id',
+  adminInvitations: '/api/admin/invitations',
   healthz: '/healthz',
   readyz: '/readyz',
   metrics: '/metrics',
@@ -90,6 +92,7 @@ export const href = {
   /** The emailed links: the token travels in the fragment, which no server log or Referer header sees. */
   portalVerifyEmail: (token: string) => `/verify-email#${token}`,
   portalNewPassword: (token: string) => `/new-password#${token}`,
+  portalAcceptInvite: (token: string) => `/accept-invite#${token}`,
   portalForgotPassword: () => '/forgot-password',
 } as const;
 
@@ -102,6 +105,7 @@ export const portalPagePaths = [
   '/signup',
   '/forgot-password',
   '/new-password',
+  '/accept-invite',
   '/verify-email',
   '/issues',
   '/issues/create',

@@ -4,15 +4,19 @@ import type { UserRow } from '../db/tables.ts';
 import { signingKey } from '../settings/signing-keys.ts';
 
 /**
- * What an emailed link lets its holder do: confirm the account's email, choose a new password, or move the account
- * to a new email.
+ * What an emailed link lets its holder do: confirm the account's email, choose a new password, move the account to
+ * a new email, or accept the team's invitation (choose the first password, which confirms the email).
  */
-export type LinkPurpose = 'verify' | 'reset' | 'email';
+export type LinkPurpose = 'verify' | 'reset' | 'email' | 'invite';
+
+/** An invitation waits longer than a reset link: the invitee did not ask for it and may read their mail later. */
+export const INVITE_LIFETIME_DAYS = 7;
 
 const LIFETIME_MS: Record<LinkPurpose, number> = {
   verify: 48 * 60 * 60 * 1000,
   reset: 60 * 60 * 1000,
   email: 24 * 60 * 60 * 1000,
+  invite: INVITE_LIFETIME_DAYS * 24 * 60 * 60 * 1000,
 };
 
 interface LinkClaims {

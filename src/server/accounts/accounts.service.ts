@@ -26,6 +26,16 @@ export const presentUser = (user: UserRow): AuthUser => ({
   role: user.role,
 });
 
+/**
+ * The password of an account the team invited, until the invitee chooses one through the invitation's link: no
+ * password matches it, and with its email unconfirmed the account cannot sign in.
+ */
+export const NO_PASSWORD = '';
+
+/** Invited and not yet accepted: a customer with no password chosen and an unconfirmed email. */
+export const isInvited = (user: UserRow) =>
+  user.role === 'customer' && user.email_verified_at === null && user.password_hash === NO_PASSWORD;
+
 /** Only a hash of a token is stored: a copy of the database does not let anyone sign in. */
 export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
@@ -83,7 +93,8 @@ export async function login(
   password: string,
 ): Promise<LoginResult> {
   const user = await findUserByEmail(db, email);
-  if (!user) {
+  // No stored hash to check (an invitation not yet accepted) takes as long as a wrong password for no account.
+  if (!user || user.password_hash === NO_PASSWORD) {
     await passwords.burn(password);
     throw unauthorized('Wrong email or password');
   }

@@ -10,6 +10,7 @@ import type {
 } from '../../shared/api/admin.ts';
 import type { Language } from '../../shared/api/settings.ts';
 import { href } from '../../shared/paths.ts';
+import { isInvited } from '../accounts/accounts.service.ts';
 import type {
   ArticleRevisionRow,
   ArticleRow,
@@ -139,6 +140,7 @@ export function presentAdminUser(user: UserRow): AdminUser {
     name: user.name,
     role: user.role,
     email_verified: user.email_verified_at !== null,
+    invited: isInvited(user),
     created_at: isoOf(user.created_at),
   };
 }

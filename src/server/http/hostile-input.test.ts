@@ -180,6 +180,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /signup': { input: () => ({}) },
   'GET /forgot-password': { input: () => ({}) },
   'GET /new-password': { input: () => ({}) },
+  'GET /accept-invite': { input: () => ({}) },
   'GET /verify-email': { input: () => ({}) },
   'GET /issues': { input: () => ({}) },
   'GET /issues/create': { input: () => ({}) },
@@ -222,6 +223,10 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   },
   'POST /api/auth/verify-email': { accept: [400], input: () => ({ body: { token: 'not.a-link' } }) },
   'POST /api/auth/new-password': {
+    accept: [400],
+    input: () => ({ body: { token: 'not.a-link', password: 'long-enough-{n}' } }),
+  },
+  'POST /api/auth/accept-invite': {
     accept: [400],
     input: () => ({ body: { token: 'not.a-link', password: 'long-enough-{n}' } }),
   },
@@ -319,6 +324,12 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     input: () => ({
       body: { email: 'new-{n}@example.com', name: 'New {n}', password: 'long enough {n}', role: 'customer' },
     }),
+  },
+  // No SMTP_URL here either: an invitation is refused plainly (403), and no account is made.
+  'POST /api/admin/invitations': {
+    role: 'admin',
+    accept: [403],
+    input: () => ({ body: { email: 'invite-{n}@example.com', name: 'Invited {n}' } }),
   },
   'POST /api/admin/files': {
     role: 'admin',

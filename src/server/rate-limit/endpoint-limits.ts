@@ -11,6 +11,8 @@ import {
 
 /** Enough for a person searching all day; a flood from one address cannot skew the search report. */
 export const SEARCH_EVENTS_PER_HOUR = 600;
+/** Invitations an administrator's address sends in an hour: a whole team's worth, not a mailing list's. */
+export const INVITES_PER_HOUR = 100;
 
 /**
  * Makes route() hold every endpoint to the limit its entry names: each call from one address counts in the hour.
@@ -22,6 +24,7 @@ export function registerRateLimits(app: FastifyInstance, { db, config }: AppCont
     'issue-open': config.tickets.requestsPerHour,
     upload: config.tickets.uploadsPerHour,
     'search-event': SEARCH_EVENTS_PER_HOUR,
+    invite: INVITES_PER_HOUR,
   };
   app.decorate('rateLimitCheck', async (limit: RateLimit, request: FastifyRequest) => {
     if (limit === 'sign-in') return;

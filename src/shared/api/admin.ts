@@ -309,6 +309,8 @@ export const AdminUser = Type.Object({
   name: Type.String(),
   role: UserRoleSchema,
   email_verified: Type.Boolean(),
+  /** Invited by the team and not yet accepted: no password chosen, the email not confirmed. */
+  invited: Type.Boolean(),
   created_at: IsoTime,
 });
 export type AdminUser = Static<typeof AdminUser>;
@@ -333,6 +335,13 @@ export const UserCreateBody = Type.Object({
   role: Type.Optional(UserRoleSchema),
 });
 export type UserCreateBody = Static<typeof UserCreateBody>;
+
+/** A customer to invite; an address whose account is not yet accepted gets a fresh link. */
+export const InviteBody = Type.Object({
+  email: Type.String({ minLength: 3, maxLength: 320 }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type InviteBody = Static<typeof InviteBody>;
 
 /** An admin cannot take away their own admin flag or delete themselves, and the last admin stays. */
 export const UserUpdateBody = Type.Object({

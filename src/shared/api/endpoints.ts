@@ -56,6 +56,7 @@ import {
   SectionCreateBody,
   SectionUpdateBody,
   UserCreateBody,
+  InviteBody,
   UserListQuery,
   UserUpdateBody,
 } from './admin.ts';
@@ -90,12 +91,12 @@ import {
 export type { Role } from '../routes.ts';
 
 /**
- * How often one client may call an endpoint, by the name of its counter. 'issue-open', 'upload' and
- * 'search-event' count every call in the hour (their numbers are the server's configuration) and `route()` applies
+ * How often one client may call an endpoint, by the name of its counter. 'issue-open', 'upload', 'search-event' and
+ * 'invite' count every call in the hour (their numbers are the server's configuration or fixed) and `route()` applies
  * them; 'sign-in' counts failed guesses only, per address and per account, so its handler applies it around the
  * password check.
  */
-export type RateLimit = 'sign-in' | 'account-mail' | 'issue-open' | 'upload' | 'search-event';
+export type RateLimit = 'sign-in' | 'account-mail' | 'invite' | 'issue-open' | 'upload' | 'search-event';
 
 export interface Endpoint extends Route {
   rateLimit?: RateLimit;
@@ -214,6 +215,14 @@ export const endpoints = {
     ...routes.setNewPassword,
     summary:
       "Choose a new password with the emailed link's token: signs out every device, clears the account's lockout, signs in",
+    tags: ['auth'],
+    body: NewPasswordBody,
+    response: LoginResult,
+  },
+  acceptInvite: {
+    ...routes.acceptInvite,
+    summary:
+      "Choose the first password of an invited account with the invitation's token: confirms the email, signs in",
     tags: ['auth'],
     body: NewPasswordBody,
     response: LoginResult,
@@ -648,6 +657,16 @@ export const endpoints = {
     headers: authHeader,
     params: IdParams,
     response: OkBody,
+  },
+  inviteCustomer: {
+    ...routes.inviteCustomer,
+    summary:
+      'Invite a customer by email: makes the account (or, for one not yet accepted, sends a fresh link) and mails a link to choose a password',
+    tags: ['admin'],
+    headers: authHeader,
+    body: InviteBody,
+    response: AdminUser,
+    rateLimit: 'invite',
   },
   getHealth: {
     ...routes.getHealth,

@@ -340,6 +340,65 @@ export function NewPasswordPage() {
   );
 }
 
+/** The page an invitation's link opens: the invitee chooses their first password and is signed in. */
+export function AcceptInvitePage() {
+  const { p, t } = usePortalTexts();
+  const { signedIn } = useAuth();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!password) return setErrors({ password: t('fieldRequired') });
+    setBusy(true);
+    try {
+      signedIn(await call('acceptInvite', { body: { token: linkToken(), password } }));
+      navigate(href.portalIssues());
+    } catch (error) {
+      setErrors(errorsOf(error, t('errorOccurred')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (errors.token)
+    return (
+      <Panel title={p('acceptTitle')}>
+        <p role="alert">{p('inviteBroken')}</p>
+        <p className="portal-actions">
+          <Link className="button" to={href.portalLogin()}>
+            {p('signInButton')}
+          </Link>
+          <Link className="button button-secondary" to={href.portalForgotPassword()}>
+            {p('forgotPassword')}
+          </Link>
+        </p>
+      </Panel>
+    );
+  return (
+    <Panel title={p('acceptTitle')}>
+      <p>{p('acceptText')}</p>
+      <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+        <TextField
+          id="password"
+          label={p('passwordLabel')}
+          type="password"
+          autoComplete="new-password"
+          maxLength={1024}
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+          hint={p('passwordHint')}
+        />
+        <FormError message={errors.form} />
+        <button type="submit" className="button" disabled={busy}>
+          {p('acceptButton')}
+        </button>
+      </form>
+    </Panel>
+  );
+}
+
 export function VerifyEmailPage() {
   const { p, t } = usePortalTexts();
   const { signedIn } = useAuth();

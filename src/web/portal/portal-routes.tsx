@@ -4,6 +4,7 @@ import { apiFrom } from '../api/api-context.ts';
 import type { RouteHandle } from '../routes/head.ts';
 import { LayoutError, PageError } from '../routes/layout.tsx';
 import {
+  AcceptInvitePage,
   ForgotPasswordPage,
   LoginPage,
   NewPasswordPage,
@@ -50,6 +51,7 @@ export const portalRoutes: RouteObject[] = [
           page('/signup', SignUpPage, 'signUpTitle'),
           page('/forgot-password', ForgotPasswordPage, 'forgotTitle'),
           page('/new-password', NewPasswordPage, 'newPasswordTitle'),
+          page('/accept-invite', AcceptInvitePage, 'acceptTitle'),
           page('/verify-email', VerifyEmailPage, 'verifyTitle'),
           page('/issues', IssuesPage, 'myRequests'),
           page('/issues/create', NewIssuePage, 'createTitle'),

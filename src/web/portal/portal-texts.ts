@@ -32,6 +32,12 @@ const en = {
   savePassword: 'Save the password',
   linkBroken: 'This link has expired or was already used.',
   askNewLink: 'Ask for a new link',
+  acceptTitle: 'Choose your password',
+  acceptText:
+    'The support team has made an account for you. Choose a password to finish it: you are then signed in, and sign in with it from now on.',
+  acceptButton: 'Save the password and sign in',
+  inviteBroken:
+    'This invitation has expired or was already used. If you chose your password already, sign in; otherwise ask the support team for a new invitation.',
   verifyTitle: 'Confirming your email',
   verified: 'Your email is confirmed and you are signed in.',
   toMyRequests: 'Go to my requests',
@@ -117,6 +123,12 @@ const ru: Record<PortalKey, string> = {
   savePassword: 'Сохранить пароль',
   linkBroken: 'Срок действия ссылки истёк, или она уже использована.',
   askNewLink: 'Запросить новую ссылку',
+  acceptTitle: 'Выберите пароль',
+  acceptText:
+    'Служба поддержки создала для вас учётную запись. Задайте пароль, чтобы завершить её: вы сразу войдёте, а дальше будете входить с ним.',
+  acceptButton: 'Сохранить пароль и войти',
+  inviteBroken:
+    'Срок действия приглашения истёк, или оно уже использовано. Если вы уже задали пароль, войдите; иначе попросите службу поддержки прислать новое приглашение.',
   verifyTitle: 'Подтверждение email',
   verified: 'Email подтверждён, вы вошли.',
   toMyRequests: 'К моим обращениям',
@@ -199,6 +211,12 @@ const ptBR: Record<PortalKey, string> = {
   savePassword: 'Salvar a senha',
   linkBroken: 'Este link expirou ou já foi usado.',
   askNewLink: 'Pedir um novo link',
+  acceptTitle: 'Escolha sua senha',
+  acceptText:
+    'A equipe de suporte criou uma conta para você. Escolha uma senha para concluí-la: você entra em seguida e, daqui em diante, entra com ela.',
+  acceptButton: 'Salvar a senha e entrar',
+  inviteBroken:
+    'Este convite expirou ou já foi usado. Se você já escolheu sua senha, entre; caso contrário, peça um novo convite à equipe de suporte.',
   verifyTitle: 'Confirmando seu e-mail',
   verified: 'Seu e-mail está confirmado e você entrou.',
   toMyRequests: 'Ir para minhas solicitações',
@@ -282,6 +300,12 @@ const it: Record<PortalKey, string> = {
   savePassword: 'Salva la password',
   linkBroken: 'Questo link è scaduto o è già stato usato.',
   askNewLink: 'Chiedi un nuovo link',
+  acceptTitle: 'Scelga la sua password',
+  acceptText:
+    'Il team di supporto ha creato un account per lei. Scelga una password per completarlo: entrerà subito e, da ora in poi, entrerà con questa.',
+  acceptButton: 'Salva la password ed entra',
+  inviteBroken:
+    'Questo invito è scaduto o è già stato usato. Se ha già scelto la password, entri; altrimenti chieda un nuovo invito al team di supporto.',
   verifyTitle: 'Conferma dell’email',
   verified: 'La sua email è confermata e ha effettuato l’accesso.',
   toMyRequests: 'Vai alle mie richieste',
@@ -364,6 +388,12 @@ const sk: Record<PortalKey, string> = {
   savePassword: 'Uložiť heslo',
   linkBroken: 'Platnosť odkazu vypršala alebo už bol použitý.',
   askNewLink: 'Požiadať o nový odkaz',
+  acceptTitle: 'Zvoľte si heslo',
+  acceptText:
+    'Tím podpory vám vytvoril účet. Zvoľte si heslo a dokončite ho: hneď sa prihlásite a odteraz sa budete prihlasovať s ním.',
+  acceptButton: 'Uložiť heslo a prihlásiť sa',
+  inviteBroken:
+    'Táto pozvánka vypršala alebo už bola použitá. Ak ste si heslo už zvolili, prihláste sa; inak požiadajte tím podpory o novú pozvánku.',
   verifyTitle: 'Potvrdenie e-mailu',
   verified: 'Váš e-mail je potvrdený a ste prihlásený.',
   toMyRequests: 'Na moje požiadavky',

@@ -2,26 +2,36 @@ import {
   USERS_PAGE_SIZE,
   type AdminUser,
   type AdminUserList,
+  type InviteBody,
   type UserCreateBody,
   type UserListQuery,
   type UserUpdateBody,
 } from '../../../shared/api/admin.ts';
+import type { FieldError } from '../../../shared/api/common.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import { createUser, hashToken } from '../../accounts/accounts.service.ts';
+import { makeLinkToken } from '../../accounts/account-links.ts';
+import { createUser, EMAIL_PATTERN, hashToken, NO_PASSWORD } from '../../accounts/accounts.service.ts';
 import type { Passwords } from '../../accounts/password.ts';
 import {
   adminCount,
   deleteTokensOfUser,
   deleteUser,
   findUser,
+  findUserByEmail,
+  insertUser,
+  normalEmail,
   pageUsers,
   lockUsers,
   unlinkTicketsOfUser,
+  updateAccount,
   updateUser,
 } from '../../accounts/users.repository.ts';
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/constraint-errors.ts';
+import { mailAccount, mailUnavailable } from '../../mail/account-mail.ts';
 import { presentAdminUser } from '../../content/admin.presenters.ts';
 import { cleanName } from '../../content/content-rules.ts';
 
@@ -65,6 +75,58 @@ export async function addUser(db: Executor, passwords: Passwords, body: UserCrea
     name: body.name,
     password: body.password,
     role: body.role ?? 'customer',
+  });
+  return presentAdminUser(user);
+}
+
+const accountExists = () =>
+  new ApiError(409, 'user_exists', 'This email already has an account; it needs no invitation', [
+    { field: 'email', message: 'already has an account' },
+  ]);
+
+/** The account an invitation is for: a new one, or the one not yet accepted (renamed, its chosen password dropped). */
+async function invitedAccount(db: Executor, email: string, name: string): Promise<UserRow> {
+  const existing = await findUserByEmail(db, email);
+  if (existing) {
+    // A customer who signed up and never confirmed can be invited too: the invitation is how they get in now.
+    if (existing.role !== 'customer' || existing.email_verified_at !== null) throw accountExists();
+    if (existing.name === name && existing.password_hash === NO_PASSWORD) return existing;
+    await updateAccount(db, existing.id, { name, password_hash: NO_PASSWORD });
+    return { ...existing, name, password_hash: NO_PASSWORD };
+  }
+  try {
+    return await insertUser(db, {
+      email,
+      name,
+      password_hash: NO_PASSWORD,
+      role: 'customer',
+      email_verified_at: null,
+    });
+  } catch (error) {
+    // Invited twice at once: the other request made the account, which this one invites again.
+    if (!isUniqueViolation(error)) throw error;
+    return invitedAccount(db, email, name);
+  }
+}
+
+/**
+ * Invites a customer: makes their account, with no password and the email unconfirmed, and mails them a link to
+ * choose a password (`/accept-invite`), which confirms the email and signs them in. Inviting again, before they
+ * accept, mails a fresh link; an email with an account in use is refused. Each link works once, for a week.
+ */
+export async function inviteCustomer(ctx: AppContext, body: InviteBody): Promise<AdminUser> {
+  if (!ctx.config.tickets.smtpUrl) throw mailUnavailable();
+  const email = normalEmail(body.email);
+  const name = body.name.trim();
+  const errors: FieldError[] = [];
+  if (!EMAIL_PATTERN.test(email)) errors.push({ field: 'email', message: 'is not a valid email address' });
+  if (!name) errors.push({ field: 'name', message: 'must not be empty' });
+  if (errors.length > 0)
+    throw new ApiError(400, 'invalid_user', errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+  const user = await invitedAccount(ctx.db, email, name);
+  await mailAccount(ctx, email, {
+    kind: 'invite',
+    token: await makeLinkToken(ctx.db, 'invite', user, email),
   });
   return presentAdminUser(user);
 }

@@ -24,24 +24,14 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/constraint-errors.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { ApiError } from '../../http/errors.ts';
-import { hitRateLimit } from '../../rate-limit/rate-limit.ts';
+import { mailAccount as mail, mailUnavailable } from '../../mail/account-mail.ts';
 import { anonymiseTicketsOfUser, claimTicketsByEmail } from '../../tickets/tickets.repository.ts';
-import { sendAccountMail, type AccountMail } from './account-mail.ts';
 import { clearAccountFailures, signInSlots, withGuessReserved } from './sign-in-limits.ts';
 
-/** Account mails one address may be sent in an hour, whoever asks: nobody can flood someone's mailbox. */
-export const ACCOUNT_MAILS_PER_ADDRESS = 5;
 export const MIN_PASSWORD_LENGTH = 8;
 
 const invalid = (errors: FieldError[]) =>
   new ApiError(400, 'invalid_account', errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
-
-const mailUnavailable = () =>
-  new ApiError(
-    403,
-    'mail_unavailable',
-    'This help centre sends no email (SMTP_URL is not set), so emailed links cannot reach you; ask the team',
-  );
 
 function checkEmail(email: string, errors: FieldError[]): void {
   if (!EMAIL_PATTERN.test(email)) errors.push({ field: 'email', message: 'is not a valid email address' });
@@ -67,15 +57,6 @@ async function checkCaptcha(ctx: AppContext, answer: string | undefined): Promis
     throw new ApiError(422, 'invalid_request', `g_recaptcha_response: ${problem}`, [
       { field: 'g_recaptcha_response', message: problem },
     ]);
-}
-
-async function mail(ctx: AppContext, to: string, what: AccountMail): Promise<void> {
-  await hitRateLimit(ctx.db, 'account-mail-to', to, ACCOUNT_MAILS_PER_ADDRESS);
-  try {
-    await sendAccountMail(ctx, to, what);
-  } catch {
-    throw new ApiError(503, 'mail_failed', 'The email could not be sent; try again in a few minutes');
-  }
 }
 
 /**
@@ -190,13 +171,17 @@ export async function requestPasswordReset(
 }
 
 /**
- * Sets the password chosen through a reset link: every device is signed out, the account's lockout is cleared, the
+ * Sets the password chosen through an emailed link: every device is signed out, the account's lockout is cleared, the
  * email counts as confirmed (the link reached it), and a new session opens.
  */
-export async function setNewPassword(ctx: AppContext, body: NewPasswordBody): Promise<LoginResult> {
+async function choosePassword(
+  ctx: AppContext,
+  purpose: 'reset' | 'invite',
+  body: NewPasswordBody,
+): Promise<LoginResult> {
   const errors: FieldError[] = [];
   checkPassword(body.password, errors);
-  const claims = await readLinkToken(ctx.db, 'reset', body.token, (id) => findUser(ctx.db, id));
+  const claims = await readLinkToken(ctx.db, purpose, body.token, (id) => findUser(ctx.db, id));
   if (!claims) throw linkInvalid();
   if (errors.length > 0) throw invalid(errors);
   const { user } = claims;
@@ -210,6 +195,15 @@ export async function setNewPassword(ctx: AppContext, body: NewPasswordBody): Pr
   await clearAccountFailures(ctx.db, user.email);
   return openSession(ctx.db, { ...user, password_hash: passwordHash, email_verified_at: verifiedAt });
 }
+
+/** A new password through a reset link. */
+export const setNewPassword = (ctx: AppContext, body: NewPasswordBody) => choosePassword(ctx, 'reset', body);
+
+/**
+ * The first password of an account the team invited (admin-users), through the invitation's link: the email is
+ * confirmed, the requests it sent join the account, and the invitee is signed in.
+ */
+export const acceptInvite = (ctx: AppContext, body: NewPasswordBody) => choosePassword(ctx, 'invite', body);
 
 /** Checks the signed-in user's current password, counted like a sign-in's guess. */
 async function confirmPassword(

@@ -6,7 +6,7 @@ import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { startMailServer, textOf } from '../../testing/mail-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { ACCOUNT_MAILS_PER_ADDRESS } from './account.service.ts';
+import { ACCOUNT_MAILS_PER_ADDRESS } from '../../mail/account-mail.ts';
 import { SIGN_IN_FAILURES_PER_ACCOUNT } from './sign-in-limits.ts';
 
 type MailServer = Awaited<ReturnType<typeof startMailServer>>;

@@ -9,6 +9,7 @@ import { clearSessionCookie, setSessionCookie } from '../../accounts/session-coo
 import { signInSlots, withGuessReserved } from './sign-in-limits.ts';
 import { deleteTokensOfUser, findUserByEmail } from '../../accounts/users.repository.ts';
 import {
+  acceptInvite,
   deleteMe,
   requestPasswordReset,
   setNewPassword,
@@ -51,6 +52,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   route(app, endpoints.requestPasswordReset, async (request) => requestPasswordReset(ctx, request.body));
   route(app, endpoints.setNewPassword, async (request, reply) => {
     const result = await setNewPassword(ctx, request.body);
+    await setDeviceCookie(db, reply, result.user.id, secure);
+    setSessionCookie(reply, result.token, result.expires_at, secure);
+    return result;
+  });
+  route(app, endpoints.acceptInvite, async (request, reply) => {
+    const result = await acceptInvite(ctx, request.body);
     await setDeviceCookie(db, reply, result.user.id, secure);
     setSessionCookie(reply, result.token, result.expires_at, secure);
     return result;

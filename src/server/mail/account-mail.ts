@@ -1,8 +1,14 @@
-import type { Language } from '../../../shared/constants.ts';
-import { href } from '../../../shared/paths.ts';
-import type { AppContext } from '../../context.ts';
-import { sendMail } from '../../mail/send-mail.ts';
-import { getBranding } from '../../settings/branding.ts';
+import type { Language } from '../../shared/constants.ts';
+import { href } from '../../shared/paths.ts';
+import { INVITE_LIFETIME_DAYS } from '../accounts/account-links.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { hitRateLimit } from '../rate-limit/rate-limit.ts';
+import { getBranding } from '../settings/branding.ts';
+import { sendMail } from './send-mail.ts';
+
+/** Account mails one address may be sent in an hour, whoever asks: nobody can flood someone's mailbox. */
+export const ACCOUNT_MAILS_PER_ADDRESS = 5;
 
 /** The account mails, in the site's language: what happened, and the one link that acts on it. */
 const TEXTS = {
@@ -21,6 +27,11 @@ const TEXTS = {
     email: 'Open this link to use this email for your account at {{site}}:',
     expires:
       'The link works once and expires in {{hours}} hours. If you did not ask for it, ignore this email.',
+    inviteSubject: 'You are invited to {{site}}',
+    invite:
+      'The support team of {{site}} has made an account for you with this email. Open this link to choose your password and sign in:',
+    inviteExpires:
+      'The link works once and expires in {{days}} days. If you do not want the account, ignore this email.',
   },
   ru: {
     verifySubject: 'Подтвердите email для {{site}}',
@@ -37,6 +48,11 @@ const TEXTS = {
     email: 'Откройте ссылку, чтобы использовать этот email в {{site}}:',
     expires:
       'Ссылка действует один раз и истекает через {{hours}} ч. Если вы этого не запрашивали, проигнорируйте письмо.',
+    inviteSubject: 'Приглашение в {{site}}',
+    invite:
+      'Служба поддержки {{site}} создала для вас учётную запись с этим email. Откройте ссылку, чтобы задать пароль и войти:',
+    inviteExpires:
+      'Ссылка действует один раз и истекает через {{days}} дн. Если учётная запись вам не нужна, проигнорируйте письмо.',
   },
   'pt-BR': {
     verifySubject: 'Confirme seu e-mail em {{site}}',
@@ -52,6 +68,11 @@ const TEXTS = {
     emailSubject: 'Confirme seu novo e-mail em {{site}}',
     email: 'Abra este link para usar este e-mail na sua conta em {{site}}:',
     expires: 'O link funciona uma vez e expira em {{hours}} horas. Se você não pediu, ignore este e-mail.',
+    inviteSubject: 'Convite para {{site}}',
+    invite:
+      'A equipe de suporte de {{site}} criou uma conta para você com este e-mail. Abra este link para escolher sua senha e entrar:',
+    inviteExpires:
+      'O link funciona uma vez e expira em {{days}} dias. Se você não quer a conta, ignore este e-mail.',
   },
   it: {
     verifySubject: 'Confermi la sua email per {{site}}',
@@ -68,6 +89,11 @@ const TEXTS = {
     email: 'Apra questo link per usare questa email per il suo account su {{site}}:',
     expires:
       'Il link funziona una volta e scade tra {{hours}} ore. Se non lo ha chiesto, ignori questa email.',
+    inviteSubject: 'Invito a {{site}}',
+    invite:
+      'Il team di supporto di {{site}} ha creato un account per lei con questa email. Apra questo link per scegliere la sua password ed entrare:',
+    inviteExpires:
+      "Il link funziona una volta e scade tra {{days}} giorni. Se non desidera l'account, ignori questa email.",
   },
   sk: {
     verifySubject: 'Potvrďte svoj e-mail pre {{site}}',
@@ -83,6 +109,10 @@ const TEXTS = {
     emailSubject: 'Potvrďte nový e-mail pre {{site}}',
     email: 'Otvorte tento odkaz, aby ste tento e-mail používali pre svoj účet v {{site}}:',
     expires: 'Odkaz funguje raz a platí {{hours}} h. Ak ste oň nežiadali, tento e-mail ignorujte.',
+    inviteSubject: 'Pozvánka do {{site}}',
+    invite:
+      'Tím podpory {{site}} vám vytvoril účet s týmto e-mailom. Otvorte tento odkaz, zvoľte si heslo a prihláste sa:',
+    inviteExpires: 'Odkaz funguje raz a platí {{days}} dní. Ak účet nechcete, tento e-mail ignorujte.',
   },
 } satisfies Record<Language, Record<string, string>>;
 
@@ -91,9 +121,33 @@ export type AccountMail =
   | { kind: 'exists' }
   | { kind: 'reset'; token: string }
   | { kind: 'noAccount' }
-  | { kind: 'email'; token: string };
+  | { kind: 'email'; token: string }
+  | { kind: 'invite'; token: string };
 
-const HOURS = { verify: 48, reset: 1, email: 24, exists: 1, noAccount: 1 } as const;
+const HOURS = {
+  verify: 48,
+  reset: 1,
+  email: 24,
+  exists: 1,
+  noAccount: 1,
+  invite: 24 * INVITE_LIFETIME_DAYS,
+} as const;
+
+function linkOf(mail: AccountMail): string {
+  switch (mail.kind) {
+    case 'verify':
+    case 'email':
+      return href.portalVerifyEmail(mail.token);
+    case 'reset':
+      return href.portalNewPassword(mail.token);
+    case 'invite':
+      return href.portalAcceptInvite(mail.token);
+    case 'exists':
+      return href.portalForgotPassword();
+    case 'noAccount':
+      return href.portalSignUp();
+  }
+}
 
 /** Mails one account link (or the note that stands in for it) to `to`, from this server's public address. */
 export async function sendAccountMail(ctx: AppContext, to: string, mail: AccountMail): Promise<void> {
@@ -101,20 +155,35 @@ export async function sendAccountMail(ctx: AppContext, to: string, mail: Account
   const texts = TEXTS[branding.lang as Language] ?? TEXTS.en;
   const site = branding.site_title || branding.knowledge_title || 'Signpost';
   const base = ctx.config.publicUrl.replace(/\/$/, '');
-  const link =
-    mail.kind === 'verify'
-      ? href.portalVerifyEmail(mail.token)
-      : mail.kind === 'reset'
-        ? href.portalNewPassword(mail.token)
-        : mail.kind === 'email'
-          ? href.portalVerifyEmail(mail.token)
-          : mail.kind === 'exists'
-            ? href.portalForgotPassword()
-            : href.portalSignUp();
   const fill = (text: string) =>
-    text.replaceAll('{{site}}', () => site).replaceAll('{{hours}}', () => String(HOURS[mail.kind]));
-  const lines = [fill(texts[mail.kind]), '', `${base}${link}`, ''];
+    text
+      .replaceAll('{{site}}', () => site)
+      .replaceAll('{{hours}}', () => String(HOURS[mail.kind]))
+      .replaceAll('{{days}}', () => String(INVITE_LIFETIME_DAYS));
+  const lines = [fill(texts[mail.kind]), '', `${base}${linkOf(mail)}`, ''];
   if (mail.kind === 'verify' || mail.kind === 'reset' || mail.kind === 'email')
     lines.push(fill(texts.expires));
+  if (mail.kind === 'invite') lines.push(fill(texts.inviteExpires));
   await sendMail(ctx, { to, subject: fill(texts[`${mail.kind}Subject`]), text: `${lines.join('\n')}\n` });
+}
+
+/** The refusal of anything that needs an emailed link when this server sends no mail. */
+export const mailUnavailable = () =>
+  new ApiError(
+    403,
+    'mail_unavailable',
+    'This help centre sends no email (SMTP_URL is not set), so emailed links cannot reach you; ask the team',
+  );
+
+/**
+ * Sends an account mail within the address's hourly allowance (429 past it), whoever asks for it: a visitor signing
+ * up or resetting, or an administrator inviting.
+ */
+export async function mailAccount(ctx: AppContext, to: string, what: AccountMail): Promise<void> {
+  await hitRateLimit(ctx.db, 'account-mail-to', to, ACCOUNT_MAILS_PER_ADDRESS);
+  try {
+    await sendAccountMail(ctx, to, what);
+  } catch {
+    throw new ApiError(503, 'mail_failed', 'The email could not be sent; try again in a few minutes');
+  }
 }
