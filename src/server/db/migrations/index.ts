@@ -14,6 +14,7 @@ import * as ticketRequesters from './0011-ticket-requesters.ts';
 import * as ticketSearch from './0012-ticket-search.ts';
 import * as visibility from './0013-visibility.ts';
 import * as mailReplies from './0014-mail-replies.ts';
+import * as ticketCounts from './0015-ticket-counts.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -32,5 +33,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0012-ticket-search': { up: ticketSearch.up(dialect) },
     '0013-visibility': { up: visibility.up(dialect) },
     '0014-mail-replies': { up: mailReplies.up(dialect) },
+    '0015-ticket-counts': { up: ticketCounts.up(dialect) },
   };
 }

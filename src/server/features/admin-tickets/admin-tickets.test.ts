@@ -217,6 +217,63 @@ describe.each(testDialects())('admin tickets API on %s', (dialect) => {
   });
 });
 
+describe.each(testDialects())('the counts of requests by status, on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  /** Counted afresh from the rows, to hold the kept counts against. */
+  const counted = async () => {
+    const rows = await t.ctx.db
+      .selectFrom('tickets')
+      .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  };
+  const kept = async () => {
+    const admin = await buildUser(t.ctx.db, { role: 'admin' });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: admin.email, password: DEFAULT_PASSWORD },
+    });
+    const headers = { 'x-auth-token': login.json<{ token: string }>().token };
+    const counts = (await t.app.inject({ url: '/api/admin/ticket-counts', headers })).json<
+      Record<string, number>
+    >();
+    const all = (await t.app.inject({ url: '/api/admin/tickets?per_page=1', headers })).json<{
+      _meta: { totalCount: number };
+    }>()._meta.totalCount;
+    const waiting = (
+      await t.app.inject({ url: '/api/admin/tickets?status=waiting&per_page=1', headers })
+    ).json<{
+      _meta: { totalCount: number };
+    }>()._meta.totalCount;
+    return { counts: Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)), all, waiting };
+  };
+
+  it('stay exact as requests arrive, move between statuses and go, read without counting the rows', async () => {
+    const made = [];
+    for (let i = 0; i < 6; i++) made.push(await buildTicket(t.ctx, { targets: [] }));
+    const { db } = t.ctx;
+    await db
+      .updateTable('tickets')
+      .set({ status: 'waiting' })
+      .where('id', 'in', [made[0]!.id, made[1]!.id])
+      .execute();
+    await db.updateTable('tickets').set({ status: 'closed' }).where('id', '=', made[2]!.id).execute();
+    // A write that leaves the status as it was changes no count.
+    await db.updateTable('tickets').set({ title: 'Renamed' }).where('id', '=', made[3]!.id).execute();
+    await db.deleteFrom('tickets').where('id', '=', made[4]!.id).execute();
+    const now = await counted();
+    expect(now).toEqual({ new: 2, waiting: 2, closed: 1 });
+    expect(await kept()).toEqual({ counts: now, all: 5, waiting: 2 });
+  });
+});
+
 describe.each(testDialects())('a help centre whose requests reach nobody, on %s', (dialect) => {
   let t: TestApp;
   afterAll(async () => t?.close());

@@ -52,7 +52,9 @@ export const KEPT_TABLES = ALL_TABLES.filter((name) => TABLE_PLAN[name].keep);
 export const planOf = (name: TableName): TablePlan => TABLE_PLAN[name];
 
 /**
- * Tables a backup leaves out because the database derives them from kept ones: SQLite's full-text index of the
- * requests (an FTS5 table and its shadow tables), which triggers fill again as a restore inserts the requests.
+ * Tables a backup leaves out because the database derives them from kept ones, by triggers that fill them again as
+ * a restore deletes and inserts the requests: the full-text index of the requests (on SQLite an FTS5 table and its
+ * shadow tables) and the requests' counts by status.
  */
-export const isDerivedTable = (name: string) => name === 'ticket_search' || name.startsWith('ticket_search_');
+export const isDerivedTable = (name: string) =>
+  name === 'ticket_search' || name.startsWith('ticket_search_') || name === 'ticket_counts';
