@@ -5,7 +5,7 @@ import type { UserRole } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { Modal } from '../components/modal.tsx';
-import { fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
+import { codeOf, fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { useSession } from '../features/session/session.tsx';
 
@@ -18,8 +18,25 @@ function listQuery(url: URL): { group: Group; page: number } {
   return { group, page: Number.isInteger(page) && page > 1 ? page : 1 };
 }
 
-export const usersLoader = ({ request }: LoaderFunctionArgs): Promise<AdminUserList> =>
-  adminCall('listUsers', { query: listQuery(new URL(request.url)) });
+interface UsersData {
+  list: AdminUserList;
+  /** Whether this server sends mail: invitations need it. */
+  mail: boolean;
+}
+
+export const usersLoader = async ({ request }: LoaderFunctionArgs): Promise<UsersData> => {
+  const [list, environments] = await Promise.all([
+    adminCall('listUsers', { query: listQuery(new URL(request.url)) }),
+    adminCall('getEnvironments'),
+  ]);
+  return { list, mail: environments.accounts.mail };
+};
+
+const NO_MAIL =
+  'No mail server is set (SMTP_URL), so invitations cannot be sent. Add the customer with a password below instead.';
+
+/** What an invitation's refusal says: a missing mail server in words the admin can act on. */
+const inviteMessage = (error: unknown) => (codeOf(error) === 'mail_unavailable' ? NO_MAIL : messageOf(error));
 
 const ROLE_NAMES: Record<UserRole, string> = { admin: 'Administrator', agent: 'Agent', customer: 'Customer' };
 /** The role in a sentence: "Ann is an agent now." */
@@ -140,15 +157,101 @@ function AddUserForm({ group, onAdded }: { group: Group; onAdded: (user: AdminUs
   );
 }
 
+/**
+ * Invites a customer by email: the server makes the account and mails a link to choose a password. An address
+ * invited before and not yet accepted gets a fresh link.
+ */
+function InviteForm({ mail, onInvited }: { mail: boolean; onInvited: (user: AdminUser) => void }) {
+  const blank = { email: '', name: '' };
+  const [form, setForm] = useState(blank);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    setMessage(null);
+    setSent(null);
+    try {
+      const user = await adminCall('inviteCustomer', {
+        body: { email: form.email.trim(), name: form.name.trim() },
+      });
+      setForm(blank);
+      setSent(`Invitation sent to ${user.email}.`);
+      onInvited(user);
+    } catch (error) {
+      const fields = fieldErrorsOf(error);
+      setErrors(fields);
+      setMessage(Object.keys(fields).length ? 'Check the fields marked below.' : inviteMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="add-user" onSubmit={handleSubmit} noValidate aria-labelledby="invite-heading">
+      <h2 id="invite-heading">Invite a customer</h2>
+      <p className="muted">
+        They get an email with a link to choose their password, which also confirms their email and signs them
+        in. The link works once, for 7&nbsp;days.
+      </p>
+      <FormError message={message} />
+      <div className="form-grid">
+        <Field label="Name" error={errors.name}>
+          <input
+            type="text"
+            autoComplete="off"
+            maxLength={200}
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+          />
+        </Field>
+        <Field label="Email" error={errors.email}>
+          <input
+            type="email"
+            autoComplete="off"
+            maxLength={320}
+            value={form.email}
+            onChange={(e) => setForm({ ...form, email: e.target.value })}
+          />
+        </Field>
+      </div>
+      {!mail && (
+        <p className="field-hint" id="invite-no-mail">
+          {NO_MAIL}
+        </p>
+      )}
+      <div className="form-actions">
+        <button
+          type="submit"
+          className="button"
+          disabled={busy || !mail}
+          aria-describedby={mail ? undefined : 'invite-no-mail'}
+        >
+          {busy ? 'Sending…' : 'Send the invitation'}
+        </button>
+        {sent && (
+          <span className="form-sent" role="status">
+            {sent}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
 export function UsersPage() {
   usePageTitle('Users');
   const { user: me } = useSession();
-  const list = useLoaderData() as AdminUserList;
+  const { list, mail } = useLoaderData() as UsersData;
   const location = useLocation();
   const { group, page } = listQuery(new URL(location.pathname + location.search, window.location.origin));
   const [users, setUsers] = useState(list.items);
   useEffect(() => setUsers(list.items), [list]);
   const [status, setStatus] = useState('');
+  /** What a resent invitation says where it can be seen (the status above is for screen readers). */
+  const [notice, setNotice] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
 
@@ -166,6 +269,24 @@ export function UsersPage() {
       setMessage(messageOf(error));
     }
   };
+
+  const resend = async (user: AdminUser) => {
+    setMessage(null);
+    setNotice(null);
+    try {
+      replace(await adminCall('inviteCustomer', { body: { email: user.email, name: user.name } }));
+      setStatus(`A new invitation is on its way to ${user.email}.`);
+      setNotice(`A new invitation is on its way to ${user.email}.`);
+    } catch (error) {
+      setMessage(inviteMessage(error));
+    }
+  };
+
+  /** A new invitee joins the list; one invited again keeps their place. */
+  const invited = (user: AdminUser) =>
+    setUsers((list) =>
+      list.some((u) => u.id === user.id) ? list.map((u) => (u.id === user.id ? user : u)) : [...list, user],
+    );
 
   const remove = async () => {
     if (!deleting) return;
@@ -195,6 +316,7 @@ export function UsersPage() {
       <p className="visually-hidden" role="status">
         {status}
       </p>
+      {notice && <p className="form-sent">{notice}</p>}
       <div className="table-scroll">
         <table className="data-table">
           <caption className="visually-hidden">{group === 'team' ? 'The team' : 'Customers'}</caption>
@@ -226,9 +348,29 @@ export function UsersPage() {
                     onChange={(role) => void setRole(user, role)}
                   />
                 </td>
-                <td>{user.email_verified ? 'Yes' : 'Not yet'}</td>
-                <td>{new Date(user.created_at).toLocaleDateString('en-GB', { dateStyle: 'medium' })}</td>
                 <td>
+                  {user.invited ? (
+                    <span className="badge badge-invited">Invited</span>
+                  ) : user.email_verified ? (
+                    'Yes'
+                  ) : (
+                    'Not yet'
+                  )}
+                </td>
+                <td>{new Date(user.created_at).toLocaleDateString('en-GB', { dateStyle: 'medium' })}</td>
+                <td className="row-actions">
+                  {user.invited && (
+                    <button
+                      type="button"
+                      className="tool"
+                      aria-label={`Send ${user.name} a new invitation`}
+                      title={mail ? 'Send a new invitation link' : NO_MAIL}
+                      disabled={!mail}
+                      onClick={() => void resend(user)}
+                    >
+                      Resend
+                    </button>
+                  )}
                   {user.id !== me.id && (
                     <button
                       type="button"
@@ -259,6 +401,7 @@ export function UsersPage() {
           {page < list._meta.pageCount && <Link to={usersHref(group, page + 1)}>Next</Link>}
         </nav>
       )}
+      {group === 'customers' && <InviteForm mail={mail} onInvited={invited} />}
       <AddUserForm
         key={group}
         group={group}
