@@ -302,8 +302,60 @@ describe('the customer portal', () => {
       await page.getByRole('combobox').fill('partner price');
       await page.getByRole('option', { name: /Partner price list/ }).waitFor();
       // The prompt is answered 401, as it should be, and Chromium notes it; nothing else.
-    expect(probe.problems.filter((problem) => !problem.includes('status of 401'))).toEqual([]);
+      expect(probe.problems.filter((problem) => !problem.includes('status of 401'))).toEqual([]);
       await probe.context.close();
+    },
+  );
+});
+
+describe('invitations', () => {
+  it(
+    'an administrator invites a customer, who chooses a password from the mail and is signed in',
+    { timeout: 90_000 },
+    async () => {
+      const admin = { email: 'boss@example.com', name: 'Bea Boss', password: 'runs the place 1' };
+      const invitee = { email: 'ivan@example.com', name: 'Ivan Invited', password: 'chosen by me 1' };
+      await buildUser(server.ctx.db, { ...admin, role: 'admin' });
+      const desk = await openPage(browser);
+      // Straight to the sign-in page: the app's front page would first be refused (401) without a session.
+      await desk.page.goto(`${server.url}/admin/sign-in`);
+      await desk.page.getByLabel('Email').fill(admin.email);
+      await desk.page.getByLabel('Password').fill(admin.password);
+      await desk.page.getByRole('button', { name: 'Sign in' }).click();
+      await desk.page.getByRole('link', { name: 'Users' }).click();
+      await desk.page.getByRole('link', { name: 'Customers' }).click();
+      const form = desk.page.getByRole('form', { name: 'Invite a customer' });
+      await form.getByLabel('Name').fill(invitee.name);
+      await form.getByLabel('Email').fill(invitee.email);
+      await form.getByRole('button', { name: 'Send the invitation' }).click();
+      await form.getByText(`Invitation sent to ${invitee.email}.`).waitFor();
+      const row = desk.page.getByRole('row', { name: new RegExp(invitee.name) });
+      await row.getByText('Invited', { exact: true }).waitFor();
+      await checkAxe(desk.page, 'users with an invitee');
+
+      const customer = await openPage(browser, { viewport: NARROW });
+      const page = customer.page;
+      await page.goto(await mailedLink(invitee.email, /http:\/\/\S+\/accept-invite#\S+/));
+      await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+      await page.waitForSelector('html[data-hydrated]');
+      await checkAxe(page, 'accept an invitation');
+      await page.getByLabel('Password').fill(invitee.password);
+      await page.getByRole('button', { name: 'Save the password and sign in' }).click();
+      await page.getByRole('heading', { name: 'My requests' }).waitFor();
+
+      // The list no longer marks them, and the password signs in from now on.
+      await desk.page.reload();
+      await row.getByText('Yes', { exact: true }).waitFor();
+      const signIn = await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: invitee.email, password: invitee.password }),
+      });
+      expect(signIn.status).toBe(200);
+      expectNoProblems(desk);
+      expectNoProblems(customer);
+      await desk.context.close();
+      await customer.context.close();
     },
   );
 });
