@@ -8,6 +8,7 @@
  *   npm run bench:inbox
  *   BENCH_TICKETS=20000 BENCH_DATABASES=sqlite npm run bench:inbox
  *   BENCH_DATABASE_URL=postgres://... (default postgres://postgres@127.0.0.1:5432/test; a fresh schema, dropped after)
+ *   BENCH_KEEP=1 keeps the SQLite folder and the PostgreSQL schema, to look at their plans afterwards
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -301,7 +302,8 @@ async function run(dialect: 'sqlite' | 'postgres') {
     server?.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
-    if (dialect === 'postgres') {
+    if (dialect === 'postgres' && process.env.BENCH_KEEP) console.log(`  kept schema ${schema}`);
+    else if (dialect === 'postgres') {
       const admin = new pg.Client({ connectionString: DATABASE_URL });
       await admin.connect();
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
