@@ -14,17 +14,24 @@ import {
 import { portalLoader, PortalLayout } from './portal-layout.tsx';
 import { portalText, type PortalKey } from './portal-texts.ts';
 import { ProfilePage } from './profile-page.tsx';
-import { IssuePage, IssuesPage, NewIssuePage } from './request-pages.tsx';
+import { IssuePage, issueLoader, IssuesPage, issuesLoader, NewIssuePage } from './request-pages.tsx';
 
 /** Each portal page's loader gives its language, so its title in the head is in the visitor's language. */
 const languageLoader = async ({ context }: LoaderFunctionArgs) => ({
   lang: (await apiFrom(context).branding()).lang,
 });
 
-const page = (path: string, Component: () => React.ReactNode, title: PortalKey): RouteObject => ({
+const page = (
+  path: string,
+  Component: () => React.ReactNode,
+  title: PortalKey,
+  data?: (args: LoaderFunctionArgs) => Promise<object>,
+): RouteObject => ({
   id: `portal:${path}`,
   path,
-  loader: languageLoader,
+  loader: data
+    ? async (args: LoaderFunctionArgs) => ({ ...(await data(args)), ...(await languageLoader(args)) })
+    : languageLoader,
   Component,
   handle: {
     head: (data) => ({ title: portalText((data as { lang: Language }).lang, title) }),
@@ -33,8 +40,8 @@ const page = (path: string, Component: () => React.ReactNode, title: PortalKey):
 
 /**
  * The customer portal's pages (src/shared/paths.ts, portalPagePaths), served when no external portal is named.
- * Every visitor gets the same page from the server; what is theirs (requests, profile) is asked for by the browser
- * with their token, so nothing personal is ever rendered into a page a cache could keep.
+ * A visitor known by their session cookie gets their requests and conversations rendered by the server (pages sent
+ * `private, no-store`, never kept); without it, the page asks for them in the browser with the token it keeps.
  */
 export const portalRoutes: RouteObject[] = [
   {
@@ -53,9 +60,9 @@ export const portalRoutes: RouteObject[] = [
           page('/new-password', NewPasswordPage, 'newPasswordTitle'),
           page('/accept-invite', AcceptInvitePage, 'acceptTitle'),
           page('/verify-email', VerifyEmailPage, 'verifyTitle'),
-          page('/issues', IssuesPage, 'myRequests'),
+          page('/issues', IssuesPage, 'myRequests', issuesLoader),
           page('/issues/create', NewIssuePage, 'createTitle'),
-          page('/issues/:id', IssuePage, 'myRequests'),
+          page('/issues/:id', IssuePage, 'myRequests', issueLoader),
           page('/user/profile', ProfilePage, 'profileTitle'),
         ],
       },

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useLoaderData, useParams, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import type { PagedList } from '../../shared/api/common.ts';
 import type { PortalTicket, PortalTicketSummary } from '../../shared/api/portal.ts';
 import { AUTH_HEADER } from '../../shared/constants.ts';
 import { href } from '../../shared/paths.ts';
 import { ApiRequestError, call, type FieldErrors } from '../api/call.ts';
+import { apiFrom, type LoaderContext } from '../api/api-context.ts';
 import { HtmlContent } from '../components/html-content.tsx';
 import { Spinner } from '../components/spinner.tsx';
 import { useAuth } from '../features/layout/use-auth.tsx';
@@ -20,6 +21,48 @@ import { usePortalTexts, type PortalKey } from './portal-texts.ts';
 const MESSAGE_MAX = 20_000;
 /** The portal's note on every request sent from its own form, as the specification words it (in English). */
 export const PORTAL_REQUEST_NOTE = 'The request was created through the client portal.';
+
+/**
+ * Whether a loader can ask for the visitor's own requests: on the server, when the page is rendered for a visitor
+ * known by their session cookie; in the browser, when a token is kept. Otherwise the page shows its sign-in prompt.
+ */
+const knowsVisitor = (context: unknown) => {
+  const server = context as Partial<LoaderContext> | undefined;
+  return server?.api ? server.session === true : readAuthToken() !== null;
+};
+
+/** /issues: the visitor's requests of that page, rendered on the server for a signed-in visitor. */
+export async function issuesLoader({ request, context }: LoaderFunctionArgs): Promise<IssuesData> {
+  if (!knowsVisitor(context)) return { list: null };
+  const page = Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1);
+  return apiFrom(context)
+    .call('listMyIssues', { query: { page } })
+    .then(
+      (list) => ({ list }),
+      () => ({ list: null }),
+    );
+}
+
+interface IssuesData {
+  list: PagedList<PortalTicketSummary> | null;
+}
+
+/** /issues/{id}: the conversation, rendered on the server for its requester (by session cookie or private key). */
+export async function issueLoader({ request, params, context }: LoaderFunctionArgs): Promise<IssueData> {
+  const key = new URL(request.url).searchParams.get('key') ?? undefined;
+  const id = Number(params.id);
+  if (!Number.isInteger(id) || id <= 0 || (!key && !knowsVisitor(context))) return { ticket: null };
+  return apiFrom(context)
+    .call('getMyIssue', { params: { id }, query: key ? { key } : {} })
+    .then(
+      (ticket) => ({ ticket }),
+      () => ({ ticket: null }),
+    );
+}
+
+interface IssueData {
+  ticket: PortalTicket | null;
+}
 
 const tokenHeaders = (): Record<string, string> => {
   const token = readAuthToken();
@@ -60,9 +103,12 @@ function IssueList() {
   const date = useDate();
   const [params] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const [list, setList] = useState<PagedList<PortalTicketSummary> | null>(null);
+  const loaded = (useLoaderData() as IssuesData | undefined)?.list ?? null;
+  const [list, setList] = useState<PagedList<PortalTicketSummary> | null>(loaded);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
+    // What the loader brought (on the server, or on the way here) is the list; only without it is it asked for.
+    if (loaded) return setList(loaded);
     let cancelled = false;
     setList(null);
     call('listMyIssues', { query: { page }, headers: tokenHeaders() }).then(
@@ -72,7 +118,7 @@ function IssueList() {
     return () => {
       cancelled = true;
     };
-  }, [page]);
+  }, [page, loaded]);
   return (
     <section className="portal-wide">
       <div className="portal-heading">
@@ -144,12 +190,19 @@ export function IssuePage() {
   const key = params.get('key') ?? undefined;
   const { p, t } = usePortalTexts();
   const { checked, user } = useAuth();
-  const [ticket, setTicket] = useState<PortalTicket | null>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'missing' | 'failed'>('loading');
+  const loaded = (useLoaderData() as IssueData | undefined)?.ticket ?? null;
+  const [ticket, setTicket] = useState<PortalTicket | null>(loaded);
+  const [state, setState] = useState<'loading' | 'ready' | 'missing' | 'failed'>(
+    loaded ? 'ready' : 'loading',
+  );
   const ticketId = Number(id);
   const valid = Number.isInteger(ticketId) && ticketId > 0;
 
   useEffect(() => {
+    if (loaded && loaded.id === ticketId) {
+      setTicket(loaded);
+      return setState('ready');
+    }
     if (!checked) return;
     // Nothing to ask with: neither signed in nor holding the private link's key.
     if (!valid || (!user && !key)) return setState('missing');
@@ -169,7 +222,7 @@ export function IssuePage() {
     return () => {
       cancelled = true;
     };
-  }, [checked, user, ticketId, valid, key]);
+  }, [checked, user, ticketId, valid, key, loaded]);
 
   if (state === 'loading')
     return (

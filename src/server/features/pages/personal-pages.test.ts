@@ -78,6 +78,50 @@ describe.each(testDialects())("a signed-in visitor's pages and calls on %s", (di
       }
   });
 
+  it('renders their requests and a conversation on the server, and a private link for anyone holding it', async () => {
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: {
+        title: 'Quirinal heating fault',
+        description: 'The radiator stays cold.',
+        name: NAME,
+        email: EMAIL,
+      },
+      headers: { 'x-auth-token': token, 'x-forwarded-for': '10.9.9.8' },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const id = sent.json<{ data: { id: number } }>().data.id;
+    const list = await t.app.inject({ url: '/issues', headers: { cookie } });
+    expect(list.body).toContain('Quirinal heating fault');
+    expect(list.body).toContain(`href="/issues/${id}"`);
+    const thread = await t.app.inject({ url: `/issues/${id}`, headers: { cookie } });
+    expect(thread.body).toContain('The radiator stays cold.');
+    expect(thread.headers['cache-control']).toBe('private, no-store');
+    // Without the cookie, the page is the same frame for everyone, with nothing of theirs in it.
+    const anonymous = await t.app.inject({ url: `/issues/${id}` });
+    expect(anonymous.body).not.toContain('The radiator stays cold.');
+
+    const mailed = await t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload: {
+        title: 'Anonymous parcel',
+        description: 'Where is my parcel?',
+        name: 'Grace',
+        email: 'grace@example.com',
+      },
+      headers: { 'x-forwarded-for': '10.9.9.7' },
+    });
+    const link = mailed.json<{ link: string }>().link;
+    const opened = await t.app.inject({ url: link });
+    expect(opened.body).toContain('Where is my parcel?');
+    expect(opened.headers['cache-control']).toBe('private, no-store');
+    expect((await t.app.inject({ url: link.replace(/\?key=.*/, '?key=wrong') })).body).not.toContain(
+      'Where is my parcel?',
+    );
+  });
+
   it('answers their own calls by the cookie on reads, never on writes', async () => {
     const me = await t.app.inject({ url: '/api/user/me', headers: { cookie } });
     expect(me.statusCode).toBe(200);
