@@ -11,6 +11,11 @@ import {
 
 /** Enough for a person searching all day; a flood from one address cannot skew the search report. */
 export const SEARCH_EVENTS_PER_HOUR = 600;
+/**
+ * Answers a requester sends in an hour, to their own requests: a conversation, not new requests, so it does not take
+ * from REQUESTS_PER_HOUR (a requester answering the team would otherwise run out of requests).
+ */
+export const REPLIES_PER_HOUR = 120;
 /** Invitations an administrator's address sends in an hour: a whole team's worth, not a mailing list's. */
 export const INVITES_PER_HOUR = 100;
 
@@ -22,6 +27,7 @@ export const INVITES_PER_HOUR = 100;
 export function registerRateLimits(app: FastifyInstance, { db, config }: AppContext): void {
   const perHour: Record<Exclude<RateLimit, 'sign-in' | 'account-mail'>, number> = {
     'issue-open': config.tickets.requestsPerHour,
+    reply: REPLIES_PER_HOUR,
     upload: config.tickets.uploadsPerHour,
     'search-event': SEARCH_EVENTS_PER_HOUR,
     invite: INVITES_PER_HOUR,

@@ -96,7 +96,7 @@ export type { Role } from '../routes.ts';
  * them; 'sign-in' counts failed guesses only, per address and per account, so its handler applies it around the
  * password check.
  */
-export type RateLimit = 'sign-in' | 'account-mail' | 'invite' | 'issue-open' | 'upload' | 'search-event';
+export type RateLimit = 'sign-in' | 'account-mail' | 'invite' | 'issue-open' | 'upload' | 'search-event' | 'reply';
 
 export interface Endpoint extends Route {
   rateLimit?: RateLimit;
@@ -404,7 +404,7 @@ export const endpoints = {
   replyMyIssue: {
     ...routes.replyMyIssue,
     identifies: true,
-    rateLimit: 'issue-open',
+    rateLimit: 'reply',
     summary: 'The requester answers the team, with files uploaded first',
     tags: ['portal'],
     params: PortalTicketParams,

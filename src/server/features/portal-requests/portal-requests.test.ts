@@ -11,6 +11,7 @@ import { createTestApp, testDialects, type TestApp } from '../../testing/test-co
 import { buildTicket } from '../../testing/ticket-fixtures.ts';
 import { deliverDue } from '../delivery/delivery.service.ts';
 import { saveTicketLink } from '../../tickets/ticket-links.ts';
+import { withinOneHour } from '../../testing/http-client.ts';
 
 describe.each(testDialects())('a requester follows their requests, on %s', (dialect) => {
   let t: TestApp;
@@ -237,5 +238,53 @@ describe.each(testDialects())('a requester follows their requests, on %s', (dial
       expect.objectContaining({ status: 'retry', error: `message ${noteId} is an internal note` }),
     ]);
     expect(smtp.mails).toEqual([]);
+  });
+});
+
+describe.each(testDialects())("a requester's answers and the hourly request limit, on %s", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { REQUESTS_PER_HOUR: '1', CAPTCHA_PROVIDER: 'none' });
+  });
+  afterAll(async () => t?.close());
+
+  it('counts answers apart from new requests, so a requester can keep answering the team', async () => {
+    await withinOneHour(async (attempt) => {
+      const address = { 'x-forwarded-for': `10.7.${attempt}.1` };
+      const user = await buildUser(t.ctx.db);
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password: DEFAULT_PASSWORD },
+      });
+      const headers = { ...address, 'x-auth-token': login.json<{ token: string }>().token };
+      const request = { title: 'Heating', description: 'Cold.', name: user.name, email: user.email };
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: '/panel/api/issue-open',
+        headers,
+        payload: request,
+      });
+      expect(sent.statusCode, sent.body).toBe(201);
+      const id = sent.json<{ data: { id: number } }>().data.id;
+      // The hour's one request is spent...
+      const second = await t.app.inject({
+        method: 'POST',
+        url: '/panel/api/issue-open',
+        headers,
+        payload: request,
+      });
+      expect(second.statusCode).toBe(429);
+      // ...and the requester still answers in their conversation.
+      for (let i = 0; i < 3; i++) {
+        const answered = await t.app.inject({
+          method: 'POST',
+          url: `/api/portal/issues/${id}/messages`,
+          headers,
+          payload: { body: `Answer ${i}` },
+        });
+        expect(answered.statusCode, answered.body).toBe(200);
+      }
+    });
   });
 });
