@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { TicketStatus } from '../../../shared/constants.ts';
+import { TEAM_ROLES, type TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import type { Dialect } from '../../db/schema-helpers.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
@@ -138,15 +138,27 @@ export function deliveriesOfTickets(db: Executor, ticketIds: number[]): Promise<
  */
 export async function writeTicketIfUnchanged(
   db: Executor,
-  ticket: Pick<TicketRow, 'id' | 'status'>,
+  ticket: Pick<TicketRow, 'id' | 'status' | 'assignee_id'>,
   changes: { status: TicketStatus; assignee_id: number | null; updated_at: number },
 ): Promise<boolean> {
-  const result = await db
+  let update = db
     .updateTable('tickets')
     .set(changes)
     .where('id', '=', ticket.id)
-    .where('status', '=', ticket.status)
-    .executeTakeFirst();
+    .where('status', '=', ticket.status);
+  // A new assignee is on the team when the row is written, not only when it was checked: a demotion committed in
+  // between makes the write change nothing.
+  const assignee = changes.assignee_id;
+  if (assignee !== null && assignee !== ticket.assignee_id)
+    update = update.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('users')
+          .select('users.id')
+          .where('users.id', '=', assignee)
+          .where('users.role', 'in', [...TEAM_ROLES]),
+      ),
+    );
+  const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

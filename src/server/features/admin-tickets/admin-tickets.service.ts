@@ -184,10 +184,15 @@ export async function updateTicket(
     if (changed && statusWebhook && status !== ticket.status) await enqueueStatusChange(trx, id, status, now);
     return changed;
   });
-  if (!written)
+  if (!written) {
+    // The assignee left the team between the check and the write: said as the check says it.
+    const assignee = assigneeId === null ? undefined : await findUser(db, assigneeId);
+    if (assignee && !TEAM_ROLES.includes(assignee.role))
+      throw badRequest('assignee_id', 'must be a member of the team');
     throw new ApiError(409, 'conflict', 'The request changed meanwhile: read it again', [
       { field: 'status', message: 'changed meanwhile' },
     ]);
+  }
   return getTicket(db, id);
 }
 

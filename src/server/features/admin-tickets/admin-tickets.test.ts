@@ -8,8 +8,9 @@ import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { deliverDue } from '../delivery/delivery.service.ts';
 import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
-import { addMessage } from '../../tickets/thread.ts';
+import { writeTicketIfUnchanged } from './admin-tickets.repository.ts';
 import { findTicket } from '../../tickets/tickets.repository.ts';
+import { addMessage } from '../../tickets/thread.ts';
 
 const TicketPage = Paged(TicketView);
 
@@ -271,6 +272,37 @@ describe.each(testDialects())('the counts of requests by status, on %s', (dialec
     const now = await counted();
     expect(now).toEqual({ new: 2, waiting: 2, closed: 1 });
     expect(await kept()).toEqual({ counts: now, all: 5, waiting: 2 });
+  });
+});
+
+describe.each(testDialects())('giving a request to someone, on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  it('writes an assignee only while they are on the team, however late they left it', async () => {
+    const ticket = await buildTicket(t.ctx, { targets: [] });
+    const agent = await buildUser(t.ctx.db, { role: 'agent' });
+    // Checked while an agent, demoted before the write: the write itself refuses.
+    await t.ctx.db.updateTable('users').set({ role: 'customer' }).where('id', '=', agent.id).execute();
+    const written = await writeTicketIfUnchanged(t.ctx.db, ticket, {
+      status: ticket.status,
+      assignee_id: agent.id,
+      updated_at: Date.now(),
+    });
+    expect(written).toBe(false);
+    expect((await findTicket(t.ctx.db, ticket.id))?.assignee_id).toBeNull();
+    await t.ctx.db.updateTable('users').set({ role: 'agent' }).where('id', '=', agent.id).execute();
+    expect(
+      await writeTicketIfUnchanged(t.ctx.db, ticket, {
+        status: ticket.status,
+        assignee_id: agent.id,
+        updated_at: Date.now(),
+      }),
+    ).toBe(true);
+    expect((await findTicket(t.ctx.db, ticket.id))?.assignee_id).toBe(agent.id);
   });
 });
 
