@@ -15,6 +15,7 @@ import * as ticketSearch from './0012-ticket-search.ts';
 import * as visibility from './0013-visibility.ts';
 import * as mailReplies from './0014-mail-replies.ts';
 import * as ticketCounts from './0015-ticket-counts.ts';
+import * as ticketSearchKinds from './0016-ticket-search-kinds.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -34,5 +35,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0013-visibility': { up: visibility.up(dialect) },
     '0014-mail-replies': { up: mailReplies.up(dialect) },
     '0015-ticket-counts': { up: ticketCounts.up(dialect) },
+    '0016-ticket-search-kinds': { up: ticketSearchKinds.up(dialect) },
   };
 }

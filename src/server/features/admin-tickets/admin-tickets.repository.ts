@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { TEAM_ROLES, type TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
-import type { Dialect } from '../../db/schema-helpers.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 
 /**
@@ -11,7 +10,10 @@ import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/t
 export interface InboxFilter {
   status?: TicketStatus;
   assigneeId?: number | null;
-  search?: { words: SearchWord[]; dialect: Dialect };
+  /** SQLite: the words, searched as part of the list's and the count's query. */
+  search?: { words: SearchWord[] };
+  /** PostgreSQL: the requests a search found (`searchCandidates`), read once for the count and the page. */
+  ids?: number[];
 }
 
 /** A word to find: whole, or (`prefix`) as the start of a word. */
@@ -25,30 +27,36 @@ function inbox(db: Executor, filter: InboxFilter) {
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.assigneeId === null) query = query.where('assignee_id', 'is', null);
   else if (filter.assigneeId !== undefined) query = query.where('assignee_id', '=', filter.assigneeId);
-  const search = filter.search;
-  if (search && search.words.length > 0) {
-    // The newest SEARCH_MATCHES_MAX texts of each kind that match (a request's own, a message), so a word found
-    // everywhere costs no more than a rare one.
-    if (search.dialect === 'postgres') {
-      const terms = search.words.map((word) => `${word.text}${word.prefix ? ':*' : ''}`).join(' & ');
-      const query_ = sql`to_tsquery('simple', ${terms})`;
-      query = query.where(
-        'id',
-        'in',
-        sql<number>`(select ticket_id from (select ticket_id from ticket_search where doc @@ ${query_} and doc_id < 0 order by doc_id desc limit ${SEARCH_MATCHES_MAX}) as own
-          union select ticket_id from (select ticket_id from ticket_search where doc @@ ${query_} and doc_id > 0 order by doc_id desc limit ${SEARCH_MATCHES_MAX}) as thread)`,
-      );
-    } else {
-      const terms = search.words.map((word) => `"${word.text}"${word.prefix ? '*' : ''}`).join(' ');
-      query = query.where(
-        'id',
-        'in',
-        sql<number>`(select ticket_id from (select ticket_id from ticket_search where ticket_search match ${terms} and rowid < 0 order by rowid desc limit ${SEARCH_MATCHES_MAX})
-          union select ticket_id from (select ticket_id from ticket_search where ticket_search match ${terms} and rowid > 0 order by rowid desc limit ${SEARCH_MATCHES_MAX}))`,
-      );
-    }
+  // Given as a value, not a subquery: PostgreSQL then plans the list and the count knowing how many there are.
+  if (filter.ids) query = query.where(sql<boolean>`id = any(${filter.ids}::int[])`);
+  const words = filter.search?.words ?? [];
+  if (words.length > 0) {
+    // SQLite: the newest SEARCH_MATCHES_MAX texts of each kind that match (a request's own, a message), so a word
+    // found everywhere costs no more than a rare one. (PostgreSQL finds them first: searchCandidates.)
+    const terms = words.map((word) => `"${word.text}"${word.prefix ? '*' : ''}`).join(' ');
+    query = query.where(
+      'id',
+      'in',
+      sql<number>`(select ticket_id from (select ticket_id from ticket_search where ticket_search match ${terms} and rowid < 0 order by rowid desc limit ${SEARCH_MATCHES_MAX})
+        union select ticket_id from (select ticket_id from ticket_search where ticket_search match ${terms} and rowid > 0 order by rowid desc limit ${SEARCH_MATCHES_MAX}))`,
+    );
   }
   return query;
+}
+
+/**
+ * PostgreSQL: the requests whose texts match the words, among the newest SEARCH_MATCHES_MAX matching texts of each
+ * kind, found once for a request's count and page (asked as part of both, the search ran twice).
+ */
+export async function searchCandidates(db: Executor, words: SearchWord[]): Promise<number[]> {
+  const terms = words.map((word) => `${word.text}${word.prefix ? ':*' : ''}`).join(' & ');
+  const query = sql`to_tsquery('simple', ${terms})`;
+  const { rows } = await sql<{ ticket_id: number }>`
+    select ticket_id from (select ticket_id from ticket_search where doc @@ ${query} and doc_id < 0
+      order by doc_id desc limit ${SEARCH_MATCHES_MAX}) as own
+    union select ticket_id from (select ticket_id from ticket_search where doc @@ ${query} and doc_id > 0
+      order by doc_id desc limit ${SEARCH_MATCHES_MAX}) as thread`.execute(db);
+  return rows.map((row) => Number(row.ticket_id));
 }
 
 /** How many of the newest matching texts of each kind a search considers (documented in docs/decisions.md). */
@@ -56,7 +64,7 @@ export const SEARCH_MATCHES_MAX = 1000;
 
 export async function countTickets(db: Executor, filter: InboxFilter = {}): Promise<number> {
   // By status alone (or all of them): the counts the triggers keep, not a count of every row.
-  if (filter.assigneeId === undefined && !filter.search?.words.length) {
+  if (filter.assigneeId === undefined && !filter.search?.words.length && !filter.ids) {
     const counts = await countByStatus(db);
     return counts
       .filter((row) => filter.status === undefined || row.status === filter.status)

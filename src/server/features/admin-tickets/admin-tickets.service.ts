@@ -28,6 +28,7 @@ import { htmlToMailText } from '../../html/mail-text.ts';
 import {
   countByStatus,
   countTickets,
+  searchCandidates,
   deliveriesOfTickets,
   listInbox,
   type InboxFilter,
@@ -93,7 +94,8 @@ export async function pageTickets(
   const filter: InboxFilter = {
     ...(query.status && { status: query.status }),
     ...(query.assignee && { assigneeId: query.assignee === 'me' ? callerId : null }),
-    ...(words.length > 0 && { search: { words, dialect } }),
+    ...(words.length > 0 &&
+      (dialect === 'postgres' ? { ids: await searchCandidates(db, words) } : { search: { words } })),
   };
   const total = await countTickets(db, filter);
   const offset = (page - 1) * perPage;
