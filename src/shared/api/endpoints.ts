@@ -96,7 +96,8 @@ export type { Role } from '../routes.ts';
  * them; 'sign-in' counts failed guesses only, per address and per account, so its handler applies it around the
  * password check.
  */
-export type RateLimit = 'sign-in' | 'account-mail' | 'invite' | 'issue-open' | 'upload' | 'search-event' | 'reply';
+export type RateLimit =
+  'sign-in' | 'account-mail' | 'invite' | 'issue-open' | 'upload' | 'search-event' | 'reply';
 
 export interface Endpoint extends Route {
   rateLimit?: RateLimit;
