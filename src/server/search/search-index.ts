@@ -103,6 +103,17 @@ export class SearchIndex {
     }
   }
 
+  /** Marks which articles are restricted (for signed-in visitors only), whatever their indexed words; true if any changed. */
+  restrict(restricted: ReadonlySet<number>): boolean {
+    let changed = false;
+    for (const [id, doc] of this.docs) {
+      if (doc.restricted === restricted.has(id)) continue;
+      doc.restricted = !doc.restricted;
+      changed = true;
+    }
+    return changed;
+  }
+
   remove(ids: number[]): void {
     for (const id of ids) {
       if (!this.docs.delete(id)) continue;

@@ -64,18 +64,24 @@ async function loadRestrictions(db: Executor): Promise<Restrictions> {
  * whether it is restricted (a change of any category above it can change that). A changed version means the
  * article is indexed again.
  */
-async function loadVersions(db: Executor): Promise<Map<number, string>> {
+async function loadVersions(
+  db: Executor,
+): Promise<{ versions: Map<number, string>; restricted: Set<number> }> {
   const [{ lang }, rows, restrictions] = await Promise.all([
     getBranding(db),
     indexedArticleChanges(db),
     loadRestrictions(db),
   ]);
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      `${row.updated_at}:${row.c ?? ''}:${row.s}:${lang}:${restrictions.article(row) ? 1 : 0}`,
-    ]),
-  );
+  const restricted = new Set(rows.filter((row) => restrictions.article(row)).map((row) => row.id));
+  return {
+    versions: new Map(
+      rows.map((row) => [
+        row.id,
+        `${row.updated_at}:${row.c ?? ''}:${row.s}:${lang}:${restricted.has(row.id) ? 1 : 0}`,
+      ]),
+    ),
+    restricted,
+  };
 }
 
 /** Past this share of changed articles, building anew is cheaper than updating in place. */
@@ -109,6 +115,8 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
   let generation = 0;
   let updating: Promise<SearchIndex> | null = null;
   let rebuilding: Promise<void> | null = null;
+  /** The revision whose restrictions the index holds. */
+  let restrictedAt: unknown = undefined;
 
   /**
    * Brings the index to the content's revision: a first build, or an update of only the articles whose version
@@ -117,9 +125,15 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
    * while searches go on answering from the one there is, which is swapped in when complete.
    */
   const update = (seen: unknown): Promise<SearchIndex> => {
-    if (rebuilding && index) return Promise.resolve(index);
+    // During a background rebuild, a revision already looked at has nothing more to apply.
+    if (rebuilding && index && restrictedAt === seen) return Promise.resolve(index);
     updating ??= (async () => {
-      const next = await loadVersions(db);
+      const { versions: next, restricted } = await loadVersions(db);
+      // Who may read each article is applied at once, even to an index a background rebuild is about to replace:
+      // an article just restricted must not be found by anyone else meanwhile (nor kept in an answer).
+      if (index?.restrict(restricted)) generation++;
+      restrictedAt = seen;
+      if (rebuilding && index) return index;
       const changed = [...next].filter(([id, version]) => versions.get(id) !== version).map(([id]) => id);
       const removed = [...versions.keys()].filter((id) => !next.has(id));
       const install = (built: SearchIndex) => {

@@ -28,6 +28,8 @@ export interface Catalog {
   categoryCounts(id: number): Counts;
   sectionCounts(id: number): Counts;
   isSectionVisible(id: number): boolean;
+  /** Whether a signed-in visitor would see the category: for this reader, a prompt to sign in rather than a 404. */
+  isCategoryVisibleSignedIn(id: number): boolean;
 }
 
 export async function loadCatalog(db: Executor, audience: Audience): Promise<Catalog> {
@@ -60,7 +62,9 @@ export function buildCatalog(
   const directInCategory = new Map<number, number>();
   const directInSection = new Map<number, number>();
   for (const row of counts) {
-    if (row.category_id === null) directInSection.set(row.section_id, row.count);
+    // One row per visibility: a section's direct articles can come in two.
+    if (row.category_id === null)
+      directInSection.set(row.section_id, (directInSection.get(row.section_id) ?? 0) + row.count);
     else directInCategory.set(row.category_id, (directInCategory.get(row.category_id) ?? 0) + row.count);
   }
 
@@ -88,9 +92,16 @@ export function buildCatalog(
     count_instruction: directInSection.get(id) ?? 0,
   });
 
+  let signedIn: Catalog | undefined;
   return {
     audience,
     restrictions,
+    isCategoryVisibleSignedIn: (id) =>
+      audience === 'signed_in'
+        ? visible.get(id) === true
+        : (signedIn ??= buildCatalog(allSections, allCategories, allCounts, 'signed_in')).isCategoryVisible(
+            id,
+          ),
     sections,
     categories,
     category: (id) => byId.get(id),

@@ -55,7 +55,8 @@ const wantsPage = (query: object) => Object.values(query).some((value) => value 
 /** A category asked for by id that this reader cannot see: for signed-in visitors (401), or not there (404). */
 function missingCategory(catalog: Catalog, id: number): ApiError {
   const what = `Category ${id}`;
-  const signedIn = catalog.audience === 'everyone' && catalog.restrictions.category(id);
+  // Restricted itself or above, or holding only what is: a signed-in visitor would see it.
+  const signedIn = catalog.audience === 'everyone' && catalog.isCategoryVisibleSignedIn(id);
   return signedIn ? signInRequired(what) : notFound(what);
 }
 

@@ -34,7 +34,7 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
   let t: TestApp;
   let port: number;
   let guides: SectionRow, members: SectionRow;
-  let setup: CategoryRow, partners: CategoryRow, deals: CategoryRow;
+  let setup: CategoryRow, partners: CategoryRow, deals: CategoryRow, vault: CategoryRow;
   let install: ArticleRow, pricing: ArticleRow, dealDesk: ArticleRow, welcome: ArticleRow;
   let sheet: FileRow, icon: FileRow, openManual: FileRow;
   let cookie: string;
@@ -90,6 +90,21 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
       section_id: members.id,
       title: 'Members welcome',
       body_html: '<p>Welcome, zanzibar members.</p>',
+    });
+    // Beside the welcome (restricted by its section), one restricted by itself: both counted for a member.
+    await buildArticle(db, {
+      section_id: members.id,
+      title: 'Members handbook',
+      body_html: '<p>Rules.</p>',
+      visibility: 'signed_in',
+    });
+    // Open itself, but everything in it is for signed-in visitors.
+    vault = await buildCategory(db, { section_id: guides.id, name: 'Vault', position: 3 });
+    await buildArticle(db, {
+      category_id: vault.id,
+      title: 'Vault contents',
+      body_html: '<p>Inside.</p>',
+      visibility: 'signed_in',
     });
     sheet = await buildFile(t.ctx, {
       name: 'price-sheet.pdf',
@@ -178,7 +193,7 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
       expect(page.body).toContain('/login?from=knowledge_base');
       expectNothingHidden(page.body, `page of ${id}`);
     }
-    for (const id of [partners.id, deals.id]) {
+    for (const id of [partners.id, deals.id, vault.id]) {
       expectSignInRequired(
         await anonymous(`/api/knowledge/category?category_parent_id=${id}&page=1&per_page=10`),
       );
@@ -214,7 +229,9 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
       expect(sections.json<{ name: string }[]>().map((s) => s.name)).toEqual(['Guides', 'Members area']);
       expect(sections.headers['cache-control']).toBe('private, no-store');
       const bundle = await t.app.inject({ url: '/api/knowledge/instruction', headers });
-      expect(bundle.json<{ items: unknown[] }>().items).toHaveLength(4);
+      expect(bundle.json<{ items: unknown[] }>().items).toHaveLength(6);
+      const members = sections.json<{ name: string; count_instruction: number }[]>()[1];
+      expect(members?.count_instruction).toBe(2);
       const found = await t.app.inject({
         url: '/api/search/knowledge/suggestions?text=zanzibar&limit=10&perPage=10',
         headers,

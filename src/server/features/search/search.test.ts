@@ -304,6 +304,37 @@ describe.each(testDialects())('a large change to a large index on %s', (dialect)
   });
 });
 
+describe.each(testDialects())('restricting much of a large index on %s', (dialect) => {
+  it('hides what was restricted at once, while the rest is indexed in the background', async () => {
+    const t = await createTestApp(dialect);
+    try {
+      const { touchContent } = await import('../../revisions/revision.repository.ts');
+      const section = (await buildArticle(t.ctx.db, { title: 'Router basics' })).section_id;
+      for (let i = 0; i < 9; i++)
+        await buildArticle(t.ctx.db, { section_id: section, title: `Router model ${i}` });
+      const search = createSearchService(t.ctx.db, { backgroundRebuildFrom: 5 });
+      const found = async (audience: 'everyone' | 'signed_in') =>
+        (await search.suggest('router', 20, audience)).items.length;
+      expect(await found('everyone')).toBe(10);
+
+      await t.ctx.db
+        .updateTable('sections')
+        .set({ visibility: 'signed_in' })
+        .where('id', '=', section)
+        .execute();
+      await touchContent(t.ctx.db);
+      // Every article changed: a rebuild in the background, yet nobody else finds them from the index meanwhile.
+      expect(await found('everyone')).toBe(0);
+      expect(await found('signed_in')).toBe(10);
+      await search.settled();
+      expect(await found('everyone')).toBe(0);
+      expect(await found('signed_in')).toBe(10);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe.each(testDialects())('each language analysed as it is written, on %s', (dialect) => {
   let t: TestApp;
   const ids: Record<string, number> = {};
