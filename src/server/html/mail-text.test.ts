@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToMailText } from './mail-text.ts';
+import { absoluteLinks, htmlToMailText } from './mail-text.ts';
 
 describe('the plain text of a message written as rich text', () => {
   it('keeps paragraphs, line breaks, lists, links, quotes and code readable', () => {
@@ -28,6 +28,23 @@ describe('the plain text of a message written as rich text', () => {
         '',
         'lumo reset --hard',
       ].join('\n'),
+    );
+  });
+
+  it('marks every line of a quote, however many paragraphs it has', () => {
+    expect(
+      htmlToMailText('<blockquote><p>First &amp; foremost.</p><p>Second.</p></blockquote><p>After.</p>'),
+    ).toBe(['> First & foremost.', '>', '> Second.', '', 'After.'].join('\n'));
+  });
+
+  it('makes links and images from the site root whole for a mail, and leaves others', () => {
+    expect(
+      absoluteLinks(
+        '<a href="/knowledge/instruction/5">Guide</a> <img src="/files/3/a.png"> <a href="https://x.org/">x</a> <a href="//cdn.example">c</a>',
+        'https://help.example.com',
+      ),
+    ).toBe(
+      '<a href="https://help.example.com/knowledge/instruction/5">Guide</a> <img src="https://help.example.com/files/3/a.png"> <a href="https://x.org/">x</a> <a href="//cdn.example">c</a>',
     );
   });
 

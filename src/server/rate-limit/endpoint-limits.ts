@@ -27,7 +27,8 @@ export const INVITES_PER_HOUR = 100;
 export function registerRateLimits(app: FastifyInstance, { db, config }: AppContext): void {
   const perHour: Record<Exclude<RateLimit, 'sign-in' | 'account-mail'>, number> = {
     'issue-open': config.tickets.requestsPerHour,
-    reply: REPLIES_PER_HOUR,
+    // An office behind one address that needs more requests an hour needs more answers too.
+    reply: Math.max(REPLIES_PER_HOUR, config.tickets.requestsPerHour),
     upload: config.tickets.uploadsPerHour,
     'search-event': SEARCH_EVENTS_PER_HOUR,
     invite: INVITES_PER_HOUR,

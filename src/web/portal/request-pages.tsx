@@ -224,7 +224,8 @@ export function IssuePage() {
     };
   }, [checked, user, ticketId, valid, key, loaded]);
 
-  if (state === 'loading')
+  // Another request than the one on screen (the address changed): nothing of the last one shows, nor takes a reply.
+  if (state === 'loading' || (state === 'ready' && ticket && ticket.id !== ticketId))
     return (
       <div className="page-loading">
         <Spinner />

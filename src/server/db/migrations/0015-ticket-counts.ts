@@ -18,27 +18,28 @@ export function up(dialect: Dialect) {
       sql.raw(`update ticket_counts set count = count - 1 where status = ${row}.status`);
     if (dialect === 'postgres') {
       // Once per statement, from the rows it changed: a row updated thousands of times in one transaction (a bulk
-      // load, a restore) would leave a chain of versions each update must walk.
+      // load, a restore) would leave a chain of versions each update must walk. Rows in the order of their status,
+      // so two statements touching the same statuses lock them in one order and never wait on each other in a ring.
       await sql`create function ticket_counts_keep() returns trigger language plpgsql as $$
         begin
           insert into ticket_counts (status, count)
             select status, sum(change) from (
               select status, 1 as change from new_rows
               union all select status, -1 from old_rows
-            ) as changes group by status having sum(change) <> 0
+            ) as changes group by status having sum(change) <> 0 order by status
           on conflict (status) do update set count = ticket_counts.count + excluded.count;
           return null;
         end $$`.execute(db);
       // Each kind of statement names the transition tables it has; the function reads both, so the others are empty.
       await sql`create function ticket_counts_insert() returns trigger language plpgsql as $$
         begin
-          insert into ticket_counts (status, count) select status, count(*) from new_rows group by status
+          insert into ticket_counts (status, count) select status, count(*) from new_rows group by status order by status
           on conflict (status) do update set count = ticket_counts.count + excluded.count;
           return null;
         end $$`.execute(db);
       await sql`create function ticket_counts_delete() returns trigger language plpgsql as $$
         begin
-          insert into ticket_counts (status, count) select status, -count(*) from old_rows group by status
+          insert into ticket_counts (status, count) select status, -count(*) from old_rows group by status order by status
           on conflict (status) do update set count = ticket_counts.count + excluded.count;
           return null;
         end $$`.execute(db);

@@ -115,6 +115,12 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
         ],
         ['PATCH /api/admin/users/:id', 'PATCH', `/api/admin/users/${other.id}`, { role: 'admin' }],
         ['DELETE /api/admin/users/:id', 'DELETE', `/api/admin/users/${other.id}`],
+        [
+          'POST /api/admin/invitations',
+          'POST',
+          '/api/admin/invitations',
+          { email: 'invited@example.com', name: 'Invited' },
+        ],
         ['POST /api/admin/files', 'POST', '/api/admin/files', upload.payload, upload.headers],
       ] as [string, 'GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?, Record<string, string>?][];
     };

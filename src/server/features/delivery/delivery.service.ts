@@ -9,6 +9,7 @@ import {
 import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
+import { absoluteLinks } from '../../html/mail-text.ts';
 import { receivedEmailText, replyEmailHtml, replyEmailText, teamEmailText } from './reply-email.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
 import { messageIdOf, receivedMessageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
@@ -70,9 +71,19 @@ async function deliverMessage(
     await sendWebhook(ctx, row, payload, options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS);
   } else if (row.target === 'requester') {
     const { supportEmail } = ctx.config.tickets;
+    // Links the team wrote from the site's root lead to the site from a mail client too.
+    const whole = (text: string) => absoluteLinks(text, ctx.config.publicUrl);
+    const shown = {
+      ...message,
+      body_html: whole(message.body_html),
+      body_text: message.body_text.replace(
+        /\((\/[^\s)]*)\)/g,
+        (_m, path: string) => `(${ctx.config.publicUrl}${path})`,
+      ),
+    };
     const reply = [
       ticket,
-      message,
+      shown,
       files,
       supportEmail !== null,
       await threadLink(ctx, ticket, message),
