@@ -310,8 +310,15 @@ export async function pollMailbox(
       const unread = ((await client.search({ seen: false }, { uid: true })) || []).slice(0, MAILS_PER_PASS);
       if (unread.length === 0) return outcomes;
       const heads = [];
-      for await (const head of client.fetch(unread, { uid: true, envelope: true, size: true }, { uid: true }))
+      for await (const head of client.fetch(
+        unread,
+        { uid: true, envelope: true, size: true },
+        { uid: true },
+      )) {
+        // Another reader of the mailbox marking mail read can bring word of it here without a UID: not a mail to read.
+        if (typeof head.uid !== 'number' || head.uid <= 0) continue;
         heads.push({ uid: head.uid, messageId: head.envelope?.messageId, size: head.size ?? 0 });
+      }
       for (const head of heads) {
         if (signal?.aborted) break;
         const mailKey = mailKeyOf(head.messageId, `${place}:${head.uid}`);
