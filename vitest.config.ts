@@ -4,9 +4,6 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'e2e/**/*.test.ts'],
     globalSetup: ['e2e/global-setup.ts'],
-    // Two files at a time, whatever the core count: most of a test's time is spent waiting on PostgreSQL, Chromium,
-    // a child process or a socket, and one at a time (Vitest's default on 2 cores) took the suite past 20 minutes.
-    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // expect.poll gives up after 1 s by default: too short for a browser waiting on the server while the other
