@@ -57,3 +57,23 @@ export function FormError({ message }: { message: string | null }) {
     </p>
   );
 }
+
+/** One radio button of a choice group, labelled by its words. */
+export function RadioChoice({
+  name,
+  checked,
+  onSelect,
+  children,
+}: {
+  name: string;
+  checked: boolean;
+  onSelect: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <label>
+      <input type="radio" name={name} checked={checked} onChange={onSelect} />
+      {children}
+    </label>
+  );
+}

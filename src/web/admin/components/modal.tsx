@@ -40,3 +40,15 @@ export function Modal({
     </dialog>
   );
 }
+
+/** A dialog's buttons: its own action first (given as children), then Cancel. */
+export function ModalActions({ children, onCancel }: { children: ReactNode; onCancel: () => void }) {
+  return (
+    <div className="modal-actions">
+      {children}
+      <button type="button" className="button button-secondary" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}

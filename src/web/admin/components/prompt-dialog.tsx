@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Field } from './field.tsx';
-import { Modal } from './modal.tsx';
+import { Modal, ModalActions } from './modal.tsx';
 
 /** One value asked for in a dialog (a link's address, an image's description). */
 export function PromptDialog({
@@ -34,14 +34,11 @@ export function PromptDialog({
         <Field label={label} hint={hint}>
           <input type={type} value={value} onChange={(e) => setValue(e.target.value)} />
         </Field>
-        <div className="modal-actions">
+        <ModalActions onCancel={onClose}>
           <button type="submit" className="button">
             {submitLabel}
           </button>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        </ModalActions>
       </form>
     </Modal>
   );

@@ -4,7 +4,7 @@ import type { AdminUser, AdminUserList, UserListQuery } from '../../../shared/ap
 import type { UserRole } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
-import { Modal } from '../components/modal.tsx';
+import { Modal, ModalActions } from '../components/modal.tsx';
 import { codeOf, fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { useSession } from '../features/session/session.tsx';
@@ -413,14 +413,11 @@ export function UsersPage() {
       {deleting && (
         <Modal title={`Delete ${deleting.name}?`} onClose={() => setDeleting(null)}>
           <p>They are signed out everywhere and can no longer sign in.</p>
-          <div className="modal-actions">
+          <ModalActions onCancel={() => setDeleting(null)}>
             <button type="button" className="button button-danger" onClick={() => void remove()}>
               Delete
             </button>
-            <button type="button" className="button button-secondary" onClick={() => setDeleting(null)}>
-              Cancel
-            </button>
-          </div>
+          </ModalActions>
         </Modal>
       )}
     </div>

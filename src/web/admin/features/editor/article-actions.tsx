@@ -1,4 +1,4 @@
-import { Modal } from '../../components/modal.tsx';
+import { Modal, ModalActions } from '../../components/modal.tsx';
 import { DiscardAndStatus } from './editor-parts.tsx';
 import type { ArticleForm } from './use-article-form.ts';
 
@@ -58,14 +58,11 @@ export function ArticleActions({ editor }: { editor: ArticleForm }) {
       {confirmDelete && (
         <Modal title="Delete this article?" onClose={() => setConfirmDelete(false)}>
           <p>“{form.baseline.title}” and all its revisions will be deleted. This cannot be undone.</p>
-          <div className="modal-actions">
+          <ModalActions onCancel={() => setConfirmDelete(false)}>
             <button type="button" className="button button-danger" onClick={() => void deleteArticle()}>
               Delete
             </button>
-            <button type="button" className="button button-secondary" onClick={() => setConfirmDelete(false)}>
-              Cancel
-            </button>
-          </div>
+          </ModalActions>
         </Modal>
       )}
     </>

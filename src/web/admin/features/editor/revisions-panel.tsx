@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { AdminArticle, DiffPart, RevisionDiff, RevisionSummary } from '../../../../shared/api/admin.ts';
 import { adminCall } from '../../api/admin-api.ts';
 import { FormError } from '../../components/field.tsx';
-import { Modal } from '../../components/modal.tsx';
+import { Modal, ModalActions } from '../../components/modal.tsx';
 import { messageOf } from '../../lib/errors.ts';
 import { formatTime } from '../../lib/format-time.ts';
 
@@ -221,14 +221,11 @@ export function RevisionsPanel({
             is saved as a new revision: nothing is lost.
           </p>
           {dirty && <p className="form-error">Your unsaved changes in the editor will be replaced.</p>}
-          <div className="modal-actions">
+          <ModalActions onCancel={() => setRestoring(null)}>
             <button type="button" className="button" disabled={busy} onClick={handleRestore}>
               Restore
             </button>
-            <button type="button" className="button button-secondary" onClick={() => setRestoring(null)}>
-              Cancel
-            </button>
-          </div>
+          </ModalActions>
         </Modal>
       )}
     </div>

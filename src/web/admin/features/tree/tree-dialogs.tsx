@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { DeleteQuery, MoveBody } from '../../../../shared/api/admin.ts';
 import { adminCall } from '../../api/admin-api.ts';
-import { Field, FormError } from '../../components/field.tsx';
-import { Modal } from '../../components/modal.tsx';
+import { Field, FormError, RadioChoice } from '../../components/field.tsx';
+import { Modal, ModalActions } from '../../components/modal.tsx';
 import type { Visibility } from '../../../../shared/constants.ts';
 import { VisibilityField } from '../editor/editor-parts.tsx';
 import { codeOf, fieldErrorsOf, messageOf, type FieldErrors } from '../../lib/errors.ts';
@@ -66,14 +66,11 @@ export function NameDialog({
         {visibility && (
           <VisibilityField value={visibility} onChange={setVisibility} error={errors.visibility} />
         )}
-        <div className="modal-actions">
+        <ModalActions onCancel={onClose}>
           <button type="submit" className="button" disabled={busy}>
             {submitLabel}
           </button>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        </ModalActions>
       </form>
     </Modal>
   );
@@ -126,33 +123,22 @@ export function MoveDialog({
         </Field>
         <fieldset className="choice-group">
           <legend>Position</legend>
-          <label>
-            <input
-              type="radio"
-              name={positionName}
-              checked={position === 'start'}
-              onChange={() => setPosition('start')}
-            />
+          <RadioChoice
+            name={positionName}
+            checked={position === 'start'}
+            onSelect={() => setPosition('start')}
+          >
             At the start
-          </label>
-          <label>
-            <input
-              type="radio"
-              name={positionName}
-              checked={position === 'end'}
-              onChange={() => setPosition('end')}
-            />
+          </RadioChoice>
+          <RadioChoice name={positionName} checked={position === 'end'} onSelect={() => setPosition('end')}>
             At the end
-          </label>
+          </RadioChoice>
         </fieldset>
-        <div className="modal-actions">
+        <ModalActions onCancel={onClose}>
           <button type="submit" className="button" disabled={busy}>
             Move
           </button>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        </ModalActions>
       </form>
     </Modal>
   );
@@ -227,15 +213,9 @@ export function DeleteDialog({
           <fieldset className="choice-group">
             <legend>“{node.name}” is not empty. What should happen to what is inside it?</legend>
             {refuges.length > 0 && (
-              <label>
-                <input
-                  type="radio"
-                  name={choiceName}
-                  checked={choice === 'move'}
-                  onChange={() => setChoice('move')}
-                />
+              <RadioChoice name={choiceName} checked={choice === 'move'} onSelect={() => setChoice('move')}>
                 Move it first
-              </label>
+              </RadioChoice>
             )}
             {choice === 'move' && refuges.length > 0 && (
               <Field label="Move the contents to" className="nested-field">
@@ -248,18 +228,12 @@ export function DeleteDialog({
                 </select>
               </Field>
             )}
-            <label>
-              <input
-                type="radio"
-                name={choiceName}
-                checked={choice === 'delete'}
-                onChange={() => setChoice('delete')}
-              />
+            <RadioChoice name={choiceName} checked={choice === 'delete'} onSelect={() => setChoice('delete')}>
               Delete everything inside it too
-            </label>
+            </RadioChoice>
           </fieldset>
         )}
-        <div className="modal-actions">
+        <ModalActions onCancel={onClose}>
           <button type="submit" className="button button-danger" disabled={busy}>
             {stage === 'confirm'
               ? 'Delete'
@@ -267,10 +241,7 @@ export function DeleteDialog({
                 ? 'Move the contents and delete'
                 : 'Delete all'}
           </button>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        </ModalActions>
       </form>
     </Modal>
   );
