@@ -1,14 +1,15 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Environments } from '../../shared/api/settings.ts';
 import { BASE_PATH, href } from '../../shared/paths.ts';
-import { ApiRequestError, call, type FieldErrors } from '../api/call.ts';
+import { ApiRequestError, call } from '../api/call.ts';
 import { useAuth } from '../features/layout/use-auth.tsx';
 import { useCaptcha } from '../features/request/use-captcha.ts';
 import { CaptchaField } from '../features/request/captcha-field.tsx';
-import { errorsOf, FormError, Panel, TextField } from './form-parts.tsx';
+import { EmailField, FormError, Panel, PasswordField, TextField } from './form-parts.tsx';
 import { usePortalData } from './portal-layout.tsx';
 import { usePortalTexts } from './portal-texts.ts';
+import { useFormValues, usePortalForm } from './use-portal-form.ts';
 
 /** Whether this server can make accounts, and can mail their links. */
 export const canSignUp = (environments: Environments) =>
@@ -31,7 +32,7 @@ function knowledgeReferrer(): string {
 const linkToken = () => (typeof window === 'undefined' ? '' : window.location.hash.replace(/^#/, ''));
 
 export function LoginPage() {
-  const { p, t } = usePortalTexts();
+  const { p } = usePortalTexts();
   const { environments } = usePortalData();
   const { user, signedIn } = useAuth();
   const [params] = useSearchParams();
@@ -39,8 +40,7 @@ export function LoginPage() {
   const back = useRef<string>(href.portalIssues());
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, send, complete } = usePortalForm();
   useEffect(() => {
     // From the help centre's sign-in link (from=knowledge_base): back to the page it was on.
     if (params.get('from') === 'knowledge_base') back.current = knowledgeReferrer();
@@ -48,24 +48,17 @@ export function LoginPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const missing: FieldErrors = {};
-    if (!email.trim()) missing.email = t('fieldRequired');
-    if (!password) missing.password = t('fieldRequired');
-    setErrors(missing);
-    if (Object.keys(missing).length > 0) return;
-    setBusy(true);
-    try {
-      signedIn(await call('login', { body: { email: email.trim(), password } }));
-      navigate(back.current);
-    } catch (error) {
-      setErrors(
+    if (!complete({ email: !email.trim(), password: !password })) return;
+    await send(
+      async () => {
+        signedIn(await call('login', { body: { email: email.trim(), password } }));
+        navigate(back.current);
+      },
+      (error) =>
         error instanceof ApiRequestError && error.status === 401
           ? { form: p('wrongCredentials') }
-          : errorsOf(error, t('errorOccurred')),
-      );
-    } finally {
-      setBusy(false);
-    }
+          : undefined,
+    );
   };
 
   if (user)
@@ -85,21 +78,11 @@ export function LoginPage() {
   return (
     <Panel title={p('signInTitle')}>
       <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
-        <TextField
-          id="email"
-          label={t('emailLabel')}
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={setEmail}
-          error={errors.email}
-        />
-        <TextField
+        <EmailField value={email} onChange={setEmail} error={errors.email} />
+        <PasswordField
           id="password"
           label={p('passwordLabel')}
-          type="password"
-          autoComplete="current-password"
-          maxLength={1024}
+          kind="current"
           value={password}
           onChange={setPassword}
           error={errors.password}
@@ -126,16 +109,10 @@ export function LoginPage() {
 export function SignUpPage() {
   const { p, t } = usePortalTexts();
   const { environments } = usePortalData();
-  const [values, setValues] = useState({ name: '', email: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, failures, send, complete } = usePortalForm();
+  const { values, set } = useFormValues({ name: '', email: '', password: '' }, setErrors);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [round, setRound] = useState(0);
-  const captcha = useCaptcha(environments, round);
-  const set = (field: keyof typeof values) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }) as FieldErrors);
-  };
+  const captcha = useCaptcha(environments, failures);
 
   if (!canSignUp(environments))
     return (
@@ -155,23 +132,14 @@ export function SignUpPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const missing: FieldErrors = {};
-    for (const field of ['name', 'email', 'password'] as const)
-      if (!values[field].trim()) missing[field] = t('fieldRequired');
-    setErrors(missing);
-    if (Object.keys(missing).length > 0) return;
-    setBusy(true);
-    try {
+    const blank = (field: keyof typeof values) => !values[field].trim();
+    if (!complete({ name: blank('name'), email: blank('email'), password: blank('password') })) return;
+    await send(async () => {
       const result = await call('signUp', {
         body: { ...values, g_recaptcha_response: captcha.read() },
       });
       setSentTo(result.sent_to);
-    } catch (error) {
-      setErrors(errorsOf(error, t('errorOccurred')));
-      setRound((value) => value + 1);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const domains = environments.accounts.signup_domains;
   return (
@@ -186,26 +154,19 @@ export function SignUpPage() {
           onChange={set('name')}
           error={errors.name}
         />
-        <TextField
-          id="email"
-          label={t('emailLabel')}
-          type="email"
-          autoComplete="email"
+        <EmailField
           value={values.email}
           onChange={set('email')}
           error={errors.email}
           hint={domains.length > 0 ? p('signUpDomains', { domains: domains.join(', ') }) : undefined}
         />
-        <TextField
+        <PasswordField
           id="password"
           label={p('passwordLabel')}
-          type="password"
-          autoComplete="new-password"
-          maxLength={1024}
+          kind="new"
           value={values.password}
           onChange={set('password')}
           error={errors.password}
-          hint={p('passwordHint')}
         />
         <CaptchaField captcha={captcha} error={errors.captcha} />
         <FormError message={errors.form} />
@@ -224,11 +185,9 @@ export function ForgotPasswordPage() {
   const { p, t } = usePortalTexts();
   const { environments } = usePortalData();
   const [email, setEmail] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, failures, send } = usePortalForm();
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [round, setRound] = useState(0);
-  const captcha = useCaptcha(environments, round);
+  const captcha = useCaptcha(environments, failures);
 
   if (!environments.accounts.mail)
     return (
@@ -245,32 +204,18 @@ export function ForgotPasswordPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!email.trim()) return setErrors({ email: t('fieldRequired') });
-    setBusy(true);
-    try {
+    await send(async () => {
       const result = await call('requestPasswordReset', {
         body: { email: email.trim(), g_recaptcha_response: captcha.read() },
       });
       setSentTo(result.sent_to);
-    } catch (error) {
-      setErrors(errorsOf(error, t('errorOccurred')));
-      setRound((value) => value + 1);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Panel title={p('forgotTitle')}>
       <p>{p('forgotText')}</p>
       <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
-        <TextField
-          id="email"
-          label={t('emailLabel')}
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={setEmail}
-          error={errors.email}
-        />
+        <EmailField value={email} onChange={setEmail} error={errors.email} />
         <CaptchaField captcha={captcha} error={errors.captcha} />
         <FormError message={errors.form} />
         <button type="submit" className="button" disabled={busy || captcha.state === 'working'}>
@@ -293,109 +238,102 @@ function LinkBroken() {
   );
 }
 
-export function NewPasswordPage() {
-  const { p, t } = usePortalTexts();
+/**
+ * The form an emailed link opens to choose a password (a new one, or an invitee's first), which signs the visitor in.
+ * A link whose token the server refuses shows `broken` instead.
+ */
+function ChoosePasswordForm({
+  endpoint,
+  title,
+  intro,
+  label,
+  button,
+  broken,
+}: {
+  endpoint: 'setNewPassword' | 'acceptInvite';
+  title: string;
+  intro?: ReactNode;
+  label: string;
+  button: string;
+  broken: ReactNode;
+}) {
+  const { t } = usePortalTexts();
   const { signedIn } = useAuth();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, send } = usePortalForm();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!password) return setErrors({ password: t('fieldRequired') });
-    setBusy(true);
-    try {
-      signedIn(await call('setNewPassword', { body: { token: linkToken(), password } }));
+    await send(async () => {
+      signedIn(await call(endpoint, { body: { token: linkToken(), password } }));
       navigate(href.portalIssues());
-    } catch (error) {
-      setErrors(errorsOf(error, t('errorOccurred')));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
-    <Panel title={p('newPasswordTitle')}>
+    <Panel title={title}>
       {errors.token ? (
-        <LinkBroken />
+        broken
       ) : (
-        <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
-          <TextField
-            id="password"
-            label={p('newPasswordLabel')}
-            type="password"
-            autoComplete="new-password"
-            maxLength={1024}
-            value={password}
-            onChange={setPassword}
-            error={errors.password}
-            hint={p('passwordHint')}
-          />
-          <FormError message={errors.form} />
-          <button type="submit" className="button" disabled={busy}>
-            {p('savePassword')}
-          </button>
-        </form>
+        <>
+          {intro}
+          <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+            <PasswordField
+              id="password"
+              label={label}
+              kind="new"
+              value={password}
+              onChange={setPassword}
+              error={errors.password}
+            />
+            <FormError message={errors.form} />
+            <button type="submit" className="button" disabled={busy}>
+              {button}
+            </button>
+          </form>
+        </>
       )}
     </Panel>
   );
 }
 
+export function NewPasswordPage() {
+  const { p } = usePortalTexts();
+  return (
+    <ChoosePasswordForm
+      endpoint="setNewPassword"
+      title={p('newPasswordTitle')}
+      label={p('newPasswordLabel')}
+      button={p('savePassword')}
+      broken={<LinkBroken />}
+    />
+  );
+}
+
 /** The page an invitation's link opens: the invitee chooses their first password and is signed in. */
 export function AcceptInvitePage() {
-  const { p, t } = usePortalTexts();
-  const { signedIn } = useAuth();
-  const navigate = useNavigate();
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) return setErrors({ password: t('fieldRequired') });
-    setBusy(true);
-    try {
-      signedIn(await call('acceptInvite', { body: { token: linkToken(), password } }));
-      navigate(href.portalIssues());
-    } catch (error) {
-      setErrors(errorsOf(error, t('errorOccurred')));
-    } finally {
-      setBusy(false);
-    }
-  };
-  if (errors.token)
-    return (
-      <Panel title={p('acceptTitle')}>
-        <p role="alert">{p('inviteBroken')}</p>
-        <p className="portal-actions">
-          <Link className="button" to={href.portalLogin()}>
-            {p('signInButton')}
-          </Link>
-          <Link className="button button-secondary" to={href.portalForgotPassword()}>
-            {p('forgotPassword')}
-          </Link>
-        </p>
-      </Panel>
-    );
+  const { p } = usePortalTexts();
   return (
-    <Panel title={p('acceptTitle')}>
-      <p>{p('acceptText')}</p>
-      <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
-        <TextField
-          id="password"
-          label={p('passwordLabel')}
-          type="password"
-          autoComplete="new-password"
-          maxLength={1024}
-          value={password}
-          onChange={setPassword}
-          error={errors.password}
-          hint={p('passwordHint')}
-        />
-        <FormError message={errors.form} />
-        <button type="submit" className="button" disabled={busy}>
-          {p('acceptButton')}
-        </button>
-      </form>
-    </Panel>
+    <ChoosePasswordForm
+      endpoint="acceptInvite"
+      title={p('acceptTitle')}
+      intro={<p>{p('acceptText')}</p>}
+      label={p('passwordLabel')}
+      button={p('acceptButton')}
+      broken={
+        <>
+          <p role="alert">{p('inviteBroken')}</p>
+          <p className="portal-actions">
+            <Link className="button" to={href.portalLogin()}>
+              {p('signInButton')}
+            </Link>
+            <Link className="button button-secondary" to={href.portalForgotPassword()}>
+              {p('forgotPassword')}
+            </Link>
+          </p>
+        </>
+      }
+    />
   );
 }
 

@@ -1,5 +1,19 @@
 import type { ReactNode } from 'react';
 import { ApiRequestError, fieldErrorsOf, type FieldErrors } from '../api/call.ts';
+import { usePortalTexts } from './portal-texts.ts';
+
+interface TextFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  hint?: string | undefined;
+  type?: 'text' | 'email' | 'password';
+  autoComplete?: string;
+  multiline?: boolean;
+  maxLength?: number;
+}
 
 /** One labelled input with its hint and its error, tied together for assistive technology. */
 export function TextField({
@@ -13,18 +27,7 @@ export function TextField({
   autoComplete,
   multiline = false,
   maxLength = 320,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-  hint?: string | undefined;
-  type?: 'text' | 'email' | 'password';
-  autoComplete?: string;
-  multiline?: boolean;
-  maxLength?: number;
-}) {
+}: TextFieldProps) {
   const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   const common = {
     id,
@@ -58,6 +61,34 @@ export function TextField({
         </p>
       )}
     </div>
+  );
+}
+
+type OwnFieldProps = Pick<TextFieldProps, 'value' | 'onChange' | 'error'>;
+
+/** The visitor's email address. */
+export function EmailField({
+  id = 'email',
+  ...field
+}: OwnFieldProps & Pick<TextFieldProps, 'hint'> & { id?: string }) {
+  const { t } = usePortalTexts();
+  return <TextField {...field} id={id} label={t('emailLabel')} type="email" autoComplete="email" />;
+}
+
+/** A password: the current one, or a new one with the rules it must keep as its hint. */
+export function PasswordField({
+  kind,
+  ...field
+}: OwnFieldProps & Pick<TextFieldProps, 'id' | 'label'> & { kind: 'current' | 'new' }) {
+  const { p } = usePortalTexts();
+  return (
+    <TextField
+      {...field}
+      type="password"
+      autoComplete={`${kind}-password`}
+      maxLength={1024}
+      hint={kind === 'new' ? p('passwordHint') : undefined}
+    />
   );
 }
 
