@@ -1,8 +1,8 @@
 import type { Executor } from '../db/database.ts';
-import type { FileRow, SectionRow } from '../db/tables.ts';
+import type { CategoryRow, FileRow, SectionRow } from '../db/tables.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { isSafeInline } from '../lib/content-type.ts';
-import { filesByIds, findSection } from './content.repository.ts';
+import { filesByIds, findCategory, findSection } from './content.repository.ts';
 
 /** A name as stored: trimmed, and not only spaces. */
 export function cleanName(name: string, field = 'name'): string {
@@ -11,14 +11,20 @@ export function cleanName(name: string, field = 'name'): string {
   return trimmed;
 }
 
-/** The section something goes into: 404 naming `section_id` when there is none. */
-export async function requireSection(db: Executor, id: number): Promise<SectionRow> {
+/** The section something goes into: 404 naming the field (`section_id` unless told) when there is none. */
+export async function requireSection(db: Executor, id: number, field = 'section_id'): Promise<SectionRow> {
   const section = await findSection(db, id);
   if (!section)
-    throw new ApiError(404, 'not_found', `Section ${id} was not found`, [
-      { field: 'section_id', message: 'is not a section' },
-    ]);
+    throw new ApiError(404, 'not_found', `Section ${id} was not found`, [{ field, message: 'is not a section' }]);
   return section;
+}
+
+/** The category something goes into: 404 naming the field when there is none. */
+export async function requireCategory(db: Executor, id: number, field: string): Promise<CategoryRow> {
+  const category = await findCategory(db, id);
+  if (!category)
+    throw new ApiError(404, 'not_found', `Category ${id} was not found`, [{ field, message: 'is not a category' }]);
+  return category;
 }
 
 /** Files an admin may attach or show: content files (from POST /api/admin/files or an import), never a visitor's. */

@@ -3,8 +3,6 @@ import type { ArticleRow, CategoryRow } from '../db/tables.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import {
   articleIdsIn,
-  findCategory,
-  findSection,
   listSiblings,
   moveToSection,
   setPosition,
@@ -14,6 +12,7 @@ import {
   type ItemKind,
 } from './content.repository.ts';
 import { recordRevisions, type RevisionAuthor } from './article-revisions.repository.ts';
+import { requireCategory, requireSection } from './content-rules.ts';
 
 /**
  * Puts an item at `index` among its siblings (past the end means last) and numbers the siblings 0..n. Only rows
@@ -68,25 +67,28 @@ export async function resolveContainer(
   parentField = 'parent_id',
 ): Promise<Container> {
   if (parentId !== undefined && parentId !== null) {
-    const parent = await findCategory(trx, parentId);
-    if (!parent)
-      throw new ApiError(404, 'not_found', `Category ${parentId} was not found`, [
-        { field: parentField, message: 'is not a category' },
-      ]);
+    const parent = await requireCategory(trx, parentId, parentField);
     if (sectionId !== undefined && parent.section_id !== sectionId) {
       throw badRequest(parentField, `is in section ${parent.section_id}, not in section ${sectionId}`);
     }
     return { sectionId: parent.section_id, categoryId: parent.id };
   }
   const section = sectionId ?? current.sectionId;
-  if (sectionId !== undefined && !(await findSection(trx, sectionId))) {
-    throw new ApiError(404, 'not_found', `Section ${sectionId} was not found`, [
-      { field: 'section_id', message: 'is not a section' },
-    ]);
-  }
+  if (sectionId !== undefined) await requireSection(trx, sectionId);
   // Without a parent, an item staying in its section keeps its category; one changing section goes to the top.
   if (parentId === undefined && section === current.sectionId) return current;
   return { sectionId: section, categoryId: null };
+}
+
+/** Where a new item goes: the section named (404 when there is none), at its top level or in the parent given. */
+export async function newItemContainer(
+  trx: Executor,
+  sectionId: number,
+  parentId: number | null,
+  parentField = 'parent_id',
+): Promise<Container> {
+  await requireSection(trx, sectionId);
+  return resolveContainer(trx, { sectionId, categoryId: null }, sectionId, parentId, parentField);
 }
 
 /** Moves a category with everything inside it; it cannot go into itself or below itself (409, parent_id). */
@@ -148,4 +150,17 @@ export async function moveArticle(
     // Reordering among the same siblings is not a save of the article; changing its place is.
     await recordRevisions(trx, [article.id], { action: 'moved', author, now });
   }
+}
+
+/** Moves what a section or category being deleted holds to the end of the target: its categories, then its articles. */
+export async function moveContentTo(
+  trx: Tx,
+  categories: CategoryRow[],
+  articles: ArticleRow[],
+  target: Container,
+  author: RevisionAuthor,
+  now: number,
+): Promise<void> {
+  for (const category of categories) await moveCategory(trx, category, target, undefined, author, now);
+  for (const article of articles) await moveArticle(trx, article, target, undefined, author, now);
 }

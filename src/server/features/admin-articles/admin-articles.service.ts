@@ -16,8 +16,8 @@ import {
 } from '../../content/content.repository.ts';
 import { presentAdminArticle, revisionFileIds } from '../../content/admin.presenters.ts';
 import { cleanHtml } from '../../html/clean-html.ts';
-import { cleanName, requireContentFiles, requireSection } from '../../content/content-rules.ts';
-import { closeGap, placeAt, resolveContainer } from '../../content/placement.ts';
+import { cleanName, requireContentFiles } from '../../content/content-rules.ts';
+import { closeGap, newItemContainer, placeAt } from '../../content/placement.ts';
 import {
   findRevision,
   newestRevisionId,
@@ -42,14 +42,7 @@ export async function createArticle(
   const title = cleanName(body.title, 'title');
   const bodyHtml = body.body_html === undefined ? '' : await cleanHtml(body.body_html, 'body_html');
   return db.transaction().execute(async (trx) => {
-    await requireSection(trx, body.section_id);
-    const place = await resolveContainer(
-      trx,
-      { sectionId: body.section_id, categoryId: null },
-      body.section_id,
-      body.category_id ?? null,
-      'category_id',
-    );
+    const place = await newItemContainer(trx, body.section_id, body.category_id ?? null, 'category_id');
     const fileIds = body.file_ids ?? [];
     await requireContentFiles(trx, fileIds, 'file_ids');
     const now = Date.now();

@@ -18,7 +18,6 @@ import {
   deleteCategories,
   findCategory,
   findFile,
-  findSection,
   insertCategory,
   lockCategoryTree,
   subtreeIds,
@@ -30,10 +29,11 @@ import {
   checkOneDeleteOption,
   cleanName,
   notEmpty,
+  requireCategory,
   requireContentImage,
   requireSection,
 } from '../../content/content-rules.ts';
-import { closeGap, moveArticle, moveCategory, placeAt, resolveContainer } from '../../content/placement.ts';
+import { closeGap, moveContentTo, newItemContainer, placeAt } from '../../content/placement.ts';
 import type { RevisionAuthor } from '../../content/article-revisions.repository.ts';
 
 type IconFields = Pick<CategoryTable, 'icon_type' | 'font_icon' | 'icon_file_id'>;
@@ -76,13 +76,7 @@ export async function createCategory(db: Db, body: CategoryCreateBody): Promise<
   const name = cleanName(body.name);
   const description = body.description === undefined ? '' : await cleanHtml(body.description, 'description');
   return db.transaction().execute(async (trx) => {
-    await requireSection(trx, body.section_id);
-    const place = await resolveContainer(
-      trx,
-      { sectionId: body.section_id, categoryId: null },
-      body.section_id,
-      body.parent_id ?? null,
-    );
+    const place = await newItemContainer(trx, body.section_id, body.parent_id ?? null);
     const icon = await iconChange(trx, { icon_type: null, font_icon: null, icon_file_id: null }, body);
     const now = Date.now();
     const id = await insertCategory(trx, {
@@ -160,12 +154,7 @@ export async function deleteCategory(
     ) {
       let target: { sectionId: number; categoryId: number | null };
       if (query.move_to_category_id !== undefined) {
-        const into = await findCategory(trx, query.move_to_category_id);
-        if (!into) {
-          throw new ApiError(404, 'not_found', `Category ${query.move_to_category_id} was not found`, [
-            { field: 'move_to_category_id', message: 'is not a category' },
-          ]);
-        }
+        const into = await requireCategory(trx, query.move_to_category_id, 'move_to_category_id');
         if (subtree.includes(into.id)) {
           throw new ApiError(
             409,
@@ -177,15 +166,10 @@ export async function deleteCategory(
         target = { sectionId: into.section_id, categoryId: into.id };
       } else {
         const sectionId = query.move_to_section_id as number;
-        if (!(await findSection(trx, sectionId))) {
-          throw new ApiError(404, 'not_found', `Section ${sectionId} was not found`, [
-            { field: 'move_to_section_id', message: 'is not a section' },
-          ]);
-        }
+        await requireSection(trx, sectionId, 'move_to_section_id');
         target = { sectionId, categoryId: null };
       }
-      for (const child of children) await moveCategory(trx, child, target, undefined, author, now);
-      for (const article of articles) await moveArticle(trx, article, target, undefined, author, now);
+      await moveContentTo(trx, children, articles, target, author, now);
     } else if (hasContent) {
       throw notEmpty(`Category "${category.name}"`, children.length, articles.length);
     }

@@ -13,15 +13,20 @@ import {
   categoriesInSection,
   deleteSectionContent,
   deleteSectionRow,
-  findCategory,
   findSection,
   insertSection,
   lockCategoryTree,
   writeSection,
 } from '../../content/content.repository.ts';
 import { presentAdminSection } from '../../content/admin.presenters.ts';
-import { checkOneDeleteOption, cleanName, notEmpty } from '../../content/content-rules.ts';
-import { closeGap, moveArticle, moveCategory, placeAt } from '../../content/placement.ts';
+import {
+  checkOneDeleteOption,
+  cleanName,
+  notEmpty,
+  requireCategory,
+  requireSection,
+} from '../../content/content-rules.ts';
+import { closeGap, moveContentTo, placeAt } from '../../content/placement.ts';
 import type { RevisionAuthor } from '../../content/article-revisions.repository.ts';
 
 export async function createSection(db: Db, body: SectionCreateBody): Promise<AdminSection> {
@@ -78,42 +83,26 @@ export async function deleteSection(
       articlesInSection(trx, id),
     ]);
     const hasContent = categories.length + articles.length > 0;
+    // What sits at the section's top level; moving a category takes everything inside it along.
+    const topCategories = categories.filter((c) => c.parent_id === null);
+    const topArticles = articles.filter((a) => a.category_id === null);
     if (hasContent && query.content === 'delete') {
       await deleteSectionContent(trx, id);
     } else if (hasContent && query.move_to_section_id !== undefined) {
       const targetId = query.move_to_section_id;
       if (targetId === id) throw badRequest('move_to_section_id', 'is the section being deleted');
-      if (!(await findSection(trx, targetId))) {
-        throw new ApiError(404, 'not_found', `Section ${targetId} was not found`, [
-          { field: 'move_to_section_id', message: 'is not a section' },
-        ]);
-      }
+      await requireSection(trx, targetId, 'move_to_section_id');
       const target = { sectionId: targetId, categoryId: null };
-      for (const category of categories.filter((c) => c.parent_id === null)) {
-        await moveCategory(trx, category, target, undefined, author, now);
-      }
-      for (const article of articles.filter((a) => a.category_id === null)) {
-        await moveArticle(trx, article, target, undefined, author, now);
-      }
+      await moveContentTo(trx, topCategories, topArticles, target, author, now);
     } else if (hasContent && query.move_to_category_id !== undefined) {
-      const category = await findCategory(trx, query.move_to_category_id);
-      if (!category) {
-        throw new ApiError(404, 'not_found', `Category ${query.move_to_category_id} was not found`, [
-          { field: 'move_to_category_id', message: 'is not a category' },
-        ]);
-      }
+      const category = await requireCategory(trx, query.move_to_category_id, 'move_to_category_id');
       if (category.section_id === id) {
         throw new ApiError(409, 'invalid_move', 'The category is inside the section being deleted', [
           { field: 'move_to_category_id', message: 'is inside the section being deleted' },
         ]);
       }
       const target = { sectionId: category.section_id, categoryId: category.id };
-      for (const child of categories.filter((c) => c.parent_id === null)) {
-        await moveCategory(trx, child, target, undefined, author, now);
-      }
-      for (const article of articles.filter((a) => a.category_id === null)) {
-        await moveArticle(trx, article, target, undefined, author, now);
-      }
+      await moveContentTo(trx, topCategories, topArticles, target, author, now);
     } else if (hasContent) {
       throw notEmpty(`Section "${section.name}"`, categories.length, articles.length);
     }
