@@ -1,11 +1,12 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
 import type { BrandingUpdateBody } from '../../../shared/api/admin.ts';
 import type { Branding, Environments } from '../../../shared/api/settings.ts';
 import { LANGUAGES, type Language } from '../../../shared/constants.ts';
 import { adminCall, uploadFiles } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
-import { fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
+import { messageOf } from '../lib/errors.ts';
+import { useFormSubmission } from '../lib/use-form-submission.ts';
 import { LANGUAGE_NAMES } from '../lib/languages.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { HeaderPreview } from '../features/branding/header-preview.tsx';
@@ -103,10 +104,8 @@ export function BrandingPage() {
     fileId: undefined,
     url: loaded.background_url,
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<string | null>(null);
   const [status, setStatus] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, message, busy, submitWith } = useFormSubmission();
 
   useObjectUrlCleanup(logo.url);
   useObjectUrlCleanup(background.url);
@@ -128,11 +127,7 @@ export function BrandingPage() {
     }
   };
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    setMessage(null);
+  const handleSubmit = submitWith(async () => {
     const body: BrandingUpdateBody = {
       knowledge_title: form.knowledge_title,
       site_title: form.site_title,
@@ -143,22 +138,14 @@ export function BrandingPage() {
       ...(logo.fileId !== undefined ? { logo_file_id: logo.fileId } : {}),
       ...(background.fileId !== undefined ? { background_file_id: background.fileId } : {}),
     };
-    try {
-      const next = await adminCall('updateBranding', { body: body });
-      setSaved(next);
-      setForm(formOf(next));
-      setLogo({ fileId: undefined, url: next.logo_url });
-      setBackground({ fileId: undefined, url: next.background_url });
-      setStatus('Saved: the public site shows the new branding now.');
-      revalidator.revalidate();
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      setErrors(fields);
-      setMessage(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    const next = await adminCall('updateBranding', { body: body });
+    setSaved(next);
+    setForm(formOf(next));
+    setLogo({ fileId: undefined, url: next.logo_url });
+    setBackground({ fileId: undefined, url: next.background_url });
+    setStatus('Saved: the public site shows the new branding now.');
+    revalidator.revalidate();
+  });
 
   const changed =
     JSON.stringify(form) !== JSON.stringify(formOf(saved)) ||

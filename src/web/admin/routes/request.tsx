@@ -1,11 +1,12 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { RelatedTickets, TeamList, TicketMessage, TicketView } from '../../../shared/api/tickets.ts';
 import { TICKET_TRANSITIONS, type TicketStatus } from '../../../shared/constants.ts';
 import { adminCall, uploadReplyFiles } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { RichTextEditor } from '../features/editor/rich-text-editor.tsx';
-import { fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
+import { messageOf } from '../lib/errors.ts';
+import { useFormSubmission } from '../lib/use-form-submission.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { useSession } from '../features/session/session.tsx';
 import { deliveryText, size, STATUS_NAMES, when } from '../lib/requests.ts';
@@ -156,43 +157,30 @@ function ReplyForm({ ticket, onSent }: { ticket: TicketView; onSent: (ticket: Ti
   const ids = useId();
   const [body, setBody] = useState('');
   const [internal, setInternal] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, message: problem, busy, submitWith } = useFormSubmission();
   const [status, setStatus] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [picker, setPicker] = useState(0);
   if (ticket.status === 'closed')
     return <p className="muted">This request is closed: the requester sends a new one for a new question.</p>;
 
-  const send = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    setProblem(null);
-    try {
-      const uploaded = files.length > 0 ? await uploadReplyFiles(files) : [];
-      const next = await adminCall('replyAdminTicket', {
-        params: { id: ticket.id },
-        body: {
-          body_html: body,
-          internal,
-          ...(uploaded.length > 0 && { files: uploaded.map((file) => file.id) }),
-        },
-      });
-      setBody('');
-      setFiles([]);
-      // A new input: the browser's own list of chosen files cannot be emptied otherwise.
-      setPicker((n) => n + 1);
-      setStatus(internal ? 'Note added.' : 'Reply sent.');
-      onSent(next);
-    } catch (error) {
-      setErrors(fieldErrorsOf(error));
-      setProblem(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const send = submitWith(async () => {
+    const uploaded = files.length > 0 ? await uploadReplyFiles(files) : [];
+    const next = await adminCall('replyAdminTicket', {
+      params: { id: ticket.id },
+      body: {
+        body_html: body,
+        internal,
+        ...(uploaded.length > 0 && { files: uploaded.map((file) => file.id) }),
+      },
+    });
+    setBody('');
+    setFiles([]);
+    // A new input: the browser's own list of chosen files cannot be emptied otherwise.
+    setPicker((n) => n + 1);
+    setStatus(internal ? 'Note added.' : 'Reply sent.');
+    onSent(next);
+  });
   return (
     <form className={`reply-form${internal ? ' reply-note' : ''}`} onSubmit={send} noValidate>
       <h2>{internal ? 'Internal note' : 'Reply'}</h2>

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
-import { fieldErrorsOf, messageOf, statusOf, type FieldErrors } from '../lib/errors.ts';
+import { messageOf, statusOf } from '../lib/errors.ts';
+import { useFormSubmission } from '../lib/use-form-submission.ts';
 import { writeToken } from '../lib/session.ts';
 import { signOut } from '../features/session/session.tsx';
 import { usePageTitle } from '../lib/use-page-title.ts';
@@ -17,9 +18,9 @@ export function SignInPage() {
   const [params] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, message, busy, submitWith } = useFormSubmission((error) =>
+    statusOf(error) === 401 ? 'Wrong email or password.' : messageOf(error),
+  );
   const heading = useRef<HTMLHeadingElement>(null);
   const location = useLocation();
   const [status, setStatus] = useState('');
@@ -29,22 +30,11 @@ export function SignInPage() {
     void signOut().then(() => setStatus('You are signed out.'));
   }, [location.state]);
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    setMessage(null);
-    try {
-      const result = await adminCall('login', { body: { email: email.trim(), password } });
-      writeToken(result.token);
-      navigate(safeNext(params.get('next')), { replace: true });
-    } catch (error) {
-      setErrors(fieldErrorsOf(error));
-      setMessage(statusOf(error) === 401 ? 'Wrong email or password.' : messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const handleSubmit = submitWith(async () => {
+    const result = await adminCall('login', { body: { email: email.trim(), password } });
+    writeToken(result.token);
+    navigate(safeNext(params.get('next')), { replace: true });
+  });
 
   return (
     <main className="sign-in" id="main">

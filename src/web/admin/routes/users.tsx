@@ -1,11 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type ChangeEvent } from 'react';
 import { Link, useLoaderData, useLocation, type LoaderFunctionArgs } from 'react-router';
 import type { AdminUser, AdminUserList, UserListQuery } from '../../../shared/api/admin.ts';
 import type { UserRole } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { Modal, ModalActions } from '../components/modal.tsx';
-import { codeOf, fieldErrorsOf, messageOf, type FieldErrors } from '../lib/errors.ts';
+import { codeOf, messageOf, type FieldErrors } from '../lib/errors.ts';
+import { useFormSubmission } from '../lib/use-form-submission.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { useSession } from '../features/session/session.tsx';
 
@@ -37,6 +38,10 @@ const NO_MAIL =
 
 /** What an invitation's refusal says: a missing mail server in words the admin can act on. */
 const inviteMessage = (error: unknown) => (codeOf(error) === 'mail_unavailable' ? NO_MAIL : messageOf(error));
+
+/** A refused form's message: a pointer to the fields when they have their own, else the refusal in words. */
+const refusal = (describe: (error: unknown) => string) => (error: unknown, fields: FieldErrors) =>
+  Object.keys(fields).length ? 'Check the fields marked below.' : describe(error);
 
 const ROLE_NAMES: Record<UserRole, string> = { admin: 'Administrator', agent: 'Agent', customer: 'Customer' };
 /** The role in a sentence: "Ann is an agent now." */
@@ -87,6 +92,16 @@ function RoleSelect({
   );
 }
 
+/** A form's values, with each text one bound to its input by `bind`. */
+function useFormValues<T extends Record<string, unknown>>(blank: T) {
+  const [form, setForm] = useState(blank);
+  const bind = (key: { [K in keyof T]: T[K] extends string ? K : never }[keyof T]) => ({
+    value: form[key] as string,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: event.target.value }),
+  });
+  return { form, setForm, bind };
+}
+
 function AddUserForm({ group, onAdded }: { group: Group; onAdded: (user: AdminUser) => void }) {
   const blank = {
     email: '',
@@ -94,57 +109,28 @@ function AddUserForm({ group, onAdded }: { group: Group; onAdded: (user: AdminUs
     password: '',
     role: (group === 'team' ? 'agent' : 'customer') as UserRole,
   };
-  const [form, setForm] = useState(blank);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    setMessage(null);
-    try {
-      const user = await adminCall('createUser', {
-        body: { ...form, email: form.email.trim(), name: form.name.trim() },
-      });
-      setForm(blank);
-      onAdded(user);
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      setErrors(fields);
-      setMessage(Object.keys(fields).length ? 'Check the fields marked below.' : messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { form, setForm, bind } = useFormValues(blank);
+  const { errors, message, busy, submitWith } = useFormSubmission(refusal(messageOf));
+  const handleSubmit = submitWith(async () => {
+    const user = await adminCall('createUser', {
+      body: { ...form, email: form.email.trim(), name: form.name.trim() },
+    });
+    setForm(blank);
+    onAdded(user);
+  });
   return (
     <form className="add-user" onSubmit={handleSubmit} noValidate aria-labelledby="add-user-heading">
       <h2 id="add-user-heading">Add a user</h2>
       <FormError message={message} />
       <div className="form-grid">
         <Field label="Name" error={errors.name}>
-          <input
-            type="text"
-            autoComplete="off"
-            value={form.name}
-            onChange={(e) => setForm({ ...form, name: e.target.value })}
-          />
+          <input type="text" autoComplete="off" {...bind('name')} />
         </Field>
         <Field label="Email" error={errors.email}>
-          <input
-            type="email"
-            autoComplete="off"
-            value={form.email}
-            onChange={(e) => setForm({ ...form, email: e.target.value })}
-          />
+          <input type="email" autoComplete="off" {...bind('email')} />
         </Field>
         <Field label="Password" hint="At least 8 characters." error={errors.password}>
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={form.password}
-            onChange={(e) => setForm({ ...form, password: e.target.value })}
-          />
+          <input type="password" autoComplete="new-password" {...bind('password')} />
         </Field>
         <Field label="Role" hint={ROLE_HINT}>
           <RoleSelect value={form.role} onChange={(role) => setForm({ ...form, role })} />
@@ -163,32 +149,18 @@ function AddUserForm({ group, onAdded }: { group: Group; onAdded: (user: AdminUs
  */
 function InviteForm({ mail, onInvited }: { mail: boolean; onInvited: (user: AdminUser) => void }) {
   const blank = { email: '', name: '' };
-  const [form, setForm] = useState(blank);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<string | null>(null);
+  const { form, setForm, bind } = useFormValues(blank);
   const [sent, setSent] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    setMessage(null);
+  const { errors, message, busy, submitWith } = useFormSubmission(refusal(inviteMessage));
+  const handleSubmit = submitWith(async () => {
     setSent(null);
-    try {
-      const user = await adminCall('inviteCustomer', {
-        body: { email: form.email.trim(), name: form.name.trim() },
-      });
-      setForm(blank);
-      setSent(`Invitation sent to ${user.email}.`);
-      onInvited(user);
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      setErrors(fields);
-      setMessage(Object.keys(fields).length ? 'Check the fields marked below.' : inviteMessage(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    const user = await adminCall('inviteCustomer', {
+      body: { email: form.email.trim(), name: form.name.trim() },
+    });
+    setForm(blank);
+    setSent(`Invitation sent to ${user.email}.`);
+    onInvited(user);
+  });
   return (
     <form className="add-user" onSubmit={handleSubmit} noValidate aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite a customer</h2>
@@ -199,22 +171,10 @@ function InviteForm({ mail, onInvited }: { mail: boolean; onInvited: (user: Admi
       <FormError message={message} />
       <div className="form-grid">
         <Field label="Name" error={errors.name}>
-          <input
-            type="text"
-            autoComplete="off"
-            maxLength={200}
-            value={form.name}
-            onChange={(e) => setForm({ ...form, name: e.target.value })}
-          />
+          <input type="text" autoComplete="off" maxLength={200} {...bind('name')} />
         </Field>
         <Field label="Email" error={errors.email}>
-          <input
-            type="email"
-            autoComplete="off"
-            maxLength={320}
-            value={form.email}
-            onChange={(e) => setForm({ ...form, email: e.target.value })}
-          />
+          <input type="email" autoComplete="off" maxLength={320} {...bind('email')} />
         </Field>
       </div>
       {!mail && (
