@@ -16,7 +16,7 @@ import type { Executor } from '../../db/database.ts';
 import type { Dialect } from '../../db/schema-helpers.ts';
 import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
-import { findUser, listTeam } from '../../accounts/users.repository.ts';
+import { findUser, listTeam, lockUsers } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES, TICKET_TRANSITIONS } from '../../../shared/constants.ts';
 import { enqueueStatusChange, findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
 import { addMessage } from '../../tickets/thread.ts';
@@ -178,6 +178,9 @@ export async function updateTicket(
   const now = Date.now();
   // The change and the webhook's word of it commit together.
   const written = await db.transaction().execute(async (trx) => {
+    // The new assignee's row is held until the change commits: a demotion under way is waited for (and then seen
+    // by the write), and one that starts later waits for this assignment, as if it came after it.
+    if (assigneeId !== null && assigneeId !== ticket.assignee_id) await lockUsers(trx, [assigneeId]);
     const changed = await writeTicketIfUnchanged(trx, ticket, {
       status,
       assignee_id: assigneeId,

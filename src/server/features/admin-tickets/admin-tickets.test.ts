@@ -304,6 +304,42 @@ describe.each(testDialects())('giving a request to someone, on %s', (dialect) =>
     ).toBe(true);
     expect((await findTicket(t.ctx.db, ticket.id))?.assignee_id).toBe(agent.id);
   });
+
+  // SQLite runs one writing transaction at a time, so there is no demotion under way to wait for.
+  if (dialect === 'postgres')
+    it('waits for a demotion under way and then refuses, instead of writing beside it', async () => {
+      const ticket = await buildTicket(t.ctx, { targets: [] });
+      const agent = await buildUser(t.ctx.db, { role: 'agent' });
+      const admin = await buildUser(t.ctx.db, { role: 'admin' });
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: admin.email, password: DEFAULT_PASSWORD },
+      });
+      const token = login.json<{ token: string }>().token;
+      // Another administrator demotes the agent in a transaction that has not committed yet.
+      let commit!: () => void;
+      const held = new Promise<void>((resolve) => (commit = resolve));
+      let demoted!: () => void;
+      const written = new Promise<void>((resolve) => (demoted = resolve));
+      const demotion = t.ctx.db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ role: 'customer' }).where('id', '=', agent.id).execute();
+        demoted();
+        await held;
+      });
+      await written;
+      const assigning = t.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/tickets/${ticket.id}`,
+        headers: { 'x-auth-token': token },
+        payload: { assignee_id: agent.id },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      commit();
+      await demotion;
+      expectApiError(await assigning, 400, ['assignee_id']);
+      expect((await findTicket(t.ctx.db, ticket.id))?.assignee_id).toBeNull();
+    });
 });
 
 describe.each(testDialects())('a help centre whose requests reach nobody, on %s', (dialect) => {
