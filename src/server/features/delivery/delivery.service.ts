@@ -10,7 +10,7 @@ import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
 import { absoluteLinks } from '../../html/mail-text.ts';
-import { receivedEmailText, replyEmailHtml, replyEmailText, teamEmailText } from './reply-email.ts';
+import { receivedEmailText, replyEmail, teamEmailText } from './reply-email.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
 import { messageIdOf, receivedMessageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
 import { sendMail } from '../../mail/send-mail.ts';
@@ -81,21 +81,21 @@ async function deliverMessage(
         (_m, path: string) => `(${ctx.config.publicUrl}${path})`,
       ),
     };
-    const reply = [
+    const reply = replyEmail(
       ticket,
       shown,
       files,
       supportEmail !== null,
       await threadLink(ctx, ticket, message),
-    ] as const;
+    );
     await sendMail(
       ctx,
       {
         ...threading,
         to: { name: ticket.name, address: ticket.email },
         ...(supportEmail && { replyTo: supportEmail }),
-        text: replyEmailText(...reply),
-        html: replyEmailHtml(...reply),
+        text: reply.text,
+        html: reply.html,
       },
       files,
     );

@@ -50,25 +50,6 @@ const TEXTS = {
 
 const textsOf = (lang: string) => TEXTS[lang as Language] ?? TEXTS.en;
 
-/**
- * The reply, then the conversation's page in the portal (its private link when the request has no account; none
- * with an external portal). Answering by mail reaches the team when SUPPORT_EMAIL is the Reply-To.
- */
-export function replyEmailText(
-  ticket: TicketRow,
-  message: TicketMessageRow,
-  files: FileRow[],
-  answerByMail: boolean,
-  threadLink: string | null = null,
-): string {
-  const texts = textsOf(ticket.lang);
-  const lines = [introOf(ticket, message), '', message.body_text, ''];
-  if (files.length > 0) lines.push(texts.files, ...files.map((file) => `- ${file.original_name}`), '');
-  if (threadLink) lines.push(texts.read, threadLink, '');
-  if (answerByMail) lines.push(texts.answer);
-  return `${lines.join('\n')}\n`;
-}
-
 const introOf = (ticket: TicketRow, message: TicketMessageRow) =>
   // Functions, not strings, as replacements: a `$&` in a name or title stays as written.
   textsOf(ticket.lang)
@@ -76,29 +57,44 @@ const introOf = (ticket: TicketRow, message: TicketMessageRow) =>
     .replace('{{title}}', () => ticket.title);
 
 /**
- * The same reply as HTML, beside the text (mail clients show the one they prefer): the message as stored, already
+ * The reply, then the conversation's page in the portal (its private link when the request has no account; none
+ * with an external portal). Answering by mail reaches the team when SUPPORT_EMAIL is the Reply-To.
+ *
+ * The HTML says the same beside the text (mail clients show the one they prefer): the message as stored, already
  * sanitised and safe to place in a page, so its formatting and links survive; everything around it escaped.
  */
-export function replyEmailHtml(
+export function replyEmail(
   ticket: TicketRow,
   message: TicketMessageRow,
   files: FileRow[],
   answerByMail: boolean,
   threadLink: string | null = null,
-): string {
+): { text: string; html: string } {
   const texts = textsOf(ticket.lang);
-  const parts = [`<p>${escapeHtml(introOf(ticket, message))}</p>`, `<div>${message.body_html}</div>`];
-  if (files.length > 0)
+  const intro = introOf(ticket, message);
+  const lines = [intro, '', message.body_text, ''];
+  const parts = [`<p>${escapeHtml(intro)}</p>`, `<div>${message.body_html}</div>`];
+  if (files.length > 0) {
+    lines.push(texts.files, ...files.map((file) => `- ${file.original_name}`), '');
     parts.push(
       `<p>${escapeHtml(texts.files)}</p>`,
       `<ul>${files.map((file) => `<li>${escapeHtml(file.original_name)}</li>`).join('')}</ul>`,
     );
-  if (threadLink)
+  }
+  if (threadLink) {
+    lines.push(texts.read, threadLink, '');
     parts.push(
       `<p>${escapeHtml(texts.read)} <a href="${escapeHtml(threadLink)}">${escapeHtml(threadLink)}</a></p>`,
     );
-  if (answerByMail) parts.push(`<p>${escapeHtml(texts.answer)}</p>`);
-  return `<!doctype html><html lang="${escapeHtml(ticket.lang)}"><body>${parts.join('\n')}</body></html>\n`;
+  }
+  if (answerByMail) {
+    lines.push(texts.answer);
+    parts.push(`<p>${escapeHtml(texts.answer)}</p>`);
+  }
+  return {
+    text: `${lines.join('\n')}\n`,
+    html: `<!doctype html><html lang="${escapeHtml(ticket.lang)}"><body>${parts.join('\n')}</body></html>\n`,
+  };
 }
 
 /** What the requester reads once a request is stored: that it arrived, where to follow it, and what they wrote. */
