@@ -77,3 +77,34 @@ export function RadioChoice({
     </label>
   );
 }
+
+/** A checkbox with its words as its label; children go under it (a hint). */
+export function CheckboxField({
+  label,
+  checked,
+  onChange,
+  describedBy,
+  children,
+}: {
+  label: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  /** The id of what describes it, such as the hint given as children. */
+  describedBy?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="field checkbox-field">
+      <label>
+        <input
+          type="checkbox"
+          checked={checked}
+          aria-describedby={describedBy}
+          onChange={(e) => onChange(e.target.checked)}
+        />
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}

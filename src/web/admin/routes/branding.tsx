@@ -2,12 +2,12 @@ import { useEffect, useId, useState } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
 import type { BrandingUpdateBody } from '../../../shared/api/admin.ts';
 import type { Branding, Environments } from '../../../shared/api/settings.ts';
-import { LANGUAGES, type Language } from '../../../shared/constants.ts';
+import type { Language } from '../../../shared/constants.ts';
 import { adminCall, uploadFiles } from '../api/admin-api.ts';
-import { Field, FormError } from '../components/field.tsx';
+import { CheckboxField, Field, FormError } from '../components/field.tsx';
+import { LanguageOptions } from '../components/language-options.tsx';
 import { messageOf } from '../lib/errors.ts';
 import { useFormSubmission } from '../lib/use-form-submission.ts';
-import { LANGUAGE_NAMES } from '../lib/languages.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { HeaderPreview } from '../features/branding/header-preview.tsx';
 
@@ -113,6 +113,13 @@ export function BrandingPage() {
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
 
+  /** One of the short texts, a line of at most 200 characters. */
+  const textField = (key: 'knowledge_title' | 'site_title' | 'project_id', label: string, hint: string) => (
+    <Field label={label} hint={hint} error={errors[key]}>
+      <input type="text" maxLength={200} value={form[key]} onChange={(e) => set(key, e.target.value)} />
+    </Field>
+  );
+
   const choose = async (file: File, apply: (choice: ImageChoice) => void, field: string) => {
     setStatus(`Uploading ${file.name}…`);
     setErrors((current) => ({ ...current, [field]: '' }));
@@ -175,71 +182,29 @@ export function BrandingPage() {
       <form className="branding-form" onSubmit={handleSubmit} noValidate>
         <FormError message={message} />
         <div className="form-grid">
-          <Field
-            label="Help centre title"
-            hint="The heading over the search box; empty shows “How can we help you?” in the site’s language."
-            error={errors.knowledge_title}
-          >
-            <input
-              type="text"
-              maxLength={200}
-              value={form.knowledge_title}
-              onChange={(e) => set('knowledge_title', e.target.value)}
-            />
-          </Field>
-          <Field
-            label="Site title"
-            hint="Shown in the browser tab and instead of a logo."
-            error={errors.site_title}
-          >
-            <input
-              type="text"
-              maxLength={200}
-              value={form.site_title}
-              onChange={(e) => set('site_title', e.target.value)}
-            />
-          </Field>
+          {textField(
+            'knowledge_title',
+            'Help centre title',
+            'The heading over the search box; empty shows “How can we help you?” in the site’s language.',
+          )}
+          {textField('site_title', 'Site title', 'Shown in the browser tab and instead of a logo.')}
           <Field label="Language of the public site" error={errors.lang}>
             <select value={form.lang} onChange={(e) => set('lang', e.target.value as Language)}>
-              {LANGUAGES.map((lang) => (
-                <option key={lang} value={lang}>
-                  {LANGUAGE_NAMES[lang]}
-                </option>
-              ))}
+              <LanguageOptions />
             </select>
           </Field>
-          <Field
-            label="Project id"
-            hint="Passed to the analytics snippet, if one is configured."
-            error={errors.project_id}
+          {textField('project_id', 'Project id', 'Passed to the analytics snippet, if one is configured.')}
+          <CheckboxField
+            label="The help centre is on"
+            checked={form.knowledge_enabled}
+            onChange={(checked) => set('knowledge_enabled', checked)}
+          />
+          <CheckboxField
+            label="Link the customer portal (tickets, new requests, the visitor’s profile)"
+            checked={form.portal_enabled}
+            describedBy={portalHintId}
+            onChange={(checked) => set('portal_enabled', checked)}
           >
-            <input
-              type="text"
-              maxLength={200}
-              value={form.project_id}
-              onChange={(e) => set('project_id', e.target.value)}
-            />
-          </Field>
-          <div className="field checkbox-field">
-            <label>
-              <input
-                type="checkbox"
-                checked={form.knowledge_enabled}
-                onChange={(e) => set('knowledge_enabled', e.target.checked)}
-              />
-              The help centre is on
-            </label>
-          </div>
-          <div className="field checkbox-field">
-            <label>
-              <input
-                type="checkbox"
-                checked={form.portal_enabled}
-                aria-describedby={portalHintId}
-                onChange={(e) => set('portal_enabled', e.target.checked)}
-              />
-              Link the customer portal (tickets, new requests, the visitor’s profile)
-            </label>
             <p className="field-hint" id={portalHintId}>
               {environments.user_portal === null
                 ? 'No portal address is set, so the public site shows no portal links even when this is ticked. The request form on articles works without one.'
@@ -247,7 +212,7 @@ export function BrandingPage() {
                   ? `The portal is this server’s own (/issues, /user/profile, /login). Its sign-in link shows whether or not this is ticked.${environments.accounts.mail ? '' : ' No mail server is set (SMTP_URL), so visitors cannot sign up or reset a password; make their accounts on the Users page.'}`
                   : `The portal is at ${environments.user_portal}. Its sign-in link shows whether or not this is ticked.`}
             </p>
-          </div>
+          </CheckboxField>
           <ImageField
             label="Logo"
             choice={logo}

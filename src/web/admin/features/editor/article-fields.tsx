@@ -1,8 +1,8 @@
 import { VisibilityField } from './editor-parts.tsx';
 import type { RefObject } from 'react';
-import { LANGUAGES, type Language } from '../../../../shared/constants.ts';
-import { Field } from '../../components/field.tsx';
-import { LANGUAGE_NAMES } from '../../lib/languages.ts';
+import type { Language } from '../../../../shared/constants.ts';
+import { CheckboxField, Field } from '../../components/field.tsx';
+import { LanguageOptions } from '../../components/language-options.tsx';
 import { Attachments } from './attachments.tsx';
 import { HtmlField } from './html-field.tsx';
 import type { ArticleValues } from './local-draft.ts';
@@ -46,23 +46,14 @@ export function ArticleFields({
             onChange={(e) => change({ lang: (e.target.value || null) as Language | null })}
           >
             <option value="">The help centre’s language</option>
-            {LANGUAGES.map((lang) => (
-              <option key={lang} value={lang}>
-                {LANGUAGE_NAMES[lang]}
-              </option>
-            ))}
+            <LanguageOptions />
           </select>
         </Field>
-        <div className="field checkbox-field">
-          <label>
-            <input
-              type="checkbox"
-              checked={values.can_create_issue}
-              onChange={(e) => change({ can_create_issue: e.target.checked })}
-            />
-            Visitors can send a support request from this article
-          </label>
-        </div>
+        <CheckboxField
+          label="Visitors can send a support request from this article"
+          checked={values.can_create_issue}
+          onChange={(checked) => change({ can_create_issue: checked })}
+        />
       </div>
 
       <VisibilityField
