@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useContentTree } from './content-tree-context.tsx';
 import { TreeDialogsHost } from './tree-dialogs-host.tsx';
-import { TreeItem, type TreeItemState } from './tree-item.tsx';
+import { TreeItems, type TreeItemState } from './tree-item.tsx';
 import { TreeLiveRegion } from './tree-live-region.tsx';
 import { visibleNodes } from './tree-model.ts';
 import { TreeToolbar } from './tree-toolbar.tsx';
@@ -68,15 +68,7 @@ export function ContentTree() {
         className="tree"
         onKeyDown={handleKeyDown}
       >
-        {forest.roots.map((root, i) => (
-          <TreeItem
-            key={root.key}
-            node={root}
-            position={i + 1}
-            setSize={forest.roots.length}
-            tree={itemState}
-          />
-        ))}
+        <TreeItems nodes={forest.roots} tree={itemState} />
       </ul>
       <p id="tree-help" className="tree-help">
         Arrows move through the tree, Enter opens an article or a category. Alt+↑ and Alt+↓ reorder the

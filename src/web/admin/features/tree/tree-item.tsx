@@ -84,17 +84,16 @@ export function TreeItem({
       </div>
       {isOpen && (
         <ul role="group">
-          {node.children.map((child, i) => (
-            <TreeItem
-              key={child.key}
-              node={child}
-              position={i + 1}
-              setSize={node.children.length}
-              tree={tree}
-            />
-          ))}
+          <TreeItems nodes={node.children} tree={tree} />
         </ul>
       )}
     </li>
   );
+}
+
+/** Siblings, in order: each item says where it stands among them. */
+export function TreeItems({ nodes, tree }: { nodes: TreeNode[]; tree: TreeItemState }) {
+  return nodes.map((node, i) => (
+    <TreeItem key={node.key} node={node} position={i + 1} setSize={nodes.length} tree={tree} />
+  ));
 }
