@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type DependencyList } from 'react';
+import { useEffect, useRef, type DependencyList } from 'react';
+import { Banner } from '../../components/banner.tsx';
 import { formatTime } from '../../lib/format-time.ts';
 
 const LOCAL_DRAFT_DELAY_MS = 400;
@@ -46,23 +47,16 @@ export function LocalDraftOffer({
   onRestore: () => void;
   onDiscard: () => void;
 }) {
-  const id = useId();
   return (
-    <section className="banner banner-info" aria-labelledby={id}>
-      <h2 id={id} className="banner-title">
-        Unsaved changes from {formatTime(savedAt)}
-      </h2>
+    <Banner
+      tone="info"
+      title={`Unsaved changes from ${formatTime(savedAt)}`}
+      action={{ label: 'Restore my changes', onClick: onRestore }}
+      alternative={{ label: 'Discard them', onClick: onDiscard }}
+    >
       <p>
         This browser kept changes to this {what} that were never saved{note}.
       </p>
-      <div className="banner-actions">
-        <button type="button" className="button" onClick={onRestore}>
-          Restore my changes
-        </button>
-        <button type="button" className="button button-secondary" onClick={onDiscard}>
-          Discard them
-        </button>
-      </div>
-    </section>
+    </Banner>
   );
 }
