@@ -11,6 +11,7 @@ import type { PagedList } from '../../../shared/api/common.ts';
 import type { TicketCounts, TicketListQuery, TicketView } from '../../../shared/api/tickets.ts';
 import { TICKET_STATUSES, type TicketStatus } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
+import { TableHead } from '../components/table-head.tsx';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { deliveryText, STATUS_NAMES, when } from '../lib/requests.ts';
 
@@ -158,15 +159,7 @@ export function RequestsPage() {
         <div className="table-scroll">
           <table className="data-table">
             <caption className="visually-hidden">Support requests, latest activity first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Request</th>
-                <th scope="col">Status</th>
-                <th scope="col">From</th>
-                <th scope="col">Last activity</th>
-                <th scope="col">Sent on</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Request', 'Status', 'From', 'Last activity', 'Sent on']} />
             <tbody>
               {list.items.map((ticket) => (
                 <tr key={ticket.id}>

@@ -5,6 +5,7 @@ import type { UserRole } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { Modal, ModalActions } from '../components/modal.tsx';
+import { TableHead } from '../components/table-head.tsx';
 import { codeOf, messageOf, type FieldErrors } from '../lib/errors.ts';
 import { useFormSubmission } from '../lib/use-form-submission.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
@@ -280,18 +281,7 @@ export function UsersPage() {
       <div className="table-scroll">
         <table className="data-table">
           <caption className="visually-hidden">{group === 'team' ? 'The team' : 'Customers'}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Email verified</th>
-              <th scope="col">Added</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Email', 'Role', 'Email verified', 'Added']} actions />
           <tbody>
             {users.map((user) => (
               <tr key={user.id}>

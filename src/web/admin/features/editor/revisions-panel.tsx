@@ -3,6 +3,7 @@ import type { AdminArticle, DiffPart, RevisionDiff, RevisionSummary } from '../.
 import { adminCall } from '../../api/admin-api.ts';
 import { FormError } from '../../components/field.tsx';
 import { Modal, ModalActions } from '../../components/modal.tsx';
+import { TableHead } from '../../components/table-head.tsx';
 import { messageOf } from '../../lib/errors.ts';
 import { formatTime } from '../../lib/format-time.ts';
 
@@ -155,18 +156,7 @@ export function RevisionsPanel({
       <FormError message={message} />
       <table className="data-table">
         <caption className="visually-hidden">Revisions, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Revision</th>
-            <th scope="col">Saved</th>
-            <th scope="col">By</th>
-            <th scope="col">Title</th>
-            <th scope="col">State</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Revision', 'Saved', 'By', 'Title', 'State']} actions />
         <tbody>
           {items.map((revision) => (
             <tr key={revision.id}>
