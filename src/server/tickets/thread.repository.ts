@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { TicketStatus } from '../../shared/constants.ts';
 import type { Executor } from '../db/database.ts';
 import type { FileRow, TicketMessageRow, TicketMessageTable, TicketRow } from '../db/tables.ts';
+import { attachedTicketFiles } from './tickets.repository.ts';
 
 /** Moves a request to `status` and marks it active now, only if its status is still the one read (false if not). */
 export async function moveTicket(
@@ -62,13 +63,9 @@ export function threadFiles(
   db: Executor,
   ticketId: number,
 ): Promise<(FileRow & { message_id: number | null })[]> {
-  return db
-    .selectFrom('ticket_files')
-    .innerJoin('files', 'files.id', 'ticket_files.file_id')
-    .selectAll('files')
+  return attachedTicketFiles(db)
     .select('ticket_files.message_id')
     .where('ticket_files.ticket_id', '=', ticketId)
-    .orderBy('ticket_files.position')
     .execute();
 }
 

@@ -87,17 +87,21 @@ export async function enqueueStatusChange(
     .execute();
 }
 
+/** Visitors' uploads that no ticket has taken yet. */
+const untakenUploads = (db: Executor) =>
+  db
+    .selectFrom('files')
+    .leftJoin('ticket_files', 'ticket_files.file_id', 'files.id')
+    .where('files.kind', '=', 'upload')
+    .where('ticket_files.ticket_id', 'is', null);
+
 /** Uploads of one owner, among the ids given, that no ticket has taken yet. */
 export function findAttachableUploads(db: Executor, ownerKeys: string[], ids: number[]): Promise<FileRow[]> {
   if (ids.length === 0 || ownerKeys.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('files')
-    .leftJoin('ticket_files', 'ticket_files.file_id', 'files.id')
+  return untakenUploads(db)
     .selectAll('files')
-    .where('files.kind', '=', 'upload')
     .where('files.owner_key', 'in', ownerKeys)
     .where('files.id', 'in', ids)
-    .where('ticket_files.ticket_id', 'is', null)
     .execute();
 }
 
@@ -105,27 +109,25 @@ export function findTicket(db: Executor, id: number): Promise<TicketRow | undefi
   return db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The files sent with the request itself, in order (not its messages'). */
-export function filesOfTicket(db: Executor, ticketId: number): Promise<FileRow[]> {
-  return db
+/** The rows of files attached to requests or their messages, in their order. */
+export const attachedTicketFiles = (db: Executor) =>
+  db
     .selectFrom('ticket_files')
     .innerJoin('files', 'files.id', 'ticket_files.file_id')
     .selectAll('files')
+    .orderBy('ticket_files.position');
+
+/** The files sent with the request itself, in order (not its messages'). */
+export function filesOfTicket(db: Executor, ticketId: number): Promise<FileRow[]> {
+  return attachedTicketFiles(db)
     .where('ticket_files.ticket_id', '=', ticketId)
     .where('ticket_files.message_id', 'is', null)
-    .orderBy('ticket_files.position')
     .execute();
 }
 
 /** The files of one message, in order. */
 export function filesOfMessage(db: Executor, messageId: number): Promise<FileRow[]> {
-  return db
-    .selectFrom('ticket_files')
-    .innerJoin('files', 'files.id', 'ticket_files.file_id')
-    .selectAll('files')
-    .where('ticket_files.message_id', '=', messageId)
-    .orderBy('ticket_files.position')
-    .execute();
+  return attachedTicketFiles(db).where('ticket_files.message_id', '=', messageId).execute();
 }
 
 export function deliveriesOfTicket(db: Executor, ticketId: number): Promise<OutboxRow[]> {
@@ -158,14 +160,7 @@ export async function untakenUploadBytes(db: Executor, since: number): Promise<n
 
 /** Visitors' uploads older than `before` that no request took. */
 export async function findStaleUploads(db: Executor, before: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('files')
-    .leftJoin('ticket_files', 'ticket_files.file_id', 'files.id')
-    .select('files.id')
-    .where('files.kind', '=', 'upload')
-    .where('files.created_at', '<', before)
-    .where('ticket_files.ticket_id', 'is', null)
-    .execute();
+  const rows = await untakenUploads(db).select('files.id').where('files.created_at', '<', before).execute();
   return rows.map((row) => row.id);
 }
 
