@@ -246,23 +246,14 @@ export interface Destination {
   node: TreeNode;
 }
 
-/** Everywhere the Move to… dialog may send a category or an article. */
-export function destinationsFor(forest: Forest, key: string): Destination[] {
-  const node = forest.byKey.get(key);
-  if (!node || node.kind === 'section') return [];
-  const out: Destination[] = [];
+/** Every section and category in tree order, with its path, leaving out `except` and all inside it. */
+function placesIn(forest: Forest, except?: string): { node: TreeNode; label: string }[] {
+  const out: { node: TreeNode; label: string }[] = [];
   const walk = (nodes: TreeNode[], path: string[]) => {
     for (const candidate of nodes) {
-      if (candidate.kind === 'article') continue;
+      if (candidate.kind === 'article' || candidate.key === except) continue;
       const label = [...path, candidate.name];
-      if (canContain(forest, candidate, node)) {
-        out.push({
-          key: candidate.key,
-          label: label.join(' › '),
-          count: ofKindIn(candidate, node.kind, node.key).length,
-          node: candidate,
-        });
-      }
+      out.push({ node: candidate, label: label.join(' › ') });
       walk(candidate.children, label);
     }
   };
@@ -270,21 +261,30 @@ export function destinationsFor(forest: Forest, key: string): Destination[] {
   return out;
 }
 
+/** Everywhere the Move to… dialog may send a category or an article. */
+export function destinationsFor(forest: Forest, key: string): Destination[] {
+  const node = forest.byKey.get(key);
+  if (!node || node.kind === 'section') return [];
+  return placesIn(forest)
+    .filter((place) => canContain(forest, place.node, node))
+    .map((place) => ({
+      key: place.node.key,
+      label: place.label,
+      count: ofKindIn(place.node, node.kind, node.key).length,
+      node: place.node,
+    }));
+}
+
 /** Where the contents of a section or category may go before it is deleted: anywhere outside it. */
 export function refugesFor(forest: Forest, key: string): Destination[] {
   const node = forest.byKey.get(key);
   if (!node || node.kind === 'article') return [];
-  const out: Destination[] = [];
-  const walk = (nodes: TreeNode[], path: string[]) => {
-    for (const candidate of nodes) {
-      if (candidate.kind === 'article' || candidate.key === node.key) continue;
-      const label = [...path, candidate.name];
-      out.push({ key: candidate.key, label: label.join(' › '), count: 0, node: candidate });
-      walk(candidate.children, label);
-    }
-  };
-  walk(forest.roots, []);
-  return out;
+  return placesIn(forest, node.key).map((place) => ({
+    key: place.node.key,
+    label: place.label,
+    count: 0,
+    node: place.node,
+  }));
 }
 
 export function moveTo(node: TreeNode, destination: Destination, position: 'start' | 'end'): MoveBody {
