@@ -1,41 +1,55 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { AuthUser } from '../../shared/api/auth.ts';
-import { AUTH_HEADER } from '../../shared/constants.ts';
 import { href } from '../../shared/paths.ts';
-import { call, type FieldErrors } from '../api/call.ts';
+import { call } from '../api/call.ts';
 import { useAuth } from '../features/layout/use-auth.tsx';
-import { clearAuthToken, readAuthToken } from '../lib/storage.ts';
-import { errorsOf, FormError, Panel, TextField } from './form-parts.tsx';
+import { clearAuthToken } from '../lib/storage.ts';
+import { authHeaders } from './auth-headers.ts';
+import { EmailField, FormError, Panel, PasswordField, TextField } from './form-parts.tsx';
 import { SignedIn, usePortalData } from './portal-layout.tsx';
 import { usePortalTexts } from './portal-texts.ts';
-
-/** The stored token; without one (a visitor the server knows by the session cookie) sign-out goes by the cookie. */
-const headers = (): Record<string, string> => {
-  const token = readAuthToken();
-  return token ? { [AUTH_HEADER]: token } : {};
-};
+import { usePortalForm } from './use-portal-form.ts';
 
 /** One form of the profile: its own fields, errors, busy state and the line that says it worked. */
 function useProfileForm() {
-  const { t } = usePortalTexts();
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, send } = usePortalForm();
   const [done, setDone] = useState<string | null>(null);
   const run = async (event: FormEvent, action: () => Promise<string>) => {
     event.preventDefault();
-    setBusy(true);
     setDone(null);
-    try {
+    await send(async () => {
       setDone(await action());
       setErrors({});
-    } catch (error) {
-      setErrors(errorsOf(error, t('errorOccurred')));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
-  return { errors, setErrors, busy, done, run };
+  return { errors, busy, done, run };
+}
+
+type ProfileFormState = ReturnType<typeof useProfileForm>;
+
+/** A form of the profile that says so when it worked. */
+function ProfileForm({
+  form,
+  action,
+  button,
+  children,
+}: {
+  form: ProfileFormState;
+  action: () => Promise<string>;
+  button: string;
+  children: ReactNode;
+}) {
+  return (
+    <form className="portal-form" noValidate onSubmit={(event) => void form.run(event, action)}>
+      {children}
+      <FormError message={form.errors.form} />
+      <button type="submit" className="button" disabled={form.busy}>
+        {button}
+      </button>
+      <Done text={form.done} />
+    </form>
+  );
 }
 
 function Block({ title, children }: { title: string; children: ReactNode }) {
@@ -86,16 +100,14 @@ function Profile({ user }: { user: AuthUser }) {
     <section className="portal-panel profile">
       <h1>{p('profileTitle')}</h1>
       <Block title={t('nameLabel')}>
-        <form
-          className="portal-form"
-          noValidate
-          onSubmit={(event) =>
-            void nameForm.run(event, async () => {
-              const result = await call('updateMe', { body: { name }, headers: headers() });
-              update(result.user);
-              return p('saved');
-            })
-          }
+        <ProfileForm
+          form={nameForm}
+          button={p('saveName')}
+          action={async () => {
+            const result = await call('updateMe', { body: { name }, headers: authHeaders() });
+            update(result.user);
+            return p('saved');
+          }}
         >
           <TextField
             id="profile-name"
@@ -106,101 +118,67 @@ function Profile({ user }: { user: AuthUser }) {
             onChange={setName}
             error={nameForm.errors.name}
           />
-          <FormError message={nameForm.errors.form} />
-          <button type="submit" className="button" disabled={nameForm.busy}>
-            {p('saveName')}
-          </button>
-          <Done text={nameForm.done} />
-        </form>
+        </ProfileForm>
       </Block>
       {environments.accounts.mail && (
         <Block title={p('changeEmail')}>
-          <form
-            className="portal-form"
-            noValidate
-            onSubmit={(event) =>
-              void emailForm.run(event, async () => {
-                const result = await call('updateMe', {
-                  body: { email, current_password: emailPassword },
-                  headers: headers(),
-                });
-                setEmailPassword('');
-                return result.email_change_sent_to
-                  ? p('emailChangeSent', { email: result.email_change_sent_to })
-                  : p('saved');
-              })
-            }
+          <ProfileForm
+            form={emailForm}
+            button={p('changeEmail')}
+            action={async () => {
+              const result = await call('updateMe', {
+                body: { email, current_password: emailPassword },
+                headers: authHeaders(),
+              });
+              setEmailPassword('');
+              return result.email_change_sent_to
+                ? p('emailChangeSent', { email: result.email_change_sent_to })
+                : p('saved');
+            }}
           >
-            <TextField
-              id="profile-email"
-              label={t('emailLabel')}
-              type="email"
-              autoComplete="email"
-              value={email}
-              onChange={setEmail}
-              error={emailForm.errors.email}
-            />
-            <TextField
+            <EmailField id="profile-email" value={email} onChange={setEmail} error={emailForm.errors.email} />
+            <PasswordField
               id="profile-email-password"
               label={p('currentPassword')}
-              type="password"
-              autoComplete="current-password"
-              maxLength={1024}
+              kind="current"
               value={emailPassword}
               onChange={setEmailPassword}
               error={emailForm.errors.current_password}
             />
-            <FormError message={emailForm.errors.form} />
-            <button type="submit" className="button" disabled={emailForm.busy}>
-              {p('changeEmail')}
-            </button>
-            <Done text={emailForm.done} />
-          </form>
+          </ProfileForm>
         </Block>
       )}
       <Block title={p('changePassword')}>
-        <form
-          className="portal-form"
-          noValidate
-          onSubmit={(event) =>
-            void passwordForm.run(event, async () => {
-              await call('updateMe', {
-                body: { password: next, current_password: current },
-                headers: headers(),
-              });
-              setCurrent('');
-              setNext('');
-              return p('passwordChanged');
-            })
-          }
+        <ProfileForm
+          form={passwordForm}
+          button={p('changePassword')}
+          action={async () => {
+            await call('updateMe', {
+              body: { password: next, current_password: current },
+              headers: authHeaders(),
+            });
+            setCurrent('');
+            setNext('');
+            return p('passwordChanged');
+          }}
         >
-          <TextField
+          <PasswordField
             id="current-password"
             label={p('currentPassword')}
-            type="password"
-            autoComplete="current-password"
-            maxLength={1024}
+            kind="current"
             value={current}
             onChange={setCurrent}
             error={passwordForm.errors.current_password}
           />
-          <TextField
+          <PasswordField
             id="new-password"
             label={p('newPasswordLabel')}
-            type="password"
-            autoComplete="new-password"
-            maxLength={1024}
+            kind="new"
             value={next}
             onChange={setNext}
             error={passwordForm.errors.password}
-            hint={p('passwordHint')}
           />
-          <FormError message={passwordForm.errors.form} />
-          <button type="submit" className="button" disabled={passwordForm.busy}>
-            {p('changePassword')}
-          </button>
-          <Done text={passwordForm.done} />
-        </form>
+        </ProfileForm>
       </Block>
       <Block title={p('sessionsTitle')}>
         <p className="portal-actions">
@@ -215,7 +193,7 @@ function Profile({ user }: { user: AuthUser }) {
                 clearAuthToken();
                 window.location.assign(href.home());
               };
-              call('logoutEverywhere', { headers: headers() }).then(done, done);
+              call('logoutEverywhere', { headers: authHeaders() }).then(done, done);
             }}
           >
             {p('signOutEverywhere')}
@@ -230,19 +208,17 @@ function Profile({ user }: { user: AuthUser }) {
             noValidate
             onSubmit={(event) =>
               void deleteForm.run(event, async () => {
-                await call('deleteMe', { body: { password: deletePassword }, headers: headers() });
+                await call('deleteMe', { body: { password: deletePassword }, headers: authHeaders() });
                 clearAuthToken();
                 setDeleted(true);
                 return p('deleted');
               })
             }
           >
-            <TextField
+            <PasswordField
               id="delete-password"
               label={p('passwordLabel')}
-              type="password"
-              autoComplete="current-password"
-              maxLength={1024}
+              kind="current"
               value={deletePassword}
               onChange={setDeletePassword}
               error={deleteForm.errors.password}
