@@ -5,8 +5,7 @@ import { BASE_PATH, href } from '../../shared/paths.ts';
 import { ApiRequestError, call } from '../api/call.ts';
 import { useAuth } from '../features/layout/use-auth.tsx';
 import { useCaptcha } from '../features/request/use-captcha.ts';
-import { CaptchaField } from '../features/request/captcha-field.tsx';
-import { EmailField, FormError, Panel, PasswordField, TextField } from './form-parts.tsx';
+import { CaptchaSubmit, EmailField, FormError, Panel, PasswordField, TextField } from './form-parts.tsx';
 import { usePortalData } from './portal-layout.tsx';
 import { usePortalTexts } from './portal-texts.ts';
 import { useFormValues, usePortalForm } from './use-portal-form.ts';
@@ -106,6 +105,16 @@ export function LoginPage() {
   );
 }
 
+/** What a page says once it has mailed the visitor a link. */
+function CheckEmail({ text }: { text: string }) {
+  const { p } = usePortalTexts();
+  return (
+    <Panel title={p('checkEmailTitle')}>
+      <p role="status">{text}</p>
+    </Panel>
+  );
+}
+
 export function SignUpPage() {
   const { p, t } = usePortalTexts();
   const { environments } = usePortalData();
@@ -123,12 +132,7 @@ export function SignUpPage() {
         </Link>
       </Panel>
     );
-  if (sentTo)
-    return (
-      <Panel title={p('checkEmailTitle')}>
-        <p role="status">{p('checkEmailSignUp', { email: sentTo })}</p>
-      </Panel>
-    );
+  if (sentTo) return <CheckEmail text={p('checkEmailSignUp', { email: sentTo })} />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -168,11 +172,9 @@ export function SignUpPage() {
           onChange={set('password')}
           error={errors.password}
         />
-        <CaptchaField captcha={captcha} error={errors.captcha} />
-        <FormError message={errors.form} />
-        <button type="submit" className="button" disabled={busy || captcha.state === 'working'}>
+        <CaptchaSubmit captcha={captcha} errors={errors} busy={busy}>
           {p('signUpButton')}
-        </button>
+        </CaptchaSubmit>
       </form>
       <p className="portal-links">
         {p('haveAccount')} <Link to={href.portalLogin()}>{p('signInButton')}</Link>
@@ -195,12 +197,7 @@ export function ForgotPasswordPage() {
         <p>{p('noMail')}</p>
       </Panel>
     );
-  if (sentTo)
-    return (
-      <Panel title={p('checkEmailTitle')}>
-        <p role="status">{p('checkEmailReset', { email: sentTo })}</p>
-      </Panel>
-    );
+  if (sentTo) return <CheckEmail text={p('checkEmailReset', { email: sentTo })} />;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!email.trim()) return setErrors({ email: t('fieldRequired') });
@@ -216,11 +213,9 @@ export function ForgotPasswordPage() {
       <p>{p('forgotText')}</p>
       <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
         <EmailField value={email} onChange={setEmail} error={errors.email} />
-        <CaptchaField captcha={captcha} error={errors.captcha} />
-        <FormError message={errors.form} />
-        <button type="submit" className="button" disabled={busy || captcha.state === 'working'}>
+        <CaptchaSubmit captcha={captcha} errors={errors} busy={busy}>
           {p('sendLink')}
-        </button>
+        </CaptchaSubmit>
       </form>
     </Panel>
   );

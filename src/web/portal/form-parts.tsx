@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { ApiRequestError, fieldErrorsOf, type FieldErrors } from '../api/call.ts';
+import { CaptchaField } from '../features/request/captcha-field.tsx';
+import type { useCaptcha } from '../features/request/use-captcha.ts';
 import { usePortalTexts } from './portal-texts.ts';
 
 interface TextFieldProps {
@@ -105,6 +107,31 @@ export function FormError({ message }: { message: string | undefined }) {
       {message}
     </p>
   ) : null;
+}
+
+/** The end of a form a captcha guards: the captcha, the form's error, and its button, held while the captcha works. */
+export function CaptchaSubmit({
+  captcha,
+  errors,
+  formError = errors.form,
+  busy,
+  children,
+}: {
+  captcha: ReturnType<typeof useCaptcha>;
+  errors: FieldErrors;
+  formError?: string | undefined;
+  busy: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <CaptchaField captcha={captcha} error={errors.captcha} />
+      <FormError message={formError} />
+      <button type="submit" className="button" disabled={busy || captcha.state === 'working'}>
+        {children}
+      </button>
+    </>
+  );
 }
 
 /** A narrow panel for one task (sign in, a new password...), with its heading. */
