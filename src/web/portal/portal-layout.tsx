@@ -76,6 +76,15 @@ export function PortalLayout() {
   );
 }
 
+/** A page's spinner while what it shows is on its way. */
+export function PageLoading() {
+  return (
+    <div className="page-loading">
+      <Spinner />
+    </div>
+  );
+}
+
 /** For pages of one signed-in visitor: a spinner while the stored token is checked, then `children` or `fallback`. */
 export function SignedIn({
   children,
@@ -85,11 +94,6 @@ export function SignedIn({
   fallback: React.ReactNode;
 }) {
   const { user, checked } = useAuth();
-  if (!checked)
-    return (
-      <div className="page-loading">
-        <Spinner />
-      </div>
-    );
+  if (!checked) return <PageLoading />;
   return user ? <>{children(user)}</> : <>{fallback}</>;
 }

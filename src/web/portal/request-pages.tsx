@@ -1,22 +1,21 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLoaderData, useParams, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import type { PagedList } from '../../shared/api/common.ts';
 import type { PortalTicket, PortalTicketSummary } from '../../shared/api/portal.ts';
-import { AUTH_HEADER } from '../../shared/constants.ts';
 import { href } from '../../shared/paths.ts';
-import { ApiRequestError, call, type FieldErrors } from '../api/call.ts';
+import { ApiRequestError, call } from '../api/call.ts';
 import { apiFrom, type LoaderContext } from '../api/api-context.ts';
 import { HtmlContent } from '../components/html-content.tsx';
-import { Spinner } from '../components/spinner.tsx';
 import { useAuth } from '../features/layout/use-auth.tsx';
 import { uploadFiles } from '../features/request/request-api.ts';
 import { useCaptcha } from '../features/request/use-captcha.ts';
-import { CaptchaField } from '../features/request/captcha-field.tsx';
 import { sizeInKb } from '../lib/format.ts';
 import { readAuthToken } from '../lib/storage.ts';
-import { errorsOf, FormError, Panel, TextField } from './form-parts.tsx';
-import { usePortalData, SignedIn } from './portal-layout.tsx';
+import { authHeaders } from './auth-headers.ts';
+import { CaptchaSubmit, EmailField, FormError, Panel, TextField } from './form-parts.tsx';
+import { PageLoading, usePortalData, SignedIn } from './portal-layout.tsx';
 import { usePortalTexts, type PortalKey } from './portal-texts.ts';
+import { useFormValues, usePortalForm } from './use-portal-form.ts';
 
 const MESSAGE_MAX = 20_000;
 /** The portal's note on every request sent from its own form, as the specification words it (in English). */
@@ -64,11 +63,6 @@ interface IssueData {
   ticket: PortalTicket | null;
 }
 
-const tokenHeaders = (): Record<string, string> => {
-  const token = readAuthToken();
-  return token ? { [AUTH_HEADER]: token } : {};
-};
-
 function useDate() {
   const { lang } = usePortalTexts();
   return (iso: string) =>
@@ -111,7 +105,7 @@ function IssueList() {
     if (loaded) return setList(loaded);
     let cancelled = false;
     setList(null);
-    call('listMyIssues', { query: { page }, headers: tokenHeaders() }).then(
+    call('listMyIssues', { query: { page }, headers: authHeaders() }).then(
       (answer) => !cancelled && setList(answer),
       () => !cancelled && setFailed(true),
     );
@@ -130,9 +124,7 @@ function IssueList() {
       {failed ? (
         <p role="alert">{t('errorOccurred')}</p>
       ) : !list ? (
-        <div className="page-loading">
-          <Spinner />
-        </div>
+        <PageLoading />
       ) : list.items.length === 0 ? (
         <p className="empty-state">{p('noRequests')}</p>
       ) : (
@@ -207,7 +199,7 @@ export function IssuePage() {
     // Nothing to ask with: neither signed in nor holding the private link's key.
     if (!valid || (!user && !key)) return setState('missing');
     let cancelled = false;
-    call('getMyIssue', { params: { id: ticketId }, query: key ? { key } : {}, headers: tokenHeaders() }).then(
+    call('getMyIssue', { params: { id: ticketId }, query: key ? { key } : {}, headers: authHeaders() }).then(
       (answer) => {
         if (cancelled) return;
         setTicket(answer);
@@ -225,12 +217,7 @@ export function IssuePage() {
   }, [checked, user, ticketId, valid, key, loaded]);
 
   // Another request than the one on screen (the address changed): nothing of the last one shows, nor takes a reply.
-  if (state === 'loading' || (state === 'ready' && ticket && ticket.id !== ticketId))
-    return (
-      <div className="page-loading">
-        <Spinner />
-      </div>
-    );
+  if (state === 'loading' || (state === 'ready' && ticket && ticket.id !== ticketId)) return <PageLoading />;
   if (state === 'missing')
     return user || key ? (
       <Panel title={p('myRequests')}>
@@ -260,49 +247,42 @@ function Thread({
   const { user } = useAuth();
   const [body, setBody] = useState('');
   const [files, setFiles] = useState<File[]>([]);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, send } = usePortalForm();
   const fileInput = useRef<HTMLInputElement>(null);
   const keyPart = linkKey ? { key: linkKey } : {};
 
   const reply = async (event: FormEvent) => {
     event.preventDefault();
     if (!body.trim()) return setErrors({ body: t('fieldRequired') });
-    setBusy(true);
-    try {
+    await send(async () => {
       const uploaded = files.length ? await uploadFiles(files, readAuthToken()) : [];
       onChange(
         await call('replyMyIssue', {
           params: { id: ticket.id },
           body: { body, files: uploaded.map((file) => file.id), ...keyPart },
-          headers: tokenHeaders(),
+          headers: authHeaders(),
         }),
       );
       setBody('');
       setFiles([]);
       setErrors({});
-    } catch (error) {
-      setErrors(errorsOf(error, t('errorOccurred')));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
-  const setStatus = async (status: 'solved' | 'open') => {
-    setBusy(true);
-    try {
+  const setStatus = (status: 'solved' | 'open') =>
+    send(async () => {
       onChange(
         await call('updateMyIssue', {
           params: { id: ticket.id },
           body: { status, ...keyPart },
-          headers: tokenHeaders(),
+          headers: authHeaders(),
         }),
       );
-    } catch (error) {
-      setErrors(errorsOf(error, t('errorOccurred')));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
+  // A solved request can be opened again; any other can be marked solved.
+  const statusChange =
+    ticket.status === 'solved'
+      ? { status: 'open' as const, label: p('reopen') }
+      : { status: 'solved' as const, label: p('markSolved') };
 
   return (
     <article className="portal-wide thread">
@@ -376,25 +356,14 @@ function Thread({
             <button type="submit" className="button" disabled={busy}>
               {p('sendReply')}
             </button>
-            {ticket.status === 'solved' ? (
-              <button
-                type="button"
-                className="button button-secondary"
-                disabled={busy}
-                onClick={() => void setStatus('open')}
-              >
-                {p('reopen')}
-              </button>
-            ) : (
-              <button
-                type="button"
-                className="button button-secondary"
-                disabled={busy}
-                onClick={() => void setStatus('solved')}
-              >
-                {p('markSolved')}
-              </button>
-            )}
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={busy}
+              onClick={() => void setStatus(statusChange.status)}
+            >
+              {statusChange.label}
+            </button>
           </div>
         </form>
       )}
@@ -413,20 +382,14 @@ export function NewIssuePage() {
   const { p, t } = usePortalTexts();
   const { environments } = usePortalData();
   const { user, checked } = useAuth();
-  const [values, setValues] = useState({ name: '', surname: '', email: '', message: '' });
-  const [files, setFiles] = useState<File[]>([]);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState<{ id: number; link: string | null } | null>(null);
-  const [round, setRound] = useState(0);
-  const captcha = useCaptcha(environments, round);
-  const set = useCallback(
-    (field: keyof typeof values) => (value: string) => {
-      setValues((current) => ({ ...current, [field]: value }));
-      setErrors((current) => ({ ...current, [field]: undefined }) as FieldErrors);
-    },
-    [],
+  const { errors, setErrors, busy, failures, send, complete } = usePortalForm();
+  const { values, setValues, set } = useFormValues(
+    { name: '', surname: '', email: '', message: '' },
+    setErrors,
   );
+  const [files, setFiles] = useState<File[]>([]);
+  const [sent, setSent] = useState<{ id: number; link: string | null } | null>(null);
+  const captcha = useCaptcha(environments, failures);
   useEffect(() => {
     if (!user) return;
     const [first = '', ...rest] = user.name.split(' ');
@@ -453,13 +416,9 @@ export function NewIssuePage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const missing: FieldErrors = {};
-    for (const field of ['name', 'message', ...(user ? [] : ['email'])] as const)
-      if (!values[field as keyof typeof values].trim()) missing[field] = t('fieldRequired');
-    setErrors(missing);
-    if (Object.keys(missing).length > 0) return;
-    setBusy(true);
-    try {
+    const blank = (field: keyof typeof values) => !values[field].trim();
+    if (!complete({ name: blank('name'), message: blank('message'), email: !user && blank('email') })) return;
+    await send(async () => {
       const token = readAuthToken();
       const uploaded = files.length ? await uploadFiles(files, token) : [];
       const result = await call('issueOpen', {
@@ -472,22 +431,12 @@ export function NewIssuePage() {
           files: uploaded.map((file) => file.id),
           g_recaptcha_response: captcha.read(),
         },
-        headers: tokenHeaders(),
+        headers: authHeaders(),
       });
       setSent({ id: result.data.id, link: result.link });
-    } catch (error) {
-      setErrors(errorsOf(error, t('errorOccurred')));
-      setRound((value) => value + 1);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
-  if (!checked)
-    return (
-      <div className="page-loading">
-        <Spinner />
-      </div>
-    );
+  if (!checked) return <PageLoading />;
   return (
     <Panel title={p('createTitle')}>
       <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
@@ -511,17 +460,7 @@ export function NewIssuePage() {
             error={errors.surname}
           />
         </div>
-        {!user && (
-          <TextField
-            id="email"
-            label={t('emailLabel')}
-            type="email"
-            autoComplete="email"
-            value={values.email}
-            onChange={set('email')}
-            error={errors.email}
-          />
-        )}
+        {!user && <EmailField value={values.email} onChange={set('email')} error={errors.email} />}
         <TextField
           id="message"
           label={t('messageLabel')}
@@ -545,11 +484,9 @@ export function NewIssuePage() {
           </p>
           {errors.files && <p className="field-error">{errors.files}</p>}
         </div>
-        <CaptchaField captcha={captcha} error={errors.captcha} />
-        <FormError message={errors.form ?? errors.title} />
-        <button type="submit" className="button" disabled={busy || captcha.state === 'working'}>
+        <CaptchaSubmit captcha={captcha} errors={errors} formError={errors.form ?? errors.title} busy={busy}>
           {busy ? t('sending') : t('send')}
-        </button>
+        </CaptchaSubmit>
       </form>
     </Panel>
   );
