@@ -11,6 +11,7 @@ import type { PagedList } from '../../../shared/api/common.ts';
 import type { TicketCounts, TicketListQuery, TicketView } from '../../../shared/api/tickets.ts';
 import { TICKET_STATUSES, type TicketStatus } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
+import { Pager } from '../components/pager.tsx';
 import { TableHead } from '../components/table-head.tsx';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { deliveryText, STATUS_NAMES, when } from '../lib/requests.ts';
@@ -178,15 +179,12 @@ export function RequestsPage() {
           </table>
         </div>
       )}
-      {pageCount > 1 && (
-        <nav className="pager" aria-label="Pages">
-          {view.page > 1 && <Link to={addressOf({ ...view, page: view.page - 1 })}>Previous</Link>}
-          <span>
-            Page {view.page} of {pageCount} ({totalCount} in all)
-          </span>
-          {view.page < pageCount && <Link to={addressOf({ ...view, page: view.page + 1 })}>Next</Link>}
-        </nav>
-      )}
+      <Pager
+        page={view.page}
+        pageCount={pageCount}
+        totalCount={totalCount}
+        hrefOf={(page) => addressOf({ ...view, page })}
+      />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import type { UserRole } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { Modal, ModalActions } from '../components/modal.tsx';
+import { Pager } from '../components/pager.tsx';
 import { TableHead } from '../components/table-head.tsx';
 import { codeOf, messageOf, type FieldErrors } from '../lib/errors.ts';
 import { useFormSubmission } from '../lib/use-form-submission.ts';
@@ -342,15 +343,12 @@ export function UsersPage() {
           {group === 'team' ? 'No one in the team yet.' : 'No customer has an account yet.'}
         </p>
       )}
-      {list._meta.pageCount > 1 && (
-        <nav className="pager" aria-label="Pages">
-          {page > 1 && <Link to={usersHref(group, page - 1)}>Previous</Link>}
-          <span>
-            Page {page} of {list._meta.pageCount} ({list._meta.totalCount} in all)
-          </span>
-          {page < list._meta.pageCount && <Link to={usersHref(group, page + 1)}>Next</Link>}
-        </nav>
-      )}
+      <Pager
+        page={page}
+        pageCount={list._meta.pageCount}
+        totalCount={list._meta.totalCount}
+        hrefOf={(n) => usersHref(group, n)}
+      />
       {group === 'customers' && <InviteForm mail={mail} onInvited={invited} />}
       <AddUserForm
         key={group}
