@@ -7,7 +7,6 @@ import type {
   UpdateMeBody,
   UpdateMeResult,
 } from '../../../shared/api/auth.ts';
-import type { FieldError } from '../../../shared/api/common.ts';
 import { EMAIL_PATTERN, hashToken, openSession, presentUser } from '../../accounts/accounts.service.ts';
 import { makeLinkToken, readLinkToken } from '../../accounts/account-links.ts';
 import {
@@ -24,22 +23,31 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/constraint-errors.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { ApiError } from '../../http/errors.ts';
+import { inSiteLanguage, type FieldProblem } from '../../lib/field-messages.ts';
 import { mailAccount as mail, mailUnavailable } from '../../mail/account-mail.ts';
 import { anonymiseTicketsOfUser, claimTicketsByEmail } from '../../tickets/tickets.repository.ts';
 import { clearAccountFailures, signInSlots, withGuessReserved } from './sign-in-limits.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
-const invalid = (errors: FieldError[]) =>
-  new ApiError(400, 'invalid_account', errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
-
-function checkEmail(email: string, errors: FieldError[]): void {
-  if (!EMAIL_PATTERN.test(email)) errors.push({ field: 'email', message: 'is not a valid email address' });
+/** What a form got wrong, field by field, said in the help centre's language (400). */
+async function invalid(ctx: AppContext, problems: FieldProblem[]): Promise<ApiError> {
+  const errors = await inSiteLanguage(ctx.db, problems);
+  return new ApiError(
+    400,
+    'invalid_account',
+    errors.map((e) => `${e.field}: ${e.message}`).join('; '),
+    errors,
+  );
 }
 
-function checkPassword(password: string, errors: FieldError[], field = 'password'): void {
+function checkEmail(email: string, problems: FieldProblem[]): void {
+  if (!EMAIL_PATTERN.test(email)) problems.push({ field: 'email', key: 'invalidEmail' });
+}
+
+function checkPassword(password: string, problems: FieldProblem[], field = 'password'): void {
   if (password.length < MIN_PASSWORD_LENGTH)
-    errors.push({ field, message: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
+    problems.push({ field, key: 'passwordTooShort', vars: { min: MIN_PASSWORD_LENGTH } });
 }
 
 /** Whether this address may open an account under SIGNUP. */
@@ -53,10 +61,10 @@ function signupAllows(ctx: AppContext, email: string): boolean {
 /** The captcha is checked once the rest is valid, so fixing a typo does not burn it (as the request form does). */
 async function checkCaptcha(ctx: AppContext, answer: string | undefined): Promise<void> {
   const problem = await verifyCaptcha(ctx, answer);
-  if (problem)
-    throw new ApiError(422, 'invalid_request', `g_recaptcha_response: ${problem}`, [
-      { field: 'g_recaptcha_response', message: problem },
-    ]);
+  if (problem) {
+    const errors = await inSiteLanguage(ctx.db, [{ field: 'g_recaptcha_response', key: problem }]);
+    throw new ApiError(422, 'invalid_request', `g_recaptcha_response: ${errors[0]!.message}`, errors);
+  }
 }
 
 /**
@@ -71,16 +79,17 @@ export async function signUp(ctx: AppContext, body: SignUpBody): Promise<MailSen
   if (!ctx.config.tickets.smtpUrl) throw mailUnavailable();
   const email = normalEmail(body.email);
   const name = body.name.trim();
-  const errors: FieldError[] = [];
-  if (!name) errors.push({ field: 'name', message: 'must not be empty' });
-  checkEmail(email, errors);
-  if (errors.length === 0 && !signupAllows(ctx, email))
-    errors.push({
+  const problems: FieldProblem[] = [];
+  if (!name) problems.push({ field: 'name', key: 'required' });
+  checkEmail(email, problems);
+  if (problems.length === 0 && !signupAllows(ctx, email))
+    problems.push({
       field: 'email',
-      message: `must be an address at ${signup.mode === 'domains' ? signup.domains.join(', ') : ''}`,
+      key: 'emailDomain',
+      vars: { domains: signup.mode === 'domains' ? signup.domains.join(', ') : '' },
     });
-  checkPassword(body.password, errors);
-  if (errors.length > 0) throw invalid(errors);
+  checkPassword(body.password, problems);
+  if (problems.length > 0) throw await invalid(ctx, problems);
   await checkCaptcha(ctx, body.g_recaptcha_response);
 
   const existing = await findUserByEmail(ctx.db, email);
@@ -113,8 +122,13 @@ export async function signUp(ctx: AppContext, body: SignUpBody): Promise<MailSen
   return { ok: true, sent_to: email };
 }
 
-const linkInvalid = () =>
-  invalid([{ field: 'token', message: 'The link has expired or was already used; ask for a new one' }]);
+const linkInvalid = (ctx: AppContext) => invalid(ctx, [{ field: 'token', key: 'linkExpired' }]);
+
+/** Another account has this email now (409). */
+async function emailTaken(ctx: AppContext): Promise<ApiError> {
+  const errors = await inSiteLanguage(ctx.db, [{ field: 'email', key: 'emailTaken' }]);
+  return new ApiError(409, 'user_exists', 'Another account uses this email now', errors);
+}
 
 /**
  * Confirms an email by its link: a new account's (which then signs in), or a changed address (the account moves to
@@ -130,19 +144,13 @@ export async function verifyEmail(ctx: AppContext, token: string): Promise<Login
     return openSession(ctx.db, { ...verified.user, email_verified_at: now });
   }
   const moved = await readLinkToken(ctx.db, 'email', token, lookup);
-  if (!moved) throw linkInvalid();
+  if (!moved) throw await linkInvalid(ctx);
   const taken = await findUserByEmail(ctx.db, moved.sentTo);
-  if (taken && taken.id !== moved.user.id)
-    throw new ApiError(409, 'user_exists', 'Another account uses this email now', [
-      { field: 'email', message: 'is already taken' },
-    ]);
+  if (taken && taken.id !== moved.user.id) throw await emailTaken(ctx);
   try {
     await updateAccount(ctx.db, moved.user.id, { email: moved.sentTo, email_verified_at: now });
   } catch (error) {
-    if (isUniqueViolation(error))
-      throw new ApiError(409, 'user_exists', 'Another account uses this email now', [
-        { field: 'email', message: 'is already taken' },
-      ]);
+    if (isUniqueViolation(error)) throw await emailTaken(ctx);
     throw error;
   }
   await claimTicketsByEmail(ctx.db, moved.user.id, moved.sentTo);
@@ -159,9 +167,9 @@ export async function requestPasswordReset(
 ): Promise<MailSentResult> {
   if (!ctx.config.tickets.smtpUrl) throw mailUnavailable();
   const email = normalEmail(body.email);
-  const errors: FieldError[] = [];
-  checkEmail(email, errors);
-  if (errors.length > 0) throw invalid(errors);
+  const problems: FieldProblem[] = [];
+  checkEmail(email, problems);
+  if (problems.length > 0) throw await invalid(ctx, problems);
   await checkCaptcha(ctx, body.g_recaptcha_response);
   const user = await findUserByEmail(ctx.db, email);
   if (user)
@@ -179,11 +187,11 @@ async function choosePassword(
   purpose: 'reset' | 'invite',
   body: NewPasswordBody,
 ): Promise<LoginResult> {
-  const errors: FieldError[] = [];
-  checkPassword(body.password, errors);
+  const problems: FieldProblem[] = [];
+  checkPassword(body.password, problems);
   const claims = await readLinkToken(ctx.db, purpose, body.token, (id) => findUser(ctx.db, id));
-  if (!claims) throw linkInvalid();
-  if (errors.length > 0) throw invalid(errors);
+  if (!claims) throw await linkInvalid(ctx);
+  if (problems.length > 0) throw await invalid(ctx, problems);
   const { user } = claims;
   const passwordHash = await ctx.passwords.hash(body.password);
   const verifiedAt = user.email_verified_at ?? Date.now();
@@ -213,7 +221,7 @@ async function confirmPassword(
   password: string | undefined,
   field: string,
 ): Promise<void> {
-  if (password === undefined) throw invalid([{ field, message: 'is needed for this change' }]);
+  if (password === undefined) throw await invalid(ctx, [{ field, key: 'currentPasswordNeeded' }]);
   let matches = true;
   try {
     // A wrong guess keeps its place under the limits only as a 401, which the caller then hears as a field error.
@@ -225,7 +233,7 @@ async function confirmPassword(
     if (!(error instanceof ApiError && error.code === 'wrong_password')) throw error;
     matches = false;
   }
-  if (!matches) throw invalid([{ field, message: 'is not your password' }]);
+  if (!matches) throw await invalid(ctx, [{ field, key: 'wrongPassword' }]);
 }
 
 /**
@@ -239,14 +247,14 @@ export async function updateMe(
   client: string,
   body: UpdateMeBody,
 ): Promise<UpdateMeResult> {
-  const errors: FieldError[] = [];
+  const problems: FieldProblem[] = [];
   const name = body.name?.trim();
-  if (body.name !== undefined && !name) errors.push({ field: 'name', message: 'must not be empty' });
-  if (body.password !== undefined) checkPassword(body.password, errors);
+  if (body.name !== undefined && !name) problems.push({ field: 'name', key: 'required' });
+  if (body.password !== undefined) checkPassword(body.password, problems);
   const email = body.email === undefined ? undefined : normalEmail(body.email);
   const newEmail = email !== undefined && email !== user.email ? email : undefined;
-  if (newEmail !== undefined) checkEmail(newEmail, errors);
-  if (errors.length > 0) throw invalid(errors);
+  if (newEmail !== undefined) checkEmail(newEmail, problems);
+  if (problems.length > 0) throw await invalid(ctx, problems);
   if (newEmail !== undefined && !ctx.config.tickets.smtpUrl) throw mailUnavailable();
   if (body.password !== undefined || newEmail !== undefined)
     await confirmPassword(ctx, client, user, body.current_password, 'current_password');

@@ -7,6 +7,7 @@ import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { startMailServer, textOf } from '../../testing/mail-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { ACCOUNT_MAILS_PER_ADDRESS } from '../../mail/account-mail.ts';
+import { updateBranding } from '../../settings/branding.ts';
 import { SIGN_IN_FAILURES_PER_ACCOUNT } from './sign-in-limits.ts';
 
 type MailServer = Awaited<ReturnType<typeof startMailServer>>;
@@ -301,6 +302,42 @@ describe.each(testDialects())('who may sign up on %s', (dialect) => {
       expect(await findUserByEmail(t.ctx.db, 'someone@example.com')).toBeUndefined();
     } finally {
       await t.close();
+    }
+  });
+
+  it('says what is wrong in the help centre’s language, the captcha included', async () => {
+    const smtp = await startMailServer();
+    const t = await createTestApp(dialect, {
+      SMTP_URL: smtp.url,
+      CAPTCHA_PROVIDER: 'altcha',
+      SIGNUP: 'domains:example.com',
+    });
+    try {
+      await updateBranding(t.ctx.db, { lang: 'ru' });
+      const signUp = (payload: object) => t.app.inject({ method: 'POST', url: '/api/auth/signup', payload });
+      const messages = (response: Awaited<ReturnType<typeof signUp>>) =>
+        Object.fromEntries(
+          expectApiError(response, response.statusCode).data.errors.map((e) => [e.field, e.message]),
+        );
+      expect(messages(await signUp({ name: 'Нина', email: 'not-an-email', password: 'short' }))).toEqual({
+        email: 'Введите правильный адрес электронной почты',
+        password: 'Не короче 8 символов',
+      });
+      expect(
+        messages(await signUp({ name: 'Нина', email: 'nina@elsewhere.org', password: 'a good password' })),
+      ).toEqual({ email: 'Нужен адрес в домене example.com' });
+      expect(
+        messages(await signUp({ name: 'Нина', email: 'nina@example.com', password: 'a good password' })),
+      ).toEqual({ g_recaptcha_response: 'Подтвердите, что вы не робот' });
+      const reset = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/new-password',
+        payload: { token: 'no.such-link', password: 'a good password' },
+      });
+      expect(messages(reset)).toEqual({ token: 'Ссылка устарела или уже использована; запросите новую' });
+    } finally {
+      await t.close();
+      await smtp.close();
     }
   });
 

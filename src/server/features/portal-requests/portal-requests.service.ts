@@ -8,7 +8,8 @@ import type {
 import type { TicketStatus } from '../../../shared/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
-import { ApiError, badRequest, notFound } from '../../http/errors.ts';
+import { ApiError, notFound } from '../../http/errors.ts';
+import { inSiteLanguage, type FieldProblem } from '../../lib/field-messages.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 import { isTicketLink } from '../../tickets/ticket-links.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
@@ -95,6 +96,12 @@ function replyTargets(ctx: AppContext): OutboxTarget[] {
   return [...(webhookUrl ? ['webhook' as const] : []), ...(smtpUrl ? ['team' as const] : [])];
 }
 
+/** A reply the requester must correct (400), said in the help centre's language. */
+async function invalidReply(ctx: AppContext, problem: FieldProblem): Promise<ApiError> {
+  const errors = await inSiteLanguage(ctx.db, [problem]);
+  return new ApiError(400, 'invalid_request', `${problem.field}: ${errors[0]!.message}`, errors);
+}
+
 /** The requester answers, with their own untaken uploads (this browser's, or their account's). */
 export async function replyToMyRequest(
   ctx: AppContext,
@@ -104,14 +111,15 @@ export async function replyToMyRequest(
 ): Promise<PortalTicket> {
   const ticket = await requestOf(ctx, id, caller);
   const text = cleanText(body.body, true);
-  if (!text) throw badRequest('body', 'must not be empty');
+  if (!text) throw await invalidReply(ctx, { field: 'body', key: 'required' });
   const fileIds = [...new Set(body.files ?? [])];
   const owners = [caller.visitorKey, caller.user ? userKey(caller.user.id) : null].filter(
     (key): key is string => key !== null,
   );
   const attachable = new Set((await findAttachableUploads(ctx.db, owners, fileIds)).map((f) => f.id));
   const missing = fileIds.find((fileId) => !attachable.has(fileId));
-  if (missing !== undefined) throw badRequest('files', `file ${missing} is not one of your untaken uploads`);
+  if (missing !== undefined)
+    throw await invalidReply(ctx, { field: 'files', key: 'fileUnavailable', vars: { id: missing } });
   await addMessage(ctx.db, ticket, {
     author: { id: caller.user?.id ?? null, name: caller.user?.name ?? ticket.name, fromTeam: false },
     text,
@@ -145,7 +153,7 @@ export async function setMyRequestStatus(
         409,
         'invalid_transition',
         `A ${ticket.status} request cannot become ${body.status}`,
-        [{ field: 'status', message: `cannot go from ${ticket.status} to ${body.status}` }],
+        await inSiteLanguage(ctx.db, [{ field: 'status', key: 'statusNotAllowed' }]),
       );
     const now = Date.now();
     const moved = await ctx.db.transaction().execute(async (trx) => {
@@ -155,9 +163,12 @@ export async function setMyRequestStatus(
       return done;
     });
     if (!moved)
-      throw new ApiError(409, 'conflict', 'The request changed meanwhile: read it again', [
-        { field: 'status', message: 'changed meanwhile' },
-      ]);
+      throw new ApiError(
+        409,
+        'conflict',
+        'The request changed meanwhile: read it again',
+        await inSiteLanguage(ctx.db, [{ field: 'status', key: 'changedMeanwhile' }]),
+      );
   }
   return getMyRequest(ctx, id, caller);
 }

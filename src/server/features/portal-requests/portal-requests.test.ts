@@ -12,6 +12,7 @@ import { buildTicket } from '../../testing/ticket-fixtures.ts';
 import { deliverDue } from '../delivery/delivery.service.ts';
 import { saveTicketLink } from '../../tickets/ticket-links.ts';
 import { withinOneHour } from '../../testing/http-client.ts';
+import { updateBranding } from '../../settings/branding.ts';
 
 describe.each(testDialects())('a requester follows their requests, on %s', (dialect) => {
   let t: TestApp;
@@ -151,6 +152,30 @@ describe.each(testDialects())('a requester follows their requests, on %s', (dial
       400,
       ['body'],
     );
+  });
+
+  it('says what is wrong with a reply in the help centre’s language', async () => {
+    const ticket = await buildTicket(t.ctx, { user_id: ann.id, targets: [] });
+    await updateBranding(t.ctx.db, { lang: 'ru' });
+    try {
+      const path = `/api/portal/issues/${ticket.id}`;
+      const messageOf = async (response: Awaited<ReturnType<typeof call>>, status: number) =>
+        expectApiError(response, status).data.errors[0]?.message;
+      expect(await messageOf(await call('POST', `${path}/messages`, annToken, { body: ' ' }), 400)).toBe(
+        'Это поле обязательно',
+      );
+      expect(
+        await messageOf(
+          await call('POST', `${path}/messages`, annToken, { body: 'See', files: [999999] }),
+          400,
+        ),
+      ).toBe('Файл 999999 не из ваших загрузок или уже отправлен');
+      expect(await messageOf(await call('PATCH', path, annToken, { status: 'open' }), 409)).toBe(
+        'Сейчас обращение нельзя перевести в этот статус',
+      );
+    } finally {
+      await updateBranding(t.ctx.db, { lang: 'en' });
+    }
   });
 
   it('lets the requester mark a request solved and reopen it, and no other move', async () => {

@@ -12,7 +12,7 @@ import type { OutboxTarget, UserRow } from '../../db/tables.ts';
 import { ApiError } from '../../http/errors.ts';
 import { verifyCaptcha } from '../../captcha/captcha.service.ts';
 import { getBranding } from '../../settings/branding.ts';
-import { message, type MessageKey } from './messages.ts';
+import { message, type MessageKey } from '../../lib/field-messages.ts';
 import {
   attachFiles,
   enqueueDeliveries,
