@@ -30,6 +30,21 @@ function knowledgeReferrer(): string {
 /** The token of an emailed link: in the fragment, which never reaches a server or a Referer header. */
 const linkToken = () => (typeof window === 'undefined' ? '' : window.location.hash.replace(/^#/, ''));
 
+/** Where a signed-in visitor goes next: their requests, or back to the help centre. */
+function OnwardLinks() {
+  const { p } = usePortalTexts();
+  return (
+    <p className="portal-actions">
+      <Link className="button" to={href.portalIssues()}>
+        {p('toMyRequests')}
+      </Link>
+      <Link className="button button-secondary" to={href.home()}>
+        {p('toKnowledge')}
+      </Link>
+    </p>
+  );
+}
+
 export function LoginPage() {
   const { p } = usePortalTexts();
   const { environments } = usePortalData();
@@ -64,14 +79,7 @@ export function LoginPage() {
     return (
       <Panel title={p('signInTitle')}>
         <p>{p('signedInAs', { name: user.name })}</p>
-        <p className="portal-actions">
-          <Link className="button" to={href.portalIssues()}>
-            {p('toMyRequests')}
-          </Link>
-          <Link className="button button-secondary" to={href.home()}>
-            {p('toKnowledge')}
-          </Link>
-        </p>
+        <OnwardLinks />
       </Panel>
     );
   return (
@@ -357,14 +365,7 @@ export function VerifyEmailPage() {
       {state === 'done' && (
         <>
           <p role="status">{p('verified')}</p>
-          <p className="portal-actions">
-            <Link className="button" to={href.portalIssues()}>
-              {p('toMyRequests')}
-            </Link>
-            <Link className="button button-secondary" to={href.home()}>
-              {p('toKnowledge')}
-            </Link>
-          </p>
+          <OnwardLinks />
         </>
       )}
       {state === 'broken' && <LinkBroken />}
