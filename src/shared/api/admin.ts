@@ -157,28 +157,20 @@ const ArticleFields = {
   file_ids: Type.Array(Id, { maxItems: 100 }),
 };
 
+const OptionalArticleFields = Type.Partial(Type.Object(ArticleFields)).properties;
+
 export const ArticleCreateBody = Type.Object({
   section_id: Id,
   category_id: Type.Optional(NullableId),
+  // Keeps its place among the fields below; only the title is required.
+  ...OptionalArticleFields,
   title: ArticleFields.title,
-  body_html: Type.Optional(ArticleFields.body_html),
-  published: Type.Optional(ArticleFields.published),
-  can_create_issue: Type.Optional(ArticleFields.can_create_issue),
-  lang: Type.Optional(ArticleFields.lang),
-  visibility: Type.Optional(ArticleFields.visibility),
-  file_ids: Type.Optional(ArticleFields.file_ids),
   position: Type.Optional(Position),
 });
 export type ArticleCreateBody = Static<typeof ArticleCreateBody>;
 
 export const ArticleUpdateBody = Type.Object({
-  title: Type.Optional(ArticleFields.title),
-  body_html: Type.Optional(ArticleFields.body_html),
-  published: Type.Optional(ArticleFields.published),
-  can_create_issue: Type.Optional(ArticleFields.can_create_issue),
-  lang: Type.Optional(ArticleFields.lang),
-  visibility: Type.Optional(ArticleFields.visibility),
-  file_ids: Type.Optional(ArticleFields.file_ids),
+  ...OptionalArticleFields,
   /** The revision the editor started from; when another save came since, the answer is 409 `conflict`. */
   base_revision_id: Type.Optional(Id),
 });
@@ -326,27 +318,27 @@ export type UserListQuery = Static<typeof UserListQuery>;
 export const USERS_PAGE_SIZE = 50;
 export type AdminUserList = Static<typeof AdminUserList>;
 
+const Email = Type.String({ minLength: 3, maxLength: 320 });
+/** At least 8 characters, as for `signpost user add`. */
+const NewPassword = Type.String({ minLength: 8, maxLength: 1024 });
+
 export const UserCreateBody = Type.Object({
-  email: Type.String({ minLength: 3, maxLength: 320 }),
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  /** At least 8 characters, as for `signpost user add`. */
-  password: Type.String({ minLength: 8, maxLength: 1024 }),
+  email: Email,
+  name: Name,
+  password: NewPassword,
   /** customer when not given. */
   role: Type.Optional(UserRoleSchema),
 });
 export type UserCreateBody = Static<typeof UserCreateBody>;
 
 /** A customer to invite; an address whose account is not yet accepted gets a fresh link. */
-export const InviteBody = Type.Object({
-  email: Type.String({ minLength: 3, maxLength: 320 }),
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-});
+export const InviteBody = Type.Object({ email: Email, name: Name });
 export type InviteBody = Static<typeof InviteBody>;
 
 /** An admin cannot take away their own admin flag or delete themselves, and the last admin stays. */
 export const UserUpdateBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
+  name: Type.Optional(Name),
+  password: Type.Optional(NewPassword),
   role: Type.Optional(UserRoleSchema),
 });
 export type UserUpdateBody = Static<typeof UserUpdateBody>;

@@ -37,6 +37,7 @@ export const LoginResult = Type.Object({
 });
 export type LoginResult = Static<typeof LoginResult>;
 
+const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
 const Email = Type.String({ minLength: 1, maxLength: 320 });
 const Captcha = Type.Optional(Type.String({ maxLength: 20_000 }));
@@ -44,7 +45,7 @@ const Captcha = Type.Optional(Type.String({ maxLength: 20_000 }));
 const LinkToken = Type.String({ minLength: 1, maxLength: 2_000 });
 
 export const SignUpBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Name,
   email: Email,
   password: Password,
   g_recaptcha_response: Captcha,
@@ -65,7 +66,7 @@ export const NewPasswordBody = Type.Object({ token: LinkToken, password: Passwor
 export type NewPasswordBody = Static<typeof NewPasswordBody>;
 
 export const UpdateMeBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  name: Type.Optional(Name),
   email: Type.Optional(Email),
   password: Type.Optional(Password),
   current_password: Type.Optional(Password),

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TProperties } from 'typebox';
 import { Id, PageNumber, Paged } from './common.ts';
 
 import { ARTICLE_PAGE_SIZE_MAX, CATEGORY_PAGE_SIZE_MAX } from '../constants.ts';
@@ -66,20 +66,23 @@ export type Instruction = Static<typeof Instruction>;
 
 export const SectionList = Type.Array(Section);
 
-export const CategoryListQuery = Type.Object({
-  query: Type.Optional(Type.String({ maxLength: 200 })),
-  page: Type.Optional(PageNumber),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: CATEGORY_PAGE_SIZE_MAX })),
+/** A list call's query: a text filter, the page, and where to look (the fields given). */
+const listQuery = <Where extends TProperties>(perPageMax: number, where: Where) =>
+  Type.Object({
+    query: Type.Optional(Type.String({ maxLength: 200 })),
+    page: Type.Optional(PageNumber),
+    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: perPageMax })),
+    ...where,
+  });
+
+export const CategoryListQuery = listQuery(CATEGORY_PAGE_SIZE_MAX, {
   category_parent_id: Type.Optional(Id),
   section_id: Type.Optional(Id),
 });
 export type CategoryListQuery = Static<typeof CategoryListQuery>;
 export const CategoryList = Paged(Category);
 
-export const InstructionListQuery = Type.Object({
-  query: Type.Optional(Type.String({ maxLength: 200 })),
-  page: Type.Optional(PageNumber),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: ARTICLE_PAGE_SIZE_MAX })),
+export const InstructionListQuery = listQuery(ARTICLE_PAGE_SIZE_MAX, {
   category_id: Type.Optional(Id),
   section_id: Type.Optional(Id),
 });

@@ -1,20 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { Id, PageNumber } from './common.ts';
-import { TICKET_MESSAGE_MAX, TicketFile, TicketStatusSchema } from './tickets.ts';
+import { TICKET_MESSAGE_MAX, TicketFile, TicketMessage, TicketStatusSchema } from './tickets.ts';
 
 /**
  * The requester's side of a request, in the customer portal: what they sent, the team's replies and their own,
- * where it stands. Never the team's internal notes, the assignee or the deliveries.
+ * where it stands. Never the team's internal notes, the assignee or the deliveries: a message is the team's
+ * TicketMessage without its `internal` flag.
  */
-export const PortalMessage = Type.Object({
-  id: Type.Integer(),
-  author_name: Type.String(),
-  from_team: Type.Boolean(),
-  body_text: Type.String(),
-  body_html: Type.String({ description: 'safe to place in a page' }),
-  created_at: Type.String({ description: 'ISO 8601' }),
-  files: Type.Array(TicketFile),
-});
+export const PortalMessage = Type.Omit(TicketMessage, ['internal']);
 export type PortalMessage = Static<typeof PortalMessage>;
 
 export const PortalTicketSummary = Type.Object({
