@@ -9,6 +9,7 @@ import { signFileLink } from '../tickets/file-links.ts';
 import { expectApiError } from '../testing/api-expect.ts';
 import { buildArticle, buildUser, DEFAULT_PASSWORD } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
+import { issueOpenBody, OPEN_REQUESTS_CONFIG } from '../testing/ticket-fixtures.ts';
 import { pageCacheHit, pageCacheMiss } from '../http/cache-metrics.ts';
 
 /** The value of one sample of a Prometheus text exposition, by metric name and exact label set. */
@@ -49,25 +50,10 @@ const multipartFile = (name: string, content: string) => ({
   headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
 });
 
-const ticket = (files: number[] = []) => ({
-  title: 'Help',
-  description: 'It does not work',
-  channel: 'web',
-  name: 'Ann Lee',
-  email: 'ann@example.com',
-  files,
-  g_recaptcha_response: '',
-});
-
 describe.each(testDialects())('operations on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      CAPTCHA_PROVIDER: 'none',
-      TICKET_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
-      REQUESTS_PER_HOUR: '1000',
-      UPLOADS_PER_HOUR: '1000',
-    });
+    t = await createTestApp(dialect, OPEN_REQUESTS_CONFIG);
   });
   afterAll(async () => t?.close());
 
@@ -171,7 +157,7 @@ describe.each(testDialects())('operations on %s', (dialect) => {
     const upload = await t.app.inject({ method: 'POST', url: '/api/file', ...uploaded });
     const cookie = String(upload.headers['set-cookie']).split(';')[0] ?? '';
     const files = (upload.json() as { id: number }[]).map((f) => f.id);
-    for (const body of [ticket(files), ticket()]) {
+    for (const body of [issueOpenBody({ files }), issueOpenBody()]) {
       const opened = await t.app.inject({
         method: 'POST',
         url: '/panel/api/issue-open',

@@ -62,3 +62,24 @@ export function buildTicket(
     return ticket;
   });
 }
+
+/** Settings for an app that takes requests freely: no captcha, a webhook nobody answers, the hourly limits far off. */
+export const OPEN_REQUESTS_CONFIG = {
+  CAPTCHA_PROVIDER: 'none',
+  TICKET_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+  REQUESTS_PER_HOUR: '1000',
+  UPLOADS_PER_HOUR: '1000',
+};
+
+/** A body issue-open accepts, with the fields given changed. */
+export const issueOpenBody = (overrides: Record<string, unknown> = {}) => ({
+  title: 'How can we help you? Troubleshooting',
+  description:
+    'My thermostat shows E42.\n\nTroubleshooting > Display > Error codes\nhttp://localhost/knowledge/instruction/1',
+  channel: 'web',
+  name: 'Ann Lee',
+  email: 'ann@example.com',
+  files: [],
+  g_recaptcha_response: '',
+  ...overrides,
+});

@@ -4,6 +4,7 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TicketView } from '../../../shared/api/tickets.ts';
 import type { UserRow } from '../../db/tables.ts';
+import { signIn } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { attachmentsOf, headerOf, htmlOf, startMailServer, textOf } from '../../testing/mail-server.ts';
@@ -45,14 +46,6 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
   let agentToken: string;
   let customerToken: string;
 
-  const signIn = async (email: string) =>
-    (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { email, password: DEFAULT_PASSWORD },
-      })
-    ).json<{ token: string }>().token;
   const reply = (id: number, payload: object, token = agentToken) =>
     t.app.inject({
       method: 'POST',
@@ -73,8 +66,8 @@ describe.each(testDialects())('the team answers a request, on %s', (dialect) => 
     });
     agent = await buildUser(t.ctx.db, { role: 'agent', name: 'Dana Desk' });
     const customer = await buildUser(t.ctx.db);
-    agentToken = await signIn(agent.email);
-    customerToken = await signIn(customer.email);
+    agentToken = await signIn(t, agent.email);
+    customerToken = await signIn(t, customer.email);
   });
   afterAll(async () => {
     await t?.close();

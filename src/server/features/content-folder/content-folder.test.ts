@@ -3,17 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { PNG } from '../../testing/admin-content.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { readFolder, writeFolder } from '../../testing/folder.ts';
 import { importFolder } from './import-folder.ts';
 import { exportFolder } from './export-folder.ts';
 import { FolderErrors } from './read-folder.ts';
-
-// A 1x1 transparent PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 const sampleFolder = () =>
   writeFolder({

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.ts';
 import { createContext } from '../../context-factory.ts';
 import type { OutboxRow } from '../../db/tables.ts';
+import { PNG } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { deliverDue, MAX_ATTEMPTS, retryDelay, startDeliveryWorker } from './delivery.service.ts';
@@ -13,11 +14,6 @@ import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
 import type { WebhookPayload } from './webhook.ts';
 
 const SECRET = 'webhook-secret-for-tests';
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-
 interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;

@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
 import type { ArticleRow } from '../../db/tables.ts';
+import { PNG } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle, buildCategory, buildFile } from '../../testing/factories.ts';
 import { updateBranding } from '../../settings/branding.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-
-// A 1x1 transparent PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 /** The name a browser saves: RFC 6266's filename* when present, else the plain filename. */
 function savedName(disposition: string | undefined): string | undefined {

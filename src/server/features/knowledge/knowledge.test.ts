@@ -3,15 +3,10 @@ import { touchContent } from '../../revisions/revision.repository.ts';
 import type { Category, Instruction, InstructionSummary, Section } from '../../../shared/api/knowledge.ts';
 import type { PagedList } from '../../../shared/api/common.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
+import { PNG } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle, buildCategory, buildFile, buildSection } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-
-// A 1x1 transparent PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 describe.each(testDialects())('knowledge API on %s', (dialect) => {
   /**

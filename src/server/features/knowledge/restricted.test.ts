@@ -1,24 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoginResult } from '../../../shared/api/auth.ts';
 import { SESSION_COOKIE } from '../../../shared/constants.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
+import { PNG, signIn } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
-import {
-  buildArticle,
-  buildCategory,
-  buildFile,
-  buildSection,
-  buildUser,
-  DEFAULT_PASSWORD,
-} from '../../testing/factories.ts';
+import { buildArticle, buildCategory, buildFile, buildSection, buildUser } from '../../testing/factories.ts';
 import { sendHttp } from '../../testing/http-client.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 /** Words that appear only in what is for signed-in visitors. */
 const HIDDEN_WORDS = [
@@ -40,16 +28,6 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
   let cookie: string;
   let token: string;
   let adminToken: string;
-
-  const signIn = async (email: string) => {
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email, password: DEFAULT_PASSWORD },
-    });
-    expect(login.statusCode, login.body).toBe(200);
-    return login.json<LoginResult>().token;
-  };
 
   beforeAll(async () => {
     // Revisions known fresh for a minute: kept answers then go out before the framework (serveFromMemory).
@@ -118,10 +96,10 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
     });
 
     await buildUser(db, { name: 'Cora Member', email: 'cora@example.com' });
-    token = await signIn('cora@example.com');
+    token = await signIn(t, 'cora@example.com');
     cookie = `${SESSION_COOKIE}=${token}`;
     await buildUser(db, { name: 'Ada Admin', email: 'ada@example.com', role: 'admin' });
-    adminToken = await signIn('ada@example.com');
+    adminToken = await signIn(t, 'ada@example.com');
 
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
@@ -275,7 +253,7 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
 
   it('treats an account whose email is not confirmed as anyone else', async () => {
     const user = await buildUser(t.ctx.db, { email: 'unconfirmed@example.com' });
-    const own = await signIn('unconfirmed@example.com');
+    const own = await signIn(t, 'unconfirmed@example.com');
     await t.ctx.db.updateTable('users').set({ email_verified_at: null }).where('id', '=', user.id).execute();
     expectSignInRequired(
       await t.app.inject({

@@ -4,6 +4,7 @@ import { Paged } from '../../../shared/api/common.ts';
 import { PortalTicket, PortalTicketSummary } from '../../../shared/api/portal.ts';
 import type { TicketView } from '../../../shared/api/tickets.ts';
 import type { UserRow } from '../../db/tables.ts';
+import { signIn } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { headerOf, startMailServer, textOf } from '../../testing/mail-server.ts';
@@ -23,14 +24,6 @@ describe.each(testDialects())('a requester follows their requests, on %s', (dial
   let annToken: string;
   let bobToken: string;
 
-  const signIn = async (email: string) =>
-    (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { email, password: DEFAULT_PASSWORD },
-      })
-    ).json<{ token: string }>().token;
   const call = (method: 'GET' | 'POST' | 'PATCH', url: string, token?: string, payload?: object) =>
     t.app.inject({
       method,
@@ -50,9 +43,9 @@ describe.each(testDialects())('a requester follows their requests, on %s', (dial
     agent = await buildUser(t.ctx.db, { role: 'agent', name: 'Dana Desk' });
     ann = await buildUser(t.ctx.db, { name: 'Ann Lee' });
     const bob = await buildUser(t.ctx.db);
-    agentToken = await signIn(agent.email);
-    annToken = await signIn(ann.email);
-    bobToken = await signIn(bob.email);
+    agentToken = await signIn(t, agent.email);
+    annToken = await signIn(t, ann.email);
+    bobToken = await signIn(t, bob.email);
   });
   afterAll(async () => {
     await t?.close();

@@ -8,6 +8,7 @@ import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { malformedMultipart } from '../../testing/malformed-multipart.ts';
 import { partialUploads, storedKeys } from '../../testing/stored-files.ts';
+import { issueOpenBody, OPEN_REQUESTS_CONFIG } from '../../testing/ticket-fixtures.ts';
 import { removeUnusedBytes, UNUSED_BYTES_GRACE_MS } from '../../files/unused-bytes.ts';
 import { updateBranding } from '../../settings/branding.ts';
 
@@ -47,18 +48,6 @@ export function solve(challenge: CaptchaChallenge): string {
   throw new Error('unsolvable challenge');
 }
 
-const validRequest = (overrides: Record<string, unknown> = {}) => ({
-  title: 'How can we help you? Troubleshooting',
-  description:
-    'My thermostat shows E42.\n\nTroubleshooting > Display > Error codes\nhttp://localhost/knowledge/instruction/1',
-  channel: 'web',
-  name: 'Ann Lee',
-  email: 'ann@example.com',
-  files: [],
-  g_recaptcha_response: '',
-  ...overrides,
-});
-
 const storedBlobs = (t: TestApp) => storedKeys(t.ctx);
 /** The sweep as it runs a day after now, when bytes written now and held by nothing are due. */
 const sweepUnusedBytes = (t: TestApp) => removeUnusedBytes(t.ctx, Date.now() + UNUSED_BYTES_GRACE_MS + 1000);
@@ -69,12 +58,7 @@ const count = async (t: TestApp, table: 'tickets' | 'files' | 'outbox' | 'ticket
 describe.each(testDialects())('support requests on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      CAPTCHA_PROVIDER: 'none',
-      TICKET_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
-      REQUESTS_PER_HOUR: '1000',
-      UPLOADS_PER_HOUR: '1000',
-    });
+    t = await createTestApp(dialect, OPEN_REQUESTS_CONFIG);
   });
   afterAll(async () => t?.close());
 
@@ -178,7 +162,7 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
     ]);
     const cookie = cookieOf(uploaded.headers['set-cookie']);
     const ids = uploaded.json().map((f: { id: number }) => f.id);
-    const response = await open(validRequest({ files: ids, name: 'Ann Lee\u202e' }), cookie);
+    const response = await open(issueOpenBody({ files: ids, name: 'Ann Lee\u202e' }), cookie);
     expect(response.statusCode, response.body).toBe(201);
     const { id, files } = response.json().data;
     expect(files).toEqual(ids);
@@ -198,7 +182,7 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
     expect(outbox.map((o) => [o.target, o.status])).toEqual([['webhook', 'pending']]);
 
     // The same files cannot go with a second request.
-    const again = await open(validRequest({ files: ids }), cookie);
+    const again = await open(issueOpenBody({ files: ids }), cookie);
     expectApiError(again, 422, ['files', 'files']);
   });
 
@@ -208,7 +192,7 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
     const cookie = cookieOf(mine.headers['set-cookie']);
     const tickets = await count(t, 'tickets');
     const response = await open(
-      validRequest({ files: [mine.json()[0].id, theirs.json()[0].id, 99999999] }),
+      issueOpenBody({ files: [mine.json()[0].id, theirs.json()[0].id, 99999999] }),
       cookie,
     );
     expectApiError(response, 422, ['files', 'files']);
@@ -227,7 +211,7 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
     });
     expect(userUpload.headers['set-cookie']).toBeUndefined();
     // From another browser, the same account may attach it.
-    const sent = await open(validRequest({ files: [userUpload.json()[0].id] }), '', {
+    const sent = await open(issueOpenBody({ files: [userUpload.json()[0].id] }), '', {
       'x-auth-token': token,
     });
     expect(sent.statusCode).toBe(201);
@@ -241,62 +225,51 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
 
   it('flags every empty or malformed field at once, in the interface language, storing nothing', async () => {
     const tickets = await count(t, 'tickets');
-    const empty = await open(validRequest({ name: '  ', email: '', description: '\u200b', title: '' }));
+    const empty = await open(issueOpenBody({ name: '  ', email: '', description: '\u200b', title: '' }));
     expectApiError(empty, 422, ['title', 'name', 'email', 'description']);
-    const badEmail = await open(validRequest({ email: 'ann@' }));
+    const badEmail = await open(issueOpenBody({ email: 'ann@' }));
     expectApiError(badEmail, 422, ['email']);
     expect(badEmail.json().data.errors[0].message).toBe('Enter a valid email address');
     await updateBranding(t.ctx.db, { lang: 'ru' });
-    const russian = await open(validRequest({ name: '' }));
+    const russian = await open(issueOpenBody({ name: '' }));
     expect(russian.json().data.errors[0]).toEqual({ field: 'name', message: 'Это поле обязательно' });
     await updateBranding(t.ctx.db, { lang: 'en' });
     expect(await count(t, 'tickets')).toBe(tickets);
   });
 
+  /** A body as written, under the content type given. */
+  const sendRaw = (payload: string, contentType: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/panel/api/issue-open',
+      payload,
+      headers: { 'content-type': contentType },
+    });
+
   it('answers clear 4xx errors for broken, huge and mistyped bodies', async () => {
     const tickets = await count(t, 'tickets');
-    const malformed = await t.app.inject({
-      method: 'POST',
-      url: '/panel/api/issue-open',
-      payload: '{"name":',
-      headers: { 'content-type': 'application/json' },
-    });
+    const malformed = await sendRaw('{"name":', 'application/json');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().code).toBe('invalid_json');
-    const emptyBody = await t.app.inject({
-      method: 'POST',
-      url: '/panel/api/issue-open',
-      payload: '',
-      headers: { 'content-type': 'application/json' },
-    });
+    const emptyBody = await sendRaw('', 'application/json');
     expect(emptyBody.statusCode).toBe(400);
-    const huge = await open(validRequest({ description: 'x'.repeat(3 * 1024 * 1024) }));
+    const huge = await open(issueOpenBody({ description: 'x'.repeat(3 * 1024 * 1024) }));
     expect(huge.statusCode).toBe(413);
     expect(huge.json().code).toBe('body_too_large');
-    const long = await open(validRequest({ description: 'x'.repeat(20_001), name: 'n'.repeat(201) }));
+    const long = await open(issueOpenBody({ description: 'x'.repeat(20_001), name: 'n'.repeat(201) }));
     expectApiError(long, 422, ['description', 'name']);
     expect(long.json().data.errors[0].message).toMatch(/at most \d+ characters/);
-    const xml = await t.app.inject({
-      method: 'POST',
-      url: '/panel/api/issue-open',
-      payload: '<name/>',
-      headers: { 'content-type': 'application/xml' },
-    });
+    const xml = await sendRaw('<name/>', 'application/xml');
     expect(xml.statusCode).toBe(415);
     expect(xml.json().code).toBe('unsupported_media_type');
-    const text = await t.app.inject({
-      method: 'POST',
-      url: '/panel/api/issue-open',
-      payload: 'name=x',
-      headers: { 'content-type': 'text/plain' },
-    });
+    const text = await sendRaw('name=x', 'text/plain');
     expectApiError(text, 400, ['body']);
     const missing = await open({});
     expectApiError(missing, 400, ['title', 'description', 'name', 'email']);
-    const tooMany = await open(validRequest({ files: Array.from({ length: 11 }, (_, i) => i + 1) }));
+    const tooMany = await open(issueOpenBody({ files: Array.from({ length: 11 }, (_, i) => i + 1) }));
     expect(tooMany.statusCode).toBe(422);
     expect(tooMany.json().data.errors[0]).toEqual({ field: 'files', message: 'Attach at most 10 files' });
-    const wrongTypes = await open(validRequest({ name: { first: 'Ann' }, files: ['a'] }));
+    const wrongTypes = await open(issueOpenBody({ name: { first: 'Ann' }, files: ['a'] }));
     expectApiError(wrongTypes, 400, ['name', 'files.0']);
     expect(await count(t, 'tickets')).toBe(tickets);
   });
@@ -326,19 +299,21 @@ describe.each(testDialects())('captcha and abuse limits on %s', (dialect) => {
   });
 
   it('requires a solved challenge, once: missing, forged and reused solutions are refused', async () => {
-    const missing = await open(validRequest());
+    const missing = await open(issueOpenBody());
     expectApiError(missing, 422, ['g_recaptcha_response']);
 
     const first = await challenge();
     const forged = solve({ ...first, signature: 'f'.repeat(64) });
-    expectApiError(await open(validRequest({ g_recaptcha_response: forged })), 422, ['g_recaptcha_response']);
-    expectApiError(await open(validRequest({ g_recaptcha_response: 'bm90IGpzb24=' })), 422, [
+    expectApiError(await open(issueOpenBody({ g_recaptcha_response: forged })), 422, [
+      'g_recaptcha_response',
+    ]);
+    expectApiError(await open(issueOpenBody({ g_recaptcha_response: 'bm90IGpzb24=' })), 422, [
       'g_recaptcha_response',
     ]);
 
     const solution = solve(first);
-    expect((await open(validRequest({ g_recaptcha_response: solution }))).statusCode).toBe(201);
-    const reused = await open(validRequest({ g_recaptcha_response: solution }));
+    expect((await open(issueOpenBody({ g_recaptcha_response: solution }))).statusCode).toBe(201);
+    const reused = await open(issueOpenBody({ g_recaptcha_response: solution }));
     expectApiError(reused, 422, ['g_recaptcha_response']);
     expect(reused.json().data.errors[0].message).toBe('This check was already used; try again');
   });
@@ -377,8 +352,8 @@ describe.each(testDialects())('captcha and abuse limits on %s', (dialect) => {
   });
 
   it('limits requests per client address per hour with 429 and Retry-After', async () => {
-    let last = await open(validRequest());
-    for (let i = 0; i < 6 && last.statusCode !== 429; i++) last = await open(validRequest());
+    let last = await open(issueOpenBody());
+    for (let i = 0; i < 6 && last.statusCode !== 429; i++) last = await open(issueOpenBody());
     expectApiError(last, 429);
     expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(last.headers['retry-after'])).toBeLessThanOrEqual(3600);
@@ -410,7 +385,7 @@ describe.each(testDialects())('uploads nobody sent on %s', (dialect) => {
     const sent = await t.app.inject({
       method: 'POST',
       url: '/panel/api/issue-open',
-      payload: validRequest({ files: [kept.id] }),
+      payload: issueOpenBody({ files: [kept.id] }),
       headers: { cookie },
     });
     expect(sent.statusCode).toBe(201);
@@ -462,7 +437,7 @@ describe.each(testDialects())('reCAPTCHA on %s', (dialect) => {
     t.app.inject({
       method: 'POST',
       url: '/panel/api/issue-open',
-      payload: validRequest({ g_recaptcha_response: token }),
+      payload: issueOpenBody({ g_recaptcha_response: token }),
     });
 
   it('tells the client its site key, checks tokens with the verifier, and refuses a token used twice', async () => {
