@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { TEAM_ROLES, type TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
+import { RECENCY_BLOCK } from '../../db/migrations/0017-ticket-search-recency.ts';
 
 /**
  * Which requests the inbox shows: by status, by assignee (a user id, or null for nobody's), and by words (each
@@ -46,18 +47,52 @@ function inbox(db: Executor, filter: InboxFilter) {
 
 /**
  * PostgreSQL: the requests whose texts match the words, among the newest SEARCH_MATCHES_MAX matching texts of each
- * kind, found once for a request's count and page (asked as part of both, the search ran twice).
+ * kind, found once for a request's count and page (asked as part of both, the search ran twice). Each kind is asked
+ * for block by block of its ids, newest first (RECENCY_WINDOWS, migration 0017), until enough are found: a word in
+ * a tenth of the texts then costs the rows of its newest matches, not of all of them.
  */
 export async function searchCandidates(db: Executor, words: SearchWord[]): Promise<number[]> {
   const terms = words.map((word) => `${word.text}${word.prefix ? ':*' : ''}`).join(' & ');
-  const query = sql`to_tsquery('simple', ${terms})`;
-  const { rows } = await sql<{ ticket_id: number }>`
-    select ticket_id from (select ticket_id from ticket_search where doc @@ ${query} and doc_id < 0
-      order by doc_id desc limit ${SEARCH_MATCHES_MAX}) as own
-    union select ticket_id from (select ticket_id from ticket_search where doc @@ ${query} and doc_id > 0
-      order by doc_id desc limit ${SEARCH_MATCHES_MAX}) as thread`.execute(db);
-  return rows.map((row) => Number(row.ticket_id));
+  const { rows: newest } = await sql<{ ticket: number | null; message: number | null }>`
+    select (select max(id) from tickets) as ticket, (select max(id) from ticket_messages) as message`.execute(
+    db,
+  );
+  const found = new Set<number>();
+  for (const kind of ['own', 'thread'] as const) {
+    const last = Number((kind === 'own' ? newest[0]?.ticket : newest[0]?.message) ?? 0);
+    const newestBlock = Math.floor(last / RECENCY_BLOCK);
+    const ofKind = kind === 'own' ? sql`doc_id < 0` : sql`doc_id > 0`;
+    let left = SEARCH_MATCHES_MAX;
+    let block = newestBlock;
+    for (const size of [...RECENCY_WINDOWS, Infinity]) {
+      if (left === 0 || block < 0) break;
+      const first = size === Infinity ? 0 : Math.max(0, block - size + 1);
+      // The last window takes every older text, without naming its blocks.
+      const within =
+        size === Infinity
+          ? sql`doc_id < ${kind === 'own' ? (block + 1) * RECENCY_BLOCK - OWN_OFFSET : (block + 1) * RECENCY_BLOCK}`
+          : sql`doc @@ ${blocksQuery(kind, first, block)}::tsquery`;
+      const { rows } = await sql<{ ticket_id: number }>`
+        select ticket_id from ticket_search where doc @@ to_tsquery('simple', ${terms}) and ${ofKind} and ${within}
+        order by doc_id desc limit ${left}`.execute(db);
+      for (const row of rows) found.add(Number(row.ticket_id));
+      left -= rows.length;
+      block = first - 1;
+    }
+  }
+  return [...found];
 }
+
+/** How many blocks of ids each step of a search reads, newest first; then everything older. */
+const RECENCY_WINDOWS = [1, 3, 12, 48];
+/** Where a request's own text sits among the texts' numbers (migration 0012). */
+const OWN_OFFSET = 2 ** 40;
+
+/** A tsquery for the recency words of blocks `first` to `last` of one kind (`'~o12' | '~o13'`). */
+const blocksQuery = (kind: 'own' | 'thread', first: number, last: number) =>
+  Array.from({ length: last - first + 1 }, (_, i) => `'~${kind === 'own' ? 'o' : 'm'}${first + i}'`).join(
+    ' | ',
+  );
 
 /** How many of the newest matching texts of each kind a search considers (documented in docs/decisions.md). */
 export const SEARCH_MATCHES_MAX = 1000;

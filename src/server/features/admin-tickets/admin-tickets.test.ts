@@ -455,4 +455,45 @@ describe.each(testDialects())('searching the inbox on %s', (dialect) => {
     // SQL and the search syntaxes of both databases are words like any other.
     expect(await found(`" OR 1=1 -- ' & | ! :* NEAR(`)).toEqual([]);
   });
+
+  it('finds texts of every age, however far their ids lie behind the newest', async () => {
+    // Ids spread over many blocks of 4,096 (the steps a search widens by on PostgreSQL), newest far ahead.
+    const ids = [20_000, 90_000, 400_000, 1_000_000];
+    const now = Date.now();
+    for (const [i, id] of ids.entries()) {
+      await t.ctx.db
+        .insertInto('tickets')
+        .values({
+          id,
+          title: `Old request ${i}`,
+          description: i === 0 ? 'The pump hums.' : 'Nothing.',
+          name: 'Old Timer',
+          email: 'old@example.com',
+          channel: 'web',
+          user_id: null,
+          lang: 'en',
+          created_at: now,
+          assignee_id: null,
+          updated_at: now,
+        })
+        .execute();
+      await t.ctx.db
+        .insertInto('ticket_messages')
+        .values({
+          id: id + 7,
+          ticket_id: id,
+          author_id: null,
+          author_name: 'Old Timer',
+          from_team: 0,
+          internal: 0,
+          body_text: i === 2 ? 'Still the pump.' : 'Any news?',
+          body_html: '',
+          created_at: now,
+        })
+        .execute();
+    }
+    expect(await found('pump')).toEqual([20_000, 400_000]);
+    expect(await found('old')).toEqual(ids);
+    expect(await found('news')).toEqual([20_000, 90_000, 1_000_000]);
+  });
 });
