@@ -8,6 +8,11 @@ export const PageNumber = Type.Integer({ minimum: 1, maximum: 1_000_000 });
 
 /** A stored file's address: its id, and its name for the browser (any name serves). */
 export const FileParams = Type.Object({ id: Id, name: Type.String({ maxLength: 255 }) });
+/** A signed file link's query: until when it opens the file, and the server's signature of that. */
+export const FileLinkQuery = Type.Object({
+  expires: Type.Optional(Type.String({ maxLength: 32 })),
+  signature: Type.Optional(Type.String({ maxLength: 128 })),
+});
 
 export const FieldError = Type.Object({
   field: Type.String(),

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { routes, type Route } from '../routes.ts';
-import { ErrorBody, FileParams, Id, OkBody, Paged } from './common.ts';
+import { ErrorBody, FileLinkQuery, FileParams, Id, OkBody, Paged } from './common.ts';
 import {
   AUTH_HEADER,
   AuthUser,
@@ -311,6 +311,7 @@ export const endpoints = {
     summary: 'Download a file by id',
     tags: ['files'],
     params: FileParams,
+    querystring: FileLinkQuery,
     response: 'stream',
   },
   downloadTicketFile: {

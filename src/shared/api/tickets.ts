@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, PageNumber } from './common.ts';
+import { FileLinkQuery, Id, PageNumber } from './common.ts';
 
 export const UploadedFile = Type.Object({
   id: Type.Integer(),
@@ -11,10 +11,7 @@ export const UploadResult = Type.Array(UploadedFile);
 
 export const TicketFileParams = Type.Object({ id: Id });
 // Optional here so that a link missing either part answers the same 403 as a wrong one.
-export const TicketFileQuery = Type.Object({
-  expires: Type.Optional(Type.String({ maxLength: 32 })),
-  signature: Type.Optional(Type.String({ maxLength: 128 })),
-});
+export const TicketFileQuery = FileLinkQuery;
 
 /**
  * The specification's request body. The schema checks types only: the service checks presence, formats and lengths

@@ -10,6 +10,7 @@ import { findFile, readersOfContentFile } from '../../files/files.repository.ts'
 import { audienceOf, mayRead } from '../../content/visibility.ts';
 import { authenticate } from '../../accounts/accounts.service.ts';
 import { sessionCookieToken } from '../../accounts/session-cookie.ts';
+import { isValidContentFileLink } from '../../files/content-file-links.ts';
 
 export function registerFileRoutes(app: FastifyInstance, { db, storage }: AppContext): void {
   const visitorAudience = async (request: FastifyRequest) => {
@@ -20,8 +21,13 @@ export function registerFileRoutes(app: FastifyInstance, { db, storage }: AppCon
     const file = await findFile(db, request.params.id);
     const readers = file ? await readersOfContentFile(db, file) : null;
     const isPublic = readers === 'everyone';
-    // A file of content for signed-in visitors goes to one, known by the session cookie (an <img> or a link sends it).
-    const forVisitor = readers === 'signed_in' && mayRead(await visitorAudience(request), readers);
+    // A file of content for signed-in visitors goes to one, known by the session cookie (an <img> or a link sends it),
+    // or through the signed link its page gave a visitor known by the auth header alone.
+    const forVisitor =
+      file !== undefined &&
+      readers === 'signed_in' &&
+      ((await isValidContentFileLink(db, file.id, request.query.expires, request.query.signature)) ||
+        mayRead(await visitorAudience(request), readers));
     // Admins (header, or the cookie the admin API sets for <img> tags) also see drafts' files and fresh uploads.
     const forAdmin =
       !isPublic &&

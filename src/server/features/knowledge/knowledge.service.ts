@@ -12,6 +12,7 @@ import {
 import type { Executor } from '../../db/database.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import type { Audience } from '../../content/visibility.ts';
+import { contentLinkSigner } from '../../files/content-file-links.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
 import {
   filesById,
@@ -123,19 +124,34 @@ export async function listInstructions(
     db,
     rows.map((r) => r.id),
   );
+  const signer = audience === 'everyone' ? null : await contentLinkSigner(db);
   return {
-    items: rows.map((row) => presentInstruction(row, files.get(row.id) ?? [])),
+    items: rows.map((row) => {
+      const instruction = presentInstruction(row, files.get(row.id) ?? []);
+      return signer && catalog.restrictions.article(row) ? withSignedLinks(instruction, signer) : instruction;
+    }),
     _meta: pageMeta(total, page, perPage),
+  };
+}
+
+/** A restricted article's file links, signed for a reader the server may know by the auth header alone. */
+function withSignedLinks(
+  instruction: Instruction,
+  signer: Awaited<ReturnType<typeof contentLinkSigner>>,
+): Instruction {
+  return {
+    ...instruction,
+    description: signer.html(instruction.description),
+    files: instruction.files.map((file) => ({ ...file, link: signer.path(file.id, file.link) })),
   };
 }
 
 export async function getInstruction(db: Executor, id: number, audience: Audience): Promise<Instruction> {
   const article = await findPublishedArticle(db, id);
   if (!article) throw notFound(`Article ${id}`);
-  if (audience === 'everyone') {
-    const { restrictions } = await loadCatalog(db, audience);
-    if (restrictions.article(article)) throw signInRequired(`Article ${id}`);
-  }
+  const restricted = (await loadCatalog(db, audience)).restrictions.article(article);
+  if (restricted && audience === 'everyone') throw signInRequired(`Article ${id}`);
   const files = await filesOfArticles(db, [id]);
-  return presentInstruction(article, files.get(id) ?? []);
+  const instruction = presentInstruction(article, files.get(id) ?? []);
+  return restricted ? withSignedLinks(instruction, await contentLinkSigner(db)) : instruction;
 }

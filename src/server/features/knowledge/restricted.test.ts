@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../../shared/constants.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
 import { PNG, signIn } from '../../testing/admin-content.ts';
+import type { Instruction } from '../../../shared/api/knowledge.ts';
+import { contentLinkSigner } from '../../files/content-file-links.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle, buildCategory, buildFile, buildSection, buildUser } from '../../testing/factories.ts';
 import { sendHttp } from '../../testing/http-client.ts';
@@ -199,6 +201,52 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
     const open = await anonymous(`/files/${openManual.id}/manual.pdf`);
     expect(open.statusCode).toBe(200);
     expect(open.headers['cache-control']).toMatch(/^public/);
+  });
+
+  it('gives a visitor known by the token alone signed links to its files, that open those files only', async () => {
+    // A browser signed in through a portal elsewhere sends the token with the site's calls, not with a link or <img>.
+    const sheetPath = `/files/${sheet.id}/price-sheet.pdf`;
+    await t.ctx.db
+      .updateTable('articles')
+      .set({ body_html: `<p>The zanzibar discount for routers.</p><p><img src="${sheetPath}" alt=""></p>` })
+      .where('id', '=', pricing.id)
+      .execute();
+    try {
+      const headers = { 'x-auth-token': token };
+      const read = async (url: string) => {
+        const response = await t.app.inject({ url, headers });
+        expect(response.statusCode, url).toBe(200);
+        return response.json<{ items?: Instruction[] } & Instruction>();
+      };
+      const article = await read(`/api/knowledge/instruction/${pricing.id}`);
+      const link = article.files[0]?.link ?? '';
+      expect(link).toMatch(new RegExp(`^${sheetPath}\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+      expect(article.description).toContain(`src="${link.replaceAll('&', '&amp;')}"`);
+      // The same link on the category's page of articles; an open article's files stay plain.
+      const listed = await read(`/api/knowledge/instruction?category_id=${setup.id}&page=1&per_page=10`);
+      const byTitle = new Map(listed.items?.map((item) => [item.title, item]));
+      expect(byTitle.get('Partner pricing')?.files[0]?.link).toBe(link);
+      expect(byTitle.get('Install the router')?.files[0]?.link).toBe(`/files/${openManual.id}/manual.pdf`);
+
+      const opened = await anonymous(link);
+      expect(opened.statusCode).toBe(200);
+      expect(opened.body).toBe('%PDF-1.4 prices');
+      expect(opened.headers['cache-control']).toBe('private, no-store');
+      const query = link.slice(link.indexOf('?'));
+      expectApiError(await anonymous(`/files/${icon.id}/partners.png${query}`), 404);
+      expectApiError(
+        await anonymous(`${sheetPath}${query.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`),
+        404,
+      );
+      const yesterday = await contentLinkSigner(t.ctx.db, Date.now() - 3 * 24 * 60 * 60 * 1000);
+      expectApiError(await anonymous(yesterday.path(sheet.id, sheetPath)), 404);
+    } finally {
+      await t.ctx.db
+        .updateTable('articles')
+        .set({ body_html: '<p>The zanzibar discount for routers.</p>' })
+        .where('id', '=', pricing.id)
+        .execute();
+    }
   });
 
   it('shows everything to a signed-in visitor with a confirmed email, by cookie or token, kept by nobody', async () => {
