@@ -37,6 +37,7 @@ export const apiPaths = {
   portalIssues: '/api/portal/issues',
   portalIssue: '/api/portal/issues/:id',
   portalIssueMessages: '/api/portal/issues/:id/messages',
+  portalIssueLinks: '/api/portal/issue-links',
   ticketFile: '/api/ticket-files/:id',
   adminTree: '/api/admin/tree',
   adminSections: '/api/admin/sections',
@@ -88,6 +89,8 @@ export const href = {
   portalNewIssue: () => '/issues/create',
   portalProfile: () => '/user/profile',
   portalLogin: () => '/login?from=knowledge_base',
+  /** Sign-in that leads on to the visitor's requests (from a mail, not from a help-centre page). */
+  portalSignIn: () => '/login',
   portalSignUp: () => '/signup',
   /** The emailed links: the token travels in the fragment, which no server log or Referer header sees. */
   portalVerifyEmail: (token: string) => `/verify-email#${token}`,

@@ -54,6 +54,7 @@ export const routes = {
   getMyIssue: { method: 'GET', path: apiPaths.portalIssue, role: 'public' },
   replyMyIssue: { method: 'POST', path: apiPaths.portalIssueMessages, role: 'public' },
   updateMyIssue: { method: 'PATCH', path: apiPaths.portalIssue, role: 'public' },
+  requestIssueLinks: { method: 'POST', path: apiPaths.portalIssueLinks, role: 'public' },
   recordSearchEvent: { method: 'POST', path: apiPaths.searchEvents, role: 'public' },
   getSearchReport: { method: 'GET', path: apiPaths.adminSearchReport, role: 'admin' },
   getAdminTree: { method: 'GET', path: apiPaths.adminTree, role: 'admin' },

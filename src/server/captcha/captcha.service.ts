@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import type { CaptchaChallenge } from '../../shared/api/tickets.ts';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/database.ts';
+import { ApiError } from '../http/errors.ts';
+import { inSiteLanguage } from '../lib/field-messages.ts';
 import { insertSettingIfAbsent, readSetting } from '../settings/settings.repository.ts';
 import { deleteExpiredUses, recordUse } from './captcha.repository.ts';
 
@@ -110,4 +112,16 @@ export async function verifyCaptcha(ctx: AppContext, answer: string | undefined,
   return captcha.provider === 'altcha'
     ? verifyAltcha(ctx.db, answer, now)
     : verifyRecaptcha(ctx, answer, captcha);
+}
+
+/**
+ * A form's captcha, checked once the rest of the form is valid so fixing a typo does not burn it: 422 naming the
+ * field in the help centre's language when it fails.
+ */
+export async function requireCaptcha(ctx: AppContext, answer: string | undefined): Promise<void> {
+  const problem = await verifyCaptcha(ctx, answer);
+  if (problem) {
+    const errors = await inSiteLanguage(ctx.db, [{ field: 'g_recaptcha_response', key: problem }]);
+    throw new ApiError(422, 'invalid_request', `g_recaptcha_response: ${errors[0]!.message}`, errors);
+  }
 }

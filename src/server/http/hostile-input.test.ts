@@ -221,6 +221,10 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     accept: [403],
     input: () => ({ body: { email: 'reset-{n}@example.com' } }),
   },
+  'POST /api/portal/issue-links': {
+    accept: [403],
+    input: () => ({ body: { email: 'links-{n}@example.com' } }),
+  },
   'POST /api/auth/verify-email': { accept: [400], input: () => ({ body: { token: 'not.a-link' } }) },
   'POST /api/auth/new-password': {
     accept: [400],

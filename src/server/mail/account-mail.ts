@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { getBranding } from '../settings/branding.ts';
+import { TICKET_LINK_LIFETIME_MS } from '../tickets/ticket-links.ts';
 import { sendMail } from './send-mail.ts';
 
 /** Account mails one address may be sent in an hour, whoever asks: nobody can flood someone's mailbox. */
@@ -32,6 +33,13 @@ const TEXTS = {
       'The support team of {{site}} has made an account for you with this email. Open this link to choose your password and sign in:',
     inviteExpires:
       'The link works once and expires in {{days}} days. If you do not want the account, ignore this email.',
+    requestLinksSubject: 'Your requests at {{site}}',
+    requestLinks:
+      'Someone, probably you, asked for links to the requests sent to {{site}} from this email. Open each one here:',
+    linksExpire: 'Each link works for {{days}} days. If you did not ask for them, ignore this email.',
+    noRequestsSubject: 'Your requests at {{site}}',
+    noRequests:
+      'Someone, probably you, asked for links to the requests sent to {{site}} from this email, but none sent without an account were found. If you have an account, sign in to see your requests:',
   },
   ru: {
     verifySubject: 'Подтвердите email для {{site}}',
@@ -53,6 +61,13 @@ const TEXTS = {
       'Служба поддержки {{site}} создала для вас учётную запись с этим email. Откройте ссылку, чтобы задать пароль и войти:',
     inviteExpires:
       'Ссылка действует один раз и истекает через {{days}} дн. Если учётная запись вам не нужна, проигнорируйте письмо.',
+    requestLinksSubject: 'Ваши обращения в {{site}}',
+    requestLinks:
+      'Кто-то, вероятно вы, запросил ссылки на обращения, отправленные в {{site}} с этого email. Откройте каждое здесь:',
+    linksExpire: 'Каждая ссылка действует {{days}} дн. Если вы их не запрашивали, проигнорируйте письмо.',
+    noRequestsSubject: 'Ваши обращения в {{site}}',
+    noRequests:
+      'Кто-то, вероятно вы, запросил ссылки на обращения, отправленные в {{site}} с этого email, но обращений без учётной записи не нашлось. Если у вас есть учётная запись, войдите, чтобы увидеть свои обращения:',
   },
   'pt-BR': {
     verifySubject: 'Confirme seu e-mail em {{site}}',
@@ -73,6 +88,13 @@ const TEXTS = {
       'A equipe de suporte de {{site}} criou uma conta para você com este e-mail. Abra este link para escolher sua senha e entrar:',
     inviteExpires:
       'O link funciona uma vez e expira em {{days}} dias. Se você não quer a conta, ignore este e-mail.',
+    requestLinksSubject: 'Suas solicitações em {{site}}',
+    requestLinks:
+      'Alguém, provavelmente você, pediu links para as solicitações enviadas a {{site}} com este e-mail. Abra cada uma aqui:',
+    linksExpire: 'Cada link funciona por {{days}} dias. Se você não pediu, ignore este e-mail.',
+    noRequestsSubject: 'Suas solicitações em {{site}}',
+    noRequests:
+      'Alguém, provavelmente você, pediu links para as solicitações enviadas a {{site}} com este e-mail, mas nenhuma enviada sem conta foi encontrada. Se você tem uma conta, entre para ver suas solicitações:',
   },
   it: {
     verifySubject: 'Confermi la sua email per {{site}}',
@@ -94,6 +116,13 @@ const TEXTS = {
       'Il team di supporto di {{site}} ha creato un account per lei con questa email. Apra questo link per scegliere la sua password ed entrare:',
     inviteExpires:
       "Il link funziona una volta e scade tra {{days}} giorni. Se non desidera l'account, ignori questa email.",
+    requestLinksSubject: 'Le sue richieste su {{site}}',
+    requestLinks:
+      'Qualcuno, probabilmente lei, ha chiesto i link alle richieste inviate a {{site}} con questa email. Apra ciascuna qui:',
+    linksExpire: 'Ogni link funziona per {{days}} giorni. Se non li ha chiesti, ignori questa email.',
+    noRequestsSubject: 'Le sue richieste su {{site}}',
+    noRequests:
+      'Qualcuno, probabilmente lei, ha chiesto i link alle richieste inviate a {{site}} con questa email, ma non ne è stata trovata nessuna inviata senza account. Se ha un account, entri per vedere le sue richieste:',
   },
   sk: {
     verifySubject: 'Potvrďte svoj e-mail pre {{site}}',
@@ -113,6 +142,13 @@ const TEXTS = {
     invite:
       'Tím podpory {{site}} vám vytvoril účet s týmto e-mailom. Otvorte tento odkaz, zvoľte si heslo a prihláste sa:',
     inviteExpires: 'Odkaz funguje raz a platí {{days}} dní. Ak účet nechcete, tento e-mail ignorujte.',
+    requestLinksSubject: 'Vaše požiadavky v {{site}}',
+    requestLinks:
+      'Niekto, pravdepodobne vy, požiadal o odkazy na požiadavky poslané do {{site}} z tohto e-mailu. Každú otvoríte tu:',
+    linksExpire: 'Každý odkaz funguje {{days}} dní. Ak ste o ne nežiadali, tento e-mail ignorujte.',
+    noRequestsSubject: 'Vaše požiadavky v {{site}}',
+    noRequests:
+      'Niekto, pravdepodobne vy, požiadal o odkazy na požiadavky poslané do {{site}} z tohto e-mailu, ale nenašla sa žiadna poslaná bez účtu. Ak máte účet, prihláste sa a uvidíte svoje požiadavky:',
   },
 } satisfies Record<Language, Record<string, string>>;
 
@@ -122,8 +158,18 @@ export type AccountMail =
   | { kind: 'reset'; token: string }
   | { kind: 'noAccount' }
   | { kind: 'email'; token: string }
-  | { kind: 'invite'; token: string };
+  | { kind: 'invite'; token: string }
+  | { kind: 'requestLinks'; requests: RequestLink[] }
+  | { kind: 'noRequests' };
 
+/** One request of a requester without an account, with a fresh private key to its page. */
+export interface RequestLink {
+  id: number;
+  title: string;
+  key: string;
+}
+
+/** How long each kind's link works; {{days}} is the same in days. */
 const HOURS = {
   verify: 48,
   reset: 1,
@@ -131,9 +177,11 @@ const HOURS = {
   exists: 1,
   noAccount: 1,
   invite: 24 * INVITE_LIFETIME_DAYS,
+  requestLinks: TICKET_LINK_LIFETIME_MS / 3_600_000,
+  noRequests: 1,
 } as const;
 
-function linkOf(mail: AccountMail): string {
+function linkOf(mail: Exclude<AccountMail, { kind: 'requestLinks' }>): string {
   switch (mail.kind) {
     case 'verify':
     case 'email':
@@ -146,10 +194,12 @@ function linkOf(mail: AccountMail): string {
       return href.portalForgotPassword();
     case 'noAccount':
       return href.portalSignUp();
+    case 'noRequests':
+      return href.portalSignIn();
   }
 }
 
-/** Mails one account link (or the note that stands in for it) to `to`, from this server's public address. */
+/** Mails one account link, a requester's links to their requests, or the note that stands in, to `to`. */
 export async function sendAccountMail(ctx: AppContext, to: string, mail: AccountMail): Promise<void> {
   const branding = await getBranding(ctx.db);
   const texts = TEXTS[branding.lang as Language] ?? TEXTS.en;
@@ -159,8 +209,14 @@ export async function sendAccountMail(ctx: AppContext, to: string, mail: Account
     text
       .replaceAll('{{site}}', () => site)
       .replaceAll('{{hours}}', () => String(HOURS[mail.kind]))
-      .replaceAll('{{days}}', () => String(INVITE_LIFETIME_DAYS));
-  const lines = [fill(texts[mail.kind]), '', `${base}${linkOf(mail)}`, ''];
+      .replaceAll('{{days}}', () => String(HOURS[mail.kind] / 24));
+  const lines = [fill(texts[mail.kind]), ''];
+  if (mail.kind === 'requestLinks') {
+    // A title is the requester's own text: one line of it, so it cannot pose as more of the mail.
+    for (const { id, title, key } of mail.requests)
+      lines.push(title.replace(/\s+/g, ' ').trim(), `${base}${href.portalIssue(id)}?key=${key}`, '');
+    lines.push(fill(texts.linksExpire));
+  } else lines.push(`${base}${linkOf(mail)}`, '');
   if (mail.kind === 'verify' || mail.kind === 'reset' || mail.kind === 'email')
     lines.push(fill(texts.expires));
   if (mail.kind === 'invite') lines.push(fill(texts.inviteExpires));
@@ -177,7 +233,7 @@ export const mailUnavailable = () =>
 
 /**
  * Sends an account mail within the address's hourly allowance (429 past it), whoever asks for it: a visitor signing
- * up or resetting, or an administrator inviting.
+ * up, resetting or asking for links to their requests, or an administrator inviting.
  */
 export async function mailAccount(ctx: AppContext, to: string, what: AccountMail): Promise<void> {
   await hitRateLimit(ctx.db, 'account-mail-to', to, ACCOUNT_MAILS_PER_ADDRESS);

@@ -79,6 +79,7 @@ import {
 import { ISSUE_FILES_MAX } from '../constants.ts';
 import { Health, MetricsHeaders, MetricsText, Readiness } from './operations.ts';
 import {
+  IssueLinksBody,
   PortalListQuery,
   PortalReplyBody,
   PortalStatusBody,
@@ -421,6 +422,16 @@ export const endpoints = {
     params: PortalTicketParams,
     body: PortalStatusBody,
     response: PortalTicket,
+  },
+  requestIssueLinks: {
+    ...routes.requestIssueLinks,
+    summary:
+      'Mail fresh private links to the requests an email sent without an account; answers the same whatever the email',
+    tags: ['portal'],
+    body: IssueLinksBody,
+    response: MailSentResult,
+    rateLimit: 'account-mail',
+    status: 202,
   },
   getTicketRouting: {
     ...routes.getTicketRouting,

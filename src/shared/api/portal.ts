@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { PasswordResetBody } from './auth.ts';
 import { Id, PageNumber } from './common.ts';
 import { TICKET_MESSAGE_MAX, TicketFile, TicketMessage, TicketStatusSchema } from './tickets.ts';
 
@@ -53,3 +54,7 @@ export const PortalStatusBody = Type.Object({
   key: LinkKey,
 });
 export type PortalStatusBody = Static<typeof PortalStatusBody>;
+
+/** Whom to mail new private links to their requests: an email and the captcha, as a password reset asks. */
+export const IssueLinksBody = PasswordResetBody;
+export type IssueLinksBody = Static<typeof IssueLinksBody>;

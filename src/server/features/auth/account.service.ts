@@ -18,7 +18,7 @@ import {
   normalEmail,
   updateAccount,
 } from '../../accounts/users.repository.ts';
-import { verifyCaptcha } from '../../captcha/captcha.service.ts';
+import { requireCaptcha } from '../../captcha/captcha.service.ts';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/constraint-errors.ts';
 import type { UserRow } from '../../db/tables.ts';
@@ -58,15 +58,6 @@ function signupAllows(ctx: AppContext, email: string): boolean {
   return false;
 }
 
-/** The captcha is checked once the rest is valid, so fixing a typo does not burn it (as the request form does). */
-async function checkCaptcha(ctx: AppContext, answer: string | undefined): Promise<void> {
-  const problem = await verifyCaptcha(ctx, answer);
-  if (problem) {
-    const errors = await inSiteLanguage(ctx.db, [{ field: 'g_recaptcha_response', key: problem }]);
-    throw new ApiError(422, 'invalid_request', `g_recaptcha_response: ${errors[0]!.message}`, errors);
-  }
-}
-
 /**
  * Opens a customer account that signs in once its email is confirmed. The answer is the same for a new email, one
  * waiting for confirmation (its name and password replaced, a new link sent) and one with an account (whose owner is
@@ -90,7 +81,7 @@ export async function signUp(ctx: AppContext, body: SignUpBody): Promise<MailSen
     });
   checkPassword(body.password, problems);
   if (problems.length > 0) throw await invalid(ctx, problems);
-  await checkCaptcha(ctx, body.g_recaptcha_response);
+  await requireCaptcha(ctx, body.g_recaptcha_response);
 
   const existing = await findUserByEmail(ctx.db, email);
   if (existing?.email_verified_at != null) {
@@ -170,7 +161,7 @@ export async function requestPasswordReset(
   const problems: FieldProblem[] = [];
   checkEmail(email, problems);
   if (problems.length > 0) throw await invalid(ctx, problems);
-  await checkCaptcha(ctx, body.g_recaptcha_response);
+  await requireCaptcha(ctx, body.g_recaptcha_response);
   const user = await findUserByEmail(ctx.db, email);
   if (user)
     await mail(ctx, email, { kind: 'reset', token: await makeLinkToken(ctx.db, 'reset', user, email) });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { TicketRow } from '../../db/tables.ts';
 
@@ -25,5 +26,18 @@ export function ticketsOfUser(
     .orderBy('id', 'desc')
     .limit(limit)
     .offset(offset)
+    .execute();
+}
+
+/** The requests an email sent without an account, newest first (the index on lower(email) finds them). */
+export function anonymousTicketsOfEmail(db: Executor, email: string, limit: number): Promise<TicketRow[]> {
+  return db
+    .selectFrom('tickets')
+    .selectAll()
+    .where('user_id', 'is', null)
+    .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
     .execute();
 }

@@ -7,10 +7,11 @@ import {
   getMyRequest,
   pageMyRequests,
   replyToMyRequest,
+  requestIssueLinks,
   setMyRequestStatus,
 } from './portal-requests.service.ts';
 
-/** The customer portal's calls: a requester's own requests, by account or by private link. */
+/** The customer portal's calls: a requester's own requests, by account or by private link, and new links by email. */
 export function registerPortalRequestRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, endpoints.listMyIssues, async (request, reply, { user }) => {
     reply.header('cache-control', 'private, no-store');
@@ -43,4 +44,5 @@ export function registerPortalRequestRoutes(app: FastifyInstance, ctx: AppContex
       request.body,
     );
   });
+  route(app, endpoints.requestIssueLinks, async (request) => requestIssueLinks(ctx, request.body));
 }

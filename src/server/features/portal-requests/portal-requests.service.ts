@@ -1,5 +1,7 @@
+import type { MailSentResult } from '../../../shared/api/auth.ts';
 import type { PagedList } from '../../../shared/api/common.ts';
 import type {
+  IssueLinksBody,
   PortalReplyBody,
   PortalStatusBody,
   PortalTicket,
@@ -8,17 +10,21 @@ import type {
 import type { TicketStatus } from '../../../shared/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
+import { EMAIL_PATTERN } from '../../accounts/accounts.service.ts';
+import { normalEmail } from '../../accounts/users.repository.ts';
+import { requireCaptcha } from '../../captcha/captcha.service.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { inSiteLanguage, type FieldProblem } from '../../lib/field-messages.ts';
 import { cleanText } from '../../lib/clean-text.ts';
-import { isTicketLink } from '../../tickets/ticket-links.ts';
+import { mailAccount, mailUnavailable } from '../../mail/account-mail.ts';
+import { isTicketLink, saveTicketLink } from '../../tickets/ticket-links.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
 import { filesOfPart, isoOf, presentThreadMessage } from '../../tickets/thread-presenters.ts';
 import { enqueueStatusChange, findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
 import { addMessage } from '../../tickets/thread.ts';
 import { messagesOf, moveTicket, threadFiles } from '../../tickets/thread.repository.ts';
 import { userKey } from '../../tickets/visitor.ts';
-import { countTicketsOfUser, ticketsOfUser } from './portal-requests.repository.ts';
+import { anonymousTicketsOfEmail, countTicketsOfUser, ticketsOfUser } from './portal-requests.repository.ts';
 
 export const PORTAL_PAGE_SIZE = 20;
 
@@ -96,8 +102,8 @@ function replyTargets(ctx: AppContext): OutboxTarget[] {
   return [...(webhookUrl ? ['webhook' as const] : []), ...(smtpUrl ? ['team' as const] : [])];
 }
 
-/** A reply the requester must correct (400), said in the help centre's language. */
-async function invalidReply(ctx: AppContext, problem: FieldProblem): Promise<ApiError> {
+/** A field the requester must correct (400), said in the help centre's language. */
+async function invalidField(ctx: AppContext, problem: FieldProblem): Promise<ApiError> {
   const errors = await inSiteLanguage(ctx.db, [problem]);
   return new ApiError(400, 'invalid_request', `${problem.field}: ${errors[0]!.message}`, errors);
 }
@@ -111,7 +117,7 @@ export async function replyToMyRequest(
 ): Promise<PortalTicket> {
   const ticket = await requestOf(ctx, id, caller);
   const text = cleanText(body.body, true);
-  if (!text) throw await invalidReply(ctx, { field: 'body', key: 'required' });
+  if (!text) throw await invalidField(ctx, { field: 'body', key: 'required' });
   const fileIds = [...new Set(body.files ?? [])];
   const owners = [caller.visitorKey, caller.user ? userKey(caller.user.id) : null].filter(
     (key): key is string => key !== null,
@@ -119,7 +125,7 @@ export async function replyToMyRequest(
   const attachable = new Set((await findAttachableUploads(ctx.db, owners, fileIds)).map((f) => f.id));
   const missing = fileIds.find((fileId) => !attachable.has(fileId));
   if (missing !== undefined)
-    throw await invalidReply(ctx, { field: 'files', key: 'fileUnavailable', vars: { id: missing } });
+    throw await invalidField(ctx, { field: 'files', key: 'fileUnavailable', vars: { id: missing } });
   await addMessage(ctx.db, ticket, {
     author: { id: caller.user?.id ?? null, name: caller.user?.name ?? ticket.name, fromTeam: false },
     text,
@@ -171,4 +177,42 @@ export async function setMyRequestStatus(
       );
   }
   return getMyRequest(ctx, id, caller);
+}
+
+/** The most requests one mail of new links names: a requester's recent ones, not an archive. */
+export const ISSUE_LINKS_MAX = 20;
+
+/**
+ * Mails a requester without an account fresh private links to the requests sent from their email (newest first,
+ * at most ISSUE_LINKS_MAX), or a note that there are none. The answer is the same either way, so nobody learns from
+ * it who sent requests; the mail counts in the address's hourly allowance of account mails.
+ */
+export async function requestIssueLinks(ctx: AppContext, body: IssueLinksBody): Promise<MailSentResult> {
+  // The links open this server's request pages, which an external portal (PORTAL_URL) replaces.
+  if (ctx.config.portalUrl !== null)
+    throw new ApiError(
+      403,
+      'portal_elsewhere',
+      'Requests are followed in the portal at PORTAL_URL, not here',
+    );
+  if (!ctx.config.tickets.smtpUrl) throw mailUnavailable();
+  const email = normalEmail(body.email);
+  if (!EMAIL_PATTERN.test(email)) throw await invalidField(ctx, { field: 'email', key: 'invalidEmail' });
+  await requireCaptcha(ctx, body.g_recaptcha_response);
+  const tickets = await anonymousTicketsOfEmail(ctx.db, email, ISSUE_LINKS_MAX);
+  if (tickets.length === 0) {
+    await mailAccount(ctx, email, { kind: 'noRequests' });
+    return { ok: true, sent_to: email };
+  }
+  // A purpose of its own for each renewal: a new key that works its full lifetime from now.
+  const now = Date.now();
+  const requests = await Promise.all(
+    tickets.map(async (ticket) => ({
+      id: ticket.id,
+      title: ticket.title,
+      key: await saveTicketLink(ctx.db, ticket.id, `renewal-${now}`, now),
+    })),
+  );
+  await mailAccount(ctx, email, { kind: 'requestLinks', requests });
+  return { ok: true, sent_to: email };
 }
