@@ -97,6 +97,8 @@ export const href = {
   portalNewPassword: (token: string) => `/new-password#${token}`,
   portalAcceptInvite: (token: string) => `/accept-invite#${token}`,
   portalForgotPassword: () => '/forgot-password',
+  /** Where a requester without an account asks for new private links to their requests. */
+  portalRequestLink: () => '/request-link',
 } as const;
 
 /**
@@ -107,6 +109,7 @@ export const portalPagePaths = [
   '/login',
   '/signup',
   '/forgot-password',
+  '/request-link',
   '/new-password',
   '/accept-invite',
   '/verify-email',

@@ -179,6 +179,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /login': { input: () => ({}) },
   'GET /signup': { input: () => ({}) },
   'GET /forgot-password': { input: () => ({}) },
+  'GET /request-link': { input: () => ({}) },
   'GET /new-password': { input: () => ({}) },
   'GET /accept-invite': { input: () => ({}) },
   'GET /verify-email': { input: () => ({}) },

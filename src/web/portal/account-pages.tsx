@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { MailSentResult } from '../../shared/api/auth.ts';
 import type { Environments } from '../../shared/api/settings.ts';
 import { BASE_PATH, href } from '../../shared/paths.ts';
 import { ApiRequestError, call } from '../api/call.ts';
@@ -101,6 +102,11 @@ export function LoginPage() {
       </form>
       <div className="portal-links">
         {environments.accounts.mail && <Link to={href.portalForgotPassword()}>{p('forgotPassword')}</Link>}
+        {environments.accounts.mail && (
+          <p>
+            {p('sentWithoutAccount')} <Link to={href.portalRequestLink()}>{p('newLinkButton')}</Link>
+          </p>
+        )}
         {canSignUp(environments) ? (
           <p>
             {p('noAccount')} <Link to={href.portalSignUp()}>{p('createAccount')}</Link>
@@ -191,7 +197,24 @@ export function SignUpPage() {
   );
 }
 
-export function ForgotPasswordPage() {
+/** What a visitor gives to be mailed a link: the email, and the captcha's answer. */
+type MailLinkBody = { email: string; g_recaptcha_response: string | undefined };
+
+/**
+ * A page that mails a link to the email the visitor gives (a new password's, new links to their requests), then says
+ * where to look; without mail, that it cannot.
+ */
+function MailLinkPage({
+  title,
+  intro,
+  sentText,
+  send: sendMail,
+}: {
+  title: string;
+  intro: string;
+  sentText: (email: string) => string;
+  send: (body: MailLinkBody) => Promise<MailSentResult>;
+}) {
   const { p, t } = usePortalTexts();
   const { environments } = usePortalData();
   const [email, setEmail] = useState('');
@@ -201,24 +224,22 @@ export function ForgotPasswordPage() {
 
   if (!environments.accounts.mail)
     return (
-      <Panel title={p('forgotTitle')}>
+      <Panel title={title}>
         <p>{p('noMail')}</p>
       </Panel>
     );
-  if (sentTo) return <CheckEmail text={p('checkEmailReset', { email: sentTo })} />;
+  if (sentTo) return <CheckEmail text={sentText(sentTo)} />;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!email.trim()) return setErrors({ email: t('fieldRequired') });
     await send(async () => {
-      const result = await call('requestPasswordReset', {
-        body: { email: email.trim(), g_recaptcha_response: captcha.read() },
-      });
+      const result = await sendMail({ email: email.trim(), g_recaptcha_response: captcha.read() });
       setSentTo(result.sent_to);
     });
   };
   return (
-    <Panel title={p('forgotTitle')}>
-      <p>{p('forgotText')}</p>
+    <Panel title={title}>
+      <p>{intro}</p>
       <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
         <EmailField value={email} onChange={setEmail} error={errors.email} />
         <CaptchaSubmit captcha={captcha} errors={errors} busy={busy}>
@@ -226,6 +247,31 @@ export function ForgotPasswordPage() {
         </CaptchaSubmit>
       </form>
     </Panel>
+  );
+}
+
+export function ForgotPasswordPage() {
+  const { p } = usePortalTexts();
+  return (
+    <MailLinkPage
+      title={p('forgotTitle')}
+      intro={p('forgotText')}
+      sentText={(email) => p('checkEmailReset', { email })}
+      send={(body) => call('requestPasswordReset', { body })}
+    />
+  );
+}
+
+/** /request-link: a requester without an account asks for new private links to the requests they sent. */
+export function RequestLinkPage() {
+  const { p } = usePortalTexts();
+  return (
+    <MailLinkPage
+      title={p('requestLinkTitle')}
+      intro={p('requestLinkText')}
+      sentText={(email) => p('checkEmailLinks', { email })}
+      send={(body) => call('requestIssueLinks', { body })}
+    />
   );
 }
 

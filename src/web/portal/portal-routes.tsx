@@ -8,6 +8,7 @@ import {
   ForgotPasswordPage,
   LoginPage,
   NewPasswordPage,
+  RequestLinkPage,
   SignUpPage,
   VerifyEmailPage,
 } from './account-pages.tsx';
@@ -57,6 +58,7 @@ export const portalRoutes: RouteObject[] = [
           page('/login', LoginPage, 'signInTitle'),
           page('/signup', SignUpPage, 'signUpTitle'),
           page('/forgot-password', ForgotPasswordPage, 'forgotTitle'),
+          page('/request-link', RequestLinkPage, 'requestLinkTitle'),
           page('/new-password', NewPasswordPage, 'newPasswordTitle'),
           page('/accept-invite', AcceptInvitePage, 'acceptTitle'),
           page('/verify-email', VerifyEmailPage, 'verifyTitle'),

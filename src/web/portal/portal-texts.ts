@@ -26,6 +26,13 @@ const en = {
   sendLink: 'Send the link',
   checkEmailReset:
     'If {{email}} has an account, we sent it a link to choose a new password. It works for an hour.',
+  requestLinkTitle: 'Get a new link to your requests',
+  requestLinkText:
+    'Sent a request without an account? Enter the email you sent it from and we will mail you a new link to each of your requests.',
+  checkEmailLinks:
+    'If requests were sent from {{email}} without an account, we mailed it a new link to each. The links work for 30 days.',
+  newLinkButton: 'Get a new link',
+  sentWithoutAccount: 'Sent a request without an account?',
   noMail: 'This help centre does not send email, so this is not available. Ask the support team for help.',
   newPasswordTitle: 'Choose a new password',
   newPasswordLabel: 'New password',
@@ -117,6 +124,13 @@ const ru: Record<PortalKey, string> = {
   sendLink: 'Отправить ссылку',
   checkEmailReset:
     'Если у {{email}} есть учётная запись, мы отправили ссылку для нового пароля. Она действует час.',
+  requestLinkTitle: 'Новая ссылка на ваши обращения',
+  requestLinkText:
+    'Отправили обращение без учётной записи? Укажите email, с которого его отправили, и мы пришлём новую ссылку на каждое ваше обращение.',
+  checkEmailLinks:
+    'Если с {{email}} отправлялись обращения без учётной записи, мы прислали на него новую ссылку на каждое. Ссылки действуют 30 дней.',
+  newLinkButton: 'Получить новую ссылку',
+  sentWithoutAccount: 'Отправляли обращение без учётной записи?',
   noMail: 'Этот центр помощи не отправляет письма, поэтому это недоступно. Обратитесь в поддержку.',
   newPasswordTitle: 'Новый пароль',
   newPasswordLabel: 'Новый пароль',
@@ -205,6 +219,13 @@ const ptBR: Record<PortalKey, string> = {
   sendLink: 'Enviar o link',
   checkEmailReset:
     'Se {{email}} tiver uma conta, enviamos um link para escolher uma nova senha. Ele vale por uma hora.',
+  requestLinkTitle: 'Receba um novo link para suas solicitações',
+  requestLinkText:
+    'Enviou uma solicitação sem conta? Informe o e-mail de onde a enviou e mandaremos um novo link para cada uma das suas solicitações.',
+  checkEmailLinks:
+    'Se foram enviadas solicitações de {{email}} sem conta, mandamos para ele um novo link para cada uma. Os links valem por 30 dias.',
+  newLinkButton: 'Receber um novo link',
+  sentWithoutAccount: 'Enviou uma solicitação sem conta?',
   noMail: 'Esta central de ajuda não envia e-mails, então isto não está disponível. Peça ajuda ao suporte.',
   newPasswordTitle: 'Escolha uma nova senha',
   newPasswordLabel: 'Nova senha',
@@ -294,6 +315,13 @@ const it: Record<PortalKey, string> = {
   sendLink: 'Invia il link',
   checkEmailReset:
     'Se {{email}} ha un account, le abbiamo inviato un link per una nuova password. Vale un’ora.',
+  requestLinkTitle: 'Riceva un nuovo link alle sue richieste',
+  requestLinkText:
+    'Ha inviato una richiesta senza account? Inserisca l’email da cui l’ha inviata e le manderemo un nuovo link a ciascuna delle sue richieste.',
+  checkEmailLinks:
+    'Se da {{email}} sono state inviate richieste senza account, le abbiamo mandato un nuovo link a ciascuna. I link valgono 30 giorni.',
+  newLinkButton: 'Ricevi un nuovo link',
+  sentWithoutAccount: 'Ha inviato una richiesta senza account?',
   noMail: 'Questo centro assistenza non invia email, quindi non è disponibile. Chieda aiuto al supporto.',
   newPasswordTitle: 'Scelga una nuova password',
   newPasswordLabel: 'Nuova password',
@@ -382,6 +410,13 @@ const sk: Record<PortalKey, string> = {
   forgotText: 'Zadajte e-mail svojho účtu a pošleme vám odkaz na zvolenie nového hesla.',
   sendLink: 'Poslať odkaz',
   checkEmailReset: 'Ak má {{email}} účet, poslali sme naň odkaz na nové heslo. Platí hodinu.',
+  requestLinkTitle: 'Nový odkaz na vaše požiadavky',
+  requestLinkText:
+    'Poslali ste požiadavku bez účtu? Zadajte e-mail, z ktorého ste ju poslali, a pošleme vám nový odkaz na každú vašu požiadavku.',
+  checkEmailLinks:
+    'Ak sa z {{email}} posielali požiadavky bez účtu, poslali sme naň nový odkaz na každú. Odkazy platia 30 dní.',
+  newLinkButton: 'Získať nový odkaz',
+  sentWithoutAccount: 'Poslali ste požiadavku bez účtu?',
   noMail: 'Toto centrum pomoci neposiela e-maily, preto to nie je k dispozícii. Obráťte sa na podporu.',
   newPasswordTitle: 'Zvoľte nové heslo',
   newPasswordLabel: 'Nové heslo',

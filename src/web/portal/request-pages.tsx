@@ -182,6 +182,7 @@ export function IssuePage() {
   const key = params.get('key') ?? undefined;
   const { p, t } = usePortalTexts();
   const { checked, user } = useAuth();
+  const { environments } = usePortalData();
   const loaded = (useLoaderData() as IssueData | undefined)?.ticket ?? null;
   const [ticket, setTicket] = useState<PortalTicket | null>(loaded);
   const [state, setState] = useState<'loading' | 'ready' | 'missing' | 'failed'>(
@@ -222,9 +223,17 @@ export function IssuePage() {
     return user || key ? (
       <Panel title={p('myRequests')}>
         <p>{p('requestNotFound')}</p>
-        <Link className="button" to={user ? href.portalIssues() : href.home()}>
-          {user ? p('toMyRequests') : p('toKnowledge')}
-        </Link>
+        <p className="portal-actions">
+          <Link className="button" to={user ? href.portalIssues() : href.home()}>
+            {user ? p('toMyRequests') : p('toKnowledge')}
+          </Link>
+          {key && environments.accounts.mail && (
+            // An expired private link: its requester asks for a new one by email.
+            <Link className="button button-secondary" to={href.portalRequestLink()}>
+              {p('newLinkButton')}
+            </Link>
+          )}
+        </p>
       </Panel>
     ) : (
       <SignInPrompt text={p('signInToSee')} />

@@ -140,6 +140,7 @@ const OWN_PORTAL_STARTS = [
   '/issues/create',
   '/user/profile',
   '/signup',
+  '/request-link',
 ];
 
 // The links come from the rendered pages, not from the database: like the browser journeys, the crawl runs on
