@@ -184,7 +184,9 @@ async function run(dialect: 'sqlite' | 'postgres') {
     PASSWORD_SCRYPT_N: '1024',
     ...(databaseUrl && { DATABASE_URL: databaseUrl }),
   };
-  const config = loadConfig(env);
+  // The fill's batches of a thousand rows with their triggers may outlast a request's statement timeout on a busy
+  // machine; the server started below keeps the default.
+  const config = loadConfig({ ...env, DATABASE_TIMEOUT_MS: '600000' });
   const handle = openDatabase(config.database);
   let server: ChildProcess | undefined;
   try {

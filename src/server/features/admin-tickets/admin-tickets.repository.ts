@@ -105,6 +105,8 @@ export async function countTickets(db: Executor, filter: InboxFilter = {}): Prom
       .filter((row) => filter.status === undefined || row.status === filter.status)
       .reduce((sum, row) => sum + row.count, 0);
   }
+  // A search's requests alone: each id it found is a request (its texts go with it), so they are the count.
+  if (filter.ids && filter.status === undefined && filter.assigneeId === undefined) return filter.ids.length;
   const row = await inbox(db, filter)
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .executeTakeFirstOrThrow();
