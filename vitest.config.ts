@@ -1,13 +1,53 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests whose own timing is part of what they check, or that load the machine themselves: a real browser, child
+ * processes started and stopped (the CLI, several servers, shutdown), and mail pollers against a real IMAP server.
+ * They run one file at a time, after the rest: beside another file on a 2-core machine, a child process's start or a
+ * poller's round could outlast its wait.
+ */
+const ALONE = [
+  'e2e/**/*.test.ts',
+  'src/cli/**/*.test.ts',
+  'src/server/cluster.test.ts',
+  'src/server/main.test.ts',
+  'src/server/shutdown.test.ts',
+  'src/server/http/raw-requests.test.ts',
+  'src/server/storage/several-servers.test.ts',
+  'src/server/features/content-folder/content-folder.test.ts',
+  'src/server/features/search/search-startup.test.ts',
+  'src/server/features/mail-replies/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'e2e/**/*.test.ts'],
     globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // expect.poll gives up after 1 s by default: too short for a browser waiting on the server while the other
     // test files keep both cores busy. A poll that passes still returns as soon as it does.
     expect: { poll: { timeout: 10_000 } },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'together',
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+          exclude: ALONE,
+          // Two files at a time: most of a data test's time is spent waiting on its database.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'alone',
+          include: ALONE,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
