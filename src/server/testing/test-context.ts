@@ -21,6 +21,46 @@ export function testDialects(): Dialect[] {
   return names as Dialect[];
 }
 
+let workerDatabaseReady: Promise<string> | undefined;
+
+/**
+ * The database this test worker makes its schemas in: TEST_DATABASE_URL's own, suffixed with the worker's number
+ * (made the first time). Test files run two at a time, and Kysely's migrator reads every schema of its database to
+ * learn whether its table exists: beside another worker's schemas being made and dropped, that read failed now and
+ * then ("schema … does not exist"). A database of its own per worker keeps each worker's catalog to itself.
+ */
+function workerDatabase(): Promise<string> {
+  const worker = process.env.VITEST_POOL_ID;
+  if (!worker) return Promise.resolve(TEST_DATABASE_URL);
+  workerDatabaseReady ??= (async () => {
+    const url = new URL(TEST_DATABASE_URL);
+    const name = `${url.pathname.slice(1) || 'postgres'}_w${Number(worker)}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+        if (rowCount) break;
+        try {
+          await admin.query(`CREATE DATABASE "${name}"`);
+          break;
+        } catch (error) {
+          // Made meanwhile by another process (42P04, 23505), or the template busy with another CREATE (55006).
+          const code = (error as { code?: string }).code;
+          if (!['42P04', '23505', '55006'].includes(code ?? '') || attempt >= 20) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
+    } finally {
+      await admin.end();
+    }
+    url.pathname = `/${name}`;
+    return url.toString();
+  })();
+  workerDatabaseReady.catch(() => (workerDatabaseReady = undefined));
+  return workerDatabaseReady;
+}
+
 export interface TestEnvironment {
   dialect: Dialect;
   /** The environment a child process (CLI, server) needs to reach the same database and data folder. */
@@ -47,13 +87,14 @@ export async function createTestEnvironment(dialect: Dialect, overrides: Record<
     ...overrides,
   };
   let schema: string | undefined;
+  const databaseUrl = dialect === 'postgres' ? await workerDatabase() : TEST_DATABASE_URL;
   if (dialect === 'postgres') {
     schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.end();
-    const url = new URL(TEST_DATABASE_URL);
+    const url = new URL(databaseUrl);
     url.searchParams.set('options', `-c search_path=${schema}`);
     env.DATABASE_URL = url.toString();
   }
@@ -65,7 +106,7 @@ export async function createTestEnvironment(dialect: Dialect, overrides: Record<
     schema,
     async cleanup() {
       if (schema) {
-        const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+        const admin = new pg.Client({ connectionString: databaseUrl });
         await admin.connect();
         await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
         await admin.end();
