@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { TEAM_ROLES, type TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
+import type { Dialect } from '../../db/schema-helpers.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 import { RECENCY_BLOCK } from '../../db/migrations/0017-ticket-search-recency.ts';
 
@@ -11,9 +12,7 @@ import { RECENCY_BLOCK } from '../../db/migrations/0017-ticket-search-recency.ts
 export interface InboxFilter {
   status?: TicketStatus;
   assigneeId?: number | null;
-  /** SQLite: the words, searched as part of the list's and the count's query. */
-  search?: { words: SearchWord[] };
-  /** PostgreSQL: the requests a search found (`searchCandidates`), read once for the count and the page. */
+  /** The requests a search found (`searchCandidates`), read once for the count and the page. */
   ids?: number[];
 }
 
@@ -28,30 +27,41 @@ function inbox(db: Executor, filter: InboxFilter) {
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.assigneeId === null) query = query.where('assignee_id', 'is', null);
   else if (filter.assigneeId !== undefined) query = query.where('assignee_id', '=', filter.assigneeId);
-  // Given as a value, not a subquery: PostgreSQL then plans the list and the count knowing how many there are.
-  if (filter.ids) query = query.where(sql<boolean>`id = any(${filter.ids}::int[])`);
-  const words = filter.search?.words ?? [];
-  if (words.length > 0) {
-    // SQLite: the newest SEARCH_MATCHES_MAX texts of each kind that match (a request's own, a message), so a word
-    // found everywhere costs no more than a rare one. (PostgreSQL finds them first: searchCandidates.)
-    const terms = words.map((word) => `"${word.text}"${word.prefix ? '*' : ''}`).join(' ');
+  // Given as values, not a subquery: PostgreSQL then plans the list and the count knowing how many there are.
+  if (filter.ids)
     query = query.where(
-      'id',
-      'in',
-      sql<number>`(select ticket_id from (select ticket_id from ticket_search where ticket_search match ${terms} and rowid < 0 order by rowid desc limit ${SEARCH_MATCHES_MAX})
-        union select ticket_id from (select ticket_id from ticket_search where ticket_search match ${terms} and rowid > 0 order by rowid desc limit ${SEARCH_MATCHES_MAX}))`,
+      filter.ids.length ? sql<boolean>`id in (${sql.join(filter.ids)})` : sql<boolean>`1 = 0`,
     );
-  }
   return query;
 }
 
 /**
- * PostgreSQL: the requests whose texts match the words, among the newest SEARCH_MATCHES_MAX matching texts of each
- * kind, found once for a request's count and page (asked as part of both, the search ran twice). Each kind is asked
- * for block by block of its ids, newest first (migration 0017), in steps that widen until enough are found: a word
- * in a tenth of the texts then costs the rows of its newest matches, not of all of them.
+ * SQLite: the requests whose texts match the words, among the newest SEARCH_MATCHES_MAX matching texts of each kind
+ * (a request's own, a message), so a word found everywhere costs no more than a rare one. FTS5 reads its lists
+ * newest first and stops at the limit.
  */
-export async function searchCandidates(db: Executor, words: SearchWord[]): Promise<number[]> {
+async function sqliteCandidates(db: Executor, words: SearchWord[]): Promise<number[]> {
+  const terms = words.map((word) => `"${word.text}"${word.prefix ? '*' : ''}`).join(' ');
+  const { rows } = await sql<{ ticket_id: number }>`
+    select ticket_id from (select ticket_id from ticket_search where ticket_search match ${terms} and rowid < 0
+      order by rowid desc limit ${SEARCH_MATCHES_MAX})
+    union select ticket_id from (select ticket_id from ticket_search where ticket_search match ${terms}
+      and rowid > 0 order by rowid desc limit ${SEARCH_MATCHES_MAX})`.execute(db);
+  return rows.map((row) => Number(row.ticket_id));
+}
+
+/**
+ * The requests whose texts match the words, among the newest SEARCH_MATCHES_MAX matching texts of each kind, found
+ * once for a request's count and page (asked as part of both, the search ran twice). On PostgreSQL each kind is
+ * asked for block by block of its ids, newest first (migration 0017), in steps that widen until enough are found: a
+ * word in a tenth of the texts then costs the rows of its newest matches, not of all of them.
+ */
+export async function searchCandidates(
+  db: Executor,
+  dialect: Dialect,
+  words: SearchWord[],
+): Promise<number[]> {
+  if (dialect === 'sqlite') return sqliteCandidates(db, words);
   const terms = words.map((word) => `${word.text}${word.prefix ? ':*' : ''}`).join(' & ');
   const { rows: newest } = await sql<{ ticket: number | null; message: number | null }>`
     select (select max(id) from tickets) as ticket, (select max(id) from ticket_messages) as message`.execute(
@@ -112,7 +122,7 @@ export const SEARCH_MATCHES_MAX = 1000;
 
 export async function countTickets(db: Executor, filter: InboxFilter = {}): Promise<number> {
   // By status alone (or all of them): the counts the triggers keep, not a count of every row.
-  if (filter.assigneeId === undefined && !filter.search?.words.length && !filter.ids) {
+  if (filter.assigneeId === undefined && !filter.ids) {
     const counts = await countByStatus(db);
     return counts
       .filter((row) => filter.status === undefined || row.status === filter.status)

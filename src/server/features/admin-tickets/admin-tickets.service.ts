@@ -94,8 +94,7 @@ export async function pageTickets(
   const filter: InboxFilter = {
     ...(query.status && { status: query.status }),
     ...(query.assignee && { assigneeId: query.assignee === 'me' ? callerId : null }),
-    ...(words.length > 0 &&
-      (dialect === 'postgres' ? { ids: await searchCandidates(db, words) } : { search: { words } })),
+    ...(words.length > 0 && { ids: await searchCandidates(db, dialect, words) }),
   };
   const total = await countTickets(db, filter);
   const offset = (page - 1) * perPage;
