@@ -117,6 +117,8 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
       if (chosen) choose(chosen);
       else submit();
     } else if (event.key === 'Escape') {
+      // Closes the suggestions and keeps the query: Chromium would empty a search field on Escape by itself.
+      event.preventDefault();
       setOpen(false);
       setActive(-1);
     }
