@@ -36,7 +36,12 @@ export function createApi(transport: Transport, headers?: () => Record<string, s
     environments: () => cached('getEnvironments'),
     me: (token: string) => call('getMe', { headers: { [AUTH_HEADER]: token } }),
     sections: () => cached('listSections'),
-    categories: (query: CategoryListQuery = {}) => cached('listCategories', { query }),
+    // A category's children are asked for as the specification's call names them: query, page, per_page and
+    // category_parent_id (the query's value, as for a category's articles, is '1').
+    categories: (query: CategoryListQuery = {}) =>
+      cached('listCategories', {
+        query: query.category_parent_id === undefined ? query : { query: '1', ...query },
+      }),
     // Without parameters the list is the bundle of every article, without bodies; with any, a page of full ones.
     instructionBundle: () => cached('listInstructions') as Promise<PagedList<InstructionSummary>>,
     instructions: (query: InstructionListQuery) =>
