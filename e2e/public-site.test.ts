@@ -151,6 +151,18 @@ describe('in the browser', () => {
     await context.close();
   });
 
+  it('restores the stored query when /search is visited without one, and shows its results', async () => {
+    const { page, context } = await openPage(browser);
+    await gotoHydrated(page, `${server.url}/knowledge/category/${categories[0]?.id}`);
+    await page.getByRole('combobox').fill('thermostat');
+    await page.getByRole('option').first().waitFor();
+    await gotoHydrated(page, `${server.url}/knowledge/search`);
+    await page.waitForURL(/\/knowledge\/search\?query=thermostat$/);
+    await expect.poll(() => page.locator('main h1').innerText()).toContain('thermostat');
+    expect(await page.getByRole('combobox').inputValue()).toBe('thermostat');
+    await context.close();
+  });
+
   it('closes on Escape and outside clicks, searches on Enter, clears to home, and prompts on empty search', async () => {
     const { page, context } = await openPage(browser);
     await gotoHydrated(page, `${server.url}/knowledge/category/${categories[0]?.id}`);

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { href } from '../../shared/paths.ts';
-import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { Link, useLoaderData, useNavigate, type LoaderFunctionArgs } from 'react-router';
 import { reportSearch } from '../features/search/search-events.ts';
 import type { Suggestion } from '../../shared/api/search.ts';
 import { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT_MAX } from '../../shared/constants.ts';
 import { apiFrom } from '../api/api-context.ts';
+import { readItem, storageKeys } from '../lib/storage.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import type { RouteHandle } from './head.ts';
 import { usePortalLinks, useRootData } from './root-data.ts';
@@ -65,6 +66,13 @@ export function SearchPage() {
   useEffect(() => {
     if (query) reportSearch({ type: 'search', query, found: results.length });
   }, [query, results]);
+
+  // Visiting /search without a query restores the stored one (the specification), with its results.
+  const navigate = useNavigate();
+  useEffect(() => {
+    const stored = query ? '' : (readItem(storageKeys.query) ?? '').trim();
+    if (stored) void navigate(href.search(stored.slice(0, SEARCH_TEXT_MAX)), { replace: true });
+  }, [query, navigate]);
 
   if (!query) {
     return (
