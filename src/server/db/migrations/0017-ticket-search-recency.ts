@@ -3,9 +3,10 @@ import type { Dialect } from '../schema-helpers.ts';
 
 /**
  * PostgreSQL: each parsed text also carries a word for where it stands in time, its id's block of RECENCY_BLOCK
- * (`~o12` for a request's own text, `~m40` for a message's; no searched word has a `~`). A search then asks its GIN
- * index for the matches among the newest blocks first and widens only when they hold too few, so it reads the rows
- * of the newest matches instead of every match's (docs/decisions.md, "Searching the inbox").
+ * (`~o12` for a request's own text, `~m40` for a message's; no searched word has a `~`, and a text whose own words
+ * hold such a token is kept to its block by its number). A search then asks its GIN index for the matches among the
+ * newest blocks first and widens only when they hold too few, so it reads the rows of the newest matches instead of
+ * every match's (docs/decisions.md, "Finding requests by words").
  */
 export const RECENCY_BLOCK = 4096;
 

@@ -83,11 +83,12 @@ export async function searchCandidates(
       const { rows } = rest
         ? await sql<{ ticket_id: number }>`
             select ticket_id from ticket_search where doc @@ to_tsquery('simple', ${terms}) and ${ofKind}
-              and doc_id < ${kind === 'own' ? bound * RECENCY_BLOCK - OWN_OFFSET : bound * RECENCY_BLOCK}
+              and doc_id < ${idOf(kind, bound)}
             order by doc_id + 0 desc limit ${left}`.execute(db)
         : await sql<{ ticket_id: number }>`
             select ticket_id from ticket_search where doc @@ to_tsquery('simple', ${terms}) and ${ofKind}
               and doc @@ ${blocksQuery(kind, first, block)}::tsquery
+              and doc_id + 0 >= ${idOf(kind, first)} and doc_id + 0 < ${idOf(kind, bound)}
             order by doc_id desc limit ${left}`.execute(db);
       for (const row of rows) found.add(Number(row.ticket_id));
       left -= rows.length;
@@ -110,6 +111,12 @@ const FIRST_WINDOW_BLOCKS = 2;
 const MAX_WINDOW_BLOCKS = 64;
 /** Where a request's own text sits among the texts' numbers (migration 0012). */
 const OWN_OFFSET = 2 ** 40;
+/**
+ * The first text number of a block. A step bounds its texts by number as well as by block word: a text's own words
+ * can hold a block's word (PostgreSQL keeps `x~m5` as one token), which would count it again in a later step.
+ */
+const idOf = (kind: 'own' | 'thread', block: number) =>
+  kind === 'own' ? block * RECENCY_BLOCK - OWN_OFFSET : block * RECENCY_BLOCK;
 
 /** A tsquery for the recency words of blocks `first` to `last` of one kind (`'~o12' | '~o13'`). */
 const blocksQuery = (kind: 'own' | 'thread', first: number, last: number) =>
