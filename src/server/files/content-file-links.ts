@@ -4,8 +4,11 @@ import type { Executor } from '../db/database.ts';
 const links = signedLinks('content_file_link_key', 'content-file');
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A content file's path as the site writes it: `/files/{id}/{name}`, in an attribute or a CSS url(). */
-const FILE_PATH = /(["'(])(\/files\/(\d{1,15})\/[^"'()?#\s<>]*)(?=["')])/g;
+/**
+ * A content file's path as the site writes it, `/files/{id}/{name}`, as a whole attribute value in double or single
+ * quotes (the name may hold the other quote or brackets: encodeURIComponent keeps them).
+ */
+const FILE_PATHS = [/"(\/files\/(\d{1,15})\/[^"?#\s<>]*)"/g, /'(\/files\/(\d{1,15})\/[^'?#\s<>]*)'/g];
 
 /**
  * For content only signed-in visitors read: signs the links to its files, so that a visitor the server knows by the
@@ -21,10 +24,13 @@ export async function contentLinkSigner(db: Executor, now = Date.now()) {
     path,
     /** Every `/files/{id}/…` link in a stored fragment, signed (its `&` written as HTML writes it). */
     html: (html: string) =>
-      html.replace(
-        FILE_PATH,
-        (_whole, open: string, link: string, id: string) =>
-          `${open}${path(Number(id), link).replaceAll('&', '&amp;')}`,
+      FILE_PATHS.reduce(
+        (text, pattern) =>
+          text.replace(pattern, (whole, link: string, id: string) => {
+            const quote = whole[0]!;
+            return `${quote}${path(Number(id), link).replaceAll('&', '&amp;')}${quote}`;
+          }),
+        html,
       ),
   };
 }

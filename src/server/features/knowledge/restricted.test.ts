@@ -208,7 +208,11 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
     const sheetPath = `/files/${sheet.id}/price-sheet.pdf`;
     await t.ctx.db
       .updateTable('articles')
-      .set({ body_html: `<p>The zanzibar discount for routers.</p><p><img src="${sheetPath}" alt=""></p>` })
+      .set({
+        body_html:
+          `<p>The zanzibar discount for routers.</p><p><img src="${sheetPath}" alt=""></p>` +
+          `<p><a href="/files/${sheet.id}/it's%20(1).pdf">Old prices</a></p>`,
+      })
       .where('id', '=', pricing.id)
       .execute();
     try {
@@ -222,6 +226,9 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
       const link = article.files[0]?.link ?? '';
       expect(link).toMatch(new RegExp(`^${sheetPath}\\?expires=\\d+&signature=[0-9a-f]{64}$`));
       expect(article.description).toContain(`src="${link.replaceAll('&', '&amp;')}"`);
+      // A name with a quote or brackets (encodeURIComponent keeps them) is signed whole too.
+      const named = /href="(\/files\/\d+\/it's%20\(1\)\.pdf\?[^"]+)"/.exec(article.description)?.[1] ?? '';
+      expect((await anonymous(named.replaceAll('&amp;', '&'))).statusCode).toBe(200);
       // The same link on the category's page of articles; an open article's files stay plain.
       const listed = await read(`/api/knowledge/instruction?category_id=${setup.id}&page=1&per_page=10`);
       const byTitle = new Map(listed.items?.map((item) => [item.title, item]));
