@@ -111,6 +111,17 @@ describe.each(testDialects())('a requester without an account asks for new links
     for (let i = 0; i < ACCOUNT_MAILS_PER_ADDRESS; i++)
       expect((await ask({ email: 'flooded.guest@example.com' })).statusCode).toBe(202);
     expectApiError(await ask({ email: 'flooded.guest@example.com' }), 429);
+    // The day's asks share one link a request: asking again, even refused, stores nothing more.
+    const rows = await t.ctx.db
+      .selectFrom('ticket_links')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow();
+    expectApiError(await ask({ email: 'flooded.guest@example.com' }), 429);
+    const again = await t.ctx.db
+      .selectFrom('ticket_links')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow();
+    expect(Number(again.count)).toBe(Number(rows.count));
     // A password reset for the address draws on the same allowance.
     const reset = await t.app.inject({
       method: 'POST',

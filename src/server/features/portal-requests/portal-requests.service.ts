@@ -16,6 +16,7 @@ import { requireCaptcha } from '../../captcha/captcha.service.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { inSiteLanguage, type FieldProblem } from '../../lib/field-messages.ts';
 import { cleanText } from '../../lib/clean-text.ts';
+import { nextMidnight } from '../../lib/signed-links.ts';
 import { mailAccount, mailUnavailable } from '../../mail/account-mail.ts';
 import { isTicketLink, saveTicketLink } from '../../tickets/ticket-links.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
@@ -204,8 +205,9 @@ export async function requestIssueLinks(ctx: AppContext, body: IssueLinksBody): 
     await mailAccount(ctx, email, { kind: 'noRequests' });
     return { ok: true, sent_to: email };
   }
-  // A purpose of its own for each renewal: a new key that works its full lifetime from now.
-  const now = Date.now();
+  // A purpose of its own for each day's renewals: a new key that works its full lifetime from the next midnight, the
+  // same one however often the day asks (each ask stores no new row, even one refused past the hourly allowance).
+  const now = nextMidnight(Date.now());
   const requests = await Promise.all(
     tickets.map(async (ticket) => ({
       id: ticket.id,
