@@ -25,6 +25,12 @@ describe('auto-redirect through single categories', () => {
   it('answers a single-article end, which leads to the article itself', () => {
     const single = [category(1, null, { count_category: 1 }), category(2, 1, { count_instruction: 1 })];
     expect(autoRedirectEnd(single[0] as Category, section(1), single)?.id).toBe(2);
-    expect(autoRedirectEnd(single[1] as Category, section(1), single)?.id).toBe(2);
+  });
+
+  it('shows a category holding no category, even a lone one with a single article', () => {
+    const single = [category(1, null, { count_category: 1 }), category(2, 1, { count_instruction: 1 })];
+    expect(autoRedirectEnd(single[1] as Category, section(1), single)).toBeNull();
+    const lone = [category(3, null, { count_instruction: 1 })];
+    expect(autoRedirectEnd(lone[0] as Category, section(1), lone)).toBeNull();
   });
 });

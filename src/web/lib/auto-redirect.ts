@@ -2,16 +2,18 @@ import type { Category, Section } from '../../shared/api/knowledge.ts';
 import { categoryChain } from './trail.ts';
 
 /**
- * The specification's auto-redirect: in a section with a single category, a chain of categories that each hold one
- * category and nothing else leads on to its end. Answers that end (which is the category itself when it holds a
- * single article and nothing else, the case that leads straight to the article), or null when there is no chain.
+ * The specification's auto-redirect: in a section with a single category, from a category holding one category,
+ * when every category visited on the way holds one category and nothing else, lead on down the chain to its end.
+ * Answers that end (a category holding a single article and nothing else leads straight to the article), or null
+ * when the page is shown as it is: a category holding no category (a lone one with one article included, whose
+ * article's trail would otherwise lead back to itself) or holding articles of its own.
  */
 export function autoRedirectEnd(
   category: Category,
   section: Section | undefined,
   categories: Category[],
 ): Category | null {
-  if (!section || section.count_category !== 1) return null;
+  if (!section || section.count_category !== 1 || category.count_category !== 1) return null;
   const chain = categoryChain(category.id, categories);
   const isLink = (c: Category) => c.count_category === 1 && c.count_instruction === 0;
   if (!chain.slice(0, -1).every(isLink)) return null;
@@ -23,6 +25,5 @@ export function autoRedirectEnd(
     seen.add(child.id);
     end = child;
   }
-  const singleArticle = end.count_category === 0 && end.count_instruction === 1;
-  return end.id !== category.id || singleArticle ? end : null;
+  return end.id !== category.id ? end : null;
 }
