@@ -100,7 +100,7 @@ export async function render(
     status,
     html,
     hydration: hydrationJson(context),
-    head,
+    head: { ...head, noindex: head.noindex || status >= 400 },
     lang,
     projectId: branding?.project_id ?? null,
   };

@@ -86,6 +86,7 @@ export function htmlDocument(
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(page.head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(page.head.description)}">`,
+    page.head.noindex ? '<meta name="robots" content="noindex">' : '',
     '<link rel="icon" href="data:,">',
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
     ...assets.preloads.map((href) => `<link rel="modulepreload" href="${href}">`),

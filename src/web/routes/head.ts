@@ -5,6 +5,8 @@ export interface PageHead {
   title: string;
   description: string;
   status?: number;
+  /** Search engines are asked to leave the page out: search results, and pages that answer an error. */
+  noindex: boolean;
 }
 
 export interface RouteHandle {
@@ -12,6 +14,8 @@ export interface RouteHandle {
   head?: (data: unknown, t: Translate) => { title?: string; description?: string };
   /** HTTP status to answer with when this route renders (the not-found screens). */
   status?: number;
+  /** Not for search engines' indexes (the search results page). */
+  noindex?: boolean;
   /** The spec hides the request hint on home when any article offers the request form. */
   hideRequestHint?: (data: unknown) => boolean;
 }
@@ -24,12 +28,19 @@ export function pageHead(
 ): PageHead {
   let head: { title?: string; description?: string } = {};
   let status: number | undefined;
+  let noindex = false;
   for (const match of matches) {
     const handle = match.handle as RouteHandle | undefined;
     if (handle?.head) head = { ...head, ...handle.head(match.data, t) };
     if (handle?.status) status = handle.status;
+    if (handle?.noindex) noindex = true;
   }
   const title = head.title && head.title !== siteTitle ? `${head.title} | ${siteTitle}` : siteTitle;
   // Every page gets a description for search engines; without a better one, the page's own title says it.
-  return { title, description: head.description || title, status };
+  return {
+    title,
+    description: head.description || title,
+    status,
+    noindex: noindex || (status ?? 200) >= 400,
+  };
 }

@@ -25,6 +25,7 @@ export async function searchLoader({ request, context }: LoaderFunctionArgs) {
 type SearchData = Awaited<ReturnType<typeof searchLoader>>;
 
 export const searchHandle: RouteHandle = {
+  noindex: true,
   head: (loaded, t) => {
     const query = (loaded as SearchData | undefined)?.query;
     return { title: query ? t('searchResultsFor', { query }) : t('searchResults') };

@@ -241,6 +241,20 @@ describe.each(testDialects())('server-rendered pages on %s', (dialect) => {
     expect(post.json().code).toBe('not_found');
   });
 
+  it('asks search engines to leave out search results and not-found pages, and only those', async () => {
+    const noindex = '<meta name="robots" content="noindex">';
+    const article = (await t.app.inject('/api/knowledge/instruction')).json().items[0];
+    for (const path of [
+      '/knowledge/search?query=thermostat',
+      '/knowledge/search',
+      '/knowledge/404',
+      '/knowledge/zzz',
+    ])
+      expect((await t.app.inject(path)).body, path).toContain(noindex);
+    for (const path of ['/knowledge/', `/knowledge/instruction/${article.id}`])
+      expect((await t.app.inject(path)).body, path).not.toContain(noindex);
+  });
+
   it('answers 404 with the not-found screen for unknown categories and for ids that are not numbers', async () => {
     for (const path of ['/knowledge/category/999999', '/knowledge/category/abc', '/knowledge/zzz']) {
       const page = await t.app.inject(path);
