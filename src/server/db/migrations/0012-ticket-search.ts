@@ -9,13 +9,14 @@ import type { Dialect } from '../schema-helpers.ts';
  * both kinds read newest first by rowid, apart (OFFSET).
  */
 /** A request's own text, of the row `row` ('new.' in a trigger, '' in a query): its title, text, name and email. */
-const ticketText = (row: string) =>
+export const ticketText = (row: string) =>
   `${row}title || ' ' || ${row}description || ' ' || ${row}name || ' ' || ${row}email`;
 /** PostgreSQL's parse of a text; the characters its parser keeps inside one token (an email, a host) split it. */
-const parsed = (text: string) => `to_tsvector('simple', translate(${text}, '@./:-_', '      '))`;
+export const parsed = (text: string) => `to_tsvector('simple', translate(${text}, '@./:-_', '      '))`;
 
 /** Where requests' own texts sit among the texts' numbers: below every message's, in the order of their ids. */
-const OFFSET = sql.raw(String(2 ** 40));
+export const OWN_TEXT_OFFSET = 2 ** 40;
+const OFFSET = sql.raw(String(OWN_TEXT_OFFSET));
 
 export function up(dialect: Dialect) {
   return async (db: Kysely<unknown>) => {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../schema-helpers.ts';
+import { OWN_TEXT_OFFSET, parsed, ticketText } from './0012-ticket-search.ts';
 
 /**
  * PostgreSQL: each parsed text also carries a word for where it stands in time, its id's block of RECENCY_BLOCK
@@ -10,10 +11,7 @@ import type { Dialect } from '../schema-helpers.ts';
  */
 export const RECENCY_BLOCK = 4096;
 
-const OFFSET = sql.raw(String(2 ** 40));
-const ticketText = (row: string) =>
-  `${row}title || ' ' || ${row}description || ' ' || ${row}name || ' ' || ${row}email`;
-const parsed = (text: string) => `to_tsvector('simple', translate(${text}, '@./:-_', '      '))`;
+const OFFSET = sql.raw(String(OWN_TEXT_OFFSET));
 /** The recency word of a text whose id (a request's or a message's) is `id`. */
 const recency = (kind: 'o' | 'm', id: string) => `('~${kind}' || (${id} / ${RECENCY_BLOCK}))::tsvector`;
 

@@ -3,6 +3,7 @@ import { TEAM_ROLES, type TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import type { Dialect } from '../../db/schema-helpers.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
+import { OWN_TEXT_OFFSET } from '../../db/migrations/0012-ticket-search.ts';
 import { RECENCY_BLOCK } from '../../db/migrations/0017-ticket-search-recency.ts';
 
 /**
@@ -109,14 +110,12 @@ export async function searchCandidates(
 const FIRST_WINDOW_BLOCKS = 2;
 /** Wider than this, a step reads every older text instead of naming its blocks. */
 const MAX_WINDOW_BLOCKS = 64;
-/** Where a request's own text sits among the texts' numbers (migration 0012). */
-const OWN_OFFSET = 2 ** 40;
 /**
  * The first text number of a block. A step bounds its texts by number as well as by block word: a text's own words
  * can hold a block's word (PostgreSQL keeps `x~m5` as one token), which would count it again in a later step.
  */
 const idOf = (kind: 'own' | 'thread', block: number) =>
-  kind === 'own' ? block * RECENCY_BLOCK - OWN_OFFSET : block * RECENCY_BLOCK;
+  kind === 'own' ? block * RECENCY_BLOCK - OWN_TEXT_OFFSET : block * RECENCY_BLOCK;
 
 /** A tsquery for the recency words of blocks `first` to `last` of one kind (`'~o12' | '~o13'`). */
 const blocksQuery = (kind: 'own' | 'thread', first: number, last: number) =>

@@ -65,7 +65,6 @@ async function presentTickets(db: Executor, tickets: TicketRow[]): Promise<Ticke
   );
 }
 
-/** A page of the inbox; `assignee: 'me'` means the caller's (the CLI has none, and asks for no such page). */
 /**
  * The words of an inbox search: letters and digits, in lower case, each whole, or a word's start when it ends in
  * `*` (`therm*`); at most ten, so a query stays cheap.
@@ -82,6 +81,7 @@ export const searchWords = (text: string): SearchWord[] =>
       token.endsWith('*') ? { text: token.slice(0, -1), prefix: true } : { text: token, prefix: false },
     );
 
+/** A page of the inbox; `assignee: 'me'` means the caller's (the CLI has none, and asks for no such page). */
 export async function pageTickets(
   db: Executor,
   query: TicketListQuery = {},

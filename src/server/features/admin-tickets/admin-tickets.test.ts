@@ -457,28 +457,31 @@ describe.each(testDialects())('searching the inbox on %s', (dialect) => {
     expect(await found(`" OR 1=1 -- ' & | ! :* NEAR(`)).toEqual([]);
   });
 
+  /** A request stored with the id given (the search reads texts by their ids' age). */
+  const requestAt = (id: number, title: string, description: string) =>
+    t.ctx.db
+      .insertInto('tickets')
+      .values({
+        id,
+        title,
+        description,
+        name: 'Ann Archive',
+        email: 'archive@example.com',
+        channel: 'web',
+        user_id: null,
+        lang: 'en',
+        created_at: Date.now(),
+        assignee_id: null,
+        updated_at: Date.now(),
+      })
+      .execute();
+
   // A text's own words can look like a block's word on PostgreSQL (its parser keeps `x~m5` as one token, `~m5`).
   if (dialect === 'postgres')
     it('counts each text once, whatever block words its own text holds', async () => {
       const now = Date.now();
       const ticketIds = [700_001, 700_002, 700_003];
-      for (const id of ticketIds)
-        await t.ctx.db
-          .insertInto('tickets')
-          .values({
-            id,
-            title: `Crowded ${id}`,
-            description: 'Nothing.',
-            name: 'Crowd',
-            email: 'crowd@example.com',
-            channel: 'web',
-            user_id: null,
-            lang: 'en',
-            created_at: now,
-            assignee_id: null,
-            updated_at: now,
-          })
-          .execute();
+      for (const id of ticketIds) await requestAt(id, `Crowded ${id}`, 'Nothing.');
       // Blocks of 4,096 ids: 300 matches in the newest two (9 and 10, one of them also naming block 5), then 700
       // in blocks 1 to 8, whose oldest belongs to a request of its own. The newest 1,000 texts reach it.
       const insert = (first: number, count: number, ticket: number, text: string) =>
@@ -499,22 +502,7 @@ describe.each(testDialects())('searching the inbox on %s', (dialect) => {
     const ids = [20_000, 90_000, 400_000, 1_000_000];
     const now = Date.now();
     for (const [i, id] of ids.entries()) {
-      await t.ctx.db
-        .insertInto('tickets')
-        .values({
-          id,
-          title: `Old request ${i}`,
-          description: i === 0 ? 'The pump hums.' : 'Nothing.',
-          name: 'Old Timer',
-          email: 'old@example.com',
-          channel: 'web',
-          user_id: null,
-          lang: 'en',
-          created_at: now,
-          assignee_id: null,
-          updated_at: now,
-        })
-        .execute();
+      await requestAt(id, `Old request ${i}`, i === 0 ? 'The pump hums.' : 'Nothing.');
       await t.ctx.db
         .insertInto('ticket_messages')
         .values({
