@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFolder } from '../src/server/features/content-folder/import-folder.ts';
 import { updateBranding } from '../src/server/settings/branding.ts';
 import { writeFolder } from '../src/server/testing/folder.ts';
+import { DEFAULT_TITLES } from '../src/shared/default-titles.ts';
 import { createTranslator } from '../src/web/i18n/i18n.tsx';
 import { ru } from '../src/web/i18n/ru.ts';
 import { sk } from '../src/web/i18n/sk.ts';
@@ -101,11 +102,14 @@ describe('languages', () => {
     ['ru', ru],
     ['sk', sk],
   ] as const)('speaks %s, with that language’s plural forms', async (lang, messages) => {
-    await updateBranding(server.ctx.db, { lang, knowledge_title: messages.knowledgeTitle });
+    // No titles set: the heading and the tab's title are the interface's own, in the site's language.
+    await updateBranding(server.ctx.db, { lang, knowledge_title: '', site_title: '' });
     const t = createTranslator(lang);
     const { page, context, problems } = await openPage(browser);
     await gotoHydrated(page, `${server.url}/knowledge/`);
     expect(await page.getAttribute('html', 'lang')).toBe(lang);
+    expect(await page.locator('h1.hero-title').innerText()).toBe(DEFAULT_TITLES[lang].knowledge_title);
+    expect(await page.title()).toBe(DEFAULT_TITLES[lang].site_title);
     expect(await page.getByRole('combobox').getAttribute('placeholder')).toBe(messages.searchPlaceholder);
     expect(await page.locator('.nav-wide').innerText()).toContain(messages.signIn);
     const categories = (await (await fetch(`${server.url}/api/knowledge/category`)).json()).items as {

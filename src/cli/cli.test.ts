@@ -191,6 +191,21 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
       expect(bad.stderr, pair).toContain(message);
     }
     expect((await signpost(['branding', 'show'], environment.env)).stdout).toContain('lang=sk');
+
+    // An empty title brings back the interface's own, in the site's language.
+    const cleared = await signpost(['branding', 'set', 'site_title='], environment.env);
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toContain('site_title=\n');
+    const ctx = await createContext(environment.config);
+    const app = await buildApp(ctx);
+    try {
+      expect((await app.inject('/api/settings/branding')).json()).toMatchObject({
+        site_title: 'Centrum pomoci',
+      });
+    } finally {
+      await app.close();
+      await ctx.database.close();
+    }
   });
 
   it('imports and exports a content folder, and reports a broken one without changing anything', async () => {

@@ -5,7 +5,7 @@ import type { Config } from '../../server/config/config.ts';
 import type { AppContext } from '../../server/context.ts';
 import { contentTypeFor, isSafeInline } from '../../server/lib/content-type.ts';
 import { storeContentFile } from '../../server/files/store-content-file.ts';
-import { getBranding, parseBrandingValue, updateBranding } from '../../server/settings/branding.ts';
+import { getStoredBranding, parseBrandingValue, updateBranding } from '../../server/settings/branding.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
 import { withContext } from '../with-context.ts';
@@ -32,7 +32,7 @@ async function imageValue(ctx: AppContext, key: string, raw: string): Promise<st
 export async function runBranding(args: string[], config: Config): Promise<void> {
   const [action, ...pairs] = args;
   if (action === 'show') {
-    const branding = await withContext(config, (ctx) => getBranding(ctx.db));
+    const branding = await withContext(config, (ctx) => getStoredBranding(ctx.db));
     for (const [key, value] of Object.entries(branding)) console.log(`${key}=${value ?? ''}`);
     return;
   }

@@ -3,6 +3,7 @@ import { Branding, LANGUAGES, type Language } from '../../shared/api/settings.ts
 import type { Db, Executor, Tx } from '../db/database.ts';
 import { lockSetting, readSetting, writeSetting } from './settings.repository.ts';
 import { ApiError } from '../http/errors.ts';
+import { DEFAULT_TITLES } from '../../shared/default-titles.ts';
 
 export const DEFAULT_BRANDING: Branding = {
   knowledge_enabled: true,
@@ -10,14 +11,31 @@ export const DEFAULT_BRANDING: Branding = {
   logo_url: null,
   background_url: null,
   project_id: null,
-  knowledge_title: 'How can we help you?',
-  site_title: 'Help centre',
+  // Empty: the interface's default in the site's language (DEFAULT_TITLES), so it follows `lang`.
+  knowledge_title: '',
+  site_title: '',
   lang: 'en',
 };
 
-export async function getBranding(db: Executor): Promise<Branding> {
+/** The branding as the operator set it: an empty title means "the default" (what the admin app edits). */
+export async function getStoredBranding(db: Executor): Promise<Branding> {
   const stored = (await readSetting<Partial<Branding>>(db, 'branding')) ?? {};
   return { ...DEFAULT_BRANDING, ...stored };
+}
+
+/** The branding as visitors get it: a title left empty is the interface's default in the site's language. */
+export function withDefaultTitles(branding: Branding): Branding {
+  const defaults = DEFAULT_TITLES[branding.lang] ?? DEFAULT_TITLES.en;
+  return {
+    ...branding,
+    knowledge_title: branding.knowledge_title || defaults.knowledge_title,
+    site_title: branding.site_title || defaults.site_title,
+  };
+}
+
+/** The branding as visitors get it (see withDefaultTitles). */
+export async function getBranding(db: Executor): Promise<Branding> {
+  return withDefaultTitles(await getStoredBranding(db));
 }
 
 /**
@@ -30,11 +48,14 @@ async function lockBranding(trx: Tx): Promise<void> {
   await lockSetting(trx, 'branding', {});
 }
 
-/** Merges the changes into the stored branding, checked as a whole; in a transaction of its own unless given one. */
+/**
+ * Merges the changes into the stored branding, checked as a whole; in a transaction of its own unless given one.
+ * Answers the stored branding (titles left empty stay empty).
+ */
 export async function updateBranding(db: Executor, changes: Partial<Branding>): Promise<Branding> {
   if (!db.isTransaction) return (db as Db).transaction().execute((trx) => updateBranding(trx, changes));
   await lockBranding(db as Tx);
-  const next = { ...(await getBranding(db)), ...changes };
+  const next = { ...(await getStoredBranding(db)), ...changes };
   if (!Value.Check(Branding, next)) {
     const first = [...Value.Errors(Branding, next)][0];
     const field = first?.instancePath.replace(/^\//, '') || 'branding';
@@ -64,7 +85,7 @@ export function parseBrandingValue(key: string, raw: string): Partial<Branding> 
       return { lang: raw as Language };
     case 'knowledge_title':
     case 'site_title':
-      if (!raw.trim()) throw new Error(`${key} must not be empty`);
+      // Empty brings back the interface's default, in the site's language.
       return { [key]: raw.trim() };
     case 'project_id':
     case 'logo_url':

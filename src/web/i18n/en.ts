@@ -3,7 +3,6 @@
  * `_one`, `_few`, `_many` or `_other`, chosen by Intl.PluralRules for the count; `{{name}}` is replaced.
  */
 export const en = {
-  knowledgeTitle: 'How can we help you?',
   searchPlaceholder: 'Type your question',
   searchLabel: 'Search the knowledge base',
   searching: 'Searching results',

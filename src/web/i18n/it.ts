@@ -2,7 +2,6 @@ import type { Messages } from './en.ts';
 
 /** Interfaccia in italiano (forma di cortesia). Plurali: _one (1), _other (0, 2 e oltre), _many (milioni esatti: «1.000.000 di articoli»). */
 export const it: Messages = {
-  knowledgeTitle: 'Come possiamo aiutarla?',
   searchPlaceholder: 'Scriva la sua domanda',
   searchLabel: 'Cerca nella base di conoscenza',
   searching: 'Ricerca in corso',

@@ -2,7 +2,6 @@ import type { Messages } from './en.ts';
 
 /** Interface em português do Brasil. Plurais: _one (0 e 1), _other (2 ou mais), _many (milhões exatos: “1.000.000 de artigos”). */
 export const ptBR: Messages = {
-  knowledgeTitle: 'Como podemos ajudar você?',
   searchPlaceholder: 'Digite sua pergunta',
   searchLabel: 'Pesquisar na base de conhecimento',
   searching: 'Pesquisando',

@@ -2,7 +2,6 @@ import type { Messages } from './en.ts';
 
 /** Интерфейс на русском. Формы множественного числа: _one (1, 21), _few (2–4, 22), _many (0, 5–20, 25), _other (дроби). */
 export const ru: Messages = {
-  knowledgeTitle: 'Чем мы можем вам помочь?',
   searchPlaceholder: 'Введите ваш вопрос',
   searchLabel: 'Поиск по базе знаний',
   searching: 'Идёт поиск',

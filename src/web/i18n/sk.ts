@@ -2,7 +2,6 @@ import type { Messages } from './en.ts';
 
 /** Rozhranie v slovenčine. Plurály: _one (1), _few (2–4), _other (0, 5 a viac), _many (desatinné čísla: „1,5 článku“). */
 export const sk: Messages = {
-  knowledgeTitle: 'Ako vám môžeme pomôcť?',
   searchPlaceholder: 'Napíšte svoju otázku',
   searchLabel: 'Hľadať v znalostnej báze',
   searching: 'Vyhľadáva sa',

@@ -4,14 +4,14 @@ import { href } from '../../../shared/paths.ts';
 import type { Db } from '../../db/database.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 import { updateBranding } from '../../settings/branding.ts';
-import { cleanName, requireContentImage } from '../../content/content-rules.ts';
+import { requireContentImage } from '../../content/content-rules.ts';
 
 /** Applies an admin's branding change; logo and background come from uploaded images, by file id. */
 export async function changeBranding(db: Db, body: BrandingUpdateBody): Promise<Branding> {
   const changes: Partial<Branding> = {};
-  if (body.knowledge_title !== undefined)
-    changes.knowledge_title = cleanName(body.knowledge_title, 'knowledge_title');
-  if (body.site_title !== undefined) changes.site_title = cleanName(body.site_title, 'site_title');
+  // An empty title brings back the interface's default, in the site's language.
+  if (body.knowledge_title !== undefined) changes.knowledge_title = body.knowledge_title.trim();
+  if (body.site_title !== undefined) changes.site_title = body.site_title.trim();
   if (body.lang !== undefined) changes.lang = body.lang;
   if (body.knowledge_enabled !== undefined) changes.knowledge_enabled = body.knowledge_enabled;
   if (body.portal_enabled !== undefined) changes.portal_enabled = body.portal_enabled;

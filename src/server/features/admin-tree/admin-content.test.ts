@@ -157,6 +157,28 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
     });
   });
 
+  describe('branding', () => {
+    it("clears a title to bring back the interface's own, in the site's language", async () => {
+      await ok(
+        as('PATCH', '/api/admin/branding', { knowledge_title: 'Ask us', site_title: 'Acme', lang: 'it' }),
+      );
+      const cleared = await ok<{ knowledge_title: string; site_title: string }>(
+        as('PATCH', '/api/admin/branding', { knowledge_title: '  ', site_title: '' }),
+      );
+      // The admin app edits what is set (nothing); visitors read the defaults in Italian.
+      expect(cleared).toMatchObject({ knowledge_title: '', site_title: '', lang: 'it' });
+      expect(await ok(as('GET', '/api/admin/branding'))).toMatchObject({
+        knowledge_title: '',
+        site_title: '',
+      });
+      expect(await ok(anonymous('GET', '/api/settings/branding'))).toMatchObject({
+        knowledge_title: 'Come possiamo aiutarla?',
+        site_title: 'Centro assistenza',
+      });
+      await ok(as('PATCH', '/api/admin/branding', { lang: 'en' }));
+    });
+  });
+
   describe('sections', () => {
     it('creates, renames and orders sections, answering ISO times', async () => {
       const first = await section('Alpha');

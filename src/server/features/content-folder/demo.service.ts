@@ -10,7 +10,6 @@ export const DEMO_FOLDER = fileURLToPath(new URL('../../../../content/demo', imp
 export async function seedDemo(ctx: AppContext, options: ImportOptions = {}): Promise<ImportSummary> {
   const summary = await importFolder(ctx, DEMO_FOLDER, options);
   await updateBranding(ctx.db, {
-    knowledge_title: 'How can we help you?',
     site_title: 'Lumo Help Centre',
     portal_enabled: true,
   });

@@ -41,9 +41,22 @@ describe.each(testDialects())('settings API on %s', (dialect) => {
         logo_url: '/files/1/logo.png',
         background_url: null,
         project_id: 'acme',
-        knowledge_title: 'How can we help you?',
+        knowledge_title: 'Ako vám môžeme pomôcť?',
         site_title: 'Acme help',
         lang: 'sk',
+      });
+    });
+
+    it("answers the interface's titles in the site's language while the operator has set none", async () => {
+      await updateBranding(t.ctx.db, { knowledge_title: '', site_title: '', lang: 'ru' });
+      expect((await t.app.inject('/api/settings/branding')).json()).toMatchObject({
+        knowledge_title: 'Чем мы можем вам помочь?',
+        site_title: 'Справочный центр',
+      });
+      await updateBranding(t.ctx.db, { lang: 'pt-BR' });
+      expect((await t.app.inject('/api/settings/branding')).json()).toMatchObject({
+        knowledge_title: 'Como podemos ajudar você?',
+        site_title: 'Central de ajuda',
       });
     });
   });

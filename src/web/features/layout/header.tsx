@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { href } from '../../../shared/paths.ts';
 import { Link, useLocation } from 'react-router';
 import type { Branding } from '../../../shared/api/settings.ts';
+import { DEFAULT_TITLES } from '../../../shared/default-titles.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 import type { PortalLinks } from '../../lib/portal-links.ts';
 import { SearchBox } from '../search/search-box.tsx';
@@ -27,7 +28,7 @@ export function Header({
   /** The search box, which leads into the knowledge base: not shown where there is none to search. */
   search?: boolean;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { user, exit } = useAuth();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -49,7 +50,10 @@ export function Header({
   );
   const initialQuery =
     location.pathname === href.search() ? (new URLSearchParams(location.search).get('query') ?? '') : '';
-  const title = branding.knowledge_title || t('knowledgeTitle');
+  // The server fills in untitled branding; the admin app's preview shows an empty field as the default too.
+  const defaults = DEFAULT_TITLES[lang];
+  const title = branding.knowledge_title || defaults.knowledge_title;
+  const siteTitle = branding.site_title || defaults.site_title;
   // A menu holding only the main link, which the logo already is, would be a button that offers nothing.
   const hasMenu = Boolean(user || portal.tickets || portal.createIssue || portal.signIn);
 
@@ -68,11 +72,11 @@ export function Header({
             <img
               className="logo"
               src={branding.logo_url}
-              alt={t('logoAlt', { title: branding.site_title })}
+              alt={t('logoAlt', { title: siteTitle })}
               height={40}
             />
           ) : (
-            <span className="logo-text">{branding.site_title}</span>
+            <span className="logo-text">{siteTitle}</span>
           )}
         </Link>
         <nav className="nav-wide" aria-label={t('main')}>
