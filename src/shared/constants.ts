@@ -50,3 +50,14 @@ export const TICKET_TRANSITIONS: Record<TicketStatus, readonly TicketStatus[]> =
   solved: ['open', 'closed'],
   closed: [],
 };
+
+/**
+ * A category's `font_icon`: class names of Font Awesome (`fa fa-credit-card`, `fa-solid fa-wifi`), lowercase as its
+ * classes are, separated by single spaces. Nothing else can reach the tile's `class` attribute.
+ */
+export const FONT_ICON_MAX = 100;
+export const FONT_ICON_PATTERN = '^[a-z0-9-]+( [a-z0-9-]+){0,7}$';
+const FONT_ICON_RE = new RegExp(FONT_ICON_PATTERN);
+export const isFontIcon = (value: string) => value.length <= FONT_ICON_MAX && FONT_ICON_RE.test(value);
+/** What a person types, spaces tidied, so `  fa   fa-wifi ` is accepted as `fa fa-wifi`. */
+export const tidyFontIcon = (value: string) => value.trim().replace(/\s+/g, ' ');

@@ -14,6 +14,7 @@ import { createTranslator } from './i18n/i18n.tsx';
 import { pageHead, type PageHead } from './routes/head.ts';
 import { BASE_PATH } from '../shared/paths.ts';
 import { routes } from './routes.tsx';
+import { FONT_ICON_MARKER } from './components/font-icon.tsx';
 
 export type RenderResult =
   | { kind: 'redirect'; status: number; location: string }
@@ -26,6 +27,8 @@ export type RenderResult =
       head: PageHead;
       lang: string;
       projectId: string | null;
+      /** The page shows an icon-font glyph, so its document links the icon font's stylesheet. */
+      fontIcons: boolean;
     };
 
 /**
@@ -57,6 +60,9 @@ export function hydrationJson(context: StaticHandlerContext): string {
 }
 
 const handler = createStaticHandler(routes);
+
+/** An element of ours with the icon-font marker (stored HTML keeps only the sanitiser's few content classes). */
+const FONT_ICON_USE = new RegExp(`<span class="${FONT_ICON_MARKER}[ "]`);
 
 /**
  * Renders one public page to HTML with the same routes and loaders the browser uses; the loaders reach the API
@@ -103,5 +109,6 @@ export async function render(
     head: { ...head, noindex: head.noindex || status >= 400 },
     lang,
     projectId: branding?.project_id ?? null,
+    fontIcons: FONT_ICON_USE.test(html),
   };
 }

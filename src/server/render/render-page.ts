@@ -89,6 +89,7 @@ export function htmlDocument(
     page.head.noindex ? '<meta name="robots" content="noindex">' : '',
     '<link rel="icon" href="data:,">',
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
+    page.fontIcons && assets.fontIcons ? `<link rel="stylesheet" href="${assets.fontIcons}">` : '',
     ...assets.preloads.map((href) => `<link rel="modulepreload" href="${href}">`),
     assets.script ? `<script type="module" src="${assets.script}"></script>` : '',
     extraHead,

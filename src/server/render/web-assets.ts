@@ -21,7 +21,12 @@ export interface WebAssets {
   script: string | null;
   styles: string[];
   preloads: string[];
+  /** Font Awesome's stylesheet, linked only into pages that show a font icon (see htmlDocument). */
+  fontIcons: string | null;
 }
+
+/** The icon font's stylesheet, its own asset (the client imports it on demand, src/web/components/font-icon.tsx). */
+const FONT_ICONS_SOURCE = 'src/web/styles/font-icons.css';
 
 interface ManifestChunk {
   file: string;
@@ -32,10 +37,10 @@ interface ManifestChunk {
 /** The hashed file names of the built client, read once from Vite's manifest. Without a build, pages still render. */
 export function readWebAssets(dist = WEB_DIST, bundle = PUBLIC_BUNDLE): WebAssets {
   const file = path.join(dist, '.vite', bundle.manifest);
-  if (!fs.existsSync(file)) return { script: null, styles: [], preloads: [] };
+  if (!fs.existsSync(file)) return { script: null, styles: [], preloads: [], fontIcons: null };
   const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, ManifestChunk>;
   const entry = manifest[bundle.entry];
-  if (!entry) return { script: null, styles: [], preloads: [] };
+  if (!entry) return { script: null, styles: [], preloads: [], fontIcons: null };
   const styles = new Set<string>(entry.css ?? []);
   const preloads: string[] = [];
   for (const key of entry.imports ?? []) {
@@ -44,5 +49,11 @@ export function readWebAssets(dist = WEB_DIST, bundle = PUBLIC_BUNDLE): WebAsset
     preloads.push(`/${chunk.file}`);
     chunk.css?.forEach((css) => styles.add(css));
   }
-  return { script: `/${entry.file}`, styles: [...styles].map((css) => `/${css}`), preloads };
+  const fontIcons = manifest[FONT_ICONS_SOURCE]?.file;
+  return {
+    script: `/${entry.file}`,
+    styles: [...styles].map((css) => `/${css}`),
+    preloads,
+    fontIcons: fontIcons ? `/${fontIcons}` : null,
+  };
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { FONT_ICON_MAX, FONT_ICON_PATTERN } from '../constants.ts';
 import { UserRoleSchema } from './auth.ts';
 import { Id, Paged } from './common.ts';
 import { Language } from './settings.ts';
@@ -18,7 +19,10 @@ const NullableId = Type.Union([Id, Type.Null()]);
 const IsoTime = Type.String({ description: 'ISO 8601' });
 /** Who may read it: 'everyone', or 'signed_in' (signed-in visitors with a confirmed email; see VISIBILITIES). */
 export const VisibilitySchema = Type.Union([Type.Literal('everyone'), Type.Literal('signed_in')]);
-const FontIcon = Type.Union([Type.String({ maxLength: 64, pattern: '^[a-z0-9-]+$' }), Type.Null()]);
+const FontIcon = Type.Union([
+  Type.String({ maxLength: FONT_ICON_MAX, pattern: FONT_ICON_PATTERN }),
+  Type.Null(),
+]);
 
 export const AdminSection = Type.Object({
   id: Type.Integer(),

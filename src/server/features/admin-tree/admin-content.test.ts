@@ -320,6 +320,52 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
         'font_icon',
       ]);
 
+      const shim = await ok<AdminCategoryType>(
+        as('PATCH', `/api/admin/categories/${top.id}`, { font_icon: 'fa fa-credit-card' }),
+      );
+      expect(shim).toMatchObject({ icon_type: 'font', font_icon: 'fa fa-credit-card' });
+      const stored = await t.ctx.db
+        .selectFrom('categories')
+        .select(['icon_type', 'font_icon'])
+        .where('id', '=', top.id)
+        .executeTakeFirstOrThrow();
+      expect(stored).toEqual({ icon_type: 'font', font_icon: 'fa fa-credit-card' });
+      const longest = `fa-solid ${'x'.repeat(91)}`;
+      expect(
+        await ok<AdminCategoryType>(as('PATCH', `/api/admin/categories/${top.id}`, { font_icon: longest })),
+      ).toMatchObject({ font_icon: longest });
+      for (const hostile of [
+        'fa-wifi" onmouseover="alert(1)',
+        'fa fa-wifi<script>',
+        'fa;color:red',
+        'fa\tfa-wifi',
+        ' fa fa-wifi',
+        'fa  fa-wifi',
+        'fa fa-wifi ',
+        `fa-solid ${'x'.repeat(92)}`,
+        'a b c d e f g h i',
+      ]) {
+        expectApiError(await as('PATCH', `/api/admin/categories/${top.id}`, { font_icon: hostile }), 400, [
+          'font_icon',
+        ]);
+        expectApiError(
+          await as('POST', '/api/admin/categories', {
+            section_id: s.id,
+            name: 'Hostile',
+            font_icon: hostile,
+          }),
+          400,
+          ['font_icon'],
+        );
+      }
+      expect(
+        await t.ctx.db
+          .selectFrom('categories')
+          .select('font_icon')
+          .where('id', '=', top.id)
+          .executeTakeFirst(),
+      ).toEqual({ font_icon: longest });
+
       const other = await section('Other');
       expectApiError(
         await as('POST', '/api/admin/categories', { section_id: other.id, parent_id: top.id, name: 'Wrong' }),

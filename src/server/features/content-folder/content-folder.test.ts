@@ -16,7 +16,7 @@ const sampleFolder = () =>
     'guides/welcome.md':
       '---\ntitle: Welcome\nposition: 1\n---\n# Welcome\n\nStart with [the setup](setup/install.md).\n',
     'guides/setup/_category.md':
-      '---\nname: Setup\nposition: 1\nfont_icon: fa-wrench\n---\nEverything about **setting up**.\n',
+      '---\nname: Setup\nposition: 1\nfont_icon: fa-solid fa-wrench\n---\nEverything about **setting up**.\n',
     'guides/setup/install.md': [
       '---',
       'title: Install the app',
@@ -162,7 +162,7 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     expect(setup.description).toBe('<p>Everything about <strong>setting up</strong>.</p>\n');
     expect(setup).toMatchObject({
       icon_type: 'font',
-      font_icon: 'fa-wrench',
+      font_icon: 'fa-solid fa-wrench',
       count_instruction: 1,
       count_category: 1,
     });
@@ -297,6 +297,14 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
       'an unknown visibility',
       { 'a/b.md': '---\ntitle: B\nvisibility: friends\n---\n' },
       /a\/b\.md: visibility must be one of everyone, signed_in/,
+    ],
+    [
+      'a font icon that is more than class names',
+      {
+        'a/c/_category.md': '---\nfont_icon: \'fa-wifi" onmouseover="x\'\n---\n',
+        'a/c/d.md': '---\ntitle: D\n---\n',
+      },
+      /a\/c\/_category\.md: font_icon must be icon classes/,
     ],
     [
       'a path outside the folder',

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LANGUAGES } from '../../../shared/api/settings.ts';
-import { VISIBILITIES, type Visibility } from '../../../shared/constants.ts';
+import {
+  FONT_ICON_MAX,
+  isFontIcon,
+  tidyFontIcon,
+  VISIBILITIES,
+  type Visibility,
+} from '../../../shared/constants.ts';
 import { collectHtmlReferences, collectReferences } from './markdown.ts';
 import {
   FolderError,
@@ -105,6 +111,19 @@ function readVisibility(file: string, value: unknown): Visibility {
   if (!(VISIBILITIES as readonly string[]).includes(visibility))
     throw new FolderError(file, `visibility must be one of ${VISIBILITIES.join(', ')}`);
   return visibility as Visibility;
+}
+
+/** Font Awesome classes only (`fa fa-wifi`), by the admin API's rule: nothing else reaches a tile's class. */
+function readFontIcon(file: string, value: unknown): string | null {
+  const raw = readString(file, 'font_icon', value);
+  if (raw === undefined) return null;
+  const fontIcon = tidyFontIcon(raw);
+  if (!isFontIcon(fontIcon))
+    throw new FolderError(
+      file,
+      `font_icon must be icon classes such as "fa-solid fa-wifi": lowercase letters, digits and hyphens, separated by spaces, at most ${FONT_ICON_MAX} characters`,
+    );
+  return fontIcon;
 }
 
 const isAssetFolder = (name: string) => name.startsWith('_') || name.startsWith('.');
@@ -335,7 +354,7 @@ export function readContentFolder(root: string): ContentFolder {
         const { data, body } = isPresent(meta) ? readDocument(meta) : { data: {}, body: '' };
         checkKeys(meta, data, CATEGORY_KEYS);
         const icon = readString(meta, 'icon', data.icon);
-        const fontIcon = readString(meta, 'font_icon', data.font_icon) ?? null;
+        const fontIcon = readFontIcon(meta, data.font_icon);
         if (icon && fontIcon) throw new FolderError(meta, 'give either icon or font_icon, not both');
         const format = readFormat(meta, data.format);
         folder.categories.push({

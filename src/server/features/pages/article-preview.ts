@@ -86,7 +86,7 @@ export async function renderArticlePreview(
       'The help centre is turned off, so it has no public page to show',
     );
   // The frame runs no scripts; the document names none and does not hydrate. Links open outside the admin app.
-  return htmlDocument(page, { script: null, styles: assets.styles, preloads: [] }, '<base target="_blank">', {
+  return htmlDocument(page, { ...assets, script: null, preloads: [] }, '<base target="_blank">', {
     hydrate: false,
   });
 }

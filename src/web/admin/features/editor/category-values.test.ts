@@ -53,6 +53,10 @@ describe('category values', () => {
     const font = { ...saved, icon_type: 'font' as const, font_icon: 'fa-wifi' };
     expect(categoryUpdateOf(font, font)).toEqual({});
     expect(categoryUpdateOf({ ...font, font_icon: 'fa-router' }, font)).toEqual({ font_icon: 'fa-router' });
+    // Spaces are tidied, so the v4 form typed loosely is sent as the server stores it.
+    expect(categoryUpdateOf({ ...font, font_icon: ' fa   fa-credit-card ' }, font)).toEqual({
+      font_icon: 'fa fa-credit-card',
+    });
     expect(categoryUpdateOf({ ...font, icon_type: 'none' }, { ...saved, icon_type: 'none' })).toEqual({});
   });
 
@@ -62,9 +66,13 @@ describe('category values', () => {
     expect(Object.keys(checkCategory({ ...saved, icon_type: 'font', font_icon: 'Fa Wifi' }))).toEqual([
       'font_icon',
     ]);
-    expect(Object.keys(checkCategory({ ...saved, icon_type: 'font', font_icon: 'x'.repeat(65) }))).toEqual([
+    expect(Object.keys(checkCategory({ ...saved, icon_type: 'font', font_icon: 'x'.repeat(101) }))).toEqual([
       'font_icon',
     ]);
+    expect(
+      Object.keys(checkCategory({ ...saved, icon_type: 'font', font_icon: 'fa-wifi" onclick="x' })),
+    ).toEqual(['font_icon']);
+    expect(checkCategory({ ...saved, icon_type: 'font', font_icon: ' fa  fa-credit-card ' })).toEqual({});
     const noImage = { ...saved, icon_type: 'file' as const, icon_url: null };
     expect(Object.keys(checkCategory(noImage))).toEqual(['icon_file_id']);
     // Choosing another kind is a change even before its image is there.

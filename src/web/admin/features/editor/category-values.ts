@@ -1,5 +1,5 @@
 import type { AdminCategory, CategoryUpdateBody } from '../../../../shared/api/admin.ts';
-import type { Visibility } from '../../../../shared/constants.ts';
+import { isFontIcon, tidyFontIcon, type Visibility } from '../../../../shared/constants.ts';
 import { readStored, removeStored, writeStored } from './local-draft.ts';
 
 export type IconKind = 'none' | 'file' | 'font';
@@ -19,9 +19,6 @@ export interface CategoryValues {
   icon_file_id: number | null;
   visibility: Visibility;
 }
-
-/** The server's check of font_icon (src/shared/api/admin.ts), for a message before the save. */
-export const FONT_ICON_PATTERN = /^[a-z0-9-]{1,64}$/;
 
 export const categoryValuesOf = (category: AdminCategory): CategoryValues => ({
   name: category.name,
@@ -46,9 +43,9 @@ export function categoryUpdateOf(values: CategoryValues, saved: CategoryValues):
     body.icon_file_id = values.icon_file_id;
   } else if (
     values.icon_type === 'font' &&
-    (saved.icon_type !== 'font' || values.font_icon.trim() !== saved.font_icon)
+    (saved.icon_type !== 'font' || tidyFontIcon(values.font_icon) !== saved.font_icon)
   ) {
-    body.font_icon = values.font_icon.trim();
+    body.font_icon = tidyFontIcon(values.font_icon);
   }
   return body;
 }
@@ -58,8 +55,9 @@ export function checkCategory(values: CategoryValues): Record<string, string> {
   const errors: Record<string, string> = {};
   if (!values.name.trim()) errors.name = 'Enter a name.';
   if (values.icon_type === 'file' && !values.icon_url) errors.icon_file_id = 'Choose an image for the icon.';
-  if (values.icon_type === 'font' && !FONT_ICON_PATTERN.test(values.font_icon.trim()))
-    errors.font_icon = 'Use lowercase letters, digits and hyphens only, such as fa-wifi.';
+  if (values.icon_type === 'font' && !isFontIcon(tidyFontIcon(values.font_icon)))
+    errors.font_icon =
+      'Use Font Awesome classes: lowercase letters, digits and hyphens, separated by spaces, such as fa-solid fa-wifi.';
   return errors;
 }
 
