@@ -201,6 +201,19 @@ describe.each(directions())('backup on %s, restore on %s', (from, to) => {
       url: '/api/search/events',
       payload: { type: 'search', query: 'thermostat', results: 0 },
     });
+    // A visitor's answer to "Was this helpful?": carried over; the day's salt of its key is not.
+    const answered = await source.ctx.db
+      .selectFrom('articles')
+      .select('id')
+      .where('published', '=', 1)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const feedback = await source.app.inject({
+      method: 'POST',
+      url: `/api/knowledge/instruction/${answered.id}/feedback`,
+      payload: { helpful: false, reason: 'out_of_date', comment: 'The screenshots are old' },
+    });
+    expect(feedback.statusCode, feedback.body).toBe(200);
     // A session: never carried over.
     await adminToken(source, 'admin@example.com');
     // The key of signed file links, made when the first delivery goes out: links keep working after a move.
@@ -235,6 +248,9 @@ describe.each(directions())('backup on %s, restore on %s', (from, to) => {
     for (const table of KEPT_TABLES) expect(after[table], table).toEqual(before[table]);
     expect(after.categories?.length).toBeGreaterThan(5);
     expect(after.article_revisions?.length).toBeGreaterThan(0);
+    expect(after.article_feedback).toHaveLength(1);
+    expect(before.feedback_salts).toHaveLength(1);
+    expect(after.feedback_salts).toEqual([]);
     expect(await blobsOf(target)).toEqual(await blobsOf(source));
 
     // Every public call, and every file's bytes.

@@ -14,6 +14,7 @@ import { registerRateLimits } from './rate-limit/endpoint-limits.ts';
 import { registerFileRoutes } from './features/files/files.routes.ts';
 import { registerKnowledgeRoutes } from './features/knowledge/knowledge.routes.ts';
 import { registerSearchRoutes } from './features/search/search.routes.ts';
+import { registerArticleFeedbackRoutes } from './features/article-feedback/article-feedback.routes.ts';
 import { registerSettingsRoutes } from './features/settings/settings.routes.ts';
 import { registerPageRoutes } from './features/pages/pages.routes.ts';
 import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
@@ -127,6 +128,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerAuthRoutes(app, ctx);
   registerKnowledgeRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
+  registerArticleFeedbackRoutes(app, ctx);
   registerFileRoutes(app, ctx);
   await registerUploadRoutes(app, ctx);
   registerTicketRoutes(app, ctx);

@@ -4,6 +4,7 @@ import { createContext } from './context-factory.ts';
 import { seedOnFirstStart } from './features/content-folder/demo.service.ts';
 import { startDeliveryWorker } from './features/delivery/delivery.service.ts';
 import { startFileCleanup } from './features/tickets/stale-uploads.ts';
+import { startSaltCleanup } from './features/article-feedback/salt-cleanup.ts';
 import { startMailReplyPoller } from './features/mail-replies/mail-reply-poller.ts';
 import { warmUpHtmlCleaner } from './html/clean-html.ts';
 
@@ -16,6 +17,7 @@ export async function startServer(config: Config): Promise<void> {
   const deliveries = startDeliveryWorker(ctx, app.log);
   nudge = () => deliveries.nudge();
   const cleanup = startFileCleanup(ctx, app.log);
+  const saltCleanup = startSaltCleanup(ctx, app.log);
   // Customers' answers by mail join their threads; what they queue for the team goes out at once too.
   const mailReplies = config.imap && startMailReplyPoller(ctx, config.imap, app.log, () => nudge());
   // The index is built after the server listens and refreshed within a second of any change, on every server.
@@ -36,6 +38,7 @@ export async function startServer(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     cleanup.stop();
+    saltCleanup.stop();
     clearInterval(searchWatch);
     app.log.info({ signal }, 'shutting down');
     // A delivery in flight finishes (or times out) while requests drain; only then does the database close.

@@ -232,6 +232,26 @@ export interface MailReplyTable {
   created_at: Millis;
 }
 
+export interface ArticleFeedbackTable {
+  id: Generated<number>;
+  article_id: number;
+  /** HMAC-SHA256 (hex) of the client's address and the article under the day's salt: one row a visitor a day. */
+  visitor_key: string;
+  helpful: Flag;
+  reason: string | null;
+  /** Control characters stripped, email addresses and long numbers masked before it is stored. */
+  comment: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** The current day's random salt of the feedback keys; earlier days' are deleted, never kept. */
+export interface FeedbackSaltTable {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  salt: string;
+}
+
 export interface Database {
   sections: SectionTable;
   categories: CategoryTable;
@@ -252,6 +272,8 @@ export interface Database {
   search_queries: SearchQueryTable;
   content_changes: ContentChangeTable;
   mail_replies: MailReplyTable;
+  article_feedback: ArticleFeedbackTable;
+  feedback_salts: FeedbackSaltTable;
 }
 
 export type SectionRow = Selectable<SectionTable>;

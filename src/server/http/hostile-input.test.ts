@@ -123,10 +123,17 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     }),
   },
   'GET /api/knowledge/instruction/:id': { input: (fx) => ({ params: { id: fx.articleId } }) },
+  'POST /api/knowledge/instruction/:id/feedback': {
+    input: (fx) => ({
+      params: { id: fx.articleId },
+      body: { helpful: false, reason: 'out_of_date', comment: 'Old screenshots {n}' },
+    }),
+  },
   'GET /api/search/knowledge/suggestions': {
     input: () => ({ query: { text: 'wifi', limit: 5, perPage: 5 } }),
   },
   'GET /api/admin/search-report': { role: 'admin', input: () => ({ query: { limit: 10 } }) },
+  'GET /api/admin/feedback': { role: 'admin', input: () => ({ query: { page: 1, per_page: 10 } }) },
   'GET /files/:id/:name': { input: (fx) => ({ params: { id: fx.fileId, name: fx.fileName } }) },
   // CAPTCHA_PROVIDER=none: there is no challenge to hand out.
   'GET /api/captcha/challenge': { accept: [404], input: () => ({}) },

@@ -16,6 +16,11 @@ export const SEARCH_EVENTS_PER_HOUR = 600;
  * from REQUESTS_PER_HOUR (a requester answering the team would otherwise run out of requests).
  */
 export const REPLIES_PER_HOUR = 120;
+/**
+ * Answers to "Was this helpful?" from one address in an hour: a yes or no and its reason for 60 articles, more than a
+ * person reads; a script cannot tip an article's share with them (and each address keeps one answer a day anyway).
+ */
+export const FEEDBACK_PER_HOUR = 120;
 /** Invitations an administrator's address sends in an hour: a whole team's worth, not a mailing list's. */
 export const INVITES_PER_HOUR = 100;
 
@@ -31,6 +36,7 @@ export function registerRateLimits(app: FastifyInstance, { db, config }: AppCont
     reply: Math.max(REPLIES_PER_HOUR, config.tickets.requestsPerHour),
     upload: config.tickets.uploadsPerHour,
     'search-event': SEARCH_EVENTS_PER_HOUR,
+    feedback: FEEDBACK_PER_HOUR,
     invite: INVITES_PER_HOUR,
   };
   app.decorate('rateLimitCheck', async (limit: RateLimit, request: FastifyRequest) => {

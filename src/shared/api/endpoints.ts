@@ -25,6 +25,13 @@ import {
   InstructionParams,
   SectionList,
 } from './knowledge.ts';
+import {
+  FeedbackAnswer,
+  FeedbackBody,
+  FeedbackParams,
+  FeedbackReport,
+  FeedbackReportQuery,
+} from './feedback.ts';
 import { Branding, Environments } from './settings.ts';
 import { SearchEvent, SearchReport, SearchReportQuery, SuggestionList, SuggestionsQuery } from './search.ts';
 import {
@@ -92,13 +99,13 @@ import {
 export type { Role } from '../routes.ts';
 
 /**
- * How often one client may call an endpoint, by the name of its counter. 'issue-open', 'upload', 'search-event' and
- * 'invite' count every call in the hour (their numbers are the server's configuration or fixed) and `route()` applies
- * them; 'sign-in' counts failed guesses only, per address and per account, so its handler applies it around the
- * password check.
+ * How often one client may call an endpoint, by the name of its counter. 'issue-open', 'upload', 'search-event',
+ * 'feedback' and 'invite' count every call in the hour (their numbers are the server's configuration or fixed) and
+ * `route()` applies them; 'sign-in' counts failed guesses only, per address and per account, so its handler applies
+ * it around the password check.
  */
 export type RateLimit =
-  'sign-in' | 'account-mail' | 'invite' | 'issue-open' | 'upload' | 'search-event' | 'reply';
+  'sign-in' | 'account-mail' | 'invite' | 'issue-open' | 'upload' | 'search-event' | 'reply' | 'feedback';
 
 export interface Endpoint extends Route {
   rateLimit?: RateLimit;
@@ -279,6 +286,17 @@ export const endpoints = {
     params: InstructionParams,
     response: Instruction,
   },
+  sendArticleFeedback: {
+    ...routes.sendArticleFeedback,
+    identifies: true,
+    summary:
+      "Was this article helpful: yes or no, with an optional reason and comment; sent again the same day, it replaces that visitor's answer (no address is kept)",
+    tags: ['knowledge'],
+    params: FeedbackParams,
+    body: FeedbackBody,
+    response: FeedbackAnswer,
+    rateLimit: 'feedback',
+  },
   getSuggestions: {
     ...routes.getSuggestions,
     identifies: true,
@@ -455,6 +473,14 @@ export const endpoints = {
     headers: authHeader,
     querystring: SearchReportQuery,
     response: SearchReport,
+  },
+  getFeedbackReport: {
+    ...routes.getFeedbackReport,
+    summary: "Articles' yes and no answers, reasons and recent comments, worst first (admins)",
+    tags: ['admin'],
+    headers: authHeader,
+    querystring: FeedbackReportQuery,
+    response: FeedbackReport,
   },
   getAdminTree: {
     ...routes.getAdminTree,

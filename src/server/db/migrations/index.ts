@@ -18,6 +18,7 @@ import * as ticketCounts from './0015-ticket-counts.ts';
 import * as ticketSearchKinds from './0016-ticket-search-kinds.ts';
 import * as ticketSearchRecency from './0017-ticket-search-recency.ts';
 import * as defaultTitles from './0018-default-titles.ts';
+import * as articleFeedback from './0019-article-feedback.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -40,5 +41,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0016-ticket-search-kinds': { up: ticketSearchKinds.up(dialect) },
     '0017-ticket-search-recency': { up: ticketSearchRecency.up(dialect) },
     '0018-default-titles': { up: defaultTitles.up(dialect) },
+    '0019-article-feedback': { up: articleFeedback.up(dialect) },
   };
 }

@@ -17,10 +17,11 @@ export interface TablePlan {
  *
  * Left out: sign-in tokens (everyone signs in again on the new install, and a backup file then holds nothing that
  * opens a session), used captcha solutions, rate-limit counters and the content change log (short-lived,
- * meaningless elsewhere).
+ * meaningless elsewhere), and the day's salt of the feedback keys (kept nowhere past its day, so a backup cannot
+ * tie an answer to an address).
  * Kept: users with their password hashes (they sign in with the same passwords), tickets with their messages and outbox, so
  * deliveries still pending go out from the new install, and the mails already read from the reply mailbox, so none is
- * added twice.
+ * added twice; the articles' feedback (no address in it).
  */
 export const TABLE_PLAN = {
   files: { keep: true, key: ['id'], identity: true },
@@ -42,6 +43,8 @@ export const TABLE_PLAN = {
   rate_limits: { keep: false, key: ['key', 'window_start'] },
   search_queries: { keep: true, key: ['query'] },
   content_changes: { keep: false, key: ['revision'] },
+  article_feedback: { keep: true, key: ['id'], identity: true },
+  feedback_salts: { keep: false, key: ['day'] },
 } as const satisfies Record<keyof Database, TablePlan>;
 
 export type TableName = keyof typeof TABLE_PLAN;

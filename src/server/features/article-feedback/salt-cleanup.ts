@@ -1,0 +1,20 @@
+import type { AppContext } from '../../context.ts';
+import { forgetOldSalts } from './article-feedback.service.ts';
+
+/**
+ * Deletes the feedback salts of days gone by every hour, so a day's salt is gone soon after the day even when no
+ * answer of the next day replaces it. Several servers doing it at once is harmless.
+ */
+export function startSaltCleanup(
+  ctx: AppContext,
+  log: { warn(details: object, message: string): void },
+): { stop(): void } {
+  const run = () =>
+    void forgetOldSalts(ctx.db).catch((error: unknown) =>
+      log.warn({ err: error }, 'feedback salt clean-up failed; it runs again in an hour'),
+    );
+  const timer = setInterval(run, 60 * 60 * 1000);
+  timer.unref();
+  run();
+  return { stop: () => clearInterval(timer) };
+}
