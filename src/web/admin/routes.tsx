@@ -3,6 +3,7 @@ import { adminOnly, sessionLoader } from './features/session/session.tsx';
 import { articleLoader, newArticleLoader } from './routes/article.tsx';
 import { BrandingPage, brandingLoader } from './routes/branding.tsx';
 import { categoryLoader } from './routes/category.tsx';
+import { FeedbackPage, feedbackLoader } from './routes/feedback.tsx';
 import { ContentHome, ContentLayout, contentLoader } from './routes/content.tsx';
 import { AdminNotFound, Loading, PageError, Shell, ShellError } from './routes/shell.tsx';
 import { RequestPage, requestLoader } from './routes/request.tsx';
@@ -56,6 +57,7 @@ export const routes: RouteObject[] = [
           },
           { path: 'requests', loader: requestsLoader, Component: RequestsPage },
           { path: 'requests/:id', loader: requestLoader, Component: RequestPage },
+          { path: 'feedback', loader: adminOnly(feedbackLoader), Component: FeedbackPage },
           { path: 'branding', loader: adminOnly(brandingLoader), Component: BrandingPage },
           { path: 'users', loader: adminOnly(usersLoader), Component: UsersPage },
           { path: '*', Component: AdminNotFound },

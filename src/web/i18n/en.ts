@@ -80,6 +80,25 @@ export const en = {
   prefilledFromAccount: 'Filled in from your account',
   prefilledFromLink: 'Filled in from the link you followed',
   notYou: 'Not you? Clear name and email',
+  feedbackQuestion: 'Was this article helpful?',
+  feedbackYes: 'Yes',
+  feedbackNo: 'No',
+  feedbackThanks: 'Thank you for your feedback!',
+  feedbackMoreYes: 'What did you like? (optional)',
+  feedbackMoreNo: 'What went wrong? (optional)',
+  feedbackReasonAnswered: 'It answered my question',
+  feedbackReasonEasy: 'Easy to understand',
+  feedbackReasonComplete: 'It had everything I needed',
+  feedbackReasonNotAnswered: 'Didn’t answer my question',
+  feedbackReasonHard: 'Hard to understand',
+  feedbackReasonOutdated: 'Out of date',
+  feedbackReasonMissing: 'Something is missing',
+  feedbackComment: 'Comment (optional)',
+  feedbackCommentHint:
+    'Only our team reads it. Email addresses and long numbers are hidden, so please leave out personal details.',
+  feedbackSend: 'Send feedback',
+  feedbackDone: 'Thank you! Your feedback helps us improve this article.',
+  feedbackFailed: 'Your answer could not be sent. Please try again.',
 };
 
 export type MessageKey = keyof typeof en;

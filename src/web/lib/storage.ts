@@ -7,6 +7,8 @@ export const storageKeys = {
   ifRedirectOnInstructionsPage: 'ifRedirectOnInstructionsPage',
   megapolName: 'megapolName',
   megapolEmail: 'megapolEmail',
+  /** Ours: the articles this browser answered "Was this helpful?" for today. */
+  feedbackAnswers: 'feedbackAnswers',
 } as const;
 
 type Key = (typeof storageKeys)[keyof typeof storageKeys];

@@ -3,6 +3,7 @@ import { href } from '../../shared/paths.ts';
 import { data, redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { apiFrom } from '../api/api-context.ts';
 import { HtmlContent } from '../components/html-content.tsx';
+import { ArticleFeedback } from '../features/knowledge/article-feedback.tsx';
 import { ArticleList } from '../features/knowledge/article-list.tsx';
 import { FileList } from '../features/knowledge/file-list.tsx';
 import {
@@ -81,6 +82,7 @@ function Article({ instruction, siblings, trail }: InstructionData) {
         <h1>{instruction.title}</h1>
         <HtmlContent html={instruction.description} />
         <FileList files={instruction.files} />
+        <ArticleFeedback key={instruction.id} articleId={instruction.id} />
         {instruction.can_create_issue && <RequestSection instruction={instruction} trail={trail} />}
       </article>
       {siblings.length > 1 && (

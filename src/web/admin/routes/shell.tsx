@@ -29,6 +29,7 @@ const NAV = [
     admin: false,
     active: (path: string) => path.startsWith('/requests'),
   },
+  { to: '/feedback', label: 'Feedback', admin: true, active: (path: string) => path.startsWith('/feedback') },
   { to: '/branding', label: 'Branding', admin: true, active: (path: string) => path.startsWith('/branding') },
   { to: '/users', label: 'Users', admin: true, active: (path: string) => path.startsWith('/users') },
 ];
