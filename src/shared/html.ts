@@ -4,3 +4,13 @@ export const escapeHtml = (text: string) =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   );
+
+/**
+ * A value as JSON safe inside `<script type="application/json">` (or `ld+json`): `<`, `>`, `&` and the line
+ * separators are escaped, so nothing in the data can end the element.
+ */
+export const inertJson = (value: unknown) =>
+  JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );

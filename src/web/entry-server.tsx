@@ -7,12 +7,14 @@ import {
   StaticRouterProvider,
   type StaticHandlerContext,
 } from 'react-router';
-import type { Branding } from '../shared/api/settings.ts';
+import type { Branding, Environments } from '../shared/api/settings.ts';
 import type { Api } from './api/client.ts';
 import type { LoaderContext } from './api/api-context.ts';
 import { createTranslator } from './i18n/i18n.tsx';
 import { pageHead, type PageHead } from './routes/head.ts';
+import { pageSeo, type PageSeo } from './routes/seo.ts';
 import { BASE_PATH } from '../shared/paths.ts';
+import { inertJson } from '../shared/html.ts';
 import { routes } from './routes.tsx';
 import { FONT_ICON_MARKER } from './components/font-icon.tsx';
 
@@ -25,6 +27,8 @@ export type RenderResult =
       /** The router's state for hydration, as JSON safe inside `<script type="application/json">` (see entry-client). */
       hydration: string;
       head: PageHead;
+      /** Canonical address, link-preview facts and structured data; null when the site's settings could not load. */
+      seo: PageSeo | null;
       lang: string;
       projectId: string | null;
       /** The page shows an icon-font glyph, so its document links the icon font's stylesheet. */
@@ -53,10 +57,7 @@ export function hydrationJson(context: StaticHandlerContext): string {
         ]),
       )
     : null;
-  return JSON.stringify({ loaderData: context.loaderData, actionData: context.actionData, errors }).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return inertJson({ loaderData: context.loaderData, actionData: context.actionData, errors });
 }
 
 const handler = createStaticHandler(routes);
@@ -89,24 +90,35 @@ export async function render(
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </StrictMode>,
   );
-  const rootData = context.loaderData.root as { branding?: Branding } | undefined;
+  const rootData = context.loaderData.root as
+    { branding?: Branding; environments?: Environments } | undefined;
   const branding = rootData?.branding ?? (await api.branding().catch(() => undefined));
   const lang = branding?.lang ?? 'en';
-  const head = pageHead(
-    context.matches.map((match) => ({
-      handle: match.route.handle,
-      data: context.loaderData[match.route.id],
-    })),
-    branding?.site_title ?? '',
-    createTranslator(lang),
-  );
-  const status = head.status ?? context.statusCode;
+  const t = createTranslator(lang);
+  const matches = context.matches.map((match) => ({
+    handle: match.route.handle,
+    data: context.loaderData[match.route.id],
+  }));
+  const pageHeadOf = pageHead(matches, branding?.site_title ?? '', t);
+  const status = pageHeadOf.status ?? context.statusCode;
+  const head = { ...pageHeadOf, noindex: pageHeadOf.noindex || status >= 400 };
+  const origin = rootData?.environments?.knowledge_portal;
   return {
     kind: 'page',
     status,
     html,
     hydration: hydrationJson(context),
-    head: { ...head, noindex: head.noindex || status >= 400 },
+    head,
+    seo:
+      branding && origin
+        ? pageSeo(matches, {
+            pathname: new URL(request.url).pathname,
+            noindex: head.noindex,
+            branding,
+            origin,
+            t,
+          })
+        : null,
     lang,
     projectId: branding?.project_id ?? null,
     fontIcons: FONT_ICON_USE.test(html),

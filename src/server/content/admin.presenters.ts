@@ -94,6 +94,7 @@ export function presentAdminArticle(
     ...presentAdminArticleSummary(article),
     body_html: article.body_html,
     lang: article.lang as Language | null,
+    noindex: article.noindex === 1,
     files: files.map(presentAdminFile),
     revision_id: revisionId ?? 0,
     created_at: isoOf(article.created_at),

@@ -51,6 +51,8 @@ export interface ArticleTable {
   updated_at: Millis;
   /** Added by 0013-visibility, 'everyone' for every row before it. */
   visibility: Generated<Visibility>;
+  /** Hidden from search engines (0020-article-noindex): the page says noindex and the sitemap leaves it out. */
+  noindex: Generated<Flag>;
 }
 
 export type FileKind = 'content' | 'upload';

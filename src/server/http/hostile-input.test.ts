@@ -183,6 +183,10 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /admin': { input: () => ({}) },
   'GET /admin/*': { input: () => ({ params: { '*': 'articles/1' } }) },
   'GET /': { input: () => ({}) },
+  'GET /robots.txt': { input: () => ({}) },
+  'GET /sitemap.xml': { input: () => ({}) },
+  // One part (the fixture's few pages make none): the hostile values meet the part's parsing all the same.
+  'GET /sitemaps/:part': { input: () => ({ params: { part: '1.xml' } }) },
   'GET /login': { input: () => ({}) },
   'GET /signup': { input: () => ({}) },
   'GET /forgot-password': { input: () => ({}) },

@@ -26,6 +26,9 @@ import type { RevisionWatch } from '../revisions/revision-watch.ts';
 /** Paths whose GET answers are the same for every visitor. */
 const PUBLIC_PREFIXES = [
   BASE_PATH,
+  '/robots.txt',
+  '/sitemap.xml',
+  '/sitemaps/',
   '/api/knowledge/',
   apiPaths.branding,
   apiPaths.suggestions,
@@ -118,6 +121,9 @@ export function cacheTagsOf(url: string): string[] {
   if (path === apiPaths.instructions) return end < 0 ? ['tree'] : ['tree', 'bodies'];
   if (path === apiPaths.suggestions) return ['tree', 'search'];
   if (path === apiPaths.branding || path === apiPaths.environments) return ['branding'];
+  // Its lastmod dates follow the bodies; the help centre being on follows the branding.
+  if (path === '/sitemap.xml' || path.startsWith('/sitemaps/')) return ['tree', 'bodies', 'branding'];
+  if (path === '/robots.txt') return [];
   if (path.startsWith('/api/knowledge/')) return ['tree'];
   const page = ARTICLE_PAGE.exec(path);
   if (page) return ['tree', 'branding', `article:${page[1]}`];

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { escapeHtml } from '../../shared/html.ts';
+import { escapeHtml, inertJson } from '../../shared/html.ts';
 import type { RenderResult } from '../../web/entry-server.tsx';
 import { createApi } from '../../web/api/client.ts';
 import type { WebAssets } from './web-assets.ts';
@@ -87,7 +87,8 @@ export function htmlDocument(
     `<title>${escapeHtml(page.head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(page.head.description)}">`,
     page.head.noindex ? '<meta name="robots" content="noindex">' : '',
-    '<link rel="icon" href="data:,">',
+    ...seoTags(page),
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
     page.fontIcons && assets.fontIcons ? `<link rel="stylesheet" href="${assets.fontIcons}">` : '',
     ...assets.preloads.map((href) => `<link rel="modulepreload" href="${href}">`),
@@ -101,4 +102,38 @@ export function htmlDocument(
     ? `<script type="application/json" id="signpost-hydration">${page.hydration}</script>`
     : '';
   return `<!doctype html>\n<html lang="${escapeHtml(page.lang)}">\n<head>\n${head}\n</head>\n<body>\n<div id="root">${page.html}</div>\n${hydration}\n</body>\n</html>\n`;
+}
+
+/** Open Graph names a locale with its country. */
+const OG_LOCALES: Record<string, string> = {
+  en: 'en_US',
+  ru: 'ru_RU',
+  'pt-BR': 'pt_BR',
+  it: 'it_IT',
+  sk: 'sk_SK',
+};
+
+/** The canonical link, Open Graph and Twitter card tags, and the structured data, of a rendered page. */
+function seoTags(page: Extract<RenderResult, { kind: 'page' }>): string[] {
+  const { seo, head } = page;
+  if (!seo) return [];
+  const meta = (property: string, content: string | null) =>
+    content ? `<meta property="${property}" content="${escapeHtml(content)}">` : '';
+  // The page's own title, without the site's after it: the site's name has a tag of its own.
+  const title = head.title.endsWith(` | ${seo.siteName}`)
+    ? head.title.slice(0, -` | ${seo.siteName}`.length)
+    : head.title;
+  return [
+    seo.canonical ? `<link rel="canonical" href="${escapeHtml(seo.canonical)}">` : '',
+    meta('og:type', seo.type),
+    meta('og:site_name', seo.siteName),
+    meta('og:title', title),
+    meta('og:description', head.description),
+    meta('og:url', seo.canonical),
+    meta('og:image', seo.image),
+    meta('og:locale', OG_LOCALES[page.lang] ?? null),
+    `<meta name="twitter:card" content="${seo.image ? 'summary_large_image' : 'summary'}">`,
+    // Inert JSON, like the hydration data: `<` is escaped so nothing in a title can end the element.
+    ...seo.jsonLd.map((data) => `<script type="application/ld+json">${inertJson(data)}</script>`),
+  ].filter(Boolean);
 }

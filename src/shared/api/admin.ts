@@ -87,6 +87,8 @@ export const AdminArticle = Type.Object({
   body_html: Type.String(),
   /** The article's own language; null means the help centre's. */
   lang: Type.Union([Language, Type.Null()]),
+  /** Hidden from search engines (see ArticleFields.noindex). */
+  noindex: Type.Boolean(),
   files: Type.Array(AdminFile),
   /** The newest revision: send it back as base_revision_id so a save over someone else's is refused (409). */
   revision_id: Type.Integer(),
@@ -157,6 +159,8 @@ const ArticleFields = {
   can_create_issue: Type.Boolean(),
   lang: Type.Union([Language, Type.Null()]),
   visibility: VisibilitySchema,
+  /** Hidden from search engines: readers still see it; its page asks not to be indexed and no sitemap lists it. */
+  noindex: Type.Boolean(),
   /** Attachments in their order: files from POST /api/admin/files or already attached. */
   file_ids: Type.Array(Id, { maxItems: 100 }),
 };

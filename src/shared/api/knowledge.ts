@@ -61,6 +61,11 @@ export const Instruction = Type.Object({
   category_id: Type.Union([Type.Integer(), Type.Null()]),
   can_create_issue: Type.Boolean(),
   files: Type.Array(FileRef),
+  /** Our additions: when it was written and last changed (ISO 8601), for the page and search engines. */
+  created_at: Type.String({ description: 'ISO 8601' }),
+  updated_at: Type.String({ description: 'ISO 8601' }),
+  /** The team hid it from search engines: its page asks not to be indexed and the sitemap leaves it out. */
+  noindex: Type.Boolean(),
 });
 export type Instruction = Static<typeof Instruction>;
 

@@ -1,4 +1,6 @@
-/** HTML the server sanitised when it was stored (article bodies, category descriptions). */
+import { boxTables } from '../features/knowledge/article-outline.ts';
+
+/** HTML the server sanitised when it was stored (article bodies, category descriptions); tables scroll in a box. */
 export function HtmlContent({ html, className }: { html: string; className?: string }) {
-  return <div className={className ?? 'rich-text'} dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div className={className ?? 'rich-text'} dangerouslySetInnerHTML={{ __html: boxTables(html) }} />;
 }

@@ -23,6 +23,7 @@ import { autoRedirectEnd } from '../lib/auto-redirect.ts';
 import { computeTrail, visitCategory } from '../lib/trail.ts';
 import { describe, parseId } from '../lib/text.ts';
 import type { RouteHandle } from './head.ts';
+import { breadcrumbList } from './seo.ts';
 import { useRootData } from './root-data.ts';
 
 const notFound = () => data(null, { status: 404 });
@@ -80,6 +81,10 @@ interface CategoryData {
 }
 
 export const categoryHandle: RouteHandle = {
+  seo: (loaded, site) => {
+    const trail = (loaded as CategoryData | undefined)?.trail;
+    return trail ? { jsonLd: [breadcrumbList(site, trail)] } : {};
+  },
   head: (loaded, t) => {
     if (hasSignInPrompt(loaded)) return { title: t('signInToReadTitle') };
     const category = (loaded as CategoryData | undefined)?.category;

@@ -1,5 +1,6 @@
 import type { UIMatch } from 'react-router';
 import type { Translate } from '../i18n/i18n.tsx';
+import type { RouteSeo } from './seo.ts';
 
 export interface PageHead {
   title: string;
@@ -10,8 +11,13 @@ export interface PageHead {
 }
 
 export interface RouteHandle {
-  /** Title and description for the document head, from the route's loader data. */
-  head?: (data: unknown, t: Translate) => { title?: string; description?: string };
+  /**
+   * Title and description for the document head, from the route's loader data; `noindex` when this page is to be
+   * left out of search engines (an article the team hid from them).
+   */
+  head?: (data: unknown, t: Translate) => { title?: string; description?: string; noindex?: boolean };
+  /** The page's kind and structured data for search engines (see seo.ts). */
+  seo?: RouteSeo;
   /** HTTP status to answer with when this route renders (the not-found screens). */
   status?: number;
   /** Not for search engines' indexes (the search results page). */
@@ -26,12 +32,16 @@ export function pageHead(
   siteTitle: string,
   t: Translate,
 ): PageHead {
-  let head: { title?: string; description?: string } = {};
+  let head: { title?: string; description?: string; noindex?: boolean } = {};
   let status: number | undefined;
   let noindex = false;
   for (const match of matches) {
     const handle = match.handle as RouteHandle | undefined;
-    if (handle?.head) head = { ...head, ...handle.head(match.data, t) };
+    if (handle?.head) {
+      const said = handle.head(match.data, t);
+      head = { ...head, ...said };
+      if (said.noindex) noindex = true;
+    }
     if (handle?.status) status = handle.status;
     if (handle?.noindex) noindex = true;
   }

@@ -7,6 +7,8 @@ import { CategoryTile, hasContent } from '../features/knowledge/category-tiles.t
 import { useI18n } from '../i18n/i18n.tsx';
 import { storageKeys, writeItem } from '../lib/storage.ts';
 import type { RouteHandle } from './head.ts';
+import { absoluteUrl, publisher } from './seo.ts';
+import { href } from '../../shared/paths.ts';
 import { useRootData } from './root-data.ts';
 
 export async function homeLoader({ context }: LoaderFunctionArgs) {
@@ -17,6 +19,27 @@ export async function homeLoader({ context }: LoaderFunctionArgs) {
 type HomeData = Awaited<ReturnType<typeof homeLoader>>;
 
 export const homeHandle: RouteHandle = {
+  // The site, and how a search engine may send a query straight to its search page.
+  seo: (_data, site) => ({
+    jsonLd: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'WebSite',
+        name: site.name,
+        url: absoluteUrl(site.origin, href.home()),
+        inLanguage: site.lang,
+        publisher: publisher(site),
+        potentialAction: {
+          '@type': 'SearchAction',
+          target: {
+            '@type': 'EntryPoint',
+            urlTemplate: absoluteUrl(site.origin, `${href.search()}?query={search_term_string}`),
+          },
+          'query-input': 'required name=search_term_string',
+        },
+      },
+    ],
+  }),
   hideRequestHint: (data) =>
     (data as HomeData | undefined)?.articles.some((a) => a.can_create_issue) ?? false,
 };

@@ -1,10 +1,20 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { href } from '../../shared/paths.ts';
 import { data, redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { apiFrom } from '../api/api-context.ts';
 import { HtmlContent } from '../components/html-content.tsx';
 import { ArticleFeedback } from '../features/knowledge/article-feedback.tsx';
 import { ArticleList } from '../features/knowledge/article-list.tsx';
+import { outlineArticle } from '../features/knowledge/article-outline.ts';
+import {
+  ArticleMeta,
+  ArticlePager,
+  onHeadingAnchorClick,
+  RelatedArticles,
+  TableOfContents,
+  useCopyLink,
+  type ArticleLink,
+} from '../features/knowledge/article-parts.tsx';
 import { FileList } from '../features/knowledge/file-list.tsx';
 import {
   hasSignInPrompt,
@@ -19,6 +29,8 @@ import { storageKeys, writeItem } from '../lib/storage.ts';
 import { computeTrail } from '../lib/trail.ts';
 import { describe, parseId } from '../lib/text.ts';
 import type { RouteHandle } from './head.ts';
+import { useRootData } from './root-data.ts';
+import { absoluteUrl, breadcrumbList, publisher } from './seo.ts';
 import type { Instruction } from '../../shared/api/knowledge.ts';
 
 export async function instructionLoader({ params, context }: LoaderFunctionArgs) {
@@ -39,19 +51,40 @@ export async function instructionLoader({ params, context }: LoaderFunctionArgs)
   // For signed-in visitors, and this one is not: a prompt to sign in (401), nothing of the article.
   if (restricted) return data<SignInRequired>({ signInRequired: true }, { status: 401 });
   if (!instruction) throw redirect(href.notFoundPage());
-  const siblings = bundle.items
-    .filter((a) => a.section_id === instruction.section_id)
-    .map(({ id: articleId, title }) => ({ id: articleId, title }));
+  const link = ({ id: articleId, title }: ArticleLink) => ({ id: articleId, title });
+  const siblings = bundle.items.filter((a) => a.section_id === instruction.section_id).map(link);
+  // Before and after it in its category (or among the section's articles outside any), in their order.
+  const inPlace = bundle.items.filter(
+    (a) => a.section_id === instruction.section_id && a.category_id === instruction.category_id,
+  );
+  const at = inPlace.findIndex((a) => a.id === instruction.id);
+  const previous = at > 0 ? link(inPlace[at - 1] as ArticleLink) : null;
+  const next = at >= 0 && at < inPlace.length - 1 ? link(inPlace[at + 1] as ArticleLink) : null;
+  // Related: what the search finds for its title, less itself and what the pager already offers.
+  const related = await api
+    .suggestions(instruction.title, RELATED_ARTICLES + 3)
+    .then(({ items }) =>
+      items
+        .filter((a) => a.id !== instruction.id && a.id !== previous?.id && a.id !== next?.id)
+        .slice(0, RELATED_ARTICLES)
+        .map(link),
+    )
+    .catch(() => []);
   const trail = computeTrail(
     { sections, categories: categories.items },
     { categoryId: instruction.category_id, sectionId: instruction.section_id, instruction },
   );
-  return { instruction, siblings, trail };
+  return { instruction, siblings, previous, next, related, trail };
 }
+
+const RELATED_ARTICLES = 4;
 
 interface InstructionData {
   instruction: Instruction;
-  siblings: { id: number; title: string }[];
+  siblings: ArticleLink[];
+  previous: ArticleLink | null;
+  next: ArticleLink | null;
+  related: ArticleLink[];
   trail: ReturnType<typeof computeTrail>;
 }
 
@@ -59,7 +92,38 @@ export const instructionHandle: RouteHandle = {
   head: (loaded, t) => {
     if (hasSignInPrompt(loaded)) return { title: t('signInToReadTitle') };
     const instruction = (loaded as InstructionData | undefined)?.instruction;
-    return instruction ? { title: instruction.title, description: describe(instruction.description) } : {};
+    return instruction
+      ? {
+          title: instruction.title,
+          description: describe(instruction.description),
+          noindex: instruction.noindex,
+        }
+      : {};
+  },
+  seo: (loaded, site) => {
+    if (hasSignInPrompt(loaded) || !loaded) return {};
+    const { instruction, trail } = loaded as InstructionData;
+    const url = absoluteUrl(site.origin, href.instruction(instruction.id));
+    return {
+      type: 'article',
+      jsonLd: [
+        {
+          '@context': 'https://schema.org',
+          '@type': 'Article',
+          headline:
+            instruction.title.length > 110 ? `${instruction.title.slice(0, 109)}…` : instruction.title,
+          description: describe(instruction.description),
+          datePublished: instruction.created_at,
+          dateModified: instruction.updated_at,
+          inLanguage: site.lang,
+          author: publisher(site),
+          publisher: publisher(site),
+          mainEntityOfPage: { '@type': 'WebPage', '@id': url },
+          url,
+        },
+        breadcrumbList(site, trail),
+      ],
+    };
   },
 };
 
@@ -68,8 +132,20 @@ export function InstructionPage() {
   return hasSignInPrompt(loaded) ? <SignInPrompt /> : <Article {...loaded} />;
 }
 
-function Article({ instruction, siblings, trail }: InstructionData) {
+/** Articles with at least this many section headings get a table of contents. */
+const TOC_MIN_HEADINGS = 3;
+
+function Article({ instruction, siblings, previous, next, related, trail }: InstructionData) {
   const { t } = useI18n();
+  const { environments } = useRootData();
+  const outline = useMemo(
+    () => outlineArticle(instruction.description, (title) => t('copyLinkToSection', { title })),
+    [instruction.description, t],
+  );
+  const { status, copy } = useCopyLink();
+  // The article's address on the help centre's public host, as the request form sends it.
+  const articleUrl = `${environments.knowledge_portal}${href.instruction(instruction.id)}`;
+  const toc = outline.headings.length >= TOC_MIN_HEADINGS ? outline.headings : [];
 
   useEffect(() => {
     writeItem(storageKeys.currentSection, String(instruction.section_id));
@@ -77,20 +153,40 @@ function Article({ instruction, siblings, trail }: InstructionData) {
 
   return (
     <div className="instruction-layout">
-      <article className="instruction">
+      <article
+        className="instruction"
+        onClick={(event) => onHeadingAnchorClick(event, (hash) => void copy(`${articleUrl}${hash}`))}
+      >
         <Trail steps={trail} />
         <h1>{instruction.title}</h1>
-        <HtmlContent html={instruction.description} />
+        <ArticleMeta
+          updatedAt={instruction.updated_at}
+          words={outline.words}
+          onCopy={() => void copy(articleUrl)}
+        />
+        {toc.length > 0 && <TableOfContents headings={toc} placement="top" />}
+        <HtmlContent html={outline.html} />
         <FileList files={instruction.files} />
+        <ArticlePager previous={previous} next={next} />
+        <RelatedArticles articles={related} />
         <ArticleFeedback key={instruction.id} articleId={instruction.id} />
         {instruction.can_create_issue && <RequestSection instruction={instruction} trail={trail} />}
       </article>
-      {siblings.length > 1 && (
-        <aside className="sidebar" aria-labelledby="sidebar-heading">
-          <h2 id="sidebar-heading">{t('articlesInSection')}</h2>
-          <ArticleList articles={siblings} currentId={instruction.id} />
+      {(siblings.length > 1 || toc.length > 0) && (
+        <aside className="sidebar">
+          {siblings.length > 1 && (
+            <section aria-labelledby="sidebar-heading">
+              <h2 id="sidebar-heading">{t('articlesInSection')}</h2>
+              <ArticleList articles={siblings} currentId={instruction.id} />
+            </section>
+          )}
+          {/* Last, so that it sticks once the list has scrolled away, covering nothing. */}
+          {toc.length > 0 && <TableOfContents headings={toc} placement="side" />}
         </aside>
       )}
+      <div className="toast-region" role="status" aria-live="polite">
+        {status && <div className="toast">{status}</div>}
+      </div>
     </div>
   );
 }

@@ -56,6 +56,7 @@ export async function createArticle(
       can_create_issue: flag(body.can_create_issue ?? false),
       published: flag(body.published ?? false),
       visibility: body.visibility ?? 'everyone',
+      noindex: flag(body.noindex ?? false),
       position: 1_000_000,
       source_path: null,
       created_at: now,
@@ -150,6 +151,8 @@ export async function updateArticle(
     if (body.lang !== undefined && body.lang !== article.lang) changes.lang = body.lang;
     if (body.visibility !== undefined && body.visibility !== article.visibility)
       changes.visibility = body.visibility;
+    if (body.noindex !== undefined && flag(body.noindex) !== article.noindex)
+      changes.noindex = flag(body.noindex);
     const current = (await attachedFileRows(trx, id)).map((f) => f.id);
     const fileIds = body.file_ids && body.file_ids.join() !== current.join() ? body.file_ids : undefined;
     if (Object.keys(changes).length === 0 && !fileIds) return getAdminArticle(trx, id);

@@ -475,7 +475,11 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
       expect(document).toContain('class="site-header"');
       expect(document).toMatch(/Preview shelf[\s\S]*Hidden shelf[\s\S]*Inner shelf/);
       expect(document).toContain('<h1>Unsaved title</h1>');
-      expect(document).toContain('<h2>Wiring</h2><p>Red to red.<img src="x" loading="lazy"');
+      // The heading as the article page shows it: an id to link to, and its anchor.
+      expect(document).toMatch(
+        /<h2 id="wiring">Wiring<a class="heading-anchor"[^>]*>#<\/a><\/h2><p>Red to red.<img src="x" loading="lazy"/,
+      );
+      expect(document).not.toContain('rel="canonical"');
       expect(document).toContain('wiring.pdf');
       expect(document).toContain('Make a request');
       expect(document).toContain('Neighbour');

@@ -180,6 +180,7 @@ export async function exportFolder(
           published: article.published === 1,
           lang: article.lang ?? undefined,
           ...visibilityOf(article),
+          noindex: article.noindex === 1 ? true : undefined,
           files: attached.length ? attached : undefined,
           // A body written in the admin is HTML: imported back as it is (sanitised), never read as Markdown.
           format: article.body_source === null ? 'html' : undefined,

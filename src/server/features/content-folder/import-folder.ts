@@ -206,6 +206,7 @@ async function writeFolder(
       can_create_issue: article.canCreateIssue ? (1 as const) : (0 as const),
       published: article.published ? (1 as const) : (0 as const),
       visibility: article.visibility,
+      noindex: article.noindex ? (1 as const) : (0 as const),
       position: article.position,
     };
     const found = existing.articles.get(article.path);

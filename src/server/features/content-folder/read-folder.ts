@@ -55,6 +55,7 @@ export interface FolderArticle {
   published: boolean;
   lang: string | null;
   visibility: Visibility;
+  noindex: boolean;
   files: string[];
   body: string;
   format: BodyFormat;
@@ -93,6 +94,7 @@ const ARTICLE_KEYS = [
   'lang',
   'format',
   'visibility',
+  'noindex',
 ] as const;
 
 /** The newline that ends the file is not part of an HTML body (the export adds one). */
@@ -327,6 +329,7 @@ export function readContentFolder(root: string): ContentFolder {
       published: readBoolean(relative, 'published', data.published) ?? true,
       lang,
       visibility: readVisibility(relative, data.visibility),
+      noindex: readBoolean(relative, 'noindex', data.noindex) ?? false,
       files: [...new Set(files)],
       body: format === 'html' ? withoutFinalNewline(body) : body,
       format,

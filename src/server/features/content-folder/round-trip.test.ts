@@ -55,10 +55,12 @@ describe.each(testDialects())('admin content and content folders on %s', (dialec
         body_html: body,
         published: true,
         can_create_issue: true,
+        noindex: true,
         file_ids: [manual!.id],
       }),
       201,
     );
+    expect(article.noindex).toBe(true);
     expect(article.body_html).toContain('<table>');
     expect(article.body_html).toContain('class="callout callout-warning"');
 
@@ -66,6 +68,7 @@ describe.each(testDialects())('admin content and content folders on %s', (dialec
     await exportFolder(t.ctx, folder, { force: true });
     const exported = fs.readFileSync(path.join(folder, 'guides/setup/install-the-app.md'), 'utf8');
     expect(exported).toMatch(/^format: html$/m);
+    expect(exported).toMatch(/^noindex: true$/m);
     expect(exported).not.toContain('/files/');
 
     const fresh = await createTestApp(dialect);
@@ -74,7 +77,12 @@ describe.each(testDialects())('admin content and content folders on %s', (dialec
       const imported = await fresh.ctx.db.selectFrom('articles').selectAll().executeTakeFirstOrThrow();
       expect(imported.body_html).toBe(article.body_html);
       expect(imported.body_source).toBeNull();
-      expect(imported).toMatchObject({ title: 'Install the app', published: 1, can_create_issue: 1 });
+      expect(imported).toMatchObject({
+        title: 'Install the app',
+        published: 1,
+        can_create_issue: 1,
+        noindex: 1,
+      });
       const importedCategory = await fresh.ctx.db
         .selectFrom('categories')
         .selectAll()

@@ -43,5 +43,8 @@ export function presentInstruction(article: ArticleRow, files: FileRow[]): Instr
     ...presentInstructionSummary(article),
     description: article.body_html,
     files: files.map(presentFile),
+    created_at: new Date(Number(article.created_at)).toISOString(),
+    updated_at: new Date(Number(article.updated_at)).toISOString(),
+    noindex: article.noindex === 1,
   };
 }

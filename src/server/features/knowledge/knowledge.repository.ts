@@ -119,3 +119,14 @@ export async function filesById(db: Executor, ids: number[]): Promise<Map<number
   const rows = await db.selectFrom('files').selectAll().where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [r.id, r]));
 }
+
+/** The published articles anyone may read and the team has not hidden from search engines, for the sitemap. */
+export function listIndexableArticles(
+  db: Executor,
+  readers: Readers,
+): Promise<Pick<ArticleRow, 'id' | 'section_id' | 'category_id' | 'updated_at'>[]> {
+  return readableBy(db.selectFrom('articles').where('published', '=', 1).where('noindex', '=', 0), readers)
+    .select(['id', 'section_id', 'category_id', 'updated_at'])
+    .orderBy('id')
+    .execute();
+}

@@ -4,8 +4,10 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { audienceOf } from '../../content/visibility.ts';
 import { getInstruction, getSections, listCategories, listInstructions } from './knowledge.service.ts';
+import { ApiError } from '../../http/errors.ts';
+import { chunk, robotsTxt, sitemapEntries, sitemapIndex, SITEMAP_URLS_MAX, urlSet } from './sitemap.ts';
 
-export function registerKnowledgeRoutes(app: FastifyInstance, { db }: AppContext): void {
+export function registerKnowledgeRoutes(app: FastifyInstance, { db, config }: AppContext): void {
   // Each answers for its reader: what is for signed-in visitors only reaches a signed-in one (see visibility.ts).
   route(app, endpoints.listSections, async (_request, _reply, session) =>
     getSections(db, audienceOf(session?.user)),
@@ -19,4 +21,35 @@ export function registerKnowledgeRoutes(app: FastifyInstance, { db }: AppContext
   route(app, endpoints.getInstruction, async (request, _reply, session) =>
     getInstruction(db, request.params.id, audienceOf(session?.user)),
   );
+
+  registerCrawlerRoutes(app, db, config.publicUrl);
+}
+
+/**
+ * For search engines, at the site's root where they look (the one exception to "outside /knowledge is not found"):
+ * robots.txt, and the sitemap of what anonymous visitors can read, on PUBLIC_URL whatever host was asked. Past
+ * SITEMAP_URLS_MAX addresses the sitemap is an index of numbered parts (part 1 is the whole sitemap until then).
+ * Kept in memory like the pages.
+ */
+function registerCrawlerRoutes(app: FastifyInstance, db: AppContext['db'], origin: string): void {
+  const xml = 'application/xml; charset=utf-8';
+  app.get('/robots.txt', async (_request, reply) =>
+    reply
+      .header('Content-Type', 'text/plain; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .send(robotsTxt(origin)),
+  );
+  app.get('/sitemap.xml', async (_request, reply) => {
+    const parts = chunk(await sitemapEntries(db), SITEMAP_URLS_MAX);
+    const body = parts.length > 1 ? sitemapIndex(origin, parts) : urlSet(origin, parts[0] ?? []);
+    return reply.header('Content-Type', xml).header('Cache-Control', 'no-cache').send(body);
+  });
+  app.get<{ Params: { part: string } }>('/sitemaps/:part', async (request, reply) => {
+    const number = /^([1-9]\d{0,5})\.xml$/.exec(request.params.part)?.[1];
+    const parts = number ? chunk(await sitemapEntries(db), SITEMAP_URLS_MAX) : [];
+    // Part 1 always exists: the whole sitemap while it fits in one file.
+    const part = number ? (parts[Number(number) - 1] ?? (number === '1' ? [] : undefined)) : undefined;
+    if (!part) throw new ApiError(404, 'not_found', `No sitemap ${request.params.part}`);
+    return reply.header('Content-Type', xml).header('Cache-Control', 'no-cache').send(urlSet(origin, part));
+  });
 }

@@ -242,6 +242,9 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
               category_id: setup.id,
               can_create_issue: true,
               files: [fileRef(manual), fileRef(notes)],
+              created_at: new Date(install.created_at).toISOString(),
+              updated_at: new Date(install.updated_at).toISOString(),
+              noindex: false,
             },
           ],
           _meta: { pageCount: 1, totalCount: 1, currentPage: 1, perPage: 100 },
@@ -290,6 +293,9 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
           category_id: setup.id,
           can_create_issue: true,
           files: [fileRef(manual), fileRef(notes)],
+          created_at: new Date(install.created_at).toISOString(),
+          updated_at: new Date(install.updated_at).toISOString(),
+          noindex: false,
         });
         const plain = (await get(`/api/knowledge/instruction/${welcome.id}`)).json<Instruction>();
         expect(plain).toMatchObject({ category_id: null, can_create_issue: false, files: [] });

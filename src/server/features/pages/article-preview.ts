@@ -50,7 +50,15 @@ export async function renderArticlePreview(
     category_id: place.categoryId,
     can_create_issue: body.can_create_issue,
   };
-  const instruction: Instruction = { ...summary, description, files: files.map(presentFile) };
+  const now = new Date().toISOString();
+  const instruction: Instruction = {
+    ...summary,
+    description,
+    files: files.map(presentFile),
+    created_at: now,
+    updated_at: now,
+    noindex: false,
+  };
   const chain = categoryChain(categories, place.categoryId);
 
   const { page } = await renderPage(app, href.instruction(id), async (path, answer): Promise<CallAnswer> => {
@@ -86,9 +94,13 @@ export async function renderArticlePreview(
       'The help centre is turned off, so it has no public page to show',
     );
   // The frame runs no scripts; the document names none and does not hydrate. Links open outside the admin app.
-  return htmlDocument(page, { ...assets, script: null, preloads: [] }, '<base target="_blank">', {
-    hydrate: false,
-  });
+  // Nobody's to index or share: no canonical link, no structured data.
+  return htmlDocument(
+    { ...page, seo: null, head: { ...page.head, noindex: true } },
+    { ...assets, script: null, preloads: [] },
+    '<base target="_blank">',
+    { hydrate: false },
+  );
 }
 
 /** The category and those above it, nearest first. Parent links are followed at most once each. */

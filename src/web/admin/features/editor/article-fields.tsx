@@ -1,5 +1,5 @@
 import { VisibilityField } from './editor-parts.tsx';
-import type { RefObject } from 'react';
+import { useId, type RefObject } from 'react';
 import type { Language } from '../../../../shared/constants.ts';
 import { CheckboxField, Field } from '../../components/field.tsx';
 import { LanguageOptions } from '../../components/language-options.tsx';
@@ -19,6 +19,7 @@ export function ArticleFields({
   hidden: boolean;
 }) {
   const { values, change, upload, errors } = form;
+  const noindexHintId = useId();
   return (
     <div hidden={hidden} className="editor-form">
       <Field label="Title" error={errors.title}>
@@ -61,6 +62,17 @@ export function ArticleFields({
         onChange={(visibility) => change({ visibility })}
         error={errors.visibility}
       />
+
+      <CheckboxField
+        label="Hide from search engines"
+        checked={values.noindex ?? false}
+        describedBy={noindexHintId}
+        onChange={(checked) => change({ noindex: checked })}
+      >
+        <p className="field-hint" id={noindexHintId}>
+          Readers still see it; its page asks search engines not to list it, and the sitemap leaves it out.
+        </p>
+      </CheckboxField>
 
       <Attachments
         files={values.files}

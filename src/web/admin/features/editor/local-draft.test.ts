@@ -39,6 +39,7 @@ const article: AdminArticle = {
   category_id: null,
   title: 'Reset the router',
   visibility: 'everyone',
+  noindex: false,
   position: 0,
   published: true,
   can_create_issue: false,

@@ -8,6 +8,8 @@ export interface ArticleValues {
   lang: Language | null;
   can_create_issue: boolean;
   visibility: Visibility;
+  /** Optional: a draft kept in this browser before the switch existed has none. */
+  noindex?: boolean;
   files: AdminFile[];
 }
 
@@ -17,6 +19,7 @@ export const valuesOf = (article: AdminArticle): ArticleValues => ({
   lang: article.lang,
   can_create_issue: article.can_create_issue,
   visibility: article.visibility,
+  noindex: article.noindex,
   files: article.files,
 });
 
@@ -26,6 +29,7 @@ export const blankValues = (): ArticleValues => ({
   lang: null,
   can_create_issue: false,
   visibility: 'everyone',
+  noindex: false,
   files: [],
 });
 
@@ -36,6 +40,7 @@ export function sameValues(a: ArticleValues, b: ArticleValues): boolean {
     a.lang === b.lang &&
     a.can_create_issue === b.can_create_issue &&
     a.visibility === b.visibility &&
+    (a.noindex ?? false) === (b.noindex ?? false) &&
     a.files.map((f) => f.id).join() === b.files.map((f) => f.id).join()
   );
 }

@@ -92,6 +92,7 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
       can_create_issue: sent.can_create_issue,
       // A draft kept in this browser before visibility existed has none: the stored setting stays.
       ...(sent.visibility && { visibility: sent.visibility }),
+      ...(sent.noindex !== undefined && { noindex: sent.noindex }),
       file_ids: sent.files.map((file) => file.id),
       published: publish,
     };

@@ -1,0 +1,171 @@
+import { useEffect, useState, type MouseEvent } from 'react';
+import { Link } from 'react-router';
+import { href } from '../../../shared/paths.ts';
+import { useI18n } from '../../i18n/i18n.tsx';
+import { readingMinutes, type OutlineHeading } from './article-outline.ts';
+
+export interface ArticleLink {
+  id: number;
+  title: string;
+}
+
+/** Copies a text to the clipboard; false when the browser refuses (no permission, an insecure page). */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // Without the Clipboard API (a page served over plain HTTP): the older way, through a selected field.
+    const field = document.createElement('textarea');
+    field.value = text;
+    field.setAttribute('readonly', '');
+    field.style.position = 'fixed';
+    field.style.opacity = '0';
+    document.body.append(field);
+    field.select();
+    const copied = document.execCommand('copy');
+    field.remove();
+    return copied;
+  }
+}
+
+/** "Link copied" for a few seconds after a copy, read out by screen readers. */
+export function useCopyLink() {
+  const { t } = useI18n();
+  const [status, setStatus] = useState('');
+  useEffect(() => {
+    if (!status) return;
+    const timer = setTimeout(() => setStatus(''), 3000);
+    return () => clearTimeout(timer);
+  }, [status]);
+  const copy = async (url: string) => setStatus((await copyText(url)) ? t('urlCopied') : url);
+  return { status, copy };
+}
+
+/** The date the article last changed, in the site's language (UTC, so the server and the browser agree). */
+function UpdatedOn({ iso }: { iso: string }) {
+  const { t, lang } = useI18n();
+  const date = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+  return <time dateTime={iso}>{t('updatedOn', { date })}</time>;
+}
+
+/** Under the title: when it last changed, how long it takes to read, and the spec's 'Copy URL'. */
+export function ArticleMeta({
+  updatedAt,
+  words,
+  onCopy,
+}: {
+  updatedAt: string;
+  words: number;
+  onCopy: () => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className="article-meta">
+      <span className="article-facts">
+        <UpdatedOn iso={updatedAt} />
+        <span>{t('readingTime', { minutes: readingMinutes(words) })}</span>
+      </span>
+      <button type="button" className="copy-url" onClick={onCopy}>
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16">
+          <path
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1"
+          />
+        </svg>
+        {t('copyUrl')}
+      </button>
+    </div>
+  );
+}
+
+/** The article's sections, for long articles: beside it on wide screens (sticky), at its top on phones. */
+export function TableOfContents({
+  headings,
+  placement,
+}: {
+  headings: OutlineHeading[];
+  placement: 'side' | 'top';
+}) {
+  const { t } = useI18n();
+  const list = (
+    <ol>
+      {headings.map((heading) => (
+        <li key={heading.id} className={heading.level === 3 ? 'toc-sub' : undefined}>
+          <a href={`#${heading.id}`}>{heading.text}</a>
+        </li>
+      ))}
+    </ol>
+  );
+  // On a phone it sits above the text, folded so the text is not pushed below the screen.
+  return placement === 'top' ? (
+    <nav className="toc toc-top" aria-label={t('onThisPage')}>
+      <details>
+        <summary>{t('onThisPage')}</summary>
+        {list}
+      </details>
+    </nav>
+  ) : (
+    <nav className="toc toc-side" aria-labelledby="toc-heading">
+      <h2 id="toc-heading">{t('onThisPage')}</h2>
+      {list}
+    </nav>
+  );
+}
+
+/** The article before and after this one in its category, in the category's order. */
+export function ArticlePager({ previous, next }: { previous: ArticleLink | null; next: ArticleLink | null }) {
+  const { t } = useI18n();
+  if (!previous && !next) return null;
+  return (
+    <nav className="article-pager" aria-label={t('moreInCategory')}>
+      {previous && (
+        <Link className="pager-link pager-previous" to={href.instruction(previous.id)} rel="prev">
+          <span className="pager-label">← {t('previousArticle')}</span>
+          <span className="pager-title">{previous.title}</span>
+        </Link>
+      )}
+      {next && (
+        <Link className="pager-link pager-next" to={href.instruction(next.id)} rel="next">
+          <span className="pager-label">{t('nextArticle')} →</span>
+          <span className="pager-title">{next.title}</span>
+        </Link>
+      )}
+    </nav>
+  );
+}
+
+/** Articles about the same things (found by the article's title), wherever they are. */
+export function RelatedArticles({ articles }: { articles: ArticleLink[] }) {
+  const { t } = useI18n();
+  if (articles.length === 0) return null;
+  return (
+    <section className="related" aria-labelledby="related-heading">
+      <h2 id="related-heading">{t('relatedArticles')}</h2>
+      <ul>
+        {articles.map((article) => (
+          <li key={article.id}>
+            <Link to={href.instruction(article.id)}>{article.title}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * A click on a heading's anchor (added to the body by outlineArticle) copies the link to that heading and moves
+ * the address there, as following the anchor would.
+ */
+export function onHeadingAnchorClick(event: MouseEvent<HTMLElement>, copy: (hash: string) => void) {
+  const anchor = (event.target as Element).closest?.('a.heading-anchor');
+  if (!anchor) return;
+  event.preventDefault();
+  const hash = anchor.getAttribute('href') ?? '';
+  history.replaceState(history.state, '', hash);
+  document.getElementById(hash.slice(1))?.scrollIntoView();
+  copy(hash);
+}
