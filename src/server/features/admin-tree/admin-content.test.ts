@@ -105,6 +105,7 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
           `/api/admin/articles/${a.id}/revisions/${r}/restore`,
         ],
         ['GET /api/admin/branding', 'GET', '/api/admin/branding'],
+        ['GET /api/admin/feedback', 'GET', '/api/admin/feedback'],
         ['PATCH /api/admin/branding', 'PATCH', '/api/admin/branding', { site_title: 'Hacked' }],
         ['GET /api/admin/users', 'GET', '/api/admin/users'],
         [
