@@ -1,0 +1,177 @@
+/**
+ * Screenshots of every screen at 1280x800 and 375x812, into docs/screenshots/, so a reviewer sees the site without
+ * running it: the public help centre with the demo content, the customer portal, and the admin app signed in.
+ * Usage: npm run screenshots [-- NAME...] (only the screens whose names contain one of the words).
+ * A production build, the real server on an embedded database, and Debian's Chromium.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { buildUser, DEFAULT_PASSWORD } from '../src/server/testing/factories.ts';
+import { gotoHydrated, launchBrowser, NARROW, WIDE } from '../e2e/support/browser.ts';
+import { startServer } from '../e2e/support/server.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const OUT = path.join(root, 'docs/screenshots');
+execFileSync(process.execPath, [path.join(root, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
+
+interface Screen {
+  name: string;
+  path: string;
+  /** Who looks: nobody signed in, a customer in the portal, or an admin in the admin app. */
+  as?: 'customer' | 'admin';
+  /** What to do once the page is there (open a menu, fill a form). */
+  then?: (page: Page) => Promise<void>;
+  /** The whole page, not only the first screen. */
+  full?: boolean;
+}
+
+const server = await startServer({ env: { CAPTCHA_PROVIDER: 'none' } });
+const wanted = process.argv.slice(2);
+try {
+  const json = async <T>(url: string): Promise<T> =>
+    (await fetch(`${server.url}${url}`)).json() as Promise<T>;
+  const categories = (
+    await json<{ items: { id: number; count_instruction: number; icon_type: string }[] }>(
+      '/api/knowledge/category',
+    )
+  ).items;
+  const articles = (
+    await json<{ items: { id: number; title: string; can_create_issue: boolean }[] }>(
+      '/api/knowledge/instruction',
+    )
+  ).items;
+  const category = categories.find((c) => c.count_instruction > 2) ?? categories[0];
+  const longArticle = articles.find((a) => a.title === 'Install the Lumo T2 thermostat') ?? articles[0];
+  const withForm = articles.find((a) => a.can_create_issue) ?? articles[0];
+  if (!category || !longArticle || !withForm) throw new Error('the demo content is missing');
+
+  const admin = await buildUser(server.ctx.db, {
+    email: 'admin@example.com',
+    name: 'Ada Admin',
+    role: 'admin',
+  });
+  const customer = await buildUser(server.ctx.db, { email: 'carla@example.com', name: 'Carla Customer' });
+  const customerToken = await signIn(server.url, customer.email);
+  // A request of the customer's, sent as the site sends it, for the portal's and the inbox's screens.
+  const sent = await fetch(`${server.url}/panel/api/issue-open`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-auth-token': customerToken },
+    body: JSON.stringify({
+      title: 'Lumo Help Centre: Thermostat',
+      description: 'My thermostat shows E4 after I replaced the batteries. What should I do?',
+      channel: 'web',
+      name: customer.name,
+      email: customer.email,
+      files: [],
+      g_recaptcha_response: '',
+    }),
+  });
+  if (!sent.ok) throw new Error(`sending a request: ${sent.status} ${await sent.text()}`);
+  const ticket = await server.ctx.db
+    .selectFrom('tickets')
+    .select('id')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+
+  const screens = (
+    [
+      { name: 'home', path: '/knowledge/', full: true },
+      { name: 'home-menu', path: '/knowledge/', then: (page) => openMenu(page) },
+      { name: 'category', path: `/knowledge/category/${category.id}`, full: true },
+      { name: 'article', path: `/knowledge/instruction/${longArticle.id}` },
+      { name: 'article-full', path: `/knowledge/instruction/${longArticle.id}`, full: true },
+      {
+        name: 'request-form',
+        path: `/knowledge/instruction/${withForm.id}`,
+        then: async (page) => {
+          const open = page.getByRole('button', { name: /request/i }).last();
+          if (await open.count()) await open.click();
+          await page.locator('form').last().scrollIntoViewIfNeeded();
+        },
+      },
+      {
+        name: 'search-box',
+        path: '/knowledge/',
+        then: async (page) => {
+          await page.getByRole('combobox').first().fill('wifi');
+          await page.waitForTimeout(800);
+        },
+      },
+      { name: 'search', path: '/knowledge/search?query=heating', full: true },
+      { name: 'search-none', path: '/knowledge/search?query=zzqxv' },
+      { name: 'not-found', path: '/knowledge/no-such-page' },
+      { name: 'portal-sign-in', path: '/login' },
+      { name: 'portal-sign-up', path: '/signup' },
+      { name: 'portal-requests', path: '/issues', as: 'customer' },
+      { name: 'portal-new-request', path: '/issues/create', as: 'customer' },
+      { name: 'portal-request', path: `/issues/${ticket.id}`, as: 'customer' },
+      { name: 'portal-profile', path: '/user/profile', as: 'customer' },
+      { name: 'admin-sign-in', path: '/admin/sign-in' },
+      { name: 'admin-content', path: '/admin', as: 'admin' },
+      { name: 'admin-article', path: `/admin/articles/${longArticle.id}`, as: 'admin' },
+      { name: 'admin-category', path: `/admin/categories/${category.id}`, as: 'admin' },
+      { name: 'admin-branding', path: '/admin/branding', as: 'admin' },
+      { name: 'admin-requests', path: '/admin/requests', as: 'admin' },
+      { name: 'admin-request', path: `/admin/requests/${ticket.id}`, as: 'admin' },
+      { name: 'admin-users', path: '/admin/users', as: 'admin' },
+      { name: 'admin-feedback', path: '/admin/feedback', as: 'admin' },
+    ] satisfies Screen[] as Screen[]
+  ).filter((screen) => wanted.length === 0 || wanted.some((word) => screen.name.includes(word)));
+
+  fs.mkdirSync(OUT, { recursive: true });
+  const browser = await launchBrowser();
+  try {
+    const tokens = {
+      admin: await signIn(server.url, admin.email),
+      customer: customerToken,
+    };
+    for (const [width, viewport] of [
+      ['1280', WIDE],
+      ['375', NARROW],
+    ] as const) {
+      for (const screen of screens) {
+        const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+        if (screen.as === 'admin')
+          await context.addInitScript(
+            (token) => localStorage.setItem('signpost.admin.token', token),
+            tokens.admin,
+          );
+        if (screen.as === 'customer')
+          await context.addInitScript((token) => localStorage.setItem('authToken', token), tokens.customer);
+        const page = await context.newPage();
+        if (screen.path.startsWith('/admin')) {
+          await page.goto(`${server.url}${screen.path}`, { waitUntil: 'networkidle' });
+        } else {
+          await gotoHydrated(page, `${server.url}${screen.path}`);
+          await page.waitForLoadState('networkidle');
+        }
+        await screen.then?.(page);
+        const file = path.join(OUT, `${screen.name}-${width}.png`);
+        await page.screenshot({ path: file, fullPage: screen.full ?? false });
+        console.log(path.relative(root, file));
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+} finally {
+  await server.close();
+}
+
+async function openMenu(page: Page): Promise<void> {
+  const burger = page.locator('button[aria-expanded]').first();
+  if (await burger.isVisible()) await burger.click();
+}
+
+async function signIn(url: string, email: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: DEFAULT_PASSWORD }),
+  });
+  if (!response.ok) throw new Error(`signing in ${email}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
