@@ -167,6 +167,7 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
         'site_title=Pomoc',
         `logo=${path.join(logo, 'logo.png')}`,
         'background=https://cdn.example.com/bg.jpg',
+        'footer_links=Status=https://status.example.com/?a=1; Privacy = /privacy',
       ],
       environment.env,
     );
@@ -178,6 +179,7 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
     expect(show.stdout).toContain('site_title=Pomoc');
     expect(show.stdout).toMatch(/logo_url=\/files\/\d+\/logo\.png/);
     expect(show.stdout).toContain('background_url=https://cdn.example.com/bg.jpg');
+    expect(show.stdout).toContain('footer_links=Status=https://status.example.com/?a=1;Privacy=/privacy\n');
 
     for (const [pair, message] of [
       ['lang=xx', 'lang must be one of en, ru, pt-BR, it, sk'],
@@ -185,6 +187,8 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
       ['colour=red', 'unknown branding key "colour"'],
       ['logo=/nonexistent.png', 'is not a file or an http(s) URL'],
       ['novalue', '"novalue" is not KEY=VALUE'],
+      ['footer_links=Evil=javascript:alert(1)', 'footer_links.0.url must be https://… or a path'],
+      ['footer_links=Status', 'footer_links: "Status" is not LABEL=URL'],
     ] as const) {
       const bad = await signpost(['branding', 'set', pair], environment.env);
       expect(bad.code, pair).toBe(1);

@@ -5,7 +5,12 @@ import type { Config } from '../../server/config/config.ts';
 import type { AppContext } from '../../server/context.ts';
 import { contentTypeFor, isSafeInline } from '../../server/lib/content-type.ts';
 import { storeContentFile } from '../../server/files/store-content-file.ts';
-import { getStoredBranding, parseBrandingValue, updateBranding } from '../../server/settings/branding.ts';
+import {
+  formatBrandingValue,
+  getStoredBranding,
+  parseBrandingValue,
+  updateBranding,
+} from '../../server/settings/branding.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
 import { withContext } from '../with-context.ts';
@@ -29,11 +34,15 @@ async function imageValue(ctx: AppContext, key: string, raw: string): Promise<st
   return stored.link;
 }
 
+function printBranding(branding: Branding): void {
+  for (const [key, value] of Object.entries(branding)) console.log(`${key}=${formatBrandingValue(value)}`);
+}
+
 export async function runBranding(args: string[], config: Config): Promise<void> {
   const [action, ...pairs] = args;
   if (action === 'show') {
     const branding = await withContext(config, (ctx) => getStoredBranding(ctx.db));
-    for (const [key, value] of Object.entries(branding)) console.log(`${key}=${value ?? ''}`);
+    printBranding(branding);
     return;
   }
   if (action !== 'set' || pairs.length === 0)
@@ -57,7 +66,7 @@ export async function runBranding(args: string[], config: Config): Promise<void>
     }
     try {
       const branding = await updateBranding(ctx.db, changes);
-      for (const [key, value] of Object.entries(branding)) console.log(`${key}=${value ?? ''}`);
+      printBranding(branding);
     } catch (error) {
       if (error instanceof ApiError) throw new CliError(error.message);
       throw error;

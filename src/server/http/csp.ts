@@ -123,7 +123,7 @@ export function publicPagePolicy(hashes: PageHashes, config: PublicPolicyConfig)
       "'self'",
       ...(hashes.styleAttributes.length ? ["'unsafe-hashes'", ...hashes.styleAttributes] : []),
     ]),
-    // Article images may live on other sites; the favicon is a data: URL.
+    // Article images may live on other sites (the favicon is /favicon.svg, no longer a data: URL).
     "img-src 'self' data: https:",
     "font-src 'self'",
     directive('frame-src', [...VIDEO_FRAME_SOURCES, ...(recaptcha ? RECAPTCHA_SOURCES.frame : [])]),

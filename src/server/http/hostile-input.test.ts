@@ -183,6 +183,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /admin': { input: () => ({}) },
   'GET /admin/*': { input: () => ({ params: { '*': 'articles/1' } }) },
   'GET /': { input: () => ({}) },
+  'GET /favicon.svg': { input: () => ({}) },
   'GET /robots.txt': { input: () => ({}) },
   'GET /sitemap.xml': { input: () => ({}) },
   // One part (the fixture's few pages make none): the hostile values meet the part's parsing all the same.
@@ -395,6 +396,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
         project_id: null,
         logo_file_id: null,
         background_file_id: null,
+        footer_links: [{ label: 'Status {n}', url: 'https://status.example.com/{n}' }],
       },
     }),
   },

@@ -1,5 +1,6 @@
 import { Value } from 'typebox/value';
-import { Branding, LANGUAGES, type Language } from '../../shared/api/settings.ts';
+import { Branding, LANGUAGES, type FooterLink, type Language } from '../../shared/api/settings.ts';
+import { footerLabelProblem, footerUrlProblem } from '../../shared/footer-links.ts';
 import type { Db, Executor, Tx } from '../db/database.ts';
 import { lockSetting, readSetting, writeSetting } from './settings.repository.ts';
 import { ApiError } from '../http/errors.ts';
@@ -15,6 +16,7 @@ export const DEFAULT_BRANDING: Branding = {
   knowledge_title: '',
   site_title: '',
   lang: 'en',
+  footer_links: [],
 };
 
 /** The branding as the operator set it: an empty title means "the default" (what the admin app edits). */
@@ -58,14 +60,32 @@ export async function updateBranding(db: Executor, changes: Partial<Branding>): 
   const next = { ...(await getStoredBranding(db)), ...changes };
   if (!Value.Check(Branding, next)) {
     const first = [...Value.Errors(Branding, next)][0];
-    const field = first?.instancePath.replace(/^\//, '') || 'branding';
-    throw new ApiError(400, 'invalid_branding', `${field} ${first?.message ?? 'is invalid'}`, [
-      { field, message: first?.message ?? 'is invalid' },
-    ]);
+    throw invalidBranding(first?.instancePath ?? '', first?.message ?? 'is invalid');
   }
+  checkFooterLinks(next.footer_links);
   await writeSetting(db, 'branding', next);
   return next;
 }
+
+/** The error shape's field is written with dots, as the request checks name nested fields (`footer_links.0.url`). */
+function invalidBranding(path: string, message: string): ApiError {
+  const field = path.replace(/^\//, '').replaceAll('/', '.') || 'branding';
+  return new ApiError(400, 'invalid_branding', `${field} ${message}`, [{ field, message }]);
+}
+
+/** A footer link leads to a web page or a page of this site: `javascript:`, `data:` and the like are refused. */
+function checkFooterLinks(links: FooterLink[]): void {
+  links.forEach(({ label, url }, index) => {
+    const labelProblem = footerLabelProblem(label);
+    if (labelProblem) throw invalidBranding(`footer_links/${index}/label`, labelProblem);
+    const urlProblem = footerUrlProblem(url);
+    if (urlProblem) throw invalidBranding(`footer_links/${index}/url`, urlProblem);
+  });
+}
+
+/** Labels and addresses as the operator meant them: without the spaces around them. */
+export const trimFooterLinks = (links: FooterLink[]): FooterLink[] =>
+  links.map(({ label, url }) => ({ label: label.trim(), url: url.trim() }));
 
 export const BRANDING_KEYS = Object.keys(DEFAULT_BRANDING) as (keyof Branding)[];
 
@@ -87,6 +107,8 @@ export function parseBrandingValue(key: string, raw: string): Partial<Branding> 
     case 'site_title':
       // Empty brings back the interface's default, in the site's language.
       return { [key]: raw.trim() };
+    case 'footer_links':
+      return { footer_links: parseFooterLinks(raw) };
     case 'project_id':
     case 'logo_url':
     case 'background_url':
@@ -94,6 +116,28 @@ export function parseBrandingValue(key: string, raw: string): Partial<Branding> 
     default:
       throw new Error(`unknown branding key "${key}" (known: ${BRANDING_KEYS.join(', ')}, logo, background)`);
   }
+}
+
+/**
+ * `Status=https://status.example.com;Privacy=/privacy`: links apart by `;`, each label and address apart by its
+ * first `=` (so a label holds neither; an address may hold `=`). Empty removes them all.
+ */
+export function parseFooterLinks(raw: string): FooterLink[] {
+  if (raw.trim() === '') return [];
+  return raw
+    .split(';')
+    .filter((part) => part.trim() !== '')
+    .map((part) => {
+      const index = part.indexOf('=');
+      if (index < 0) throw new Error(`footer_links: "${part.trim()}" is not LABEL=URL`);
+      return { label: part.slice(0, index).trim(), url: part.slice(index + 1).trim() };
+    });
+}
+
+/** A branding value as `branding show` prints it and `branding set` reads it back. */
+export function formatBrandingValue(value: Branding[keyof Branding]): string {
+  if (Array.isArray(value)) return value.map(({ label, url }) => `${label}=${url}`).join(';');
+  return String(value ?? '');
 }
 
 export function parseBoolean(raw: string): boolean | undefined {

@@ -2,7 +2,8 @@ import { Type, type Static } from 'typebox';
 import { FONT_ICON_MAX, FONT_ICON_PATTERN } from '../constants.ts';
 import { UserRoleSchema } from './auth.ts';
 import { Id, Paged } from './common.ts';
-import { Language } from './settings.ts';
+import { FOOTER_LINKS_MAX } from '../footer-links.ts';
+import { FooterLink, Language } from './settings.ts';
 
 /**
  * The authoring contract: what the admin app at /admin (and any script with an admin's token) reads and writes.
@@ -298,6 +299,8 @@ export const BrandingUpdateBody = Type.Object({
   /** An image from POST /api/admin/files; null removes the logo. */
   logo_file_id: Type.Optional(NullableId),
   background_file_id: Type.Optional(NullableId),
+  /** The footer's links as a whole, in order; [] removes them. */
+  footer_links: Type.Optional(Type.Array(FooterLink, { maxItems: FOOTER_LINKS_MAX })),
 });
 export type BrandingUpdateBody = Static<typeof BrandingUpdateBody>;
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { FOOTER_LABEL_MAX, FOOTER_LINKS_MAX, FOOTER_URL_MAX } from '../footer-links.ts';
 
 export { LANGUAGES } from '../constants.ts';
 export const Language = Type.Union([
@@ -10,6 +11,13 @@ export const Language = Type.Union([
 ]);
 export type Language = Static<typeof Language>;
 
+/** A link of the public site's footer; what it may hold is in shared/footer-links.ts. */
+export const FooterLink = Type.Object({
+  label: Type.String({ minLength: 1, maxLength: FOOTER_LABEL_MAX }),
+  url: Type.String({ minLength: 1, maxLength: FOOTER_URL_MAX }),
+});
+export type FooterLink = Static<typeof FooterLink>;
+
 export const Branding = Type.Object({
   knowledge_enabled: Type.Boolean(),
   portal_enabled: Type.Boolean(),
@@ -19,6 +27,10 @@ export const Branding = Type.Object({
   knowledge_title: Type.String(),
   site_title: Type.String(),
   lang: Language,
+  footer_links: Type.Array(FooterLink, {
+    maxItems: FOOTER_LINKS_MAX,
+    description: "our addition: the footer's links (label, http(s) or site-relative url), in order",
+  }),
 });
 export type Branding = Static<typeof Branding>;
 

@@ -4,6 +4,7 @@ import type { Branding, Environments } from '../../shared/api/settings.ts';
 import { apiFrom, sessionUser } from '../api/api-context.ts';
 import type { AuthUser } from '../../shared/api/auth.ts';
 import { Spinner } from '../components/spinner.tsx';
+import { Footer } from '../features/layout/footer.tsx';
 import { Header } from '../features/layout/header.tsx';
 import { AuthProvider, useAuth } from '../features/layout/use-auth.tsx';
 import { I18nProvider, useI18n } from '../i18n/i18n.tsx';
@@ -61,6 +62,7 @@ function PortalBody() {
         search={branding.knowledge_enabled}
       />
       <PageMain className="page portal-page" />
+      <Footer branding={branding} />
     </>
   );
 }

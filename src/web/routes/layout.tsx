@@ -9,6 +9,7 @@ import {
   useRouteError,
 } from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
+import { Footer } from '../features/layout/footer.tsx';
 import { Header } from '../features/layout/header.tsx';
 import { AuthProvider } from '../features/layout/use-auth.tsx';
 import { RequestHint } from '../features/layout/request-hint.tsx';
@@ -71,6 +72,7 @@ function LayoutBody() {
         </p>
       )}
       <PageMain />
+      <Footer branding={data.branding} />
     </>
   );
 }

@@ -3,7 +3,7 @@ import type { Branding } from '../../../shared/api/settings.ts';
 import { href } from '../../../shared/paths.ts';
 import type { Db } from '../../db/database.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
-import { updateBranding } from '../../settings/branding.ts';
+import { trimFooterLinks, updateBranding } from '../../settings/branding.ts';
 import { requireContentImage } from '../../content/content-rules.ts';
 
 /** Applies an admin's branding change; logo and background come from uploaded images, by file id. */
@@ -16,6 +16,7 @@ export async function changeBranding(db: Db, body: BrandingUpdateBody): Promise<
   if (body.knowledge_enabled !== undefined) changes.knowledge_enabled = body.knowledge_enabled;
   if (body.portal_enabled !== undefined) changes.portal_enabled = body.portal_enabled;
   if (body.project_id !== undefined) changes.project_id = body.project_id?.trim() || null;
+  if (body.footer_links !== undefined) changes.footer_links = trimFooterLinks(body.footer_links);
   for (const [field, key] of [
     ['logo_file_id', 'logo_url'],
     ['background_file_id', 'background_url'],
@@ -29,7 +30,7 @@ export async function changeBranding(db: Db, body: BrandingUpdateBody): Promise<
   }
   return db.transaction().execute(async (trx) => {
     const branding = await updateBranding(trx, changes);
-    // The titles, logo and language are on every page; the language decides how articles are indexed.
+    // The titles, logo, footer and language are on every page; the language decides how articles are indexed.
     await touchContent(trx, ['branding', 'search']);
     return branding;
   });

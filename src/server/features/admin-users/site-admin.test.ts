@@ -46,6 +46,7 @@ describe.each(testDialects())('branding and users through the admin API on %s', 
         knowledge_title: 'Ask us anything',
         site_title: 'Acme help',
         lang: 'it',
+        footer_links: [],
       };
       expect(changed).toEqual(expected);
       expect((await t.app.inject('/api/settings/branding')).json()).toEqual(expected);
@@ -59,13 +60,70 @@ describe.each(testDialects())('branding and users through the admin API on %s', 
       });
     });
 
-    it('refuses empty titles, unknown languages and unknown files, changing nothing', async () => {
+    it('refuses unknown languages and unknown files, changing nothing', async () => {
       const before = (await t.app.inject('/api/settings/branding')).json();
-      expectApiError(await as('PATCH', '/api/admin/branding', { site_title: '  ' }), 400, ['site_title']);
       expectApiError(await as('PATCH', '/api/admin/branding', { lang: 'fr' }), 400, ['lang']);
       expectApiError(await as('PATCH', '/api/admin/branding', { background_file_id: 999999 }), 400, [
         'background_file_id',
       ]);
+      expect((await t.app.inject('/api/settings/branding')).json()).toEqual(before);
+    });
+  });
+
+  describe("the footer's links", () => {
+    it('stores them in order, trimmed, for every page to read, and [] removes them', async () => {
+      const links = [
+        { label: ' Status ', url: ' https://status.example.com/ ' },
+        { label: 'Privacy', url: '/privacy' },
+        { label: 'Kontakt', url: 'http://example.com/contact?from=help#form' },
+      ];
+      const expected = [
+        { label: 'Status', url: 'https://status.example.com/' },
+        { label: 'Privacy', url: '/privacy' },
+        { label: 'Kontakt', url: 'http://example.com/contact?from=help#form' },
+      ];
+      expect(await ok(as('PATCH', '/api/admin/branding', { footer_links: links }))).toMatchObject({
+        footer_links: expected,
+      });
+      expect((await t.app.inject('/api/settings/branding')).json().footer_links).toEqual(expected);
+      expect((await ok<{ footer_links: unknown }>(as('GET', '/api/admin/branding'))).footer_links).toEqual(
+        expected,
+      );
+      // Another change leaves them as they are.
+      await ok(as('PATCH', '/api/admin/branding', { project_id: 'other' }));
+      expect((await t.app.inject('/api/settings/branding')).json().footer_links).toEqual(expected);
+
+      await ok(as('PATCH', '/api/admin/branding', { footer_links: [] }));
+      expect((await t.app.inject('/api/settings/branding')).json().footer_links).toEqual([]);
+    });
+
+    it('refuses addresses that are not http(s) or on this site, and too many or too long, naming the field', async () => {
+      const good = { label: 'Status', url: 'https://status.example.com' };
+      await ok(as('PATCH', '/api/admin/branding', { footer_links: [good] }));
+      const before = (await t.app.inject('/api/settings/branding')).json();
+      const refused: [unknown, string][] = [
+        [[good, { label: 'Evil', url: 'javascript:alert(1)' }], 'footer_links.1.url'],
+        [[{ label: 'Evil', url: ' JavaScript:alert(1)' }], 'footer_links.0.url'],
+        [[{ label: 'Data', url: 'data:text/html,<script>alert(1)</script>' }], 'footer_links.0.url'],
+        [[{ label: 'Mail', url: 'mailto:help@example.com' }], 'footer_links.0.url'],
+        [[{ label: 'Elsewhere', url: '//evil.example.com/' }], 'footer_links.0.url'],
+        [[{ label: 'Slash', url: '/\\evil.example.com' }], 'footer_links.0.url'],
+        [[{ label: 'Tab', url: 'https://exa\tmple.com' }], 'footer_links.0.url'],
+        [[{ label: 'No host', url: 'https://' }], 'footer_links.0.url'],
+        [[{ label: 'Relative', url: 'privacy' }], 'footer_links.0.url'],
+        [[{ label: 'Blank', url: '   ' }], 'footer_links.0.url'],
+        [[{ label: '   ', url: '/privacy' }], 'footer_links.0.label'],
+        [[{ label: '', url: '/privacy' }], 'footer_links.0.label'],
+        [[{ label: 'x'.repeat(41), url: '/privacy' }], 'footer_links.0.label'],
+        [[{ label: 'Long', url: `/${'a'.repeat(500)}` }], 'footer_links.0.url'],
+        [[{ label: 'Missing' }], 'footer_links.0.url'],
+        [Array.from({ length: 6 }, () => good), 'footer_links'],
+        ['Status=/status', 'footer_links.0'],
+      ];
+      for (const [footerLinks, field] of refused) {
+        const response = await as('PATCH', '/api/admin/branding', { footer_links: footerLinks });
+        expectApiError(response, 400, [field]);
+      }
       expect((await t.app.inject('/api/settings/branding')).json()).toEqual(before);
     });
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { escapeHtml } from '../../../shared/html.ts';
+import { FAVICON_PATH } from '../../../shared/logo-mark.ts';
 import { href } from '../../../shared/paths.ts';
 import { adminPagePolicy } from '../../http/csp.ts';
 import {
@@ -23,7 +24,7 @@ export function adminDocument(admin: WebAssets, publicStyles: string[]): string 
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
     '<title>Signpost admin</title>',
-    '<link rel="icon" href="data:,">',
+    `<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">`,
     `<meta name="signpost-public-styles" content="${escapeHtml(publicStyles.join(' '))}">`,
     ...admin.styles.map((style) => `<link rel="stylesheet" href="${style}">`),
     ...admin.preloads.map((preload) => `<link rel="modulepreload" href="${preload}">`),

@@ -9,6 +9,7 @@ import { BASE_PATH, portalPagePaths } from '../../../shared/paths.ts';
 import { htmlDocument, renderPage } from '../../render/render-page.ts';
 import { readWebAssets, WEB_DIST } from '../../render/web-assets.ts';
 import { registerAdminPageRoutes } from './admin-page.routes.ts';
+import { registerFaviconRoutes } from './favicon.routes.ts';
 
 export interface PageOptions {
   analytics: AnalyticsConfig | null;
@@ -87,6 +88,7 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
   };
 
   registerAdminPageRoutes(app);
+  registerFaviconRoutes(app);
   app.get('/', async (_request, reply) => reply.redirect(`${BASE_PATH}/`, 302));
   app.get(BASE_PATH, async (request, reply) => handlePage(request, reply));
   app.get(`${BASE_PATH}/*`, async (request, reply) => handlePage(request, reply));

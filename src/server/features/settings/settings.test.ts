@@ -23,6 +23,7 @@ describe.each(testDialects())('settings API on %s', (dialect) => {
         knowledge_title: 'How can we help you?',
         site_title: 'Help centre',
         lang: 'en',
+        footer_links: [],
       });
     });
 
@@ -34,6 +35,7 @@ describe.each(testDialects())('settings API on %s', (dialect) => {
         project_id: 'acme',
         site_title: 'Acme help',
         lang: 'sk',
+        footer_links: [{ label: 'Status', url: 'https://status.example.com' }],
       });
       expect((await t.app.inject('/api/settings/branding')).json()).toEqual({
         knowledge_enabled: false,
@@ -44,6 +46,7 @@ describe.each(testDialects())('settings API on %s', (dialect) => {
         knowledge_title: 'Ako vám môžeme pomôcť?',
         site_title: 'Acme help',
         lang: 'sk',
+        footer_links: [{ label: 'Status', url: 'https://status.example.com' }],
       });
     });
 

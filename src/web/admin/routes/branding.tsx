@@ -9,6 +9,7 @@ import { LanguageOptions } from '../components/language-options.tsx';
 import { messageOf } from '../lib/errors.ts';
 import { useFormSubmission } from '../lib/use-form-submission.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
+import { FooterLinksField, footerLinkProblems } from '../features/branding/footer-links-field.tsx';
 import { HeaderPreview } from '../features/branding/header-preview.tsx';
 
 interface BrandingData {
@@ -32,6 +33,7 @@ const formOf = (branding: Branding) => ({
   knowledge_enabled: branding.knowledge_enabled,
   portal_enabled: branding.portal_enabled,
   project_id: branding.project_id ?? '',
+  footer_links: branding.footer_links,
 });
 
 /** Object URLs of chosen images are let go when the choice changes. */
@@ -135,6 +137,13 @@ export function BrandingPage() {
   };
 
   const handleSubmit = submitWith(async () => {
+    // What the server would refuse is said at once, at the field, without a round trip.
+    const problems = footerLinkProblems(form.footer_links);
+    if (Object.keys(problems).length > 0) {
+      setErrors(problems);
+      setStatus('');
+      return;
+    }
     const body: BrandingUpdateBody = {
       knowledge_title: form.knowledge_title,
       site_title: form.site_title,
@@ -142,6 +151,7 @@ export function BrandingPage() {
       knowledge_enabled: form.knowledge_enabled,
       portal_enabled: form.portal_enabled,
       project_id: form.project_id.trim() || null,
+      footer_links: form.footer_links.map(({ label, url }) => ({ label: label.trim(), url: url.trim() })),
       ...(logo.fileId !== undefined ? { logo_file_id: logo.fileId } : {}),
       ...(background.fileId !== undefined ? { background_file_id: background.fileId } : {}),
     };
@@ -228,6 +238,11 @@ export function BrandingPage() {
             onRemove={() => setBackground({ fileId: null, url: null })}
           />
         </div>
+        <FooterLinksField
+          links={form.footer_links}
+          errors={errors}
+          onChange={(links) => set('footer_links', links)}
+        />
         <div className="editor-actions">
           <button type="submit" className="button" disabled={busy || !changed}>
             Save branding

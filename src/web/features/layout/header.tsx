@@ -5,6 +5,7 @@ import type { Branding } from '../../../shared/api/settings.ts';
 import { DEFAULT_TITLES } from '../../../shared/default-titles.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 import type { PortalLinks } from '../../lib/portal-links.ts';
+import { LogoMark } from '../../components/logo-mark.tsx';
 import { SearchBox } from '../search/search-box.tsx';
 import { useAuth } from './use-auth.tsx';
 
@@ -76,7 +77,10 @@ export function Header({
               height={40}
             />
           ) : (
-            <span className="logo-text">{siteTitle}</span>
+            <span className="logo-text">
+              <LogoMark />
+              {siteTitle}
+            </span>
           )}
         </Link>
         <nav className="nav-wide" aria-label={t('main')}>
