@@ -1,4 +1,5 @@
-import { Outlet, useLoaderData } from 'react-router';
+import { useEffect, useId, useState } from 'react';
+import { Outlet, useLoaderData, useLocation } from 'react-router';
 import type { AdminTree } from '../../../shared/api/admin.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
@@ -7,16 +8,42 @@ import { ContentTreeProvider, useContentTree } from '../features/tree/content-tr
 
 export const contentLoader = async (): Promise<AdminTree> => adminCall('getAdminTree');
 
-/** The tree on the left, the article being edited (or an overview) on the right. */
+/**
+ * The tree on the left, the article being edited (or an overview) on the right. On a phone they stand one above the
+ * other, so while an item is open the tree folds to its heading and a Show button, and the editor is at the top.
+ */
 export function ContentLayout() {
   const tree = useLoaderData() as AdminTree;
+  const { pathname } = useLocation();
+  const editing = pathname !== '/';
+  const [treeShown, setTreeShown] = useState(false);
+  const paneId = useId();
+  useEffect(() => setTreeShown(false), [pathname]);
   return (
     <ContentTreeProvider initial={tree}>
       <div className="content-layout">
-        <section className="tree-pane" aria-labelledby="tree-heading">
-          <h2 id="tree-heading" className="pane-title">
-            Sections, categories and articles
-          </h2>
+        <section
+          id={paneId}
+          className="tree-pane"
+          aria-labelledby="tree-heading"
+          data-folded={editing && !treeShown}
+        >
+          <div className="pane-head">
+            <h2 id="tree-heading" className="pane-title">
+              Sections, categories and articles
+            </h2>
+            {editing && (
+              <button
+                type="button"
+                className="tool pane-toggle"
+                aria-expanded={treeShown}
+                aria-controls={paneId}
+                onClick={() => setTreeShown((shown) => !shown)}
+              >
+                {treeShown ? 'Hide' : 'Show'}
+              </button>
+            )}
+          </div>
           <ContentTree />
         </section>
         <div className="content-detail">

@@ -158,21 +158,21 @@ export function RequestsPage() {
         </p>
       ) : (
         <div className="table-scroll">
-          <table className="data-table">
+          <table className="data-table data-table-stack">
             <caption className="visually-hidden">Support requests, latest activity first</caption>
             <TableHead columns={['Request', 'Status', 'From', 'Last activity', 'Sent on']} />
             <tbody>
               {list.items.map((ticket) => (
                 <tr key={ticket.id}>
-                  <td>
+                  <td className="stack-title">
                     <Link to={`/requests/${ticket.id}`}>{ticket.title || `Request ${ticket.id}`}</Link>
                   </td>
-                  <td>{STATUS_NAMES[ticket.status]}</td>
-                  <td>
+                  <td data-label="Status">{STATUS_NAMES[ticket.status]}</td>
+                  <td data-label="From">
                     {ticket.name} <span className="muted">{ticket.email}</span>
                   </td>
-                  <td>{when(ticket.updated_at)}</td>
-                  <td>{deliveryText(ticket)}</td>
+                  <td data-label="Last activity">{when(ticket.updated_at)}</td>
+                  <td data-label="Sent on">{deliveryText(ticket)}</td>
                 </tr>
               ))}
             </tbody>

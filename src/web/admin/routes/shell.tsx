@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   isRouteErrorResponse,
   Link,
@@ -54,6 +54,23 @@ function useReadyMarker() {
   }, []);
 }
 
+/**
+ * On a phone the pages, the link to the help centre and Sign out fold into a menu under one button (the bar keeps
+ * the site's name); it closes on a move to another page and on Escape. Wide windows show them all in the bar.
+ */
+function useAdminMenu() {
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+  return [open, setOpen] as const;
+}
+
 export function Shell() {
   const { user, branding, routing } = useSession();
   const navigate = useNavigate();
@@ -61,6 +78,8 @@ export function Shell() {
   const { pathname } = useLocation();
   useFocusHeadingOnNavigate();
   useReadyMarker();
+  const [menuOpen, setMenuOpen] = useAdminMenu();
+  const menuId = useId();
 
   return (
     <div className="admin-app">
@@ -71,29 +90,41 @@ export function Shell() {
         <p className="admin-brand">
           {branding.site_title || 'Help centre'} <span className="admin-brand-tag">admin</span>
         </p>
-        <nav aria-label="Admin">
-          <ul className="admin-nav">
-            {NAV.filter((item) => user.role === 'admin' || !item.admin).map((item) => (
-              <li key={item.to}>
-                <Link to={item.to} aria-current={item.active(pathname) ? 'page' : undefined}>
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="admin-user">
-          <a href={href.home()} target="_blank" rel="noopener">
-            View the help centre<span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
-          <span className="admin-user-name">{user.name}</span>
-          <button
-            type="button"
-            className="button button-quiet"
-            onClick={() => navigate('/sign-in', { state: SIGN_OUT })}
-          >
-            Sign out
-          </button>
+        <button
+          type="button"
+          className="admin-menu-button"
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true" className="admin-menu-icon" />
+          Menu
+        </button>
+        <div id={menuId} className="admin-menu" data-open={menuOpen}>
+          <nav aria-label="Admin">
+            <ul className="admin-nav">
+              {NAV.filter((item) => user.role === 'admin' || !item.admin).map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to} aria-current={item.active(pathname) ? 'page' : undefined}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="admin-user">
+            <a href={href.home()} target="_blank" rel="noopener">
+              View the help centre<span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+            <span className="admin-user-name">{user.name}</span>
+            <button
+              type="button"
+              className="button button-quiet"
+              onClick={() => navigate('/sign-in', { state: SIGN_OUT })}
+            >
+              Sign out
+            </button>
+          </div>
         </div>
       </header>
       {!routing.email && !routing.webhook && <NobodyHearsOfRequests stored={routing.stored} />}

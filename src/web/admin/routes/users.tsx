@@ -280,18 +280,18 @@ export function UsersPage() {
       </p>
       {notice && <p className="form-sent">{notice}</p>}
       <div className="table-scroll">
-        <table className="data-table">
+        <table className="data-table data-table-stack">
           <caption className="visually-hidden">{group === 'team' ? 'The team' : 'Customers'}</caption>
           <TableHead columns={['Name', 'Email', 'Role', 'Email verified', 'Added']} actions />
           <tbody>
             {users.map((user) => (
               <tr key={user.id}>
-                <td>
+                <td className="stack-title">
                   {user.name}
                   {user.id === me.id && <span className="muted"> (you)</span>}
                 </td>
-                <td>{user.email}</td>
-                <td>
+                <td data-label="Email">{user.email}</td>
+                <td data-label="Role">
                   <RoleSelect
                     label={`Role of ${user.name}`}
                     value={user.role}
@@ -299,7 +299,7 @@ export function UsersPage() {
                     onChange={(role) => void setRole(user, role)}
                   />
                 </td>
-                <td>
+                <td data-label="Email verified">
                   {user.invited ? (
                     <span className="badge badge-invited">Invited</span>
                   ) : user.email_verified ? (
@@ -308,7 +308,9 @@ export function UsersPage() {
                     'Not yet'
                   )}
                 </td>
-                <td>{new Date(user.created_at).toLocaleDateString('en-GB', { dateStyle: 'medium' })}</td>
+                <td data-label="Added">
+                  {new Date(user.created_at).toLocaleDateString('en-GB', { dateStyle: 'medium' })}
+                </td>
                 <td className="row-actions">
                   {user.invited && (
                     <button

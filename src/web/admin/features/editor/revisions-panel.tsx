@@ -154,35 +154,37 @@ export function RevisionsPanel({
     <div className="revisions">
       <h2 className="panel-heading">Revisions</h2>
       <FormError message={message} />
-      <table className="data-table">
-        <caption className="visually-hidden">Revisions, newest first</caption>
-        <TableHead columns={['Revision', 'Saved', 'By', 'Title', 'State']} actions />
-        <tbody>
-          {items.map((revision) => (
-            <tr key={revision.id}>
-              <td>{describe(revision)}</td>
-              <td>{formatTime(revision.created_at)}</td>
-              <td>{revision.author?.name ?? '—'}</td>
-              <td>{revision.title}</td>
-              <td>{revision.published ? 'Published' : 'Draft'}</td>
-              <td>
-                {revision.id === newest ? (
-                  <span className="muted">Current</span>
-                ) : (
-                  <button
-                    type="button"
-                    className="tool"
-                    aria-label={`Restore revision ${revision.number}`}
-                    onClick={() => setRestoring(revision)}
-                  >
-                    Restore
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table className="data-table">
+          <caption className="visually-hidden">Revisions, newest first</caption>
+          <TableHead columns={['Revision', 'Saved', 'By', 'Title', 'State']} actions />
+          <tbody>
+            {items.map((revision) => (
+              <tr key={revision.id}>
+                <td>{describe(revision)}</td>
+                <td>{formatTime(revision.created_at)}</td>
+                <td>{revision.author?.name ?? '—'}</td>
+                <td>{revision.title}</td>
+                <td>{revision.published ? 'Published' : 'Draft'}</td>
+                <td>
+                  {revision.id === newest ? (
+                    <span className="muted">Current</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="tool"
+                      aria-label={`Restore revision ${revision.number}`}
+                      onClick={() => setRestoring(revision)}
+                    >
+                      Restore
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {items.length > 1 && (
         <form className="compare-form" onSubmit={handleCompare}>
           <label>

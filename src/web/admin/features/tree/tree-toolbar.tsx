@@ -23,62 +23,66 @@ export function TreeToolbar({
   const container = selected ? containerOf(selected, byKey) : undefined;
   return (
     <div className="tree-toolbar" role="group" aria-label="Content actions" aria-describedby="tree-selection">
-      <button type="button" className="tool" onClick={() => openDialog({ type: 'create-section' })}>
-        New section
-      </button>
-      <button
-        type="button"
-        className="tool"
-        disabled={!container}
-        onClick={() => container && openDialog({ type: 'create-category', container })}
-      >
-        New category
-      </button>
-      <button
-        type="button"
-        className="tool"
-        disabled={!container}
-        onClick={() =>
-          container &&
-          navigate(
-            `/articles/new?section=${container.sectionId}${container.kind === 'category' ? `&category=${container.id}` : ''}`,
-          )
-        }
-      >
-        New article
-      </button>
-      <button
-        type="button"
-        className="tool"
-        disabled={!selected || selected.kind === 'article'}
-        onClick={() => selected && openDialog({ type: 'rename', node: selected })}
-      >
-        Rename
-      </button>
-      <button
-        type="button"
-        className="tool"
-        disabled={selected?.kind !== 'category'}
-        onClick={() => selected && open(selected)}
-      >
-        Edit category
-      </button>
-      <button
-        type="button"
-        className="tool"
-        disabled={!selected || selected.kind === 'section'}
-        onClick={() => selected && openDialog({ type: 'move', node: selected })}
-      >
-        Move to…
-      </button>
-      <button
-        type="button"
-        className="tool tool-danger"
-        disabled={!selected}
-        onClick={() => selected && openDialog({ type: 'delete', node: selected })}
-      >
-        Delete
-      </button>
+      <div className="tool-group">
+        <button type="button" className="tool" onClick={() => openDialog({ type: 'create-section' })}>
+          New section
+        </button>
+        <button
+          type="button"
+          className="tool"
+          disabled={!container}
+          onClick={() => container && openDialog({ type: 'create-category', container })}
+        >
+          New category
+        </button>
+        <button
+          type="button"
+          className="tool"
+          disabled={!container}
+          onClick={() =>
+            container &&
+            navigate(
+              `/articles/new?section=${container.sectionId}${container.kind === 'category' ? `&category=${container.id}` : ''}`,
+            )
+          }
+        >
+          New article
+        </button>
+      </div>
+      <div className="tool-group">
+        <button
+          type="button"
+          className="tool"
+          disabled={!selected || selected.kind === 'article'}
+          onClick={() => selected && openDialog({ type: 'rename', node: selected })}
+        >
+          Rename
+        </button>
+        <button
+          type="button"
+          className="tool"
+          disabled={selected?.kind !== 'category'}
+          onClick={() => selected && open(selected)}
+        >
+          Edit category
+        </button>
+        <button
+          type="button"
+          className="tool"
+          disabled={!selected || selected.kind === 'section'}
+          onClick={() => selected && openDialog({ type: 'move', node: selected })}
+        >
+          Move to…
+        </button>
+        <button
+          type="button"
+          className="tool tool-danger"
+          disabled={!selected}
+          onClick={() => selected && openDialog({ type: 'delete', node: selected })}
+        >
+          Delete
+        </button>
+      </div>
     </div>
   );
 }
