@@ -70,7 +70,7 @@ export const apiPaths = {
  * a page by these alone, so any other parameter (utm_source, a client-only megapolName) shares its entry.
  */
 export const pageQueryParams: Readonly<Record<string, readonly string[]>> = {
-  [`${BASE_PATH}/search`]: ['query'],
+  [`${BASE_PATH}/search`]: ['query', 'page'],
 };
 
 export const href = {

@@ -7,7 +7,7 @@ import { instructionHandle, instructionLoader, InstructionPage } from './routes/
 import { Layout, LayoutError, PageError } from './routes/layout.tsx';
 import { PageNotFound, pageNotFoundHandle } from './routes/page-not-found.tsx';
 import { rootLoader } from './routes/root-data.ts';
-import { searchHandle, searchLoader, SearchPage } from './routes/search.tsx';
+import { searchHandle, searchLoader, SearchPage, shouldSearchRevalidate } from './routes/search.tsx';
 import { standaloneHandle, standaloneLoader, StandaloneNotFound } from './routes/standalone-not-found.tsx';
 
 /**
@@ -49,7 +49,14 @@ export const routes: RouteObject[] = [
             Component: InstructionPage,
             handle: instructionHandle,
           },
-          { id: 'search', path: 'search', loader: searchLoader, Component: SearchPage, handle: searchHandle },
+          {
+            id: 'search',
+            path: 'search',
+            loader: searchLoader,
+            shouldRevalidate: shouldSearchRevalidate,
+            Component: SearchPage,
+            handle: searchHandle,
+          },
           { id: 'page-not-found', path: '*', Component: PageNotFound, handle: pageNotFoundHandle },
         ],
       },

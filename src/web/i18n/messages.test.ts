@@ -22,7 +22,13 @@ const counts = [...Array.from({ length: 201 }, (_, n) => n), 1_000_000];
 
 describe('interface texts', () => {
   it('finds the plural families of English', () => {
-    expect(families.sort()).toEqual(['articleCount', 'categoryCount', 'suggestions']);
+    expect(families.sort()).toEqual([
+      'articleCount',
+      'categoryCount',
+      'searchResultCount',
+      'searchTopResults',
+      'suggestions',
+    ]);
   });
 
   describe.each(languages)('%s', (lang) => {
@@ -105,6 +111,30 @@ describe('interface texts', () => {
     expect(createTranslator('pt-BR')('articleCount', { count: 1_000_000 })).toBe('1.000.000 de artigos');
     expect(createTranslator('ru')('suggestions', { count: 3 })).toBe('Найдено 3 статьи');
     expect(createTranslator('sk')('categoryCount', { count: 7 })).toBe('7 kategórií');
+    const query = { query: 'wifi' };
+    expect(createTranslator('en')('searchResultCount', { count: 1, ...query })).toBe('1 result for “wifi”');
+    expect(createTranslator('en')('searchResultCount', { count: 12, ...query })).toBe(
+      '12 results for “wifi”',
+    );
+    expect(createTranslator('ru')('searchResultCount', { count: 21, ...query })).toBe(
+      '21 результат по запросу «wifi»',
+    );
+    expect(createTranslator('ru')('searchResultCount', { count: 12, ...query })).toBe(
+      '12 результатов по запросу «wifi»',
+    );
+    expect(createTranslator('ru')('searchTopResults', { count: 50, ...query })).toBe(
+      '50 лучших результатов по запросу «wifi»',
+    );
+    expect(createTranslator('sk')('searchResultCount', { count: 3, ...query })).toBe('3 výsledky pre „wifi“');
+    expect(createTranslator('sk')('searchTopResults', { count: 50, ...query })).toBe(
+      '50 najlepších výsledkov pre „wifi“',
+    );
+    expect(createTranslator('it')('searchResultCount', { count: 1, ...query })).toBe(
+      '1 risultato per «wifi»',
+    );
+    expect(createTranslator('pt-BR')('searchResultCount', { count: 2, ...query })).toBe(
+      '2 resultados para “wifi”',
+    );
   });
 
   it('keeps the specified Russian bundle messages', () => {

@@ -23,3 +23,24 @@ describe('plural forms follow each language', () => {
     expect(createTranslator(lang)('articleCount', { count })).toBe(text);
   });
 });
+
+describe('the search result count follows each language', () => {
+  it.each([
+    ['en', 1, '1 result for “lumo”'],
+    ['en', 12, '12 results for “lumo”'],
+    ['ru', 1, '1 результат по запросу «lumo»'],
+    ['ru', 3, '3 результата по запросу «lumo»'],
+    ['ru', 11, '11 результатов по запросу «lumo»'],
+    ['ru', 22, '22 результата по запросу «lumo»'],
+    ['ru', 25, '25 результатов по запросу «lumo»'],
+    ['sk', 1, '1 výsledok pre „lumo“'],
+    ['sk', 4, '4 výsledky pre „lumo“'],
+    ['sk', 5, '5 výsledkov pre „lumo“'],
+    ['it', 1, '1 risultato per «lumo»'],
+    ['it', 12, '12 risultati per «lumo»'],
+    ['pt-BR', 1, '1 resultado para “lumo”'],
+    ['pt-BR', 12, '12 resultados para “lumo”'],
+  ] as const)('%s %i → %s', (lang, count, text) => {
+    expect(createTranslator(lang)('searchResultCount', { count, query: 'lumo' })).toBe(text);
+  });
+});

@@ -1,7 +1,16 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { href } from '../../shared/paths.ts';
-import { Link, useLoaderData, useNavigate, type LoaderFunctionArgs } from 'react-router';
+import {
+  Link,
+  useLoaderData,
+  useNavigate,
+  useSearchParams,
+  type LoaderFunctionArgs,
+  type ShouldRevalidateFunctionArgs,
+} from 'react-router';
+import { ResultSnippet } from '../features/search/result-snippet.tsx';
 import { reportSearch } from '../features/search/search-events.ts';
+import { readPage, SEARCH_PAGE_SIZE, visibleGroups } from '../features/search/search-results.ts';
 import type { Suggestion } from '../../shared/api/search.ts';
 import { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT_MAX } from '../../shared/constants.ts';
 import { apiFrom } from '../api/api-context.ts';
@@ -24,6 +33,23 @@ export async function searchLoader({ request, context }: LoaderFunctionArgs) {
 
 type SearchData = Awaited<ReturnType<typeof searchLoader>>;
 
+/** "Show more" changes only `page`: the results are those already loaded, so the call is not made again. */
+export function shouldSearchRevalidate({
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  const sameQuery =
+    currentUrl.pathname === nextUrl.pathname &&
+    currentUrl.searchParams.get('query') === nextUrl.searchParams.get('query') &&
+    currentUrl.searchParams.get('page') !== nextUrl.searchParams.get('page');
+  return sameQuery ? false : defaultShouldRevalidate;
+}
+
+/** The address of the first `page` pages; the fragment leads a browser without JavaScript to the first new one. */
+const pageHref = (query: string, page: number) =>
+  `${href.search(query)}&page=${page}#result-${(page - 1) * SEARCH_PAGE_SIZE + 1}`;
+
 export const searchHandle: RouteHandle = {
   noindex: true,
   head: (loaded, t) => {
@@ -32,34 +58,8 @@ export const searchHandle: RouteHandle = {
   },
 };
 
-interface Group {
-  key: string;
-  heading: string;
-  items: Suggestion[];
-}
-
-/** Results grouped by category, or by section for articles outside any category, in the order found. */
-export function groupResults(
-  results: Suggestion[],
-  names: { categories: Map<number, string>; sections: Map<number, string> },
-): Group[] {
-  const groups = new Map<string, Group>();
-  for (const result of results) {
-    const key = result.category_id !== null ? `c${result.category_id}` : `s${result.section_id}`;
-    const heading =
-      (result.category_id !== null
-        ? names.categories.get(result.category_id)
-        : names.sections.get(result.section_id)) ?? '';
-    const group = groups.get(key) ?? { key, heading, items: [] };
-    group.items.push(result);
-    groups.set(key, group);
-  }
-  return [...groups.values()];
-}
-
 export function SearchPage() {
   const { t } = useI18n();
-  const { sections, categories } = useRootData();
   const portal = usePortalLinks();
   const { query, results } = useLoaderData() as SearchData;
 
@@ -97,38 +97,88 @@ export function SearchPage() {
       </section>
     );
   }
-  const groups = groupResults(results, {
-    categories: new Map(categories.map((c) => [c.id, c.name])),
-    sections: new Map(sections.map((s) => [s.id, s.name])),
-  });
+  return <SearchResults query={query} results={results} />;
+}
+
+function SearchResults({ query, results }: { query: string; results: Suggestion[] }) {
+  const { t } = useI18n();
+  const { sections, categories } = useRootData();
+  const [params] = useSearchParams();
+  const page = readPage(params.get('page'), results.length);
+  const shown = Math.min(results.length, page * SEARCH_PAGE_SIZE);
+  const groups = visibleGroups(
+    results,
+    {
+      categories: new Map(categories.map((c) => [c.id, c.name])),
+      sections: new Map(sections.map((s) => [s.id, s.name])),
+    },
+    shown,
+  );
+  // The call answers at most SUGGESTIONS_LIMIT_MAX: when it is full, there may be more that are not listed.
+  const capped = results.length >= SUGGESTIONS_LIMIT_MAX;
+
+  // After "Show more", focus moves to the first result it added, so keyboard and screen-reader users go on from
+  // there; the page as first shown (or reloaded) keeps the focus where the browser put it.
+  const list = useRef<HTMLDivElement>(null);
+  const shownBefore = useRef(shown);
+  useEffect(() => {
+    if (shown > shownBefore.current) {
+      const first = list.current?.querySelector<HTMLElement>(`#result-${shownBefore.current + 1} a`);
+      first?.focus();
+    }
+    shownBefore.current = shown;
+  }, [shown]);
+
+  // Numbered in the order shown, for the fragment of the "Show more" address.
+  const positions = new Map(
+    groups.flatMap((group) => group.items).map((item, index) => [item.id, index + 1]),
+  );
   return (
     <section className="search-page">
-      <h1>{t('searchResultsFor', { query })}</h1>
-      {groups.map((group) => (
-        <section key={group.key} className="search-group" aria-labelledby={`group-${group.key}`}>
-          <h2 id={`group-${group.key}`}>
-            {group.key.startsWith('c') ? (
-              <Link to={href.category(Number(group.key.slice(1)))}>{group.heading}</Link>
-            ) : (
-              group.heading
-            )}
-          </h2>
-          <ul className="article-list search-results">
-            {group.items.map((item) => (
-              <li key={item.id} className="article-item">
-                <Link
-                  to={href.instruction(item.id)}
-                  onClick={() => reportSearch({ type: 'open', query, id: item.id })}
-                >
-                  {item.title}
-                </Link>
-                {/* The server escapes the snippet and marks only the matched words. */}
-                {item.snippet && <p className="snippet" dangerouslySetInnerHTML={{ __html: item.snippet }} />}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ))}
+      <h1>{t(capped ? 'searchTopResults' : 'searchResultCount', { count: results.length, query })}</h1>
+      {capped && <p className="search-hint">{t('searchTopResultsHint')}</p>}
+      <div ref={list}>
+        {groups.map((group) => (
+          <section key={group.key} className="search-group" aria-labelledby={`group-${group.key}`}>
+            <h2 id={`group-${group.key}`}>
+              {group.categoryId !== null ? (
+                <Link to={href.category(group.categoryId)}>{group.heading}</Link>
+              ) : (
+                group.heading
+              )}
+            </h2>
+            <ul className="article-list search-results">
+              {group.items.map((item) => (
+                <li key={item.id} id={`result-${positions.get(item.id)}`} className="article-item">
+                  <Link
+                    to={href.instruction(item.id)}
+                    onClick={() => reportSearch({ type: 'open', query, id: item.id })}
+                  >
+                    {item.title}
+                  </Link>
+                  <ResultSnippet snippet={item.snippet} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+      </div>
+      {shown < results.length && (
+        <div className="search-more">
+          <p id="results-shown" className="search-more-count">
+            {t('resultsShown', { shown, total: results.length })}
+          </p>
+          <Link
+            className="button button-secondary"
+            to={pageHref(query, page + 1)}
+            replace
+            preventScrollReset
+            aria-describedby="results-shown"
+          >
+            {t('showMore')}
+          </Link>
+        </div>
+      )}
     </section>
   );
 }
