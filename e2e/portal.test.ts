@@ -191,9 +191,29 @@ describe('the customer portal', () => {
   );
 
   it('gives an anonymous requester a private link to the conversation', { timeout: 60_000 }, async () => {
-    const probe = await openPage(browser);
+    const probe = await openPage(browser, { viewport: NARROW });
     const page = probe.page;
     await gotoHydrated(page, `${server.url}/issues/create`);
+    // Sent empty: every required field marked as the article's form marks them, focus on the first.
+    await page.getByRole('button', { name: 'Send' }).click();
+    for (const label of ['Name', 'Email', 'Message']) {
+      const field = page.getByLabel(label, { exact: true });
+      expect(await field.getAttribute('aria-invalid'), label).toBe('true');
+      expect(await page.locator(`#${await field.getAttribute('aria-describedby')}`).innerText()).toBe(
+        'This field is required',
+      );
+    }
+    expect(await page.getByLabel('Surname').getAttribute('aria-invalid')).toBeNull();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('name');
+    // The same file picker: chosen files listed with their size, each removable.
+    await page.getByLabel('Attach files').setInputFiles([
+      { name: 'label.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(3000, 1) },
+      { name: 'not-this.txt', mimeType: 'text/plain', buffer: Buffer.from('no') },
+    ]);
+    await page.getByRole('button', { name: 'Remove not-this.txt' }).click();
+    expect(await page.locator('.attached-files li').allInnerTexts()).toEqual([
+      expect.stringMatching(/label\.jpg\s+3 KB/),
+    ]);
     await page.getByLabel('Name', { exact: true }).fill('Grace');
     await page.getByLabel('Surname').fill('Hopper');
     await page.getByLabel('Email').fill('grace@example.com');
@@ -201,6 +221,9 @@ describe('the customer portal', () => {
     await checkAxe(page, 'new request');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('heading', { name: 'Your request has been sent' }).waitFor();
+    expect(await page.locator('.request-sent-text').innerText()).toContain(
+      "We'll reply by email to grace@example.com.",
+    );
     const shown = await page.locator('.private-link').innerText();
     expect(shown).toMatch(/\/issues\/\d+\?key=[A-Za-z0-9_-]{43}$/);
     await page.getByRole('link', { name: 'Follow your request' }).click();

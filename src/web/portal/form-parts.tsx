@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { ApiRequestError, fieldErrorsOf, type FieldErrors } from '../api/call.ts';
+import { describedBy, FieldError } from '../components/field-error.tsx';
 import { CaptchaField } from '../features/request/captcha-field.tsx';
+import { formField } from '../features/request/request-api.ts';
 import type { useCaptcha } from '../features/request/use-captcha.ts';
 import { usePortalTexts } from './portal-texts.ts';
 
@@ -30,14 +32,13 @@ export function TextField({
   multiline = false,
   maxLength = 320,
 }: TextFieldProps) {
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   const common = {
     id,
     name: id,
     value,
     maxLength,
     'aria-invalid': error ? true : undefined,
-    'aria-describedby': described,
+    'aria-describedby': describedBy(hint && `${id}-hint`, error && `${id}-error`),
   };
   return (
     <div className="field">
@@ -57,11 +58,7 @@ export function TextField({
           {hint}
         </p>
       )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }
@@ -96,7 +93,7 @@ export function PasswordField({
 
 /** A form's errors from a failed call: per field where the server names one, else one line for the form. */
 export function errorsOf(error: unknown, fallback: string): FieldErrors {
-  const fields = fieldErrorsOf(error, (field) => (field === 'g_recaptcha_response' ? 'captcha' : field));
+  const fields = fieldErrorsOf(error, formField);
   if (Object.keys(fields).length > 0) return fields;
   return { form: error instanceof ApiRequestError && error.body?.message ? error.body.message : fallback };
 }

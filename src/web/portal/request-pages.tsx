@@ -13,6 +13,8 @@ import { sizeInKb } from '../lib/format.ts';
 import { readAuthToken } from '../lib/storage.ts';
 import { authHeaders } from './auth-headers.ts';
 import { CaptchaSubmit, EmailField, FormError, Panel, TextField } from './form-parts.tsx';
+import { FilePicker } from '../components/file-picker.tsx';
+import { RequestSentNote, type SentRequest } from '../features/request/request-sent.tsx';
 import { PageLoading, usePortalData, SignedIn } from './portal-layout.tsx';
 import { usePortalTexts, type PortalKey } from './portal-texts.ts';
 import { useFormValues, usePortalForm } from './use-portal-form.ts';
@@ -251,18 +253,17 @@ function Thread({
   onChange: (ticket: PortalTicket) => void;
   linkKey: string | undefined;
 }) {
-  const { p, t } = usePortalTexts();
+  const { p } = usePortalTexts();
   const date = useDate();
   const { user } = useAuth();
   const [body, setBody] = useState('');
   const [files, setFiles] = useState<File[]>([]);
-  const { errors, setErrors, busy, send } = usePortalForm();
-  const fileInput = useRef<HTMLInputElement>(null);
+  const { form, errors, setErrors, setFieldError, busy, send, complete } = usePortalForm();
   const keyPart = linkKey ? { key: linkKey } : {};
 
   const reply = async (event: FormEvent) => {
     event.preventDefault();
-    if (!body.trim()) return setErrors({ body: t('fieldRequired') });
+    if (!complete({ body: !body.trim() })) return;
     await send(async () => {
       const uploaded = files.length ? await uploadFiles(files, readAuthToken()) : [];
       onChange(
@@ -334,7 +335,7 @@ function Thread({
       {ticket.status === 'closed' ? (
         <p className="banner">{p('closedNote')}</p>
       ) : (
-        <form className="portal-form" noValidate onSubmit={(event) => void reply(event)}>
+        <form ref={form} className="portal-form" noValidate onSubmit={(event) => void reply(event)}>
           <TextField
             id="reply"
             label={p('replyLabel')}
@@ -347,19 +348,13 @@ function Thread({
             }}
             error={errors.body}
           />
-          <div className="field">
-            <label htmlFor="reply-files">{t('filesLabel')}</label>
-            <input
-              ref={fileInput}
-              id="reply-files"
-              type="file"
-              multiple
-              onChange={(event) => {
-                setFiles(Array.from(event.target.files ?? []));
-              }}
-            />
-            {errors.files && <p className="field-error">{errors.files}</p>}
-          </div>
+          <FilePicker
+            id="reply-files"
+            files={files}
+            onChange={setFiles}
+            error={errors.files}
+            onError={(message) => setFieldError('files', message)}
+          />
           <FormError message={errors.form ?? errors.status} />
           <div className="portal-actions">
             <button type="submit" className="button" disabled={busy}>
@@ -391,14 +386,19 @@ export function NewIssuePage() {
   const { p, t } = usePortalTexts();
   const { environments } = usePortalData();
   const { user, checked } = useAuth();
-  const { errors, setErrors, busy, failures, send, complete } = usePortalForm();
+  const { form, errors, setErrors, setFieldError, busy, failures, send, complete } = usePortalForm();
   const { values, setValues, set } = useFormValues(
     { name: '', surname: '', email: '', message: '' },
     setErrors,
   );
   const [files, setFiles] = useState<File[]>([]);
-  const [sent, setSent] = useState<{ id: number; link: string | null } | null>(null);
+  const [sent, setSent] = useState<SentRequest | null>(null);
+  const sentNote = useRef<HTMLDivElement>(null);
   const captcha = useCaptcha(environments, failures);
+  // The form is gone once sent: focus goes to what replaced it rather than to the page's start.
+  useEffect(() => {
+    if (sent) sentNote.current?.focus();
+  }, [sent]);
   useEffect(() => {
     if (!user) return;
     const [first = '', ...rest] = user.name.split(' ');
@@ -408,18 +408,9 @@ export function NewIssuePage() {
   if (sent)
     return (
       <Panel title={p('createdTitle')}>
-        <p role="status">{p('createdText')}</p>
-        {sent.link && (
-          <>
-            {!user && <p>{p('keepLink')}</p>}
-            <p>
-              <Link className="button" to={sent.link}>
-                {p('followRequest')}
-              </Link>
-            </p>
-            {!user && <p className="private-link">{`${window.location.origin}${sent.link}`}</p>}
-          </>
-        )}
+        <div ref={sentNote} className="request-sent-text" role="status" tabIndex={-1}>
+          <RequestSentNote sent={sent} signedIn={Boolean(user)} />
+        </div>
       </Panel>
     );
 
@@ -442,13 +433,13 @@ export function NewIssuePage() {
         },
         headers: authHeaders(),
       });
-      setSent({ id: result.data.id, link: result.link });
+      setSent({ email: user ? user.email : values.email.trim(), link: result.link });
     });
   };
   if (!checked) return <PageLoading />;
   return (
     <Panel title={p('createTitle')}>
-      <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+      <form ref={form} className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
         <div className="field-row">
           <TextField
             id="name"
@@ -479,20 +470,13 @@ export function NewIssuePage() {
           onChange={set('message')}
           error={errors.message ?? errors.description}
         />
-        <div className="field">
-          <label htmlFor="files">{t('filesLabel')}</label>
-          <input
-            id="files"
-            type="file"
-            multiple
-            onChange={(event) => setFiles(Array.from(event.target.files ?? []))}
-            aria-describedby="files-hint"
-          />
-          <p id="files-hint" className="field-hint">
-            {t('fileHint')}
-          </p>
-          {errors.files && <p className="field-error">{errors.files}</p>}
-        </div>
+        <FilePicker
+          id="files"
+          files={files}
+          onChange={setFiles}
+          error={errors.files}
+          onError={(message) => setFieldError('files', message)}
+        />
         <CaptchaSubmit captcha={captcha} errors={errors} formError={errors.form ?? errors.title} busy={busy}>
           {busy ? t('sending') : t('send')}
         </CaptchaSubmit>

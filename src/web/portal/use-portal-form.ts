@@ -1,17 +1,20 @@
 import { useCallback, useState } from 'react';
 import type { FieldErrors } from '../api/call.ts';
+import { useFocusFirstInvalid } from '../lib/use-focus-first-invalid.ts';
 import { errorsOf } from './form-parts.tsx';
 import { usePortalTexts } from './portal-texts.ts';
 
 /**
  * One portal form's errors and busy state. `send` runs its call while the form is busy; a failure shows as the
  * fields' errors (or as `explain` words it), and counts in `failures`, which a captcha follows for a fresh answer.
+ * A form that takes `form` as its ref has focus moved to its first invalid field whenever fields are marked.
  */
 export function usePortalForm() {
   const { t } = usePortalTexts();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const [failures, setFailures] = useState(0);
+  const { form, focusFirstInvalid } = useFocusFirstInvalid();
 
   const send = async (action: () => Promise<void>, explain?: (error: unknown) => FieldErrors | undefined) => {
     setBusy(true);
@@ -19,6 +22,7 @@ export function usePortalForm() {
       await action();
     } catch (error) {
       setErrors(explain?.(error) ?? errorsOf(error, t('errorOccurred')));
+      focusFirstInvalid();
       setFailures((count) => count + 1);
     } finally {
       setBusy(false);
@@ -30,10 +34,20 @@ export function usePortalForm() {
     const missing: FieldErrors = {};
     for (const [field, isEmpty] of Object.entries(empty)) if (isEmpty) missing[field] = t('fieldRequired');
     setErrors(missing);
+    if (Object.keys(missing).length > 0) focusFirstInvalid();
     return Object.keys(missing).length === 0;
   };
 
-  return { errors, setErrors, busy, failures, send, complete };
+  /** One field's error set, or cleared (a file refused by the picker, then a good one chosen). */
+  const setFieldError = (field: string, message: string | undefined) =>
+    setErrors((current) => {
+      const next = { ...current };
+      if (message) next[field] = message;
+      else delete next[field];
+      return next;
+    });
+
+  return { form, errors, setErrors, setFieldError, busy, failures, send, complete };
 }
 
 /** A form's values, each field's setter clearing that field's error as the visitor corrects it. */

@@ -16,3 +16,10 @@ export const openIssue = (body: IssueOpenBody, token: string | null) =>
 
 /** A fresh proof-of-work challenge (never from the browser's cache); its address is the environments' challenge_url. */
 export const fetchChallenge = () => call('getCaptchaChallenge', { cache: 'no-store' });
+
+/**
+ * The form's name for a field the server names: the captcha's answer and every file (the request's `files` ids,
+ * the upload's `file[]` parts) have one place each.
+ */
+export const formField = (field: string) =>
+  field === 'g_recaptcha_response' ? 'captcha' : /^files?\b/.test(field) ? 'files' : field;

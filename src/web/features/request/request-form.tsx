@@ -1,17 +1,21 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
-import { REQUEST_TOAST_MS, SENT_STATE_MS } from '../../../shared/constants.ts';
+import { SENT_STATE_MS } from '../../../shared/constants.ts';
+import { describedBy, FieldError } from '../../components/field-error.tsx';
+import { FilePicker } from '../../components/file-picker.tsx';
 import { useI18n } from '../../i18n/i18n.tsx';
-import { sizeInKb } from '../../lib/format.ts';
+import { portalLinks } from '../../lib/portal-links.ts';
 import { readAuthToken, readItem, storageKeys, writeItem } from '../../lib/storage.ts';
 import type { TrailStep } from '../../lib/trail.ts';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid.ts';
 import { useRootData } from '../../routes/root-data.ts';
 import { useAuth } from '../layout/use-auth.tsx';
 import { ApiRequestError, fieldErrorsOf } from '../../api/call.ts';
-import { openIssue, uploadFiles } from './request-api.ts';
+import { formField, openIssue, uploadFiles } from './request-api.ts';
 import { useCaptcha } from './use-captcha.ts';
 import { CaptchaField } from './captcha-field.tsx';
+import { RequestSentNote, type SentRequest } from './request-sent.tsx';
 
 type Field = 'name' | 'email' | 'description';
 type Errors = Partial<Record<Field | 'files' | 'captcha' | 'form', string>>;
@@ -37,13 +41,10 @@ function forgetLinkedVisitor(): void {
   window.history.replaceState(window.history.state, '', url);
 }
 
-/** The form's name for a field the server names: the captcha's answer and every file have one place each. */
-const formField = (field: string) =>
-  field === 'g_recaptcha_response' ? 'captcha' : field.startsWith('files') ? 'files' : field;
-
 /**
- * The support-request form: name, email, message and files; the server's per-field errors under each field;
- * after a send, a disabled "sent" button and a toast for 5 seconds. Loaded only when the visitor opens it.
+ * The support-request form: name, email, message and files; every invalid field (empty, refused by the server, a
+ * file too large) marked alike, with focus on the first. After a send, a disabled "sent" button for 5 seconds and,
+ * in place of the spec's toast, a note under it saying what happens next. Loaded only when the visitor opens it.
  */
 export default function RequestForm({
   formId,
@@ -65,10 +66,11 @@ export default function RequestForm({
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<Errors>({});
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
-  const [toast, setToast] = useState(false);
+  const [sent, setSent] = useState<SentRequest | null>(null);
+  const sentNote = useRef<HTMLDivElement>(null);
   const [round, setRound] = useState(0);
-  const fileInput = useRef<HTMLInputElement>(null);
   const captcha = useCaptcha(environments, round);
+  const { form, focusFirstInvalid } = useFocusFirstInvalid();
 
   // Name and email come from the account, or from the link's megapolName/megapolEmail; then they are fixed.
   useEffect(() => {
@@ -96,24 +98,17 @@ export default function RequestForm({
     const timer = setTimeout(() => setStatus('idle'), SENT_STATE_MS);
     return () => clearTimeout(timer);
   }, [status]);
+  // The note is where the visitor's eyes and focus go once sent: the button they pressed is disabled.
   useEffect(() => {
-    if (!toast) return;
-    const timer = setTimeout(() => setToast(false), REQUEST_TOAST_MS);
-    return () => clearTimeout(timer);
-  }, [toast]);
+    if (!sent) return;
+    sentNote.current?.focus();
+    sentNote.current?.scrollIntoView({ block: 'nearest' });
+  }, [sent]);
 
   const change = (field: Field, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
-  const addFiles = (list: FileList | null) => {
-    if (!list) return;
-    // Copy now: the FileList is live and empties when the input is reset below.
-    const added = Array.from(list);
-    setFiles((current) => [...current, ...added]);
-    setErrors((current) => ({ ...current, files: undefined }));
-    if (fileInput.current) fileInput.current.value = '';
+    setSent(null);
   };
 
   const submit = async (event: FormEvent) => {
@@ -123,7 +118,7 @@ export default function RequestForm({
       if (!values[field].trim()) missing[field] = t('fieldRequired');
     }
     setErrors(missing);
-    if (Object.keys(missing).length > 0) return;
+    if (Object.keys(missing).length > 0) return focusFirstInvalid();
 
     setStatus('sending');
     const token = readAuthToken();
@@ -131,7 +126,7 @@ export default function RequestForm({
     const articleUrl = `${environments.knowledge_portal}/knowledge/instruction/${instruction.id}`;
     try {
       const uploaded = files.length ? await uploadFiles(files, token) : [];
-      await openIssue(
+      const result = await openIssue(
         {
           title: [branding.site_title, section?.name].filter(Boolean).join(': '),
           description: composeDescription(values.description, trail, articleUrl),
@@ -151,12 +146,14 @@ export default function RequestForm({
       setFiles([]);
       setErrors({});
       setStatus('sent');
-      setToast(true);
+      setSent({ email: values.email.trim(), link: result.link });
     } catch (error) {
       setStatus('idle');
       const fields = fieldErrorsOf(error, formField);
-      if (Object.keys(fields).length > 0) setErrors(fields as Errors);
-      else setErrors({ form: error instanceof ApiRequestError ? error.message : t('errorOccurred') });
+      if (Object.keys(fields).length > 0) {
+        setErrors(fields as Errors);
+        focusFirstInvalid();
+      } else setErrors({ form: error instanceof ApiRequestError ? error.message : t('errorOccurred') });
     } finally {
       // A captcha answer is good for one request only.
       setRound((value) => value + 1);
@@ -168,18 +165,15 @@ export default function RequestForm({
     name: field,
     value: values[field],
     'aria-invalid': errors[field] ? true : undefined,
-    'aria-describedby': errors[field] ? `${formId}-${field}-error` : undefined,
+    'aria-describedby': describedBy(errors[field] && `${formId}-${field}-error`),
   });
-  const fieldError = (field: Field | 'files' | 'captcha') =>
-    errors[field] ? (
-      <p id={`${formId}-${field}-error`} className="field-error">
-        {errors[field]}
-      </p>
-    ) : null;
+  const fieldError = (field: Field) => <FieldError id={`${formId}-${field}-error`} message={errors[field]} />;
+  const requestsHref = user ? portalLinks(branding, environments).tickets : null;
 
   return (
     <>
       <form
+        ref={form}
         id={`${formId}-form`}
         className="request-form"
         noValidate
@@ -229,39 +223,16 @@ export default function RequestForm({
           />
           {fieldError('description')}
         </div>
-        <div className="field">
-          <label htmlFor={`${formId}-files`}>{t('filesLabel')}</label>
-          <input
-            ref={fileInput}
-            id={`${formId}-files`}
-            type="file"
-            multiple
-            aria-describedby={`${formId}-files-hint`}
-            onChange={(event) => addFiles(event.target.files)}
-          />
-          <p id={`${formId}-files-hint`} className="field-hint">
-            {t('fileHint')}
-          </p>
-          {files.length > 0 && (
-            <ul className="attached-files">
-              {files.map((file, index) => (
-                <li key={`${file.name}-${index}`}>
-                  <span>{file.name}</span>{' '}
-                  <span className="file-size">{t('fileSize', { size: sizeInKb(file.size) })}</span>{' '}
-                  <button
-                    type="button"
-                    className="link-button"
-                    aria-label={t('removeFile', { name: file.name })}
-                    onClick={() => setFiles((current) => current.filter((_, i) => i !== index))}
-                  >
-                    ×
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          {fieldError('files')}
-        </div>
+        <FilePicker
+          id={`${formId}-files`}
+          files={files}
+          onChange={(chosen) => {
+            setFiles(chosen);
+            setSent(null);
+          }}
+          error={errors.files}
+          onError={(message) => setErrors((current) => ({ ...current, files: message }))}
+        />
         <CaptchaField captcha={captcha} error={errors.captcha} errorId={`${formId}-captcha-error`} />
         {errors.form && (
           <p className="field-error" role="alert">
@@ -272,8 +243,13 @@ export default function RequestForm({
           {status === 'sent' ? t('sent') : status === 'sending' ? t('sending') : t('send')}
         </button>
       </form>
-      <div className="toast-region" role="status" aria-live="polite">
-        {toast && <div className="toast">{t('requestSentToast')}</div>}
+      <div className="request-sent-region" role="status">
+        {sent && (
+          <div ref={sentNote} className="request-sent" tabIndex={-1}>
+            <p className="request-sent-title">{t('requestSentToast')}</p>
+            <RequestSentNote sent={sent} signedIn={Boolean(user)} requestsHref={requestsHref} />
+          </div>
+        )}
       </div>
     </>
   );

@@ -1,0 +1,14 @@
+import { useEffect, useRef, useState } from 'react';
+
+/**
+ * Moves focus to a form's first field marked invalid (`aria-invalid`), once the marks are drawn: the form takes
+ * `form` as its ref, and `focusFirstInvalid()` is called wherever errors are set.
+ */
+export function useFocusFirstInvalid() {
+  const form = useRef<HTMLFormElement>(null);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    if (round > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [round]);
+  return { form, focusFirstInvalid: () => setRound((value) => value + 1) };
+}
