@@ -7,6 +7,7 @@ Commands:
   serve                              start the help centre (what npm start runs)
   migrate                            bring the database schema up to date
   import DIR [--prune]               load a Markdown content folder; --prune removes what DIR no longer has
+  import DIR --replace               make DIR the whole content: the demo and everything else not in DIR goes
   export DIR [--force]               write the help centre as a Markdown content folder
   seed --demo                        load the demo help centre
   user add --email E --name N --password P [--admin]

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { startServe } from './testing/run-cli.ts';
-import { createTestEnvironment } from './testing/test-context.ts';
+import { signpost, startServe } from './testing/run-cli.ts';
+import { writeFolder } from './testing/folder.ts';
+import { createTestEnvironment, testDialects } from './testing/test-context.ts';
 
 const NOBODY = 'support requests reach nobody';
 
@@ -26,4 +27,58 @@ describe('starting the server', () => {
       await environment.cleanup();
     }
   });
+});
+
+const NO_ADMIN = 'there is no administrator yet: make one with signpost user add';
+const EMPTY = 'the help centre has no published article, so visitors see an empty page';
+
+/** The log's lines that say what to do next, by their message. */
+async function firstStepsLogged(env: Record<string, string>): Promise<string[]> {
+  const server = await startServe(env);
+  try {
+    await expect.poll(() => server.output()).toContain('search index built');
+    return server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter(({ msg }) => msg.startsWith(NO_ADMIN) || msg.startsWith(EMPTY))
+      .map(({ level, msg }) => `${level} ${msg}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+describe.each(testDialects())('the start-up log of a new help centre on %s', (dialect) => {
+  it('says what to do next while there is no administrator or nothing published, and stops once there is', async () => {
+    const environment = await createTestEnvironment(dialect, {
+      DEMO_CONTENT: 'false',
+      PUBLIC_URL: 'https://help.example.com',
+    });
+    try {
+      const empty = await firstStepsLogged(environment.env);
+      expect(empty).toEqual([
+        `40 ${NO_ADMIN} --email E --name N --password P --admin, then sign in at https://help.example.com/admin`,
+        expect.stringContaining(`40 ${EMPTY}: sign in at https://help.example.com/admin and write one`),
+      ]);
+      expect(empty[1]).toContain('signpost import DIR');
+
+      const admin = [
+        'user',
+        'add',
+        '--email',
+        'ops@example.com',
+        '--name',
+        'Ops',
+        '--password',
+        'long enough',
+      ];
+      expect((await signpost([...admin, '--admin'], environment.env)).code).toBe(0);
+      const folder = writeFolder({ 'help/first.md': '---\ntitle: First\n---\nHello.\n' });
+      expect((await signpost(['import', folder], environment.env)).code).toBe(0);
+      expect(await firstStepsLogged(environment.env)).toEqual([]);
+    } finally {
+      await environment.cleanup();
+    }
+  }, 90_000);
 });

@@ -7,6 +7,7 @@ import { startFileCleanup } from './features/tickets/stale-uploads.ts';
 import { startSaltCleanup } from './features/article-feedback/salt-cleanup.ts';
 import { startMailReplyPoller } from './features/mail-replies/mail-reply-poller.ts';
 import { warmUpHtmlCleaner } from './html/clean-html.ts';
+import { firstSteps } from './ops/first-steps.ts';
 
 /** Starts the server and stops it cleanly on SIGTERM or SIGINT, finishing requests in flight. */
 export async function startServer(config: Config): Promise<void> {
@@ -65,6 +66,12 @@ export async function startServer(config: Config): Promise<void> {
         '(accounts can still be made with signpost user add or on the Users page)',
     );
   }
+  // After the demo's first load, so an install that shows the demo is not called empty.
+  await firstSteps(ctx, config.publicUrl)
+    .then((steps) => steps.forEach((step) => app.log.warn(step)))
+    .catch((error: unknown) =>
+      app.log.warn({ err: error }, 'could not check for content and administrators'),
+    );
   // The HTML cleaner's workers start now, so the first large save does not wait for them.
   void warmUpHtmlCleaner().catch((error: unknown) =>
     app.log.warn({ err: error }, 'HTML cleaner not started'),

@@ -1,12 +1,18 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../server/config/config.ts';
 import { exportFolder, ExportError } from '../../server/features/content-folder/export-folder.ts';
-import { importFolder, type ImportSummary } from '../../server/features/content-folder/import-folder.ts';
+import {
+  importFolder,
+  type ImportOptions,
+  type ImportSummary,
+} from '../../server/features/content-folder/import-folder.ts';
 import { FolderErrors } from '../../server/features/content-folder/read-folder.ts';
 import { seedDemo } from '../../server/features/content-folder/demo.service.ts';
 import { CliError } from '../cli-error.ts';
 import { progressBar } from '../progress.ts';
 import { withContext } from '../with-context.ts';
+
+const IMPORT_USAGE = 'usage: signpost import DIR [--prune | --replace]';
 
 function printSummary(summary: ImportSummary) {
   for (const warning of summary.warnings) console.error(`warning: ${warning}`);
@@ -16,13 +22,27 @@ function printSummary(summary: ImportSummary) {
       `${kind}: ${t.created} created, ${t.updated} updated, ${t.unchanged} unchanged, ${t.deleted} deleted`,
     );
   }
+  const written = summary.deletedWritten;
+  if (written.length) {
+    const shown = written.slice(0, 10).map((title) => `"${title}"`);
+    if (written.length > shown.length) shown.push(`and ${written.length - shown.length} more`);
+    console.log(
+      `deleted ${written.length} article${written.length === 1 ? '' : 's'} written in the admin: ${shown.join(', ')}`,
+    );
+  }
+  for (const note of summary.notes) console.log(`branding: ${note}`);
 }
 
-async function runImportOf(config: Config, dir: string, prune: boolean, load = importFolder) {
+async function runImportOf(
+  config: Config,
+  dir: string,
+  options: Pick<ImportOptions, 'prune' | 'replace'>,
+  load = importFolder,
+) {
   const bar = progressBar();
   try {
     const summary = await withContext(config, (ctx) =>
-      load(ctx, dir, { prune, onProgress: (done, total, label) => bar.update(done, total, label) }),
+      load(ctx, dir, { ...options, onProgress: (done, total, label) => bar.update(done, total, label) }),
     );
     bar.done();
     printSummary(summary);
@@ -36,12 +56,13 @@ async function runImportOf(config: Config, dir: string, prune: boolean, load = i
 export async function runImport(args: string[], config: Config): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
-    options: { prune: { type: 'boolean' } },
+    options: { prune: { type: 'boolean' }, replace: { type: 'boolean' } },
     allowPositionals: true,
   });
   const [dir, ...extra] = positionals;
-  if (!dir || extra.length) throw new CliError('usage: signpost import DIR [--prune]');
-  await runImportOf(config, dir, values.prune === true);
+  if (!dir || extra.length) throw new CliError(IMPORT_USAGE);
+  if (values.prune && values.replace) throw new CliError(`--prune and --replace: give one; ${IMPORT_USAGE}`);
+  await runImportOf(config, dir, { prune: values.prune === true, replace: values.replace === true });
 }
 
 export async function runExport(args: string[], config: Config): Promise<void> {
@@ -68,5 +89,5 @@ export async function runExport(args: string[], config: Config): Promise<void> {
 export async function runSeed(args: string[], config: Config): Promise<void> {
   const { values } = parseArgs({ args, options: { demo: { type: 'boolean' } } });
   if (!values.demo) throw new CliError('usage: signpost seed --demo');
-  await runImportOf(config, 'demo', false, (ctx, _dir, options) => seedDemo(ctx, options));
+  await runImportOf(config, 'demo', {}, (ctx, _dir, options) => seedDemo(ctx, options));
 }

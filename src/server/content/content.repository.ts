@@ -314,6 +314,13 @@ export async function clearCategoryIcons(db: Executor, fileIds: number[]): Promi
     .execute();
 }
 
+/** Whether any article is published (visitors may still need to sign in to read it). */
+export async function hasPublishedArticle(db: Executor): Promise<boolean> {
+  return Boolean(
+    await db.selectFrom('articles').select('id').where('published', '=', 1).limit(1).executeTakeFirst(),
+  );
+}
+
 /** Whether the help centre has any section at all. */
 export async function hasAnySection(db: Executor): Promise<boolean> {
   return Boolean(await db.selectFrom('sections').select('id').limit(1).executeTakeFirst());

@@ -44,3 +44,20 @@ export async function insertAttachments(
 ): Promise<void> {
   await db.insertInto('article_files').values(rows).execute();
 }
+
+/** Every section, category, article and content file by id and source path (null: made in the admin). */
+export async function allContentKeys(db: Executor) {
+  const [sections, categories, articles, files] = await Promise.all([
+    db.selectFrom('sections').select(['id', 'source_path']).execute(),
+    db.selectFrom('categories').select(['id', 'source_path']).execute(),
+    db.selectFrom('articles').select(['id', 'source_path', 'title']).orderBy('id').execute(),
+    db.selectFrom('files').select(['id', 'source_path']).where('kind', '=', 'content').execute(),
+  ]);
+  return { sections, categories, articles, files };
+}
+
+/** Takes the categories out of their parents, so they can go in any order. */
+export async function detachCategories(db: Executor, ids: number[]): Promise<void> {
+  if (ids.length)
+    await db.updateTable('categories').set({ parent_id: null }).where('id', 'in', ids).execute();
+}

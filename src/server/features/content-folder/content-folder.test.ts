@@ -394,6 +394,7 @@ describe.each(testDialects())('Markdown content folders on %s', (dialect) => {
     const real = fs.realpathSync(outside);
     expect(problems).toEqual([
       `a/b.md: attachment "link/passwd" points outside the content folder (through a symbolic link, to ${real}/passwd)`,
+      `a/b.md: image "link/logo.png" points outside the content folder (through a symbolic link, to ${real}/logo.png)`,
       expect.stringMatching(
         /^a\/described\/_category\.md: points outside the content folder \(through a symbolic link, to .*secret\.md\)$/,
       ),

@@ -4,15 +4,13 @@ import { hasAnySection } from '../../content/content.repository.ts';
 import { importFolder, type ImportOptions, type ImportSummary } from './import-folder.ts';
 import { readSetting, writeSetting } from '../../settings/settings.repository.ts';
 import { updateBranding } from '../../settings/branding.ts';
+import { DEMO_BRANDING } from './demo-branding.ts';
 
 export const DEMO_FOLDER = fileURLToPath(new URL('../../../../content/demo', import.meta.url));
 
 export async function seedDemo(ctx: AppContext, options: ImportOptions = {}): Promise<ImportSummary> {
   const summary = await importFolder(ctx, DEMO_FOLDER, options);
-  await updateBranding(ctx.db, {
-    site_title: 'Lumo Help Centre',
-    portal_enabled: true,
-  });
+  await updateBranding(ctx.db, DEMO_BRANDING);
   return summary;
 }
 

@@ -7,7 +7,15 @@ import { FolderError } from './front-matter.ts';
 import { renderHtml, renderMarkdown } from './markdown.ts';
 import { recordRevisions } from '../../content/article-revisions.repository.ts';
 import { FolderErrors, readContentFolder, readFolderFile, type ContentFolder } from './read-folder.ts';
-import { deleteAttachmentsOf, importedKeys, insertAttachments } from './content-folder.repository.ts';
+import {
+  allContentKeys,
+  deleteAttachmentsOf,
+  detachCategories,
+  importedKeys,
+  insertAttachments,
+} from './content-folder.repository.ts';
+import { DEMO_BRANDING } from './demo-branding.ts';
+import { getStoredBranding, updateBranding } from '../../settings/branding.ts';
 import { chunks } from '../../lib/chunks.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 import {
@@ -29,6 +37,8 @@ import { deleteFiles, insertFile, writeFile } from '../../files/files.repository
 
 export interface ImportOptions {
   prune?: boolean;
+  /** The folder becomes the whole content: everything else goes, whoever made it (the demo, the admin). */
+  replace?: boolean;
   onProgress?: (done: number, total: number, label: string) => void;
 }
 
@@ -46,6 +56,10 @@ export interface ImportSummary {
   articles: Tally;
   files: Tally;
   warnings: string[];
+  /** Titles of the articles a replace deleted that no folder brought in (written in the admin). */
+  deletedWritten: string[];
+  /** What a replace did to the branding, or suggests doing. */
+  notes: string[];
 }
 
 const tally = (): Tally => ({ created: 0, updated: 0, unchanged: 0, deleted: 0 });
@@ -71,6 +85,8 @@ export async function importFolder(
     articles: tally(),
     files: tally(),
     warnings: folder.warnings,
+    deletedWritten: [],
+    notes: [],
   };
   const total = folder.assets.length + folder.articles.length;
   let done = 0;
@@ -296,11 +312,75 @@ async function writeFolder(
   for (const rows of chunks(links)) await insertAttachments(trx, rows);
   await recordRevisions(trx, revised, { action: 'imported', author: null, now });
 
-  if (options.prune) await prune(trx, folder, existing, summary);
+  if (options.replace) await removeOutside(trx, folder, summary);
+  else if (options.prune) await prune(trx, folder, existing, summary);
   const touched = (['sections', 'categories', 'articles', 'files'] as const).some(
     (kind) => summary[kind].created + summary[kind].updated + summary[kind].deleted > 0,
   );
   if (touched) await touchContent(trx);
+}
+
+const keptPaths = (folder: ContentFolder) => ({
+  articles: new Set(folder.articles.map((a) => a.path)),
+  categories: new Set(folder.categories.map((c) => c.path)),
+  sections: new Set(folder.sections.map((s) => s.path)),
+  files: new Set(folder.assets),
+});
+
+/** Ids of stored files the branding shows (`/files/ID/name`), which are content files without a source path. */
+const brandingFileIds = (urls: (string | null)[]) =>
+  new Set(urls.flatMap((url) => /^\/files\/(\d+)\//.exec(url ?? '')?.[1] ?? []).map(Number));
+
+/**
+ * Deletes everything the folder does not hold, whoever made it: the demo, an earlier folder, the admin. Runs after
+ * the folder is written, in the same transaction, so its items keep their ids (and links) where paths match. The
+ * branding's logo and background stay; the demo's site title goes if it is still the title.
+ */
+async function removeOutside(trx: Tx, folder: ContentFolder, summary: ImportSummary): Promise<void> {
+  const keep = keptPaths(folder);
+  const all = await allContentKeys(trx);
+  const outside = <T extends { source_path: string | null }>(rows: T[], kept: Set<string>) =>
+    rows.filter((row) => row.source_path === null || !kept.has(row.source_path));
+
+  const articles = outside(all.articles, keep.articles);
+  for (const batch of chunks(articles))
+    await deleteArticles(
+      trx,
+      batch.map((row) => row.id),
+    );
+  summary.articles.deleted = articles.length;
+  summary.deletedWritten = articles.filter((row) => row.source_path === null).map((row) => row.title);
+
+  const categories = outside(all.categories, keep.categories).map((row) => row.id);
+  for (const ids of chunks(categories)) await detachCategories(trx, ids);
+  for (const ids of chunks(categories)) await deleteCategories(trx, ids);
+  summary.categories.deleted = categories.length;
+
+  const sections = outside(all.sections, keep.sections);
+  for (const { id } of sections) await deleteSectionRow(trx, id);
+  summary.sections.deleted = sections.length;
+
+  const branding = await getStoredBranding(trx);
+  const shown = brandingFileIds([branding.logo_url, branding.background_url]);
+  const files = outside(all.files, keep.files)
+    .map((row) => row.id)
+    .filter((id) => !shown.has(id));
+  for (const ids of chunks(files)) {
+    await clearCategoryIcons(trx, ids);
+    await deleteFiles(trx, ids);
+  }
+  summary.files.deleted = files.length;
+
+  if (branding.site_title === DEMO_BRANDING.site_title) {
+    await updateBranding(trx, { site_title: '' });
+    summary.notes.push(
+      `site_title "${DEMO_BRANDING.site_title}" (the demo's) cleared: set yours with signpost branding set site_title=...`,
+    );
+    if (branding.portal_enabled === DEMO_BRANDING.portal_enabled)
+      summary.notes.push(
+        'portal_enabled stays true, as the demo set it: signpost branding set portal_enabled=false turns the portal off',
+      );
+  }
 }
 
 /** Deletes what an earlier import brought in and the folder no longer has. */
@@ -310,12 +390,7 @@ async function prune(
   existing: Awaited<ReturnType<typeof importedKeys>>,
   summary: ImportSummary,
 ): Promise<void> {
-  const keep = {
-    articles: new Set(folder.articles.map((a) => a.path)),
-    categories: new Set(folder.categories.map((c) => c.path)),
-    sections: new Set(folder.sections.map((s) => s.path)),
-    files: new Set(folder.assets),
-  };
+  const keep = keptPaths(folder);
   const gone = <T>(map: Map<string, T>, kept: Set<string>) =>
     [...map.entries()].filter(([key]) => !kept.has(key));
 

@@ -231,14 +231,24 @@ export function readContentFolder(root: string): ContentFolder {
     warnings: [],
   };
   const assets = new Set<string>();
-  const attempt = (fn: () => void) => {
+  /** Runs one check; its problem is recorded and `fallback` stands in, so the rest of the file is checked too. */
+  const check = <T>(fn: () => T, fallback: T): T => {
     try {
-      fn();
+      return fn();
     } catch (error) {
-      if (error instanceof FolderError) errors.push(error);
-      else throw error;
+      if (error instanceof FolderError) {
+        errors.push(error);
+        return fallback;
+      }
+      throw error;
     }
   };
+  const attempt = (fn: () => void) => check(fn, undefined);
+  /** Each item checked on its own: one missing image does not hide the next. */
+  const checkEach = <T, R>(items: T[], fn: (item: T) => R): R[] =>
+    items.flatMap((item) => check(() => [fn(item)], []));
+  /** Relative links to `.md` files, checked against the articles once the whole folder is read. */
+  const articleLinks: { from: string; link: string }[] = [];
 
   const readDocument = (relative: string) => {
     const bytes = readInside(realRoot, relative, (problem) => new FolderError(relative, problem));
@@ -284,9 +294,9 @@ export function readContentFolder(root: string): ContentFolder {
 
   /** Images a body shows; an HTML body's links to files in the folder (not to articles) come along too. */
   const bodyAssets = (from: string, body: string, format: BodyFormat): string[] => {
-    if (format === 'markdown')
-      return collectReferences(body).images.map((image) => resolveAsset(from, image, 'image'));
-    const { images, links } = collectHtmlReferences(body);
+    const { images, links } = format === 'markdown' ? collectReferences(body) : collectHtmlReferences(body);
+    for (const link of links) if (link.toLowerCase().endsWith('.md')) articleLinks.push({ from, link });
+    if (format === 'markdown') return checkEach(images, (image) => resolveAsset(from, image, 'image'));
     // Links to what is not a file of the folder stay plain links; one that leads outside is refused below.
     const linked = links.filter((link) => {
       const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), link));
@@ -298,8 +308,8 @@ export function readContentFolder(root: string): ContentFolder {
       }
     });
     return [
-      ...images.map((image) => resolveAsset(from, image, 'image')),
-      ...linked.map((link) => resolveAsset(from, link, 'linked file')),
+      ...checkEach(images, (image) => resolveAsset(from, image, 'image')),
+      ...checkEach(linked, (link) => resolveAsset(from, link, 'linked file')),
     ];
   };
 
@@ -310,26 +320,33 @@ export function readContentFolder(root: string): ContentFolder {
     fallbackPosition: number,
   ) => {
     const { data, body } = readDocument(relative);
-    checkKeys(relative, data, ARTICLE_KEYS);
-    const files = readStringList(relative, 'files', data.files).map((file) =>
-      resolveAsset(relative, file, 'attachment'),
+    check(() => checkKeys(relative, data, ARTICLE_KEYS), undefined);
+    const files = checkEach(
+      check(() => readStringList(relative, 'files', data.files), []),
+      (file) => resolveAsset(relative, file, 'attachment'),
     );
-    const format = readFormat(relative, data.format);
-    const lang = readString(relative, 'lang', data.lang) ?? null;
-    if (lang !== null && !(LANGUAGES as readonly string[]).includes(lang)) {
-      throw new FolderError(relative, `lang must be one of ${LANGUAGES.join(', ')}`);
-    }
+    const format = check(() => readFormat(relative, data.format), 'markdown');
+    const lang = check(() => {
+      const value = readString(relative, 'lang', data.lang) ?? null;
+      if (value !== null && !(LANGUAGES as readonly string[]).includes(value)) {
+        throw new FolderError(relative, `lang must be one of ${LANGUAGES.join(', ')}`);
+      }
+      return value;
+    }, null);
     folder.articles.push({
       path: relative,
       sectionPath,
       categoryPath,
-      title: readString(relative, 'title', data.title) ?? humanize(path.posix.basename(relative)),
-      position: readInteger(relative, 'position', data.position) ?? fallbackPosition,
-      canCreateIssue: readBoolean(relative, 'can_create_issue', data.can_create_issue) ?? false,
-      published: readBoolean(relative, 'published', data.published) ?? true,
+      title:
+        check(() => readString(relative, 'title', data.title), undefined) ??
+        humanize(path.posix.basename(relative)),
+      position: check(() => readInteger(relative, 'position', data.position), undefined) ?? fallbackPosition,
+      canCreateIssue:
+        check(() => readBoolean(relative, 'can_create_issue', data.can_create_issue), undefined) ?? false,
+      published: check(() => readBoolean(relative, 'published', data.published), undefined) ?? true,
       lang,
-      visibility: readVisibility(relative, data.visibility),
-      noindex: readBoolean(relative, 'noindex', data.noindex) ?? false,
+      visibility: check(() => readVisibility(relative, data.visibility), 'everyone'),
+      noindex: check(() => readBoolean(relative, 'noindex', data.noindex), undefined) ?? false,
       files: [...new Set(files)],
       body: format === 'html' ? withoutFinalNewline(body) : body,
       format,
@@ -351,31 +368,33 @@ export function readContentFolder(root: string): ContentFolder {
     const categoryPositions = defaultPositions(subfolders.map((e) => e.name));
     for (const entry of subfolders) {
       const categoryPath = path.posix.join(relative, entry.name);
-      let ok = true;
       attempt(() => {
         const meta = path.posix.join(categoryPath, CATEGORY_FILE);
         const { data, body } = isPresent(meta) ? readDocument(meta) : { data: {}, body: '' };
-        checkKeys(meta, data, CATEGORY_KEYS);
-        const icon = readString(meta, 'icon', data.icon);
-        const fontIcon = readFontIcon(meta, data.font_icon);
-        if (icon && fontIcon) throw new FolderError(meta, 'give either icon or font_icon, not both');
-        const format = readFormat(meta, data.format);
+        check(() => checkKeys(meta, data, CATEGORY_KEYS), undefined);
+        const icon = check(() => readString(meta, 'icon', data.icon), undefined);
+        const fontIcon = check(() => readFontIcon(meta, data.font_icon), null);
+        if (icon && fontIcon) errors.push(new FolderError(meta, 'give either icon or font_icon, not both'));
+        const format = check(() => readFormat(meta, data.format), 'markdown');
         folder.categories.push({
           path: categoryPath,
           sectionPath,
           parentPath,
-          name: readString(meta, 'name', data.name) ?? humanize(entry.name),
-          position: readInteger(meta, 'position', data.position) ?? categoryPositions.get(entry.name) ?? 0,
+          name: check(() => readString(meta, 'name', data.name), undefined) ?? humanize(entry.name),
+          position:
+            check(() => readInteger(meta, 'position', data.position), undefined) ??
+            categoryPositions.get(entry.name) ??
+            0,
           description: format === 'html' ? withoutFinalNewline(body) : body,
-          icon: icon ? resolveAsset(meta, icon, 'icon') : null,
+          icon: icon ? check(() => resolveAsset(meta, icon, 'icon'), null) : null,
           fontIcon,
-          visibility: readVisibility(meta, data.visibility),
+          visibility: check(() => readVisibility(meta, data.visibility), 'everyone'),
           format,
           images: bodyAssets(meta, body, format),
         });
       });
-      ok = errors.every((e) => !e.file.startsWith(`${categoryPath}/${CATEGORY_FILE}`));
-      if (ok) readContainer(categoryPath, sectionPath, categoryPath);
+      // Read on even when the category's own file is broken: its articles' problems belong in the same report.
+      readContainer(categoryPath, sectionPath, categoryPath);
     }
   };
 
@@ -392,19 +411,33 @@ export function readContentFolder(root: string): ContentFolder {
     attempt(() => {
       const meta = path.posix.join(sectionPath, SECTION_FILE);
       const { data, body } = isPresent(meta) ? readDocument(meta) : { data: {}, body: '' };
-      checkKeys(meta, data, SECTION_KEYS);
-      if (body.trim()) throw new FolderError(meta, 'a section has no description: leave the body empty');
+      check(() => checkKeys(meta, data, SECTION_KEYS), undefined);
+      if (body.trim())
+        errors.push(new FolderError(meta, 'a section has no description: leave the body empty'));
       folder.sections.push({
         path: sectionPath,
-        name: readString(meta, 'name', data.name) ?? humanize(entry.name),
-        position: readInteger(meta, 'position', data.position) ?? sectionPositions.get(entry.name) ?? 0,
-        visibility: readVisibility(meta, data.visibility),
+        name: check(() => readString(meta, 'name', data.name), undefined) ?? humanize(entry.name),
+        position:
+          check(() => readInteger(meta, 'position', data.position), undefined) ??
+          sectionPositions.get(entry.name) ??
+          0,
+        visibility: check(() => readVisibility(meta, data.visibility), 'everyone'),
       });
     });
     readContainer(sectionPath, sectionPath, null);
   }
 
-  if (errors.length) throw new FolderErrors(errors);
+  // By file, each file's problems in the order they were found: the walk's order depends on the file system.
+  if (errors.length)
+    throw new FolderErrors(errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
+  const articlePaths = new Set(folder.articles.map((article) => article.path));
+  for (const { from, link } of articleLinks) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), link));
+    if (!articlePaths.has(target))
+      folder.warnings.push(
+        `${from}: link "${link}" leads to no article in the folder; it is kept as written`,
+      );
+  }
   folder.assets = [...assets].sort();
   return folder;
 }

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useContentTree } from './content-tree-context.tsx';
+import { EmptyContent } from './empty-content.tsx';
 import { TreeDialogsHost } from './tree-dialogs-host.tsx';
 import { TreeItems, type TreeItemState } from './tree-item.tsx';
 import { TreeLiveRegion } from './tree-live-region.tsx';
@@ -61,6 +62,7 @@ export function ContentTree() {
           {error}
         </p>
       )}
+      {forest.roots.length === 0 && <EmptyContent />}
       <ul
         role="tree"
         aria-label="Sections, categories and articles"
