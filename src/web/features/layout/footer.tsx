@@ -7,6 +7,8 @@ import { useI18n } from '../../i18n/i18n.tsx';
 export function Footer({ branding }: { branding: Pick<Branding, 'site_title' | 'footer_links'> }) {
   const { t, lang } = useI18n();
   const siteTitle = branding.site_title || DEFAULT_TITLES[lang].site_title;
+  // Our addition to the spec's branding: a server answering only the spec's fields has none.
+  const links = branding.footer_links ?? [];
   return (
     <footer className="site-footer">
       <div className="site-footer-inner">
@@ -14,10 +16,10 @@ export function Footer({ branding }: { branding: Pick<Branding, 'site_title' | '
           <LogoMark />
           {siteTitle}
         </p>
-        {branding.footer_links.length > 0 && (
+        {links.length > 0 && (
           <nav aria-label={t('footerLinks')}>
             <ul className="site-footer-links">
-              {branding.footer_links.map((link, index) => (
+              {links.map((link, index) => (
                 <li key={index}>
                   <a href={link.url}>{link.label}</a>
                 </li>
