@@ -130,7 +130,7 @@ describe('interface texts', () => {
       '50 najlepších výsledkov pre „wifi“',
     );
     expect(createTranslator('it')('searchResultCount', { count: 1, ...query })).toBe(
-      '1 risultato per «wifi»',
+      '1 risultato per “wifi”',
     );
     expect(createTranslator('pt-BR')('searchResultCount', { count: 2, ...query })).toBe(
       '2 resultados para “wifi”',

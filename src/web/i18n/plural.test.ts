@@ -36,8 +36,8 @@ describe('the search result count follows each language', () => {
     ['sk', 1, '1 výsledok pre „lumo“'],
     ['sk', 4, '4 výsledky pre „lumo“'],
     ['sk', 5, '5 výsledkov pre „lumo“'],
-    ['it', 1, '1 risultato per «lumo»'],
-    ['it', 12, '12 risultati per «lumo»'],
+    ['it', 1, '1 risultato per “lumo”'],
+    ['it', 12, '12 risultati per “lumo”'],
     ['pt-BR', 1, '1 resultado para “lumo”'],
     ['pt-BR', 12, '12 resultados para “lumo”'],
   ] as const)('%s %i → %s', (lang, count, text) => {
