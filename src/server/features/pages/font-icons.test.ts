@@ -17,6 +17,9 @@ describe.each(testDialects())('category icons on the public pages on %s', (diale
     expect(stylesheet).toMatch(/^\/assets\/font-icons-[\w-]+\.css$/);
     const home = (await t.app.inject('/knowledge/')).body;
     expect(home).toContain(`<link rel="stylesheet" href="${stylesheet}">`);
+    // After the page's content, so that it holds back only the icons, not the first paint.
+    expect(home).toContain(`</div>\n<link rel="stylesheet" href="${stylesheet}">`);
+    expect(home.slice(0, home.indexOf('</head>'))).not.toContain(stylesheet);
     expect(home).toContain('<span class="font-icon tile-glyph fa fa-credit-card" aria-hidden="true">');
     expect(home).toContain('<span class="font-icon tile-glyph fa-solid fa-rocket" aria-hidden="true">');
 
