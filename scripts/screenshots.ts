@@ -86,9 +86,9 @@ try {
         name: 'request-form',
         path: `/knowledge/instruction/${withForm.id}`,
         then: async (page) => {
-          const open = page.getByRole('button', { name: /request/i }).last();
-          if (await open.count()) await open.click();
-          await page.locator('form').last().scrollIntoViewIfNeeded();
+          await page.locator('button.request-toggle').click();
+          await page.locator('.request form').waitFor();
+          await page.locator('.request').evaluate((section) => section.scrollIntoView());
         },
       },
       {
