@@ -59,8 +59,10 @@ describe.each([
     } else expect(await page.locator('nav.toc-top').isVisible()).toBe(false);
     const entry = toc.getByRole('link', { name: 'Step 4: Fit the back plate' });
     await entry.click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#step-4-fit-the-back-plate');
-    const heading = page.locator('h2#step-4-fit-the-back-plate');
+    await expect
+      .poll(() => page.evaluate(() => location.hash))
+      .toBe('#user-content-step-4-fit-the-back-plate');
+    const heading = page.locator('h2#user-content-step-4-fit-the-back-plate');
     await expect
       .poll(() => heading.evaluate((h) => Math.round(h.getBoundingClientRect().top)))
       .toBeLessThan(80);
@@ -75,7 +77,7 @@ describe.each([
     await heading.getByRole('link', { name: 'Copy link to “Step 4: Fit the back plate”' }).click();
     await expect
       .poll(() => page.evaluate(() => navigator.clipboard.readText()))
-      .toBe(`${articleUrl}#step-4-fit-the-back-plate`);
+      .toBe(`${articleUrl}#user-content-step-4-fit-the-back-plate`);
 
     // A wide table scrolls in its own box on a phone, and the page itself does not.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(

@@ -14,3 +14,9 @@ export const inertJson = (value: unknown) =>
     /[<>&\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+
+/**
+ * What every id in stored HTML starts with (the sanitiser adds it, and the article page's heading ids take it too),
+ * so content can neither clobber globals scripts read nor collide with the page's own ids.
+ */
+export const CONTENT_ID_PREFIX = 'user-content-';

@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { CONTENT_ID_PREFIX } from '../../shared/html.ts';
 
 /**
  * The one gate every HTML fragment passes before it is stored for the public (article bodies, category
@@ -27,7 +28,7 @@ import sanitizeHtml from 'sanitize-html';
 export const NESTING_LIMIT = 100;
 
 /** What every stored `id` starts with. */
-export const ID_PREFIX = 'user-content-';
+export const ID_PREFIX = CONTENT_ID_PREFIX;
 
 /** The video players an article may embed: scheme https, these hosts, these paths. */
 export const VIDEO_EMBEDS: ReadonlyArray<{ host: string; path: string; aliases?: string[] }> = [

@@ -63,14 +63,14 @@ describe.each(testDialects())('a change drops exactly the answers it affects on 
     expect((await fetchAll()).hits).toEqual(everything());
   });
 
-  it('drops one article’s page and call, the lists of bodies and search when its text changes', async () => {
+  it('drops one article’s call, the lists of bodies, search and the article pages when its text changes', async () => {
     await fetchAll();
     await ok(
       admin('PATCH', `/api/admin/articles/${a}`, { body_html: '<p>Hold the dial for ten seconds.</p>' }),
     );
     const { hits, bodies } = await fetchAll();
-    // The sitemap's lastmod follows the bodies.
-    expect(hits).toEqual(without('pageA', 'callA', 'bodies', 'suggestions', 'sitemap'));
+    // The sitemap's lastmod follows the bodies; every article page lists related articles the search finds.
+    expect(hits).toEqual(without('pageA', 'pageB', 'callA', 'bodies', 'suggestions', 'sitemap'));
     expect(bodies.pageA).toContain('ten seconds');
     expect(JSON.parse(bodies.callA).description).toContain('ten seconds');
     expect(bodies.bodies).toContain('ten seconds');

@@ -310,7 +310,8 @@ const matches = (ifNoneMatch: string | undefined, etag: string) =>
     return given === '*' || given === etag || given.replace(/-(br|gzip)"$/, '"') === etag;
   });
 
-const compressible = (type: unknown) => typeof type === 'string' && /^(text\/|application\/json)/.test(type);
+const compressible = (type: unknown) =>
+  typeof type === 'string' && /^(text\/|application\/json|application\/xml)/.test(type);
 
 export interface ResponseCache {
   /** Answers a request from memory when the revision is known fresh and an answer is kept; false otherwise. */

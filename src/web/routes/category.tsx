@@ -82,8 +82,10 @@ interface CategoryData {
 
 export const categoryHandle: RouteHandle = {
   seo: (loaded, site) => {
-    const trail = (loaded as CategoryData | undefined)?.trail;
-    return trail ? { jsonLd: [breadcrumbList(site, trail)] } : {};
+    const { trail, category } = (loaded as Partial<CategoryData> | undefined) ?? {};
+    return trail && category
+      ? { path: href.category(category.id), jsonLd: [breadcrumbList(site, trail)] }
+      : {};
   },
   head: (loaded, t) => {
     if (hasSignInPrompt(loaded)) return { title: t('signInToReadTitle') };

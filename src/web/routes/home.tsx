@@ -21,6 +21,7 @@ type HomeData = Awaited<ReturnType<typeof homeLoader>>;
 export const homeHandle: RouteHandle = {
   // The site, and how a search engine may send a query straight to its search page.
   seo: (_data, site) => ({
+    path: href.home(),
     jsonLd: [
       {
         '@context': 'https://schema.org',

@@ -106,6 +106,7 @@ export const instructionHandle: RouteHandle = {
     const url = absoluteUrl(site.origin, href.instruction(instruction.id));
     return {
       type: 'article',
+      path: href.instruction(instruction.id),
       jsonLd: [
         {
           '@context': 'https://schema.org',

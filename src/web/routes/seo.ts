@@ -28,11 +28,14 @@ export interface SiteFacts {
   t: Translate;
 }
 
-/** What a route adds: its kind and its structured data, from its loader's data. */
+/**
+ * What a route adds, from its loader's data: its kind, its structured data, and its own address (`path`), which
+ * the canonical link takes rather than the address asked for (`/instruction/05` is `/instruction/5`).
+ */
 export type RouteSeo = (
   data: unknown,
   site: SiteFacts,
-) => { type?: PageSeo['type']; jsonLd?: Record<string, unknown>[] };
+) => { type?: PageSeo['type']; jsonLd?: Record<string, unknown>[]; path?: string };
 
 /** A site-relative address (a page, an uploaded image) made absolute on PUBLIC_URL; absolute ones stay. */
 export function absoluteUrl(origin: string, url: string): string {
@@ -117,6 +120,7 @@ export function pageSeo(
     const said = handle?.seo?.(match.data, site);
     if (said?.type) seo.type = said.type;
     if (said?.jsonLd) seo.jsonLd = said.jsonLd;
+    if (said?.path) seo.canonical = absoluteUrl(origin, said.path);
   }
   return seo;
 }

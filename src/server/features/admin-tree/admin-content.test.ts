@@ -478,7 +478,7 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
       expect(document).toContain('<h1>Unsaved title</h1>');
       // The heading as the article page shows it: an id to link to, and its anchor.
       expect(document).toMatch(
-        /<h2 id="wiring">Wiring<a class="heading-anchor"[^>]*>#<\/a><\/h2><p>Red to red.<img src="x" loading="lazy"/,
+        /<h2 id="user-content-wiring">Wiring<a class="heading-anchor"[^>]*>#<\/a><\/h2><p>Red to red.<img src="x" loading="lazy"/,
       );
       expect(document).not.toContain('rel="canonical"');
       expect(document).toContain('wiring.pdf');

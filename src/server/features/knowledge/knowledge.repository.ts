@@ -130,3 +130,20 @@ export function listIndexableArticles(
     .orderBy('id')
     .execute();
 }
+
+/** At least as many addresses as the sitemap lists (every published, unhidden article and every category), cheaply. */
+export async function sitemapAddressBound(db: Executor): Promise<number> {
+  const [articles, categories] = await Promise.all([
+    db
+      .selectFrom('articles')
+      .select(sql<number>`count(*)`.as('count'))
+      .where('published', '=', 1)
+      .where('noindex', '=', 0)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('categories')
+      .select(sql<number>`count(*)`.as('count'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return Number(articles.count) + Number(categories.count) + 1;
+}

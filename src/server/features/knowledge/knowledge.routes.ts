@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { audienceOf } from '../../content/visibility.ts';
 import { getInstruction, getSections, listCategories, listInstructions } from './knowledge.service.ts';
+import { sitemapAddressBound } from './knowledge.repository.ts';
 import { ApiError } from '../../http/errors.ts';
 import { chunk, robotsTxt, sitemapEntries, sitemapIndex, SITEMAP_URLS_MAX, urlSet } from './sitemap.ts';
 
@@ -46,9 +47,12 @@ function registerCrawlerRoutes(app: FastifyInstance, db: AppContext['db'], origi
   });
   app.get<{ Params: { part: string } }>('/sitemaps/:part', async (request, reply) => {
     const number = /^([1-9]\d{0,5})\.xml$/.exec(request.params.part)?.[1];
-    const parts = number ? chunk(await sitemapEntries(db), SITEMAP_URLS_MAX) : [];
+    // A part past every address there could be answers 404 from two counts, before the sitemap is built.
+    const possible =
+      number && (number === '1' || (await sitemapAddressBound(db)) > SITEMAP_URLS_MAX * (Number(number) - 1));
+    const parts = possible ? chunk(await sitemapEntries(db), SITEMAP_URLS_MAX) : [];
     // Part 1 always exists: the whole sitemap while it fits in one file.
-    const part = number ? (parts[Number(number) - 1] ?? (number === '1' ? [] : undefined)) : undefined;
+    const part = possible ? (parts[Number(number) - 1] ?? (number === '1' ? [] : undefined)) : undefined;
     if (!part) throw new ApiError(404, 'not_found', `No sitemap ${request.params.part}`);
     return reply.header('Content-Type', xml).header('Cache-Control', 'no-cache').send(urlSet(origin, part));
   });

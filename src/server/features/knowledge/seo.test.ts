@@ -101,6 +101,9 @@ describe.each(testDialects())('what search engines and link previews read, on %s
     const head = await page(`/knowledge/instruction/${article}/`);
     const url = `${ORIGIN}/knowledge/instruction/${article}`;
     expect(head.status).toBe(200);
+    // Other spellings of the address name the one address.
+    for (const other of [`/knowledge/instruction/0${article}`, `/knowledge/Instruction/${article}`])
+      expect((await page(other)).canonical, other).toBe(url);
     expect(head.robots).toBeNull();
     expect(head.canonical).toBe(url);
     expect(head.og).toEqual({
@@ -221,6 +224,9 @@ describe.each(testDialects())('what search engines and link previews read, on %s
     );
     // The category's lastmod is its newest article's, below it at any depth.
     expect(urls.find((u) => u.loc === `${ORIGIN}/knowledge/category/${category}`)?.lastmod).not.toBeNull();
+
+    const compressed = await t.app.inject({ url: '/sitemap.xml', headers: { 'accept-encoding': 'gzip' } });
+    expect(compressed.headers['content-encoding']).toBe('gzip');
 
     const robots = await t.app.inject({ url: '/robots.txt', headers: { host: 'attacker.example' } });
     expect(robots.statusCode).toBe(200);

@@ -1,3 +1,4 @@
+import { DEFAULT_TITLES } from '../../../shared/default-titles.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import {
   isRouteErrorResponse,
@@ -88,7 +89,8 @@ export function Shell() {
       </a>
       <header className="admin-bar">
         <p className="admin-brand">
-          {branding.site_title || 'Help centre'} <span className="admin-brand-tag">admin</span>
+          {branding.site_title || DEFAULT_TITLES[branding.lang].site_title}{' '}
+          <span className="admin-brand-tag">admin</span>
         </p>
         <button
           type="button"

@@ -46,7 +46,12 @@ export function useCopyLink() {
 function UpdatedOn({ iso }: { iso: string }) {
   const { t, lang } = useI18n();
   const date = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
-  return <time dateTime={iso}>{t('updatedOn', { date })}</time>;
+  // The browser's own date names may differ from the server's in a letter: not worth re-rendering the page for.
+  return (
+    <time dateTime={iso} suppressHydrationWarning>
+      {t('updatedOn', { date })}
+    </time>
+  );
 }
 
 /** Under the title: when it last changed, how long it takes to read, and the spec's 'Copy URL'. */
@@ -93,8 +98,9 @@ export function TableOfContents({
   const { t } = useI18n();
   const list = (
     <ol>
-      {headings.map((heading) => (
-        <li key={heading.id} className={heading.level === 3 ? 'toc-sub' : undefined}>
+      {headings.map((heading, index) => (
+        // An author may have given two headings one id: the place keeps keys apart.
+        <li key={`${index}-${heading.id}`} className={heading.level === 3 ? 'toc-sub' : undefined}>
           <a href={`#${heading.id}`}>{heading.text}</a>
         </li>
       ))}
