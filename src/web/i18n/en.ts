@@ -20,7 +20,6 @@ export const en = {
   download: 'Download',
   copyUrl: 'Copy URL',
   urlCopied: 'Link copied',
-  tableRegion: 'Table',
   updatedOn: 'Updated {{date}}',
   readingTime: '{{minutes}} min read',
   onThisPage: 'On this page',

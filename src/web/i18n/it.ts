@@ -20,7 +20,6 @@ export const it: Messages = {
   download: 'Scarica',
   copyUrl: 'Copia link',
   urlCopied: 'Link copiato',
-  tableRegion: 'Tabella',
   updatedOn: 'Aggiornato il {{date}}',
   readingTime: '{{minutes}} min di lettura',
   onThisPage: 'In questa pagina',

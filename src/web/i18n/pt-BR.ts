@@ -20,7 +20,6 @@ export const ptBR: Messages = {
   download: 'Baixar',
   copyUrl: 'Copiar link',
   urlCopied: 'Link copiado',
-  tableRegion: 'Tabela',
   updatedOn: 'Atualizado em {{date}}',
   readingTime: '{{minutes}} min de leitura',
   onThisPage: 'Nesta página',

@@ -21,7 +21,6 @@ export const ru: Messages = {
   download: 'Скачать',
   copyUrl: 'Скопировать ссылку',
   urlCopied: 'Ссылка скопирована',
-  tableRegion: 'Таблица',
   updatedOn: 'Обновлено {{date}}',
   readingTime: '{{minutes}} мин чтения',
   onThisPage: 'На этой странице',

@@ -21,7 +21,6 @@ export const sk: Messages = {
   download: 'Stiahnuť',
   copyUrl: 'Kopírovať odkaz',
   urlCopied: 'Odkaz bol skopírovaný',
-  tableRegion: 'Tabuľka',
   updatedOn: 'Aktualizované {{date}}',
   readingTime: '{{minutes}} min čítania',
   onThisPage: 'Na tejto stránke',

@@ -103,11 +103,12 @@ export function outlineArticle(html: string, anchorLabel?: (heading: string) => 
 }
 
 /**
- * Each outermost table in a box of its own that scrolls sideways: a named region, focusable so a keyboard can
- * scroll it too. Tables inside tables stay in their cell (the body is sanitised, so every `<table` is a tag).
+ * Each outermost table in a box of its own that scrolls sideways, focusable so a keyboard can scroll it too (not a
+ * named region: several tables would be landmarks of one name). Tables inside tables stay in their cell (the body
+ * is sanitised, so every `<table` is a tag).
  */
-export function boxTables(html: string, label: string): string {
-  const open = `<div class="table-scroll" role="region" tabindex="0" aria-label="${escapeAttribute(label)}">`;
+export function boxTables(html: string): string {
+  const open = '<div class="table-scroll" tabindex="0">';
   let out = '';
   let depth = 0;
   let copied = 0;
