@@ -4,7 +4,7 @@ import { createContext } from './context-factory.ts';
 import { seedOnFirstStart } from './features/content-folder/demo.service.ts';
 import { startDeliveryWorker } from './features/delivery/delivery.service.ts';
 import { startFileCleanup } from './features/tickets/stale-uploads.ts';
-import { startSaltCleanup } from './features/article-feedback/salt-cleanup.ts';
+import { startSaltCleanup } from './privacy/salt-cleanup.ts';
 import { startMailReplyPoller } from './features/mail-replies/mail-reply-poller.ts';
 import { warmUpHtmlCleaner } from './html/clean-html.ts';
 import { firstSteps } from './ops/first-steps.ts';

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type {
   FeedbackAnswer,
   FeedbackBody,
@@ -16,12 +15,10 @@ import type { Executor } from '../../db/database.ts';
 import { listAllCategories, listAllSections, findArticle } from '../../content/content.repository.ts';
 import { restrictionsOf, type Audience } from '../../content/visibility.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
+import { dailyClientKey, dayOf } from '../../privacy/daily-key.ts';
 import {
   countArticlesWithFeedback,
   countReasons,
-  deleteSaltsBefore,
-  findSalt,
-  insertSaltIfAbsent,
   pageFeedbackTotals,
   recentComments,
   saveFeedback,
@@ -30,29 +27,9 @@ import {
 const REPORT_PAGE_SIZE = 20;
 const COMMENTS_PER_ARTICLE = 5;
 
-/** The UTC day of a time, as YYYY-MM-DD: the span one visitor's answer to one article lasts. */
-export const dayOf = (now: number) => new Date(now).toISOString().slice(0, 10);
-
-/**
- * The day's salt: made by the first answer of the day (on any server), and the earlier days' deleted then, so an
- * answer's key can be made again from an address only on the day it was given.
- */
-async function saltOf(db: Executor, day: string): Promise<Buffer> {
-  let row = await findSalt(db, day);
-  if (!row) {
-    await insertSaltIfAbsent(db, day, crypto.randomBytes(32).toString('base64'));
-    await deleteSaltsBefore(db, day);
-    row = await findSalt(db, day);
-    if (!row) throw new Error(`the feedback salt of ${day} could not be stored`);
-  }
-  return Buffer.from(row.salt, 'base64');
-}
-
-/** Who answered, as far as the count needs: one key per client address, article and day, from which no address comes back. */
-async function visitorKey(db: Executor, client: string, articleId: number, now: number): Promise<string> {
-  const salt = await saltOf(db, dayOf(now));
-  return crypto.createHmac('sha256', salt).update(`${client}\n${articleId}`).digest('hex');
-}
+/** Who answered, as far as the count needs: one key per client address, article and day. */
+const visitorKey = (db: Executor, client: string, articleId: number, now: number) =>
+  dailyClientKey(db, client, String(articleId), now);
 
 // Bidirectional overrides and isolates reorder what the team reads; other controls are not text.
 const CONTROLS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
@@ -135,9 +112,6 @@ export async function answerFeedback(
   );
   return { helpful: body.helpful, reason, comment };
 }
-
-/** Deletes the salts of days gone by: run hourly, so none outlives its day by long when nobody answers. */
-export const forgetOldSalts = (db: Executor, now = Date.now()) => deleteSaltsBefore(db, dayOf(now));
 
 const asReason = (reason: string | null) => reason as FeedbackReason | null;
 

@@ -5,7 +5,8 @@ import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle, buildSection, buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { FEEDBACK_PER_HOUR } from '../../rate-limit/endpoint-limits.ts';
-import { answerFeedback, cleanComment, dayOf, forgetOldSalts } from './article-feedback.service.ts';
+import { answerFeedback, cleanComment } from './article-feedback.service.ts';
+import { dayOf, forgetOldSalts } from '../../privacy/daily-key.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,9 +1,9 @@
-import type { AppContext } from '../../context.ts';
-import { forgetOldSalts } from './article-feedback.service.ts';
+import type { AppContext } from '../context.ts';
+import { forgetOldSalts } from './daily-key.ts';
 
 /**
- * Deletes the feedback salts of days gone by every hour, so a day's salt is gone soon after the day even when no
- * answer of the next day replaces it. Several servers doing it at once is harmless.
+ * Deletes the daily salts (feedback's and search votes' keys) of days gone by every hour, so a day's salt is gone soon
+ * after the day even when nobody comes the next. Several servers doing it at once is harmless.
  */
 export function startSaltCleanup(
   ctx: AppContext,
