@@ -24,6 +24,8 @@ export const apiPaths = {
   searchEvents: '/api/search/events',
   adminSearchReport: '/api/admin/search-report',
   adminFeedback: '/api/admin/feedback',
+  adminSynonyms: '/api/admin/synonyms',
+  adminSearchLearning: '/api/admin/search-learning',
   openapi: '/api/openapi.json',
   file: '/files/:id/:name',
   upload: '/api/file',

@@ -30,6 +30,7 @@ function printSummary(summary: ImportSummary) {
       `deleted ${written.length} article${written.length === 1 ? '' : 's'} written in the admin: ${shown.join(', ')}`,
     );
   }
+  if (summary.synonyms) console.log("synonyms: replaced by the folder's _synonyms.yml");
   for (const note of summary.notes) console.log(`branding: ${note}`);
 }
 

@@ -254,6 +254,15 @@ export interface FeedbackSaltTable {
   salt: string;
 }
 
+/** One visitor's choice for a query on a day (0021-search-votes). */
+export interface SearchVoteTable {
+  query_key: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  voter: string;
+  article_id: number;
+}
+
 export interface Database {
   sections: SectionTable;
   categories: CategoryTable;
@@ -276,6 +285,7 @@ export interface Database {
   mail_replies: MailReplyTable;
   article_feedback: ArticleFeedbackTable;
   feedback_salts: FeedbackSaltTable;
+  search_votes: SearchVoteTable;
 }
 
 export type SectionRow = Selectable<SectionTable>;

@@ -134,6 +134,13 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   },
   'GET /api/admin/search-report': { role: 'admin', input: () => ({ query: { limit: 10 } }) },
   'GET /api/admin/feedback': { role: 'admin', input: () => ({ query: { page: 1, per_page: 10 } }) },
+  'GET /api/admin/synonyms': { role: 'admin', input: () => ({}) },
+  'PUT /api/admin/synonyms': {
+    role: 'admin',
+    input: () => ({ body: { sets: { en: [['sign in', 'log in']], ru: [['вход', 'логин']] } } }),
+  },
+  'GET /api/admin/search-learning': { role: 'admin', input: () => ({ query: { limit: 10 } }) },
+  'DELETE /api/admin/search-learning': { role: 'admin', input: () => ({ query: { query: 'wifi' } }) },
   'GET /files/:id/:name': { input: (fx) => ({ params: { id: fx.fileId, name: fx.fileName } }) },
   // CAPTCHA_PROVIDER=none: there is no challenge to hand out.
   'GET /api/captcha/challenge': { accept: [404], input: () => ({}) },
@@ -253,7 +260,10 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     role: 'user',
     input: async (fx) => ({ token: await fx.throwawayToken(), body: { password: DEFAULT_PASSWORD } }),
   },
-  'POST /api/search/events': { input: () => ({ body: { type: 'search', query: 'wifi {n}', found: 1 } }) },
+  'POST /api/search/events': [
+    { input: () => ({ body: { type: 'search', query: 'wifi {n}', found: 1 } }) },
+    { input: (fx) => ({ body: { type: 'open', query: 'wifi {n}', id: fx.articleId } }) },
+  ],
   'POST /api/file': {
     input: () => ({
       multipart: [{ name: 'file[]', filename: 'note-{n}.txt', type: 'text/plain', content: 'hello' }],

@@ -102,17 +102,27 @@ export function analyse(word: string, lang: Language): string {
 
 /**
  * The terms a text is indexed under: each word's stem and, where asked, its folded whole form when that differs,
- * so a typo that breaks a suffix rule ('fatturazzione') can still reach the whole word by edit distance.
+ * so a typo that breaks a suffix rule ('fatturazzione') can still reach the whole word by edit distance. The folded
+ * whole words are added to `vocabulary` when given, so a query word can be split into words the index has.
  */
-export function analyseText(text: string, lang: Language, withWholeWords = true): string[] {
+export function analyseText(
+  text: string,
+  lang: Language,
+  withWholeWords = true,
+  vocabulary?: Set<string>,
+): string[] {
   const terms: string[] = [];
   for (const match of text.matchAll(WORD)) {
     const { stem, whole } = analysed(match[0], lang);
     terms.push(stem);
     if (withWholeWords && whole !== stem) terms.push(whole);
+    if (vocabulary && whole.length <= VOCABULARY_WORD_MAX) vocabulary.add(whole);
   }
   return terms;
 }
+
+/** Longer words are not kept in an index's vocabulary: no query is split into them. */
+const VOCABULARY_WORD_MAX = 24;
 
 /**
  * A query word as the index may hold it. The language of a query is unknown, so `stems` are the word's stems in

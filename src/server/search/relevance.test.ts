@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 import { importFolder } from '../features/content-folder/import-folder.ts';
+import { touchContent } from '../revisions/revision.repository.ts';
+import { writeSynonyms } from './synonyms.ts';
 
 const CONTENT = fileURLToPath(new URL('../../../content', import.meta.url));
 
@@ -18,13 +20,29 @@ const queries = JSON.parse(
   fs.readFileSync(path.join(CONTENT, 'relevance-queries.json'), 'utf8'),
 ) as RelevanceQuery[];
 
-/** Kinds of query that are measured and printed but not yet held to the threshold. */
-const UNASSERTED_KINDS = ['compound', 'paraphrase'];
+/**
+ * Kinds of query held to MRR_PER_KIND; the others are measured and printed. Paraphrases ("get my money back" for
+ * "Refund a payment") share too few words with their articles for words, joins and general synonyms to find them:
+ * they wait for semantic matching.
+ */
+const UNASSERTED_KINDS = ['paraphrase'];
+const MRR_ASSERTED = 0.9;
+const MRR_PER_KIND = 0.8;
+
+interface Result {
+  query: RelevanceQuery;
+  rank: number;
+}
+
+const mrr = (rows: Result[]) =>
+  rows.reduce((sum, r) => sum + (Number.isFinite(r.rank) ? 1 / r.rank : 0), 0) / rows.length;
+const recall3 = (rows: Result[]) => rows.filter((r) => r.rank <= 3).length / rows.length;
 
 /**
- * The relevance set: queries over the demo and a multilingual corpus, each with the article that must come first.
- * The suite fails below a mean reciprocal rank of 0.85 over every kind but compound and paraphrase, and reports
- * MRR and recall@3 per language and kind of query, and per language for each of those two kinds.
+ * The relevance set: queries over the demo and a multilingual corpus, each with the article that must come first,
+ * run with the default synonyms and without any. With them, the suite fails below MRR 0.9 over every kind but
+ * paraphrase, and below 0.8 for any such kind; it prints MRR and recall@3 per language, per kind, and per language
+ * for compound and paraphrase queries, both ways.
  */
 describe.each(testDialects())('search relevance on %s', (dialect) => {
   let t: TestApp;
@@ -40,8 +58,8 @@ describe.each(testDialects())('search relevance on %s', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  it(`ranks the right article first for ${queries.length} queries in five languages (MRR ≥ 0.85 before compound and paraphrase)`, async () => {
-    const results: { query: RelevanceQuery; rank: number }[] = [];
+  const run = async (): Promise<Result[]> => {
+    const results: Result[] = [];
     for (const query of queries) {
       const response = await t.app.inject(
         `/api/search/knowledge/suggestions?text=${encodeURIComponent(query.q)}&limit=10&perPage=10`,
@@ -51,37 +69,47 @@ describe.each(testDialects())('search relevance on %s', (dialect) => {
       const ranks = query.expect.map((expected) => found.indexOf(expected)).filter((index) => index >= 0);
       results.push({ query, rank: ranks.length ? Math.min(...ranks) + 1 : Infinity });
     }
+    return results;
+  };
 
-    const mrr = (rows: typeof results) =>
-      rows.reduce((sum, r) => sum + (Number.isFinite(r.rank) ? 1 / r.rank : 0), 0) / rows.length;
-    const recall3 = (rows: typeof results) => rows.filter((r) => r.rank <= 3).length / rows.length;
-    const line = (label: string, rows: typeof results) =>
-      `${label.padEnd(16)} n=${String(rows.length).padStart(3)}  MRR ${mrr(rows).toFixed(3)}  recall@3 ${recall3(rows).toFixed(3)}`;
-    const table = (key: 'lang' | 'kind') =>
-      [...new Set(results.map((r) => r.query[key]))].map((value) => {
-        const rows = results.filter((r) => r.query[key] === value);
-        return line(value, rows);
-      });
-    const byLanguage = (kind: string) =>
-      [...new Set(results.map((r) => r.query.lang))].map((lang) => {
-        const rows = results.filter((r) => r.query.lang === lang && r.query.kind === kind);
-        return line(`${lang} ${kind}`, rows);
-      });
-    const asserted = results.filter((r) => !UNASSERTED_KINDS.includes(r.query.kind));
-    const misses = results
+  it(`ranks the right article first for ${queries.length} queries in five languages (MRR ≥ ${MRR_ASSERTED} but paraphrase, ≥ ${MRR_PER_KIND} per kind)`, async () => {
+    const withSynonyms = await run();
+    await writeSynonyms(t.ctx.db, {});
+    await touchContent(t.ctx.db, ['search']);
+    const without = await run();
+
+    const figures = (rows: Result[]) =>
+      `MRR ${mrr(rows).toFixed(3)}  recall@3 ${recall3(rows).toFixed(3)}`.padEnd(29);
+    const line = (label: string, pick: (r: Result) => boolean) => {
+      const rows = withSynonyms.filter(pick);
+      return `${label.padEnd(17)} n=${String(rows.length).padStart(3)}  ${figures(rows)} | ${figures(without.filter(pick))}`;
+    };
+    const values = (key: 'lang' | 'kind') => [...new Set(queries.map((q) => q[key]))];
+    const asserted = (r: Result) => !UNASSERTED_KINDS.includes(r.query.kind);
+    const misses = withSynonyms
       .filter((r) => r.rank > 3)
       .map((r) => `  ${r.query.lang} ${r.query.kind} "${r.query.q}" → rank ${r.rank}`);
     console.log(
       [
-        `relevance (${dialect}): MRR ${mrr(results).toFixed(3)}, recall@3 ${recall3(results).toFixed(3)} over ${results.length} queries`,
-        `without ${UNASSERTED_KINDS.join(' and ')}: MRR ${mrr(asserted).toFixed(3)}, recall@3 ${recall3(asserted).toFixed(3)} over ${asserted.length} queries`,
-        ...table('lang'),
-        ...table('kind'),
-        ...UNASSERTED_KINDS.flatMap(byLanguage),
-        `not in the first three (${misses.length}):`,
+        `relevance (${dialect})              with the default synonyms       | without synonyms`,
+        line('all', () => true),
+        line(`all but ${UNASSERTED_KINDS.join(', ')}`, asserted),
+        ...values('lang').map((lang) => line(lang, (r) => r.query.lang === lang)),
+        ...values('kind').map((kind) => line(kind, (r) => r.query.kind === kind)),
+        ...['compound', 'paraphrase'].flatMap((kind) =>
+          values('lang').map((lang) =>
+            line(`${lang} ${kind}`, (r) => r.query.lang === lang && r.query.kind === kind),
+          ),
+        ),
+        `not in the first three, with the default synonyms (${misses.length}):`,
         ...misses,
       ].join('\n'),
     );
-    expect(mrr(asserted)).toBeGreaterThanOrEqual(0.85);
+    expect(mrr(withSynonyms.filter(asserted))).toBeGreaterThanOrEqual(MRR_ASSERTED);
+    for (const kind of values('kind').filter((k) => !UNASSERTED_KINDS.includes(k))) {
+      expect(mrr(withSynonyms.filter((r) => r.query.kind === kind)), kind).toBeGreaterThanOrEqual(
+        MRR_PER_KIND,
+      );
+    }
   });
 });

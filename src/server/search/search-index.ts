@@ -1,8 +1,18 @@
-import MiniSearch, { type Query, type SearchResult } from 'minisearch';
+import MiniSearch, { type Query, type SearchOptions, type SearchResult } from 'minisearch';
 import type { Language } from '../../shared/constants.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import { mayRead, type Audience } from '../content/visibility.ts';
-import { analyse, analyseText, initialOf, isStopword, variants, wordPattern, words } from './analysis.ts';
+import {
+  analyse,
+  analyseText,
+  fold,
+  initialOf,
+  isStopword,
+  variants,
+  wordPattern,
+  words,
+} from './analysis.ts';
+import { findSynonyms, type SynonymTable } from './synonyms.ts';
 
 /** Longest stretch of indexing between two turns of the event loop. */
 const SLICE_MS = 8;
@@ -34,6 +44,25 @@ export interface SearchHit {
 
 const FIELDS = ['title', 'category', 'section', 'text'] as const;
 const MAX_QUERY_WORDS = 12;
+/** Written words looked at for joins and synonyms, stopwords included ('log in', 'set up'). */
+const MAX_WRITTEN_WORDS = 24;
+/** Other ways of writing a query's words looked for at most: each costs a few term lookups. */
+const MAX_ALTERNATIVES = 16;
+/** A part of a split word is at most this long (the vocabulary keeps words up to 24 letters). */
+const MAX_SPLIT_PART = 24;
+/** How much a word written otherwise (joined, split) counts against the word as typed. */
+const JOIN_WEIGHT = 0.9;
+/** How much the parts of a word the index also has whole count. */
+const KNOWN_SPLIT_WEIGHT = 0.4;
+/** How much a synonym counts against the word as typed. */
+const SYNONYM_WEIGHT = 0.3;
+
+/** What a search may take into account besides the words: the team's synonyms, what visitors chose. */
+export interface QueryExtras {
+  synonyms?: SynonymTable;
+  /** A factor for an article's score, 1 for none. */
+  boost?: (id: number) => number;
+}
 const MIN_PREFIX_LETTERS = 3;
 /** A last word shorter than this is completed from titles and names only. */
 const NAME_PREFIX_BELOW = 5;
@@ -51,6 +80,8 @@ const fuzziness = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1
 export class SearchIndex {
   private readonly mini: MiniSearch<SearchDocument>;
   private readonly docs = new Map<number, SearchDocument>();
+  /** Every folded whole word indexed (kept as articles go: a word gone only costs a lookup that finds nothing). */
+  private readonly vocabulary = new Set<string>();
 
   /** Builds in chunks, giving the event loop back between them, so other requests are answered meanwhile. */
   static async build(documents: SearchDocument[]): Promise<SearchIndex> {
@@ -68,7 +99,7 @@ export class SearchIndex {
         const value = doc[field as keyof SearchDocument];
         // Whole words (for typos) in titles and names only: bodies are most of the index, and stems serve them.
         return typeof value === 'string'
-          ? analyseText(value, doc.lang, field !== 'text').join(' ')
+          ? analyseText(value, doc.lang, field !== 'text', this.vocabulary).join(' ')
           : String(value ?? '');
       },
       tokenize: (text) => text.split(' '),
@@ -121,46 +152,112 @@ export class SearchIndex {
     }
   }
 
-  /** The best `limit` articles for the query among those the audience may read. */
-  search(query: string, limit: number, audience: Audience = 'everyone'): SearchHit[] {
+  /**
+   * The best `limit` articles for the query among those the audience may read. Each counted word is looked for as
+   * typed (with its forms, typos and, for the last, as a prefix) or as the index may hold it written otherwise:
+   * joined with its neighbour ('time zone' as 'timezone'), split into two words the index has ('wifi' as 'wi fi',
+   * '24v' as '24 v'), or said another way by a synonym set. `boost` multiplies an article's score (what visitors
+   * chose for this query).
+   */
+  search(
+    query: string,
+    limit: number,
+    audience: Audience = 'everyone',
+    extras: QueryExtras = {},
+  ): SearchHit[] {
+    const written = words(query)
+      .map((w) => w.word)
+      .slice(0, MAX_WRITTEN_WORDS);
     // Words like 'how', 'the', 'is' tell no article from another, and every article has them: a query of only
     // those finds nothing. The first words that count are searched, however long the question around them.
-    const terms = words(query)
-      .map((w) => w.word)
-      .filter((word) => !isStopword(word))
+    const counted = written
+      .map((word, at) => ({ word, at }))
+      .filter(({ word }) => !isStopword(word))
       .slice(0, MAX_QUERY_WORDS);
-    if (terms.length === 0) return [];
-    // The query terms each word stands for, and back.
+    if (counted.length === 0) return [];
+    const groupAt = new Map(counted.map(({ at }, group) => [at, group]));
+    // The query terms each counted word stands for, and back.
     const wordsOf = new Map<string, Set<number>>();
-    const groups: Query[] = terms.map((word, index) => {
+    const standsFor = (term: string, groups: Iterable<number>) => {
+      const known = wordsOf.get(term) ?? new Set();
+      for (const group of groups) known.add(group);
+      wordsOf.set(term, known);
+    };
+    const alternatives: Query[][] = counted.map(() => []);
+    let alternativeCount = 0;
+    /** Another way of writing the written words from..to (exclusive): all of `instead`, weighed by `weight`. */
+    const alternative = (from: number, to: number, instead: string[], weight: number) => {
+      const groups: number[] = [];
+      for (let at = from; at < to; at++) {
+        const group = groupAt.get(at);
+        if (group !== undefined) groups.push(group);
+      }
+      const needed = instead.filter((word) => !isStopword(word));
+      if (groups.length === 0 || needed.length === 0 || alternativeCount >= MAX_ALTERNATIVES) return;
+      alternativeCount++;
+      const alt: Query = {
+        combineWith: 'AND',
+        boostTerm: () => weight,
+        queries: needed.map((word) => {
+          const { whole, stems } = variants(word);
+          for (const term of [whole, ...stems]) standsFor(term, groups);
+          return { queries: [whole, ...stems], combineWith: 'OR', prefix: false, fuzzy: false };
+        }),
+      };
+      for (const group of groups) alternatives[group]?.push(alt);
+    };
+    const known = (word: string) => this.vocabulary.has(fold(word));
+    for (let at = 0; at + 1 < written.length; at++) {
+      const joined = `${written[at]}${written[at + 1]}`;
+      if (known(joined)) alternative(at, at + 2, [joined], JOIN_WEIGHT);
+    }
+    for (const { word, at } of counted) {
+      // A word the index has as it is written is mostly meant so ('workspace'); its parts count for less.
+      const weight = known(word) ? KNOWN_SPLIT_WEIGHT : JOIN_WEIGHT;
+      for (const parts of this.splits(word)) alternative(at, at + 1, parts, weight);
+    }
+    if (extras.synonyms) {
+      for (const match of findSynonyms(extras.synonyms, written)) {
+        for (const other of match.others) alternative(match.from, match.to, other, SYNONYM_WEIGHT);
+      }
+    }
+
+    const groups: Query[] = counted.map(({ word }, index) => {
       const { whole, stems } = variants(word);
-      for (const term of [whole, ...stems]) wordsOf.set(term, (wordsOf.get(term) ?? new Set()).add(index));
+      standsFor(whole, [index]);
+      for (const term of stems) standsFor(term, [index]);
       // One or two letters would stand for most of the index's words: matched as typed until a third comes.
       const letters = [...whole].length;
-      const prefix = index === terms.length - 1 && letters >= MIN_PREFIX_LETTERS;
+      const prefix = index === counted.length - 1 && letters >= MIN_PREFIX_LETTERS;
       // Typos are looked for once, on the whole word; stems are matched as they are, which keeps queries cheap.
       const wholeWord: Query = { queries: [whole], prefix, fuzzy: fuzziness };
-      const forms: Query = stems.length
+      let forms: Query = stems.length
         ? { combineWith: 'OR', queries: [wholeWord, { queries: stems, combineWith: 'OR', prefix }] }
         : wholeWord;
-      if (!prefix || letters >= NAME_PREFIX_BELOW) return forms;
-      // A word begun with three or four letters is completed from titles and names, where it is looked for;
-      // in bodies such a beginning starts hundreds of words, and it is matched there only as it stands.
-      return {
-        combineWith: 'OR',
-        queries: [
-          { ...forms, fields: [...NAME_FIELDS] },
-          { queries: [whole, ...stems], combineWith: 'OR', fields: ['text'], prefix: false },
-        ],
-      };
+      if (prefix && letters < NAME_PREFIX_BELOW) {
+        // A word begun with three or four letters is completed from titles and names, where it is looked for;
+        // in bodies such a beginning starts hundreds of words, and it is matched there only as it stands.
+        forms = {
+          combineWith: 'OR',
+          queries: [
+            { ...forms, fields: [...NAME_FIELDS] },
+            { queries: [whole, ...stems], combineWith: 'OR', fields: ['text'], prefix: false },
+          ],
+        };
+      }
+      const others = alternatives[index] ?? [];
+      return others.length ? { combineWith: 'OR', queries: [forms, ...others] } : forms;
     });
     // Articles that match every word first; then, for questions in whole sentences, those that match most of them.
     // An article's score is the same whether the words are combined with AND or OR, so one search finds both when
-    // each query term stands for one word (a repeated word, or one word's stem among another's forms, needs two).
+    // each query term stands for one word (a repeated word, one word's stem among another's forms, or a joined
+    // word standing for two, needs two).
     const shared = [...wordsOf.values()].some((indexes) => indexes.size > 1);
-    const options = mayRead(audience, 'signed_in')
-      ? {}
-      : { filter: (result: SearchResult) => this.docs.get(result.id as number)?.restricted === false };
+    const options: SearchOptions = {};
+    if (!mayRead(audience, 'signed_in'))
+      options.filter = (result: SearchResult) => this.docs.get(result.id as number)?.restricted === false;
+    const boost = extras.boost;
+    if (boost) options.boostDocument = (id: unknown) => boost(id as number);
     if (shared) {
       const strict = this.mini.search({ combineWith: 'AND', queries: groups }, options);
       const results =
@@ -173,10 +270,32 @@ export class SearchIndex {
     const most: SearchResult[] = [];
     for (const result of this.mini.search({ combineWith: 'OR', queries: groups }, options)) {
       const matched = new Set(result.queryTerms.flatMap((term) => [...(wordsOf.get(term) ?? [])]));
-      (matched.size === terms.length ? every : most).push(result);
+      (matched.size === counted.length ? every : most).push(result);
       if (every.length >= limit) break;
     }
     return [...every, ...most].slice(0, limit).map((result) => this.present(result));
+  }
+
+  /**
+   * Two words of the index a query word may be written for: 'wifi' for 'wi fi' (the index has 'Wi-Fi' as two
+   * words), 'timezone' for 'time zone', '24v' for '24 v'. Each part must be a word the index holds and, unless the
+   * cut is between a number and letters, at least two letters; one of them may be a stopword.
+   */
+  private splits(word: string): string[][] {
+    const whole = fold(word);
+    const letters = [...whole];
+    if (letters.length < 3 || letters.length > 2 * MAX_SPLIT_PART) return [];
+    const found: string[][] = [];
+    for (let cut = 1; cut < letters.length && found.length < 2; cut++) {
+      const left = letters.slice(0, cut).join('');
+      const right = letters.slice(cut).join('');
+      const atNumber = /\d$/u.test(left) !== /^\d/u.test(right);
+      // 'login' is 'log in' and 'setup' 'set up': one part may be a stopword, and only the other is looked for.
+      const short = cut < 2 || letters.length - cut < 2;
+      if (!atNumber && (short || (isStopword(left) && isStopword(right)))) continue;
+      if (this.vocabulary.has(left) && this.vocabulary.has(right)) found.push([left, right]);
+    }
+    return found;
   }
 
   private present(result: SearchResult): SearchHit {

@@ -6,7 +6,10 @@ import { listAllCategories, listAllSections } from '../content/content.repositor
 import { restrictionsOf, type Audience, type Restrictions } from '../content/visibility.ts';
 import { getBranding } from '../settings/branding.ts';
 import { readSetting } from '../settings/settings.repository.ts';
+import { dayOf } from '../privacy/daily-key.ts';
+import { learningKey, loadLearned, type Learned } from './learning.ts';
 import { SearchIndex, yieldToEventLoop, type SearchDocument } from './search-index.ts';
+import { compileSynonyms, NO_SYNONYMS, readSynonyms, type SynonymTable } from './synonyms.ts';
 import {
   indexedArticleChanges,
   indexedArticlesAfter,
@@ -172,8 +175,49 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
    */
   const current = async () => {
     const seen = await readRevision();
+    // What queries take besides the index first: a large change rebuilt in the background must not be swapped in
+    // while these are read, between the update that started it and the search it answers.
+    await refreshExtras(seen);
     if (!index || seen !== revision) await update(seen);
     return { index: index as SearchIndex, generation, fresh: seen === revision };
+  };
+
+  /**
+   * What queries take besides the index: the team's synonyms and what visitors taught search. Read again when the
+   * revision moves (a change to either moves it, in the `search` scope) or the day turns (votes lose weight daily).
+   */
+  let synonyms: SynonymTable = NO_SYNONYMS;
+  let synonymsJson = '';
+  let learned: Learned = new Map();
+  let learnedJson = '';
+  let siteLang: Language = 'en';
+  let extrasAt: string | null = null;
+  let loadingExtras: Promise<void> | null = null;
+  const refreshExtras = async (seen: unknown) => {
+    const at = `${String(seen)}@${dayOf(Date.now())}`;
+    if (extrasAt === at) return;
+    loadingExtras ??= (async () => {
+      const [{ sets }, nextLearned, { lang }] = await Promise.all([
+        readSynonyms(db),
+        loadLearned(db),
+        getBranding(db),
+      ]);
+      const nextSynonymsJson = JSON.stringify(sets);
+      const nextLearnedJson = JSON.stringify([...nextLearned].map(([key, m]) => [key, [...m]]));
+      // Answers kept under the old ones are dropped only when something a query takes did change.
+      if (nextSynonymsJson !== synonymsJson || nextLearnedJson !== learnedJson || lang !== siteLang) {
+        synonyms = compileSynonyms(sets);
+        learned = nextLearned;
+        synonymsJson = nextSynonymsJson;
+        learnedJson = nextLearnedJson;
+        siteLang = lang;
+        generation++;
+      }
+      extrasAt = at;
+    })().finally(() => {
+      loadingExtras = null;
+    });
+    await loadingExtras;
   };
 
   // Visitors repeat each other (an incident sends many to the same words) and retype the same prefixes: answers
@@ -197,8 +241,12 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       const key = `${audience}\u0000${limit}\u0000${text}`;
       const known = keep ? answers.get(key) : undefined;
       if (known) return { items: known, fresh };
+      const chosen = learned.get(learningKey(text, siteLang));
       const hits = searchIndex
-        .search(text, limit, audience)
+        .search(text, limit, audience, {
+          synonyms,
+          boost: chosen ? (id) => chosen.get(id) ?? 1 : undefined,
+        })
         .map(({ id, title, category_id, section_id, snippet }) => ({
           id,
           title,

@@ -34,6 +34,7 @@ import {
 } from './feedback.ts';
 import { Branding, Environments } from './settings.ts';
 import { SearchEvent, SearchReport, SearchReportQuery, SuggestionList, SuggestionsQuery } from './search.ts';
+import { LearnedList, ResetLearnedQuery, SynonymsBody, SynonymsResponse } from './synonyms.ts';
 import {
   AdminArticle,
   AdminCategory,
@@ -481,6 +482,37 @@ export const endpoints = {
     headers: authHeader,
     querystring: FeedbackReportQuery,
     response: FeedbackReport,
+  },
+  getSynonyms: {
+    ...routes.getSynonyms,
+    summary: "The synonym sets search applies, per language: the team's, or the shipped ones (admins)",
+    tags: ['admin'],
+    headers: authHeader,
+    response: SynonymsResponse,
+  },
+  updateSynonyms: {
+    ...routes.updateSynonyms,
+    summary: 'Replace the synonym sets; every server applies them within the revision interval (admins)',
+    tags: ['admin'],
+    headers: authHeader,
+    body: SynonymsBody,
+    response: SynonymsResponse,
+  },
+  getSearchLearning: {
+    ...routes.getSearchLearning,
+    summary: 'What search learned from the articles visitors opened, per query, strongest first (admins)',
+    tags: ['admin'],
+    headers: authHeader,
+    querystring: SearchReportQuery,
+    response: LearnedList,
+  },
+  resetSearchLearning: {
+    ...routes.resetSearchLearning,
+    summary: 'Forget what search learned, for one query or all (admins)',
+    tags: ['admin'],
+    headers: authHeader,
+    querystring: ResetLearnedQuery,
+    response: OkBody,
   },
   getAdminTree: {
     ...routes.getAdminTree,

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { readSynonyms } from '../../search/synonyms.ts';
+import { formatSynonymsFile, SYNONYMS_FILE } from './synonyms-file.ts';
 import type { AppContext } from '../../context.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
 import { readAll } from '../../storage/file-storage.ts';
@@ -99,6 +101,7 @@ export async function exportFolder(
     if (file) attachments.set(link.article_id, [...(attachments.get(link.article_id) ?? []), file]);
   }
 
+  write(SYNONYMS_FILE, formatSynonymsFile((await readSynonyms(ctx.db)).sets));
   const takeSectionName = nameTaker();
   for (const section of sections) {
     const folder = takeSectionName(

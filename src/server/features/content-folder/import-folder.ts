@@ -18,6 +18,7 @@ import { DEMO_BRANDING } from './demo-branding.ts';
 import { getStoredBranding, updateBranding } from '../../settings/branding.ts';
 import { chunks } from '../../lib/chunks.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
+import { readSynonyms, writeSynonyms } from '../../search/synonyms.ts';
 import {
   attachedFiles,
   categoryHoldsContent,
@@ -56,6 +57,8 @@ export interface ImportSummary {
   articles: Tally;
   files: Tally;
   warnings: string[];
+  /** Whether the folder's `_synonyms.yml` changed the search synonyms. */
+  synonyms?: boolean;
   /** Titles of the articles a replace deleted that no folder brought in (written in the admin). */
   deletedWritten: string[];
   /** What a replace did to the branding, or suggests doing. */
@@ -318,6 +321,15 @@ async function writeFolder(
     (kind) => summary[kind].created + summary[kind].updated + summary[kind].deleted > 0,
   );
   if (touched) await touchContent(trx);
+  // A folder without the file leaves the synonyms as they are; with it, its sets replace them.
+  if (folder.synonyms) {
+    const before = JSON.stringify((await readSynonyms(trx)).sets);
+    const after = JSON.stringify(await writeSynonyms(trx, folder.synonyms));
+    if (after !== before) {
+      summary.synonyms = true;
+      if (!touched) await touchContent(trx, ['search']);
+    }
+  }
 }
 
 const keptPaths = (folder: ContentFolder) => ({

@@ -9,6 +9,8 @@ import {
   type Visibility,
 } from '../../../shared/constants.ts';
 import { collectHtmlReferences, collectReferences } from './markdown.ts';
+import { parseSynonymsFile, SYNONYMS_FILE } from './synonyms-file.ts';
+import type { SynonymSets } from '../../../shared/api/synonyms.ts';
 import {
   FolderError,
   checkKeys,
@@ -70,6 +72,8 @@ export interface ContentFolder {
   articles: FolderArticle[];
   /** Every file an article or category refers to, by path. */
   assets: string[];
+  /** The search synonyms of `_synonyms.yml`, when the folder has one. */
+  synonyms?: SynonymSets;
   warnings: string[];
 }
 
@@ -399,6 +403,12 @@ export function readContentFolder(root: string): ContentFolder {
   };
 
   const top = listDir('');
+  if (isPresent(SYNONYMS_FILE)) {
+    attempt(() => {
+      const bytes = readInside(realRoot, SYNONYMS_FILE, (problem) => new FolderError(SYNONYMS_FILE, problem));
+      folder.synonyms = parseSynonymsFile(decodeText(SYNONYMS_FILE, bytes));
+    });
+  }
   for (const entry of top) {
     if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
       folder.warnings.push(`${entry.name}: not inside a section folder, skipped`);

@@ -5,6 +5,11 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { audienceOf } from '../../content/visibility.ts';
 import { recordSearchEvent, searchReport } from './search-analytics.ts';
+import { listLearned, recordVote, resetLearned } from './search-learning.ts';
+import { clientKey } from '../../rate-limit/client-address.ts';
+import { getBranding } from '../../settings/branding.ts';
+import { readSynonyms, writeSynonyms } from '../../search/synonyms.ts';
+import { touchContent } from '../../revisions/revision.repository.ts';
 
 export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppContext): void {
   route(app, endpoints.getSuggestions, async (request, reply, session) => {
@@ -19,10 +24,32 @@ export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppCo
     return { items };
   });
   route(app, endpoints.recordSearchEvent, async (request) => {
-    await recordSearchEvent(db, request.body);
+    const event = request.body;
+    await recordSearchEvent(db, event);
+    // An article opened from a search is a vote for it, for that query (search-learning.ts).
+    if (event.type === 'open') {
+      const { lang } = await getBranding(db);
+      await recordVote(db, { query: event.query, id: event.id, client: clientKey(request), lang });
+    }
     return { ok: true as const };
   });
   route(app, endpoints.getSearchReport, async (request) => {
     return searchReport(db, request.query.limit);
+  });
+  route(app, endpoints.getSynonyms, async () => readSynonyms(db));
+  route(app, endpoints.updateSynonyms, async (request) => {
+    const sets = await db.transaction().execute(async (trx) => {
+      const tidy = await writeSynonyms(trx, request.body.sets);
+      await touchContent(trx, ['search']);
+      return tidy;
+    });
+    return { sets, defaults: false };
+  });
+  route(app, endpoints.getSearchLearning, async (request) => ({
+    items: await listLearned(db, request.query.limit ?? 100),
+  }));
+  route(app, endpoints.resetSearchLearning, async (request) => {
+    await resetLearned(db, request.query.query);
+    return { ok: true as const };
   });
 }

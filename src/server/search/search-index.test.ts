@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { Language } from '../../shared/constants.ts';
+import { SearchIndex, type SearchDocument } from './search-index.ts';
+import { compileSynonyms } from './synonyms.ts';
+
+let nextId = 1;
+const doc = (title: string, text = '', lang: Language = 'en'): SearchDocument => ({
+  id: nextId++,
+  title,
+  text,
+  category: '',
+  section: 'Help',
+  lang,
+  category_id: null,
+  section_id: 1,
+  restricted: false,
+});
+
+describe('words written differently', () => {
+  // Each article writes its word one way; the queries write it every other way.
+  const articles = {
+    wifi: doc('Connect to Wi-Fi', 'Pick your network and type its key.'),
+    email: doc('Change your email address', 'Open your profile.'),
+    login: doc('Trouble to log in', 'Check your keyboard layout.'),
+    timezone: doc('Working across countries', 'Each member sets a timezone in the profile.'),
+    setup: doc('Setup of the dock', 'Plug the cable into the port.'),
+    twoFactor: doc('Two-factor authentication', 'Codes from an app protect the account.'),
+    volts: doc('Power adapter', 'The device takes 24V from the adapter.'),
+    twoFa: doc('Backup codes', 'When 2FA is on, keep these codes somewhere safe.'),
+    ruWifi: doc('Подключение к вай-фай', 'Выберите сеть и введите пароль.', 'ru'),
+    noise: doc('Wireless mouse', 'A fine day for a walk; set the table; the zone of the timer.'),
+  };
+  const index = SearchIndex.build(Object.values(articles));
+  const first = async (query: string) => (await index).search(query, 5)[0]?.id;
+
+  it.each([
+    ['wifi', 'wifi'],
+    ['wi fi', 'wifi'],
+    ['WiFi', 'wifi'],
+    ['e-mail', 'email'],
+    ['e mail address', 'email'],
+    ['login', 'login'],
+    ['log-in', 'login'],
+    ['time zone', 'timezone'],
+    ['time-zone', 'timezone'],
+    ['set up the dock', 'setup'],
+    ['set-up', 'setup'],
+    ['twofactor', 'twoFactor'],
+    ['two factor', 'twoFactor'],
+    ['24 V', 'volts'],
+    ['24v adapter', 'volts'],
+    ['2 FA codes', 'twoFa'],
+    ['вайфай', 'ruWifi'],
+    ['вай фай', 'ruWifi'],
+  ] as const)('"%s" finds the article that writes it otherwise', async (query, key) => {
+    expect(await first(query)).toBe(articles[key].id);
+  });
+
+  it('keeps a word the index has whole first over its parts', async () => {
+    const workspace = doc('Workspace settings', 'Rename it.');
+    const parts = doc('Work in any space', 'Work from anywhere.');
+    const results = (await SearchIndex.build([parts, workspace])).search('workspace', 5);
+    expect(results.map((r) => r.id)).toEqual([workspace.id, parts.id]);
+  });
+
+  it('marks the parts a split word matched in the snippet', async () => {
+    const results = (await index).search('wifi', 5);
+    const wifi = doc('x', 'Your Wi-Fi key is on the router.');
+    const hit = (await SearchIndex.build([wifi])).search('wifi', 1)[0];
+    expect(results[0]?.title).toBe('Connect to Wi-Fi');
+    expect(hit?.snippet).toBe('Your <mark>Wi</mark>-<mark>Fi</mark> key is on the router.');
+  });
+});
+
+describe('synonyms', () => {
+  const refund = doc('Refund a payment', 'Send the money back to the card it came from.');
+  const invite = doc('Invite team members', 'Members get an email with a link.');
+  const signIn = doc('Sign in with a passkey', 'Use your device instead of a password.');
+  const ru = doc('Удалить проект', 'Проект пропадёт у всех участников.', 'ru');
+  const other = doc('Export a report', 'Reports download as CSV.');
+  const built = SearchIndex.build([refund, invite, signIn, ru, other]);
+  const table = compileSynonyms({
+    en: [
+      ['refund', 'reimbursement'],
+      ['sign in', 'log in', 'log on'],
+      ['invite', 'add people'],
+    ],
+    ru: [['удалить', 'стереть']],
+  });
+
+  it('finds an article by another word of its set, and only with the set', async () => {
+    const index = await built;
+    expect(index.search('reimbursement', 5)).toEqual([]);
+    expect(index.search('reimbursement', 5, 'everyone', { synonyms: table })[0]?.id).toBe(refund.id);
+    expect(index.search('reimbursements', 5, 'everyone', { synonyms: table })[0]?.id).toBe(refund.id);
+  });
+
+  it('matches phrases, joined or not, in the language of the set', async () => {
+    const index = await built;
+    const top = (q: string) => index.search(q, 5, 'everyone', { synonyms: table })[0]?.id;
+    expect(top('how do I log in')).toBe(signIn.id);
+    expect(top('logon')).toBe(signIn.id);
+    expect(top('add people')).toBe(invite.id);
+    expect(top('стереть проект')).toBe(ru.id);
+  });
+
+  it('ranks the word as typed above its synonym', async () => {
+    const typed = doc('Reimbursement of travel costs', 'Claim them monthly.');
+    const index = await SearchIndex.build([refund, typed]);
+    const ids = index.search('reimbursement', 5, 'everyone', { synonyms: table }).map((r) => r.id);
+    expect(ids).toEqual([typed.id, refund.id]);
+  });
+
+  it('multiplies scores by the boost given', async () => {
+    const a = doc('Printer setup', 'Connect the printer.');
+    const b = doc('Printer setup guide', 'Connect the printer.');
+    const index = await SearchIndex.build([a, b]);
+    const plain = index.search('printer setup', 5).map((r) => r.id);
+    const favoured = plain.at(-1) as number;
+    const boosted = index.search('printer setup', 5, 'everyone', {
+      boost: (id) => (id === favoured ? 3 : 1),
+    });
+    expect(boosted[0]?.id).toBe(favoured);
+  });
+});
