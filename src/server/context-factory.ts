@@ -5,6 +5,7 @@ import { createDiskStorage, type FileStorage } from './storage/file-storage.ts';
 import { copyDiskFiles, createDatabaseStorage } from './storage/database-storage.ts';
 import { outlastOutages } from './revisions/revision-outage.ts';
 import { createSearchService } from './search/search.service.ts';
+import { httpEmbedder } from './search/embeddings.ts';
 import { createRevisionWatch } from './revisions/revision-watch.ts';
 import { createPasswords } from './accounts/password.ts';
 
@@ -30,7 +31,12 @@ export async function createContext(config: Config): Promise<AppContext> {
     database,
     db: database.db,
     storage,
-    search: createSearchService(database.db, { revision: () => revisions.current() }),
+    search: createSearchService(database.db, {
+      revision: () => revisions.current(),
+      embeddings: config.embeddings
+        ? { ...config.embeddings, embedder: httpEmbedder(config.embeddings) }
+        : undefined,
+    }),
     revisions,
     passwords: createPasswords(config.passwords),
   };

@@ -42,6 +42,26 @@ export interface Config {
   signup: SignupPolicy;
   /** The mailbox customers' answers by email arrive in (`IMAP_URL`); null: replies by email are not read. */
   imap: ImapConfig | null;
+  /** Semantic matching through an embeddings endpoint (`EMBEDDINGS_URL`); null: words only (the default). */
+  embeddings: EmbeddingsConfig | null;
+}
+
+/**
+ * An OpenAI-compatible embeddings endpoint (POST `{ model, input: [texts] }`, answering `{ data: [{ embedding }] }`):
+ * a hosted one or a local server (llama.cpp, Ollama, text-embeddings-inference). Articles are embedded once per
+ * version and kept in the database; a query's embedding is asked for as it is searched, within `timeoutMs`.
+ */
+export interface EmbeddingsConfig {
+  url: string;
+  model: string;
+  /** Sent as a bearer token (`EMBEDDINGS_API_KEY`), if any. */
+  apiKey: string | null;
+  /** How much the semantic ranking counts against the words' (`EMBEDDINGS_WEIGHT`, 1 = as much). */
+  weight: number;
+  /** The least cosine similarity for an article to be found by meaning alone (`EMBEDDINGS_MIN_SIMILARITY`). */
+  minSimilarity: number;
+  /** How long a search waits for its query's embedding before answering from words alone. */
+  timeoutMs: number;
 }
 
 /** A mailbox read for replies by email: an IMAP server, an account on it, one folder, how often it is read. */
@@ -338,6 +358,39 @@ function parseWorkers(raw: string | undefined): number {
   return Number(raw);
 }
 
+/** A decimal number from `min` to `max`, or the default when unset. */
+function parseDecimal(variable: string, raw: string | undefined, fallback: number, min: number, max: number) {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(variable, `"${raw}" is not a number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function parseEmbeddings(env: NodeJS.ProcessEnv): EmbeddingsConfig | null {
+  if (!env.EMBEDDINGS_URL) {
+    if (env.EMBEDDINGS_MODEL_DIR)
+      throw new ConfigError(
+        'EMBEDDINGS_MODEL_DIR',
+        'is not supported: serve the model with an OpenAI-compatible embeddings server and set EMBEDDINGS_URL',
+      );
+    return null;
+  }
+  const url = parseHttpUrl('EMBEDDINGS_URL', env.EMBEDDINGS_URL);
+  const model = (env.EMBEDDINGS_MODEL ?? '').trim();
+  if (!model)
+    throw new ConfigError('EMBEDDINGS_MODEL', 'is required with EMBEDDINGS_URL (the model to ask for)');
+  return {
+    url,
+    model,
+    apiKey: env.EMBEDDINGS_API_KEY || null,
+    weight: parseDecimal('EMBEDDINGS_WEIGHT', env.EMBEDDINGS_WEIGHT, 1, 0, 10),
+    minSimilarity: parseDecimal('EMBEDDINGS_MIN_SIMILARITY', env.EMBEDDINGS_MIN_SIMILARITY, 0.3, 0, 1),
+    timeoutMs: parseCount('EMBEDDINGS_TIMEOUT_MS', env.EMBEDDINGS_TIMEOUT_MS, 1_000, 60_000),
+  };
+}
+
 /** A whole number from 0 to `max`, or the default when unset. */
 function parseCount(variable: string, raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -466,6 +519,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwords: parsePasswords(env),
     signup: parseSignup(env.SIGNUP),
     imap: parseImap(env),
+    embeddings: parseEmbeddings(env),
     cache: {
       revisionCheckMs: parseCount('REVISION_CHECK_MS', env.REVISION_CHECK_MS, 250, 60_000),
       maxAge: parseCount('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 0, 31_536_000),

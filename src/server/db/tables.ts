@@ -263,6 +263,13 @@ export interface SearchVoteTable {
   article_id: number;
 }
 
+/** An article's embedding for semantic matching (0023-article-embeddings). */
+export interface ArticleEmbeddingTable {
+  article_id: number;
+  digest: string;
+  vector: string;
+}
+
 export interface Database {
   sections: SectionTable;
   categories: CategoryTable;
@@ -286,6 +293,7 @@ export interface Database {
   article_feedback: ArticleFeedbackTable;
   feedback_salts: FeedbackSaltTable;
   search_votes: SearchVoteTable;
+  article_embeddings: ArticleEmbeddingTable;
 }
 
 export type SectionRow = Selectable<SectionTable>;

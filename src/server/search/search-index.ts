@@ -298,6 +298,26 @@ export class SearchIndex {
     return found;
   }
 
+  /** Whether the audience may read the article (an article not in the index may not be read). */
+  readable(id: number, audience: Audience): boolean {
+    const doc = this.docs.get(id);
+    return doc !== undefined && (!doc.restricted || mayRead(audience, 'signed_in'));
+  }
+
+  /** An article found by other means than its words (by meaning): its snippet is the beginning of its body. */
+  hitFor(id: number): SearchHit | null {
+    const doc = this.docs.get(id);
+    if (!doc) return null;
+    return {
+      id: doc.id,
+      title: doc.title,
+      category_id: doc.category_id,
+      section_id: doc.section_id,
+      score: 0,
+      snippet: snippet(doc, new Set()),
+    };
+  }
+
   private present(result: SearchResult): SearchHit {
     const doc = this.docs.get(result.id as number) as SearchDocument;
     return {

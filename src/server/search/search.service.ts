@@ -17,6 +17,8 @@ import {
   type IndexedArticleRow,
 } from './search.repository.ts';
 import { htmlToText } from './text.ts';
+import { isStopword, words } from './analysis.ts';
+import { createSemanticIndex, fuse, SEMANTIC_DEPTH, type Embedder } from './embeddings.ts';
 
 /** Articles read per query while loading, with the event loop free in between. */
 const LOAD_PAGE = 500;
@@ -97,6 +99,7 @@ const REBUILD_SHARE = 0.3;
 const BACKGROUND_REBUILD_FROM = 2_000;
 
 const ANSWER_CACHE_SIZE = 10_000;
+const SEMANTIC_RETRY_MS = 30_000;
 
 export interface SearchServiceOptions {
   /** Index size from which large changes are rebuilt in the background (tests lower it). */
@@ -107,6 +110,14 @@ export interface SearchServiceOptions {
    * writes, which also keeps search answering from the index while the database is away.
    */
   revision?: () => Promise<unknown>;
+  /** Semantic matching beside the words (EMBEDDINGS_URL): off when absent. */
+  embeddings?: {
+    embedder: Embedder;
+    /** How much the meaning's ranking counts against the words'. */
+    weight: number;
+    minSimilarity: number;
+    timeoutMs: number;
+  };
 }
 
 export function createSearchService(db: Executor, options: SearchServiceOptions = {}) {
@@ -118,6 +129,15 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
   let generation = 0;
   let updating: Promise<SearchIndex> | null = null;
   let rebuilding: Promise<void> | null = null;
+  const semantic = options.embeddings
+    ? createSemanticIndex(db, options.embeddings.embedder, options.embeddings.timeoutMs)
+    : null;
+  /** Documents loaded for the index are embedded too, in the background (semantic matching only). */
+  const loaded = (documents: SearchDocument[]) => {
+    void semantic?.update(documents);
+    return documents;
+  };
+  let semanticRetryAt = 0;
   /** The revision whose restrictions the index holds. */
   let restrictedAt: unknown = undefined;
 
@@ -149,19 +169,20 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       const existing = index;
       const rebuild = !existing || changed.length + removed.length > next.size * REBUILD_SHARE;
       if (!existing || (rebuild && next.size < backgroundFrom)) {
-        return install(await SearchIndex.build(await loadSearchDocuments(db)));
+        return install(await SearchIndex.build(loaded(await loadSearchDocuments(db))));
       }
       if (rebuild) {
         rebuilding = loadSearchDocuments(db)
-          .then((documents) => SearchIndex.build(documents))
+          .then((documents) => SearchIndex.build(loaded(documents)))
           .then(install, () => undefined)
           .then(() => {
             rebuilding = null;
           });
         return existing;
       }
-      await existing.upsert(await loadSearchDocuments(db, changed));
+      await existing.upsert(loaded(await loadSearchDocuments(db, changed)));
       existing.remove(removed);
+      semantic?.remove(removed);
       return install(existing);
     })().finally(() => {
       updating = null;
@@ -242,28 +263,58 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       const known = keep ? answers.get(key) : undefined;
       if (known) return { items: known, fresh };
       const chosen = learned.get(learningKey(text, siteLang));
-      const hits = searchIndex
-        .search(text, limit, audience, {
-          synonyms,
-          boost: chosen ? (id) => chosen.get(id) ?? 1 : undefined,
-        })
-        .map(({ id, title, category_id, section_id, snippet }) => ({
-          id,
-          title,
-          category_id,
-          section_id,
-          snippet,
-        }));
+      const extras = { synonyms, boost: chosen ? (id: number) => chosen.get(id) ?? 1 : undefined };
+      // A query of stopwords only finds nothing by its words, nor is it asked about.
+      const meaningful = semantic !== null && words(text).some(({ word }) => !isStopword(word));
+      const byMeaning = meaningful ? await semantic.embedQuery(text) : null;
+      let found = searchIndex.search(
+        text,
+        byMeaning ? Math.max(limit, SEMANTIC_DEPTH) : limit,
+        audience,
+        extras,
+      );
+      if (byMeaning && options.embeddings) {
+        const { weight, minSimilarity } = options.embeddings;
+        const near =
+          semantic?.nearest(byMeaning, minSimilarity, (id) => searchIndex.readable(id, audience)) ?? [];
+        const byWords = new Map(found.map((hit) => [hit.id, hit]));
+        found = fuse([...byWords.keys()], near, weight)
+          .slice(0, limit)
+          .flatMap((id) => byWords.get(id) ?? searchIndex.hitFor(id) ?? []);
+      }
+      const hits = found.map(({ id, title, category_id, section_id, snippet }) => ({
+        id,
+        title,
+        category_id,
+        section_id,
+        snippet,
+      }));
       if (keep) {
         if (answers.size >= ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
         answers.set(key, hits);
       }
       return { items: hits, fresh };
     },
-    /** Builds or refreshes the index in the background; servers call it at start and every second. */
-    refresh: () => current().then(() => undefined),
-    /** Settles when a background rebuild under way (if any) is complete. */
-    settled: () => rebuilding ?? Promise.resolve(),
+    /**
+     * Builds or refreshes the index in the background; servers call it at start and every second. Articles the
+     * embeddings endpoint could not be asked for (it was away) are asked for again every half minute.
+     */
+    refresh: async () => {
+      await current();
+      if (semantic?.behind && Date.now() - semanticRetryAt > SEMANTIC_RETRY_MS) {
+        semanticRetryAt = Date.now();
+        await semantic.update(await loadSearchDocuments(db));
+      }
+    },
+    /** Settles when a background rebuild under way (if any) and the embedding of articles are complete. */
+    settled: async () => {
+      await (rebuilding ?? Promise.resolve());
+      await semantic?.settled();
+    },
+    /** Articles with an embedding (semantic matching only). */
+    get embedded() {
+      return semantic?.size ?? 0;
+    },
     /** Whether the first build is complete, so searches answer without waiting for it. */
     get ready() {
       return index !== null;

@@ -18,7 +18,8 @@ export interface TablePlan {
  * Left out: sign-in tokens (everyone signs in again on the new install, and a backup file then holds nothing that
  * opens a session), used captcha solutions, rate-limit counters and the content change log (short-lived,
  * meaningless elsewhere), and the day's salt of the feedback keys (kept nowhere past its day, so a backup cannot
- * tie an answer to an address).
+ * tie an answer to an address), and the articles' embeddings (asked for again from the endpoint, which may be
+ * another model on the new install).
  * Kept: users with their password hashes (they sign in with the same passwords), tickets with their messages and outbox, so
  * deliveries still pending go out from the new install, and the mails already read from the reply mailbox, so none is
  * added twice; the articles' feedback and the votes search learns from (no address in either).
@@ -46,6 +47,7 @@ export const TABLE_PLAN = {
   article_feedback: { keep: true, key: ['id'], identity: true },
   feedback_salts: { keep: false, key: ['day'] },
   search_votes: { keep: true, key: ['query_key', 'day', 'voter'] },
+  article_embeddings: { keep: false, key: ['article_id'] },
 } as const satisfies Record<keyof Database, TablePlan>;
 
 export type TableName = keyof typeof TABLE_PLAN;
