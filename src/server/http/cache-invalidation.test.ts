@@ -101,6 +101,36 @@ describe.each(testDialects())('a change drops exactly the answers it affects on 
     expect(bodies.home).toContain('Thermostat help');
   });
 
+  it('drops search and what lists search results when the synonyms change, which then apply', async () => {
+    await fetchAll();
+    await ok(admin('PUT', '/api/admin/synonyms', { sets: { en: [['knob', 'dial']] } }));
+    const { hits } = await fetchAll();
+    // Article pages list related articles, found by search.
+    expect(hits).toEqual(without('suggestions', 'pageA', 'pageB'));
+    const found = await t.app.inject('/api/search/knowledge/suggestions?text=knob');
+    expect(found.json<{ items: { id: number }[] }>().items.map((item) => item.id)).toEqual([a]);
+  });
+
+  it('drops search when what visitors taught it moves, not at every vote', async () => {
+    const vote = async (from: string) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/search/events',
+        payload: { type: 'open', query: 'thermostats', id: b },
+        remoteAddress: from,
+      });
+      expect(response.statusCode).toBe(200);
+    };
+    await fetchAll();
+    // Two votes are stored but are not yet a pattern: nothing kept is dropped.
+    await vote('10.1.0.1');
+    await vote('10.1.0.2');
+    expect((await fetchAll()).hits).toEqual(everything());
+    // The third is: every server's search answers (and the pages listing them) are made again.
+    await vote('10.1.0.3');
+    expect((await fetchAll()).hits).toEqual(without('suggestions', 'pageA', 'pageB'));
+  });
+
   it('keeps nothing rendered from a failed call', async () => {
     const article = await buildArticle(t.ctx.db, {
       title: 'Mounting plate',
