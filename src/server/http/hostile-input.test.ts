@@ -132,7 +132,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /api/search/knowledge/suggestions': {
     input: () => ({ query: { text: 'wifi', limit: 5, perPage: 5 } }),
   },
-  'GET /api/admin/search-report': { role: 'admin', input: () => ({ query: { limit: 10 } }) },
+  'GET /api/admin/search-report': { role: 'admin', input: () => ({ query: { limit: 10, weeks: 8 } }) },
   'GET /api/admin/feedback': { role: 'admin', input: () => ({ query: { page: 1, per_page: 10 } }) },
   'GET /files/:id/:name': { input: (fx) => ({ params: { id: fx.fileId, name: fx.fileName } }) },
   // CAPTCHA_PROVIDER=none: there is no challenge to hand out.
@@ -253,7 +253,17 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     role: 'user',
     input: async (fx) => ({ token: await fx.throwawayToken(), body: { password: DEFAULT_PASSWORD } }),
   },
-  'POST /api/search/events': { input: () => ({ body: { type: 'search', query: 'wifi {n}', found: 1 } }) },
+  'POST /api/search/events': [
+    { label: 'search', input: () => ({ body: { type: 'search', query: 'wifi {n}', found: 1 } }) },
+    {
+      label: 'suggested article opened',
+      input: (fx) => ({ body: { type: 'suggestion_open', id: fx.articleId } }),
+    },
+    {
+      label: 'request sent after suggestions',
+      input: (fx) => ({ body: { type: 'request_sent', opened: [fx.articleId] } }),
+    },
+  ],
   'POST /api/file': {
     input: () => ({
       multipart: [{ name: 'file[]', filename: 'note-{n}.txt', type: 'text/plain', content: 'hello' }],

@@ -20,6 +20,7 @@ import * as ticketSearchRecency from './0017-ticket-search-recency.ts';
 import * as defaultTitles from './0018-default-titles.ts';
 import * as articleFeedback from './0019-article-feedback.ts';
 import * as articleNoindex from './0020-article-noindex.ts';
+import * as requestsAvoided from './0022-requests-avoided.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -44,5 +45,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0018-default-titles': { up: defaultTitles.up(dialect) },
     '0019-article-feedback': { up: articleFeedback.up(dialect) },
     '0020-article-noindex': { up: articleNoindex.up(dialect) },
+    '0022-requests-avoided': { up: requestsAvoided.up(dialect) },
   };
 }

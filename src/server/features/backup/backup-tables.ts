@@ -21,7 +21,7 @@ export interface TablePlan {
  * tie an answer to an address).
  * Kept: users with their password hashes (they sign in with the same passwords), tickets with their messages and outbox, so
  * deliveries still pending go out from the new install, and the mails already read from the reply mailbox, so none is
- * added twice; the articles' feedback (no address in it).
+ * added twice; the articles' feedback and the requests suggestions avoided (no address in either).
  */
 export const TABLE_PLAN = {
   files: { keep: true, key: ['id'], identity: true },
@@ -45,6 +45,7 @@ export const TABLE_PLAN = {
   content_changes: { keep: false, key: ['revision'] },
   article_feedback: { keep: true, key: ['id'], identity: true },
   feedback_salts: { keep: false, key: ['day'] },
+  requests_avoided: { keep: true, key: ['article_id', 'week'] },
 } as const satisfies Record<keyof Database, TablePlan>;
 
 export type TableName = keyof typeof TABLE_PLAN;

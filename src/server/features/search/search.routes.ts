@@ -23,6 +23,6 @@ export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppCo
     return { ok: true as const };
   });
   route(app, endpoints.getSearchReport, async (request) => {
-    return searchReport(db, request.query.limit);
+    return searchReport(db, request.query.limit, request.query.weeks);
   });
 }
