@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-
+import { Id } from './common.ts';
 import {
   OPENED_SUGGESTIONS_MAX,
   SEARCH_REPORT_WEEKS_MAX,
@@ -52,11 +52,11 @@ export const SearchEvent = Type.Union([
   }),
   Type.Object({
     type: Type.Literal('suggestion_open'),
-    id: Type.Integer({ minimum: 1 }),
+    id: Id,
   }),
   Type.Object({
     type: Type.Literal('request_sent'),
-    opened: Type.Array(Type.Integer({ minimum: 1 }), {
+    opened: Type.Array(Id, {
       minItems: 1,
       maxItems: OPENED_SUGGESTIONS_MAX,
       uniqueItems: true,

@@ -75,12 +75,14 @@ describe.each(testDialects())('requests avoided by suggested articles on %s', (d
       [{ type: 'suggestion_open' }, 'id'],
       [{ type: 'suggestion_open', id: 0 }, 'id'],
       [{ type: 'suggestion_open', id: 'abc' }, 'id'],
+      [{ type: 'suggestion_open', id: 2 ** 31 }, 'id'],
       [{ type: 'request_sent' }, 'opened'],
       [{ type: 'request_sent', opened: [] }, 'opened'],
       [{ type: 'request_sent', opened: [help, help] }, 'opened'],
       [{ type: 'request_sent', opened: [0] }, 'opened.0'],
       [{ type: 'request_sent', opened: Array.from({ length: 21 }, (_, i) => i + 1) }, 'opened'],
       [{ type: 'request_sent', opened: ['x'] }, 'opened.0'],
+      [{ type: 'request_sent', opened: [2 ** 31] }, 'opened.0'],
     ];
     for (const [payload, field] of refused) {
       const error = expectApiError(await event(payload), 400);
