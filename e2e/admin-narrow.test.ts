@@ -22,6 +22,7 @@ const screens = () => [
   { path: '/admin/requests', heading: 'Requests' },
   { path: `/admin/requests/${ticketId}`, heading: 'The thermostat does not heat' },
   { path: '/admin/users', heading: 'Users' },
+  { path: '/admin/search-report', heading: 'Search report' },
 ];
 
 async function axeViolations(page: Page, screen: string): Promise<string[]> {
@@ -108,7 +109,7 @@ describe('the admin app on a phone (375 × 812)', () => {
       const box = await signOut.boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= NARROW.width, screen.path).toBe(true);
       expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allInnerTexts()).toEqual(
-        ['Content', 'Requests', 'Feedback', 'Branding', 'Users'],
+        ['Content', 'Requests', 'Feedback', 'Search report', 'Branding', 'Users'],
       );
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(NARROW.width);
       findings.push(...(await axeViolations(page, `${screen.path} with the menu open`)));

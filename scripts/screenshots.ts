@@ -27,7 +27,7 @@ interface Screen {
   full?: boolean;
 }
 
-const server = await startServer({ env: { CAPTCHA_PROVIDER: 'none' } });
+const server = await startServer({ env: { CAPTCHA_PROVIDER: 'none', TRUST_PROXY: 'true' } });
 const wanted = process.argv.slice(2);
 try {
   const json = async <T>(url: string): Promise<T> =>
@@ -74,6 +74,7 @@ try {
     .select('id')
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
+  await seedSearchReport(server.url, articles);
 
   const screens = (
     [
@@ -92,6 +93,20 @@ try {
         },
       },
       {
+        name: 'request-suggestions',
+        path: `/knowledge/instruction/${withForm.id}`,
+        then: async (page) => {
+          await page.locator('button.request-toggle').click();
+          await page
+            .getByLabel('Message')
+            .fill('My thermostat battery is low and the room sensor is offline');
+          await page.locator('.request-suggestions li').first().waitFor();
+          await page
+            .locator('.request-suggestions')
+            .evaluate((list) => list.scrollIntoView({ block: 'center' }));
+        },
+      },
+      {
         name: 'search-box',
         path: '/knowledge/',
         then: async (page) => {
@@ -106,6 +121,18 @@ try {
       { name: 'portal-sign-up', path: '/signup' },
       { name: 'portal-requests', path: '/issues', as: 'customer' },
       { name: 'portal-new-request', path: '/issues/create', as: 'customer' },
+      {
+        name: 'portal-new-request-suggestions',
+        path: '/issues/create',
+        as: 'customer',
+        then: async (page) => {
+          await page.getByLabel('Message').fill('How do I create a heating schedule for weekends?');
+          await page.locator('.request-suggestions li').first().waitFor();
+          await page
+            .locator('.request-suggestions')
+            .evaluate((list) => list.scrollIntoView({ block: 'center' }));
+        },
+      },
       { name: 'portal-request', path: `/issues/${ticket.id}`, as: 'customer' },
       { name: 'portal-profile', path: '/user/profile', as: 'customer' },
       { name: 'admin-sign-in', path: '/admin/sign-in' },
@@ -117,6 +144,16 @@ try {
       { name: 'admin-request', path: `/admin/requests/${ticket.id}`, as: 'admin' },
       { name: 'admin-users', path: '/admin/users', as: 'admin' },
       { name: 'admin-feedback', path: '/admin/feedback', as: 'admin' },
+      { name: 'admin-search-report', path: '/admin/search-report', as: 'admin', full: true },
+      {
+        name: 'admin-search-report-create',
+        path: '/admin/search-report',
+        as: 'admin',
+        then: async (page) => {
+          await page.getByRole('button', { name: 'Create an article for “teleport heating”' }).click();
+          await page.getByRole('dialog').waitFor();
+        },
+      },
     ] satisfies Screen[] as Screen[]
   ).filter((screen) => wanted.length === 0 || wanted.some((word) => screen.name.includes(word)));
 
@@ -159,6 +196,44 @@ try {
   }
 } finally {
   await server.close();
+}
+
+/** Searches, suggested articles opened under the request form and answers to "Was this helpful?", for the report. */
+async function seedSearchReport(url: string, articles: { id: number; title: string }[]): Promise<void> {
+  const event = async (body: object, from: string) => {
+    const response = await fetch(`${url}/api/search/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`a search event: ${response.status} ${await response.text()}`);
+  };
+  const searches: [string, number, number][] = [
+    ['teleport heating', 6, 0],
+    ['thermostat beeps at night', 4, 0],
+    ['refund for ann@example.com', 2, 0],
+    ['schedule holidays', 5, 3],
+    ['wall plate colour', 3, 1],
+  ];
+  for (const [query, times, found] of searches)
+    for (let i = 0; i < times; i++) await event({ type: 'search', query, found }, `10.9.0.${i}`);
+  const [first, second, third] = articles;
+  if (!first || !second || !third) return;
+  for (const [id, opened, sent] of [
+    [first.id, 5, 1],
+    [second.id, 3, 0],
+    [third.id, 2, 2],
+  ] as const) {
+    for (let i = 0; i < opened; i++) await event({ type: 'suggestion_open', id }, `10.9.1.${i}`);
+    for (let i = 0; i < sent; i++) await event({ type: 'request_sent', opened: [id] }, `10.9.1.${i}`);
+  }
+  for (const [i, helpful] of [false, false, true].entries()) {
+    await fetch(`${url}/api/knowledge/instruction/${second.id}/feedback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.2.${i}` },
+      body: JSON.stringify({ helpful }),
+    });
+  }
 }
 
 async function openMenu(page: Page): Promise<void> {

@@ -16,7 +16,9 @@ Commands:
   branding set KEY=VALUE ...         change branding (logo=PATH|URL, background=PATH|URL, lang=ru, ...)
   tickets list [--limit N]           the newest support requests and where they were delivered
   tickets show ID                    one request: its fields, description, files and delivery state
-  search-report [--limit N]          the most frequent queries and those that found nothing
+  search-report [--limit N] [--weeks N]
+                                     queries: most frequent, found nothing, results not opened;
+                                     unhelpful articles; requests avoided by suggestions per week
   backup FILE [--force]              write the whole help centre, files included, to one file
   restore FILE [--force]             load a backup into an empty database (--force replaces everything)
 

@@ -7,6 +7,11 @@ export const SUGGESTIONS_LIMIT = 10;
 export const SUGGESTIONS_LIMIT_MAX = 50;
 export const SEARCH_TEXT_MAX = 200;
 export const SEARCH_DEBOUNCE_MS = 500;
+/** How many suggested articles one request may say were opened before it was sent. */
+export const OPENED_SUGGESTIONS_MAX = 20;
+/** The weeks the search report's requests-avoided table covers, unless asked for another number (up to the max). */
+export const SEARCH_REPORT_WEEKS = 12;
+export const SEARCH_REPORT_WEEKS_MAX = 52;
 export const REQUEST_TOAST_MS = 5000;
 export const SENT_STATE_MS = 5000;
 export const AUTH_HEADER = 'x-auth-token';

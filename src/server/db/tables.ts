@@ -211,6 +211,15 @@ export interface SearchQueryTable {
   last_searched_at: Millis;
 }
 
+/** Per article and ISO week: suggestions under a request form opened, and requests sent after opening one. */
+export interface RequestsAvoidedTable {
+  article_id: number;
+  /** The week's Monday, YYYY-MM-DD (UTC). */
+  week: string;
+  opened: number;
+  sent: number;
+}
+
 export interface ContentChangeTable {
   /** The content revision (settings.content_revision) this change moved to. */
   revision: number;
@@ -294,6 +303,7 @@ export interface Database {
   feedback_salts: FeedbackSaltTable;
   search_votes: SearchVoteTable;
   article_embeddings: ArticleEmbeddingTable;
+  requests_avoided: RequestsAvoidedTable;
 }
 
 export type SectionRow = Selectable<SectionTable>;

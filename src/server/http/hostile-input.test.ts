@@ -132,7 +132,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /api/search/knowledge/suggestions': {
     input: () => ({ query: { text: 'wifi', limit: 5, perPage: 5 } }),
   },
-  'GET /api/admin/search-report': { role: 'admin', input: () => ({ query: { limit: 10 } }) },
+  'GET /api/admin/search-report': { role: 'admin', input: () => ({ query: { limit: 10, weeks: 8 } }) },
   'GET /api/admin/feedback': { role: 'admin', input: () => ({ query: { page: 1, per_page: 10 } }) },
   'GET /api/admin/synonyms': { role: 'admin', input: () => ({}) },
   'PUT /api/admin/synonyms': {
@@ -261,8 +261,19 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     input: async (fx) => ({ token: await fx.throwawayToken(), body: { password: DEFAULT_PASSWORD } }),
   },
   'POST /api/search/events': [
-    { input: () => ({ body: { type: 'search', query: 'wifi {n}', found: 1 } }) },
-    { input: (fx) => ({ body: { type: 'open', query: 'wifi {n}', id: fx.articleId } }) },
+    { label: 'search', input: () => ({ body: { type: 'search', query: 'wifi {n}', found: 1 } }) },
+    {
+      label: 'search result opened',
+      input: (fx) => ({ body: { type: 'open', query: 'wifi {n}', id: fx.articleId } }),
+    },
+    {
+      label: 'suggested article opened',
+      input: (fx) => ({ body: { type: 'suggestion_open', id: fx.articleId } }),
+    },
+    {
+      label: 'request sent after suggestions',
+      input: (fx) => ({ body: { type: 'request_sent', opened: [fx.articleId] } }),
+    },
   ],
   'POST /api/file': {
     input: () => ({

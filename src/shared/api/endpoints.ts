@@ -461,7 +461,8 @@ export const endpoints = {
   },
   recordSearchEvent: {
     ...routes.recordSearchEvent,
-    summary: 'Record a search the visitor saw, or a result they opened (no personal data is kept)',
+    summary:
+      'Record a search the visitor saw, a result they opened, an article suggested under a request form they opened, or a request sent after opening such articles (no personal data is kept)',
     tags: ['search'],
     body: SearchEvent,
     response: OkBody,
@@ -469,7 +470,8 @@ export const endpoints = {
   },
   getSearchReport: {
     ...routes.getSearchReport,
-    summary: 'Most frequent queries and queries that found nothing (admins)',
+    summary:
+      'Most frequent queries, queries that found nothing or whose results nobody opened, unhelpful articles, requests avoided by suggested articles per week (admins)',
     tags: ['admin'],
     headers: authHeader,
     querystring: SearchReportQuery,

@@ -105,6 +105,12 @@ export const en = {
   prefilledFromAccount: 'Filled in from your account',
   prefilledFromLink: 'Filled in from the link you followed',
   notYou: 'Not you? Clear name and email',
+  requestSuggestionsTitle: 'These articles may answer your question',
+  requestSuggestionsFound_one: '{{count}} article may answer your question: see the list under the message',
+  requestSuggestionsFound_other:
+    '{{count}} articles may answer your question: see the list under the message',
+  requestSuggestionsHint: 'They open in a new tab, so your message stays here.',
+  opensInNewTab: 'opens in a new tab',
   feedbackQuestion: 'Was this article helpful?',
   feedbackYes: 'Yes',
   feedbackNo: 'No',

@@ -112,6 +112,15 @@ export const it: Messages = {
   prefilledFromAccount: 'Compilato con i dati del suo account',
   prefilledFromLink: 'Compilato con i dati del link che ha aperto',
   notYou: 'Non è lei? Cancella nome ed email',
+  requestSuggestionsTitle: 'Questi articoli potrebbero rispondere alla tua domanda',
+  requestSuggestionsFound_one:
+    '{{count}} articolo potrebbe rispondere alla tua domanda: lo trovi sotto il messaggio',
+  requestSuggestionsFound_many:
+    '{{count}} di articoli potrebbero rispondere alla tua domanda: li trovi sotto il messaggio',
+  requestSuggestionsFound_other:
+    '{{count}} articoli potrebbero rispondere alla tua domanda: li trovi sotto il messaggio',
+  requestSuggestionsHint: 'Si aprono in una nuova scheda, così il tuo messaggio resta qui.',
+  opensInNewTab: 'si apre in una nuova scheda',
   feedbackQuestion: 'Questo articolo le è stato utile?',
   feedbackYes: 'Sì',
   feedbackNo: 'No',

@@ -25,6 +25,7 @@ describe('interface texts', () => {
     expect(families.sort()).toEqual([
       'articleCount',
       'categoryCount',
+      'requestSuggestionsFound',
       'searchResultCount',
       'searchTopResults',
       'suggestions',

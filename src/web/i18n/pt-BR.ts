@@ -112,6 +112,15 @@ export const ptBR: Messages = {
   prefilledFromAccount: 'Preenchido com os dados da sua conta',
   prefilledFromLink: 'Preenchido com os dados do link que você abriu',
   notYou: 'Não é você? Limpar nome e e-mail',
+  requestSuggestionsTitle: 'Estes artigos podem responder à sua pergunta',
+  requestSuggestionsFound_one:
+    '{{count}} artigo pode responder à sua pergunta: veja a lista abaixo da mensagem',
+  requestSuggestionsFound_many:
+    '{{count}} de artigos podem responder à sua pergunta: veja a lista abaixo da mensagem',
+  requestSuggestionsFound_other:
+    '{{count}} artigos podem responder à sua pergunta: veja a lista abaixo da mensagem',
+  requestSuggestionsHint: 'Eles abrem em uma nova aba, e sua mensagem continua aqui.',
+  opensInNewTab: 'abre em uma nova aba',
   feedbackQuestion: 'Este artigo foi útil?',
   feedbackYes: 'Sim',
   feedbackNo: 'Não',

@@ -114,6 +114,17 @@ export const ru: Messages = {
   prefilledFromAccount: 'Заполнено по данным учётной записи',
   prefilledFromLink: 'Заполнено из ссылки, по которой вы перешли',
   notYou: 'Это не вы? Очистить имя и почту',
+  requestSuggestionsTitle: 'Возможно, ответ уже есть в этих статьях',
+  requestSuggestionsFound_one:
+    'Найдена {{count}} статья, которая может ответить на ваш вопрос: список под сообщением',
+  requestSuggestionsFound_few:
+    'Найдено {{count}} статьи, которые могут ответить на ваш вопрос: список под сообщением',
+  requestSuggestionsFound_many:
+    'Найдено {{count}} статей, которые могут ответить на ваш вопрос: список под сообщением',
+  requestSuggestionsFound_other:
+    'Найдено {{count}} статьи, которые могут ответить на ваш вопрос: список под сообщением',
+  requestSuggestionsHint: 'Статьи откроются в новой вкладке, а ваше сообщение останется здесь.',
+  opensInNewTab: 'откроется в новой вкладке',
   feedbackQuestion: 'Эта статья была полезной?',
   feedbackYes: 'Да',
   feedbackNo: 'Нет',

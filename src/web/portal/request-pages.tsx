@@ -15,6 +15,7 @@ import { authHeaders } from './auth-headers.ts';
 import { CaptchaSubmit, EmailField, FormError, Panel, TextField } from './form-parts.tsx';
 import { FilePicker } from '../components/file-picker.tsx';
 import { RequestSentNote, type SentRequest } from '../features/request/request-sent.tsx';
+import { RequestSuggestions, useOpenedSuggestions } from '../features/request/request-suggestions.tsx';
 import { PageLoading, usePortalData, SignedIn } from './portal-layout.tsx';
 import { usePortalTexts, type PortalKey } from './portal-texts.ts';
 import { useFormValues, usePortalForm } from './use-portal-form.ts';
@@ -395,6 +396,7 @@ export function NewIssuePage() {
   const [sent, setSent] = useState<SentRequest | null>(null);
   const sentNote = useRef<HTMLDivElement>(null);
   const captcha = useCaptcha(environments, failures);
+  const suggestions = useOpenedSuggestions();
   // The form is gone once sent: focus goes to what replaced it rather than to the page's start.
   useEffect(() => {
     if (sent) sentNote.current?.focus();
@@ -433,6 +435,7 @@ export function NewIssuePage() {
         },
         headers: authHeaders(),
       });
+      suggestions.onSent();
       setSent({ email: user ? user.email : values.email.trim(), link: result.link });
     });
   };
@@ -470,6 +473,7 @@ export function NewIssuePage() {
           onChange={set('message')}
           error={errors.message ?? errors.description}
         />
+        <RequestSuggestions message={values.message} onOpen={suggestions.onOpen} headingLevel={2} />
         <FilePicker
           id="files"
           files={files}

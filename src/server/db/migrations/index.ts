@@ -21,6 +21,7 @@ import * as defaultTitles from './0018-default-titles.ts';
 import * as articleFeedback from './0019-article-feedback.ts';
 import * as articleNoindex from './0020-article-noindex.ts';
 import * as searchVotes from './0021-search-votes.ts';
+import * as requestsAvoided from './0022-requests-avoided.ts';
 import * as articleEmbeddings from './0023-article-embeddings.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
@@ -47,6 +48,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0019-article-feedback': { up: articleFeedback.up(dialect) },
     '0020-article-noindex': { up: articleNoindex.up(dialect) },
     '0021-search-votes': { up: searchVotes.up(dialect) },
+    '0022-requests-avoided': { up: requestsAvoided.up(dialect) },
     '0023-article-embeddings': { up: articleEmbeddings.up(dialect) },
   };
 }

@@ -22,7 +22,8 @@ export interface TablePlan {
  * another model on the new install).
  * Kept: users with their password hashes (they sign in with the same passwords), tickets with their messages and outbox, so
  * deliveries still pending go out from the new install, and the mails already read from the reply mailbox, so none is
- * added twice; the articles' feedback and the votes search learns from (no address in either).
+ * added twice; the articles' feedback, the votes search learns from and the requests suggestions avoided (no
+ * address in any).
  */
 export const TABLE_PLAN = {
   files: { keep: true, key: ['id'], identity: true },
@@ -48,6 +49,7 @@ export const TABLE_PLAN = {
   feedback_salts: { keep: false, key: ['day'] },
   search_votes: { keep: true, key: ['query_key', 'day', 'voter'] },
   article_embeddings: { keep: false, key: ['article_id'] },
+  requests_avoided: { keep: true, key: ['article_id', 'week'] },
 } as const satisfies Record<keyof Database, TablePlan>;
 
 export type TableName = keyof typeof TABLE_PLAN;

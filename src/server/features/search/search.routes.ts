@@ -34,7 +34,7 @@ export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppCo
     return { ok: true as const };
   });
   route(app, endpoints.getSearchReport, async (request) => {
-    return searchReport(db, request.query.limit);
+    return searchReport(db, request.query.limit, request.query.weeks);
   });
   route(app, endpoints.getSynonyms, async () => readSynonyms(db));
   route(app, endpoints.updateSynonyms, async (request) => {

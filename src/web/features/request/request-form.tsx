@@ -16,6 +16,7 @@ import { formField, openIssue, uploadFiles } from './request-api.ts';
 import { useCaptcha } from './use-captcha.ts';
 import { CaptchaField } from './captcha-field.tsx';
 import { RequestSentNote, type SentRequest } from './request-sent.tsx';
+import { RequestSuggestions, useOpenedSuggestions } from './request-suggestions.tsx';
 
 type Field = 'name' | 'email' | 'description';
 type Errors = Partial<Record<Field | 'files' | 'captcha' | 'form', string>>;
@@ -71,6 +72,7 @@ export default function RequestForm({
   const [round, setRound] = useState(0);
   const captcha = useCaptcha(environments, round);
   const { form, focusFirstInvalid } = useFocusFirstInvalid();
+  const suggestions = useOpenedSuggestions();
 
   // Name and email come from the account, or from the link's megapolName/megapolEmail; then they are fixed.
   useEffect(() => {
@@ -143,6 +145,7 @@ export default function RequestForm({
         email: locked.email ? current.email : '',
         description: '',
       }));
+      suggestions.onSent();
       setFiles([]);
       setErrors({});
       setStatus('sent');
@@ -223,6 +226,11 @@ export default function RequestForm({
           />
           {fieldError('description')}
         </div>
+        <RequestSuggestions
+          message={values.description}
+          excludeId={instruction.id}
+          onOpen={suggestions.onOpen}
+        />
         <FilePicker
           id={`${formId}-files`}
           files={files}

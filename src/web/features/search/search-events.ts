@@ -2,7 +2,7 @@ import type { SearchEvent } from '../../../shared/api/search.ts';
 import { call } from '../../api/call.ts';
 
 /** Tells the server what was searched and opened, for the team's search report; never in the way of the visitor. */
-export function reportSearch(event: SearchEvent): void {
+export function reportSearch(event: Extract<SearchEvent, { query: string }>): void {
   if (!event.query.trim()) return;
   try {
     void call('recordSearchEvent', {

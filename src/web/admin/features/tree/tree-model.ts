@@ -261,6 +261,9 @@ function placesIn(forest: Forest, except?: string): { node: TreeNode; label: str
   return out;
 }
 
+/** Every section and category, in tree order, with its path: where a new article may go. */
+export const articlePlaces = (forest: Forest) => placesIn(forest);
+
 /** Everywhere the Move to… dialog may send a category or an article. */
 export function destinationsFor(forest: Forest, key: string): Destination[] {
   const node = forest.byKey.get(key);
