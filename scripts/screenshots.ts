@@ -27,7 +27,8 @@ interface Screen {
   full?: boolean;
 }
 
-const server = await startServer({ env: { CAPTCHA_PROVIDER: 'none' } });
+// Proxy headers trusted, so the visitors whose choices search learns from can be told apart (below).
+const server = await startServer({ env: { CAPTCHA_PROVIDER: 'none', TRUST_PROXY: 'true' } });
 const wanted = process.argv.slice(2);
 try {
   const json = async <T>(url: string): Promise<T> =>
@@ -75,6 +76,20 @@ try {
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
 
+  // What search learns from: visitors who searched and opened an article, three for one query, one for another.
+  for (const [query, article, visitors] of [
+    ['thermostat heating', longArticle, 3],
+    ['wifi setup', withForm, 1],
+  ] as const) {
+    for (let visitor = 0; visitor < visitors; visitor++) {
+      await fetch(`${server.url}/api/search/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.0.${visitor + 1}` },
+        body: JSON.stringify({ type: 'open', query, id: article.id }),
+      });
+    }
+  }
+
   const screens = (
     [
       { name: 'home', path: '/knowledge/', full: true },
@@ -117,6 +132,7 @@ try {
       { name: 'admin-request', path: `/admin/requests/${ticket.id}`, as: 'admin' },
       { name: 'admin-users', path: '/admin/users', as: 'admin' },
       { name: 'admin-feedback', path: '/admin/feedback', as: 'admin' },
+      { name: 'admin-search-tuning', path: '/admin/search-tuning', as: 'admin', full: true },
     ] satisfies Screen[] as Screen[]
   ).filter((screen) => wanted.length === 0 || wanted.some((word) => screen.name.includes(word)));
 

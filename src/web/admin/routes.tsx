@@ -8,6 +8,7 @@ import { ContentHome, ContentLayout, contentLoader } from './routes/content.tsx'
 import { AdminNotFound, Loading, PageError, Shell, ShellError } from './routes/shell.tsx';
 import { RequestPage, requestLoader } from './routes/request.tsx';
 import { RequestsPage, requestsLoader } from './routes/requests.tsx';
+import { SearchTuningPage, searchTuningLoader } from './routes/search-tuning.tsx';
 import { SignInPage } from './routes/sign-in.tsx';
 import { UsersPage, usersLoader } from './routes/users.tsx';
 
@@ -58,6 +59,7 @@ export const routes: RouteObject[] = [
           { path: 'requests', loader: requestsLoader, Component: RequestsPage },
           { path: 'requests/:id', loader: requestLoader, Component: RequestPage },
           { path: 'feedback', loader: adminOnly(feedbackLoader), Component: FeedbackPage },
+          { path: 'search-tuning', loader: adminOnly(searchTuningLoader), Component: SearchTuningPage },
           { path: 'branding', loader: adminOnly(brandingLoader), Component: BrandingPage },
           { path: 'users', loader: adminOnly(usersLoader), Component: UsersPage },
           { path: '*', Component: AdminNotFound },

@@ -31,6 +31,12 @@ const NAV = [
     active: (path: string) => path.startsWith('/requests'),
   },
   { to: '/feedback', label: 'Feedback', admin: true, active: (path: string) => path.startsWith('/feedback') },
+  {
+    to: '/search-tuning',
+    label: 'Search',
+    admin: true,
+    active: (path: string) => path.startsWith('/search-tuning'),
+  },
   { to: '/branding', label: 'Branding', admin: true, active: (path: string) => path.startsWith('/branding') },
   { to: '/users', label: 'Users', admin: true, active: (path: string) => path.startsWith('/users') },
 ];
