@@ -133,6 +133,17 @@ try {
       { name: 'admin-users', path: '/admin/users', as: 'admin' },
       { name: 'admin-feedback', path: '/admin/feedback', as: 'admin' },
       { name: 'admin-search-tuning', path: '/admin/search-tuning', as: 'admin', full: true },
+      {
+        name: 'admin-search-tuning-refused',
+        path: '/admin/search-tuning',
+        as: 'admin',
+        then: async (page) => {
+          const sets = page.getByLabel('Synonym sets in English');
+          await sets.fill(`${await sets.inputValue()}\ngizmo`);
+          await page.getByRole('button', { name: 'Save synonyms' }).click();
+          await page.locator('.synonym-problems').waitFor();
+        },
+      },
     ] satisfies Screen[] as Screen[]
   ).filter((screen) => wanted.length === 0 || wanted.some((word) => screen.name.includes(word)));
 
