@@ -127,9 +127,16 @@ describe('search tuning in the admin app', () => {
     expect(await sets().getAttribute('aria-invalid')).toBe('true');
     expect((await adminApi<SynonymsResponse>('/api/admin/synonyms')).defaults).toBe(true);
 
-    // Another language's tab keeps each text; both are saved at once.
+    // Another language's tab keeps each text; both are saved at once. The tabs go by arrow keys too.
     await sets().fill(`${shipped}\ngizmo, widget`);
-    await tab('Русский').click();
+    await tab('English').focus();
+    await page.keyboard.press('ArrowLeft');
+    expect(await tab('Slovenčina').getAttribute('aria-selected')).toBe('true');
+    expect(await tab('Slovenčina').evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    expect(await tab('Русский').getAttribute('aria-selected')).toBe('true');
+    expect(await sets().isVisible()).toBe(false);
     const russian = page.getByLabel('Synonym sets in Русский (Russian)');
     await russian.fill(`${await russian.inputValue()}\nгаджет, виджет`);
     await tab('English').click();
