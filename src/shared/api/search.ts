@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 
 import { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT_MAX } from '../constants.ts';
+import { Id } from './common.ts';
 
 export { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT, SUGGESTIONS_LIMIT_MAX } from '../constants.ts';
 
@@ -33,7 +34,8 @@ export const SearchEvent = Type.Union([
   Type.Object({
     type: Type.Literal('open'),
     query: Type.String({ maxLength: SEARCH_TEXT_MAX }),
-    id: Type.Integer({ minimum: 1 }),
+    // An article's id, within the database's integer: the vote looks the article up.
+    id: Id,
   }),
 ]);
 export type SearchEvent = Static<typeof SearchEvent>;
