@@ -18,6 +18,7 @@ const screens = () => [
   { path: '/admin/', heading: 'Content' },
   { path: '/admin/categories/1', heading: 'Edit category' },
   { path: '/admin/articles/1', heading: 'Edit article' },
+  { path: '/admin/search-tuning', heading: 'Search tuning' },
   { path: '/admin/branding', heading: 'Branding' },
   { path: '/admin/requests', heading: 'Requests' },
   { path: `/admin/requests/${ticketId}`, heading: 'The thermostat does not heat' },
@@ -109,7 +110,7 @@ describe('the admin app on a phone (375 × 812)', () => {
       const box = await signOut.boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= NARROW.width, screen.path).toBe(true);
       expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allInnerTexts()).toEqual(
-        ['Content', 'Requests', 'Feedback', 'Search report', 'Branding', 'Users'],
+        ['Content', 'Requests', 'Feedback', 'Search report', 'Search tuning', 'Branding', 'Users'],
       );
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(NARROW.width);
       findings.push(...(await axeViolations(page, `${screen.path} with the menu open`)));

@@ -27,6 +27,7 @@ interface Screen {
   full?: boolean;
 }
 
+// Proxy headers trusted, so the visitors whose choices search learns from can be told apart (below).
 const server = await startServer({ env: { CAPTCHA_PROVIDER: 'none', TRUST_PROXY: 'true' } });
 const wanted = process.argv.slice(2);
 try {
@@ -75,6 +76,20 @@ try {
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
   await seedSearchReport(server.url, articles);
+
+  // What search learns from: visitors who searched and opened an article, three for one query, one for another.
+  for (const [query, article, visitors] of [
+    ['thermostat heating', longArticle, 3],
+    ['wifi setup', withForm, 1],
+  ] as const) {
+    for (let visitor = 0; visitor < visitors; visitor++) {
+      await fetch(`${server.url}/api/search/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.0.${visitor + 1}` },
+        body: JSON.stringify({ type: 'open', query, id: article.id }),
+      });
+    }
+  }
 
   const screens = (
     [
@@ -152,6 +167,18 @@ try {
         then: async (page) => {
           await page.getByRole('button', { name: 'Create an article for “teleport heating”' }).click();
           await page.getByRole('dialog').waitFor();
+        },
+      },
+      { name: 'admin-search-tuning', path: '/admin/search-tuning', as: 'admin', full: true },
+      {
+        name: 'admin-search-tuning-refused',
+        path: '/admin/search-tuning',
+        as: 'admin',
+        then: async (page) => {
+          const sets = page.getByLabel('Synonym sets in English');
+          await sets.fill(`${await sets.inputValue()}\ngizmo`);
+          await page.getByRole('button', { name: 'Save synonyms' }).click();
+          await page.locator('.synonym-problems').waitFor();
         },
       },
     ] satisfies Screen[] as Screen[]

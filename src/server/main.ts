@@ -18,7 +18,7 @@ export async function startServer(config: Config): Promise<void> {
   const deliveries = startDeliveryWorker(ctx, app.log);
   nudge = () => deliveries.nudge();
   const cleanup = startFileCleanup(ctx, app.log);
-  const saltCleanup = startSaltCleanup(ctx, app.log);
+  const saltCleanup = startSaltCleanup(ctx.db, app.log);
   // Customers' answers by mail join their threads; what they queue for the team goes out at once too.
   const mailReplies = config.imap && startMailReplyPoller(ctx, config.imap, app.log, () => nudge());
   // The index is built after the server listens and refreshed within a second of any change, on every server.

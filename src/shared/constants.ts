@@ -66,3 +66,12 @@ const FONT_ICON_RE = new RegExp(FONT_ICON_PATTERN);
 export const isFontIcon = (value: string) => value.length <= FONT_ICON_MAX && FONT_ICON_RE.test(value);
 /** What a person types, spaces tidied, so `  fa   fa-wifi ` is accepted as `fa fa-wifi`. */
 export const tidyFontIcon = (value: string) => value.trim().replace(/\s+/g, ' ');
+
+/** A synonym set lists words or phrases that mean the same; at most this many sets per language. */
+export const SYNONYM_SETS_MAX = 500;
+/** Phrases in one set: two at least, or the set says nothing. */
+export const SYNONYM_PHRASES_MIN = 2;
+export const SYNONYM_PHRASES_MAX = 12;
+export const SYNONYM_PHRASE_MAX = 60;
+/** Words in one phrase: a longer one is a sentence, not a way of saying a thing. */
+export const SYNONYM_PHRASE_WORDS_MAX = 4;

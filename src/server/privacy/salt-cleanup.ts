@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.ts';
+import type { Executor } from '../db/database.ts';
 import { forgetOldSalts } from './daily-key.ts';
 
 /**
@@ -6,11 +6,11 @@ import { forgetOldSalts } from './daily-key.ts';
  * after the day even when nobody comes the next. Several servers doing it at once is harmless.
  */
 export function startSaltCleanup(
-  ctx: AppContext,
+  db: Executor,
   log: { warn(details: object, message: string): void },
 ): { stop(): void } {
   const run = () =>
-    void forgetOldSalts(ctx.db).catch((error: unknown) =>
+    void forgetOldSalts(db).catch((error: unknown) =>
       log.warn({ err: error }, 'feedback salt clean-up failed; it runs again in an hour'),
     );
   const timer = setInterval(run, 60 * 60 * 1000);

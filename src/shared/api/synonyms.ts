@@ -1,13 +1,18 @@
 import { Type, type Static } from 'typebox';
+import {
+  SYNONYM_PHRASE_MAX,
+  SYNONYM_PHRASES_MAX,
+  SYNONYM_PHRASES_MIN,
+  SYNONYM_SETS_MAX,
+} from '../constants.ts';
 
-/** A set lists words or phrases that mean the same; at most this many sets per language. */
-export const SYNONYM_SETS_MAX = 500;
-/** Phrases in one set: two at least, or the set says nothing. */
-export const SYNONYM_PHRASES_MIN = 2;
-export const SYNONYM_PHRASES_MAX = 12;
-export const SYNONYM_PHRASE_MAX = 60;
-/** Words in one phrase: a longer one is a sentence, not a way of saying a thing. */
-export const SYNONYM_PHRASE_WORDS_MAX = 4;
+export {
+  SYNONYM_PHRASE_MAX,
+  SYNONYM_PHRASE_WORDS_MAX,
+  SYNONYM_PHRASES_MAX,
+  SYNONYM_PHRASES_MIN,
+  SYNONYM_SETS_MAX,
+} from '../constants.ts';
 
 const SynonymSet = Type.Array(Type.String({ minLength: 1, maxLength: SYNONYM_PHRASE_MAX }), {
   minItems: SYNONYM_PHRASES_MIN,

@@ -9,6 +9,7 @@ import { AdminNotFound, Loading, PageError, Shell, ShellError } from './routes/s
 import { RequestPage, requestLoader } from './routes/request.tsx';
 import { RequestsPage, requestsLoader } from './routes/requests.tsx';
 import { SearchReportPage, searchReportLoader } from './routes/search-report.tsx';
+import { SearchTuningPage, searchTuningLoader } from './routes/search-tuning.tsx';
 import { SignInPage } from './routes/sign-in.tsx';
 import { UsersPage, usersLoader } from './routes/users.tsx';
 
@@ -60,6 +61,7 @@ export const routes: RouteObject[] = [
           { path: 'requests/:id', loader: requestLoader, Component: RequestPage },
           { path: 'feedback', loader: adminOnly(feedbackLoader), Component: FeedbackPage },
           { path: 'search-report', loader: adminOnly(searchReportLoader), Component: SearchReportPage },
+          { path: 'search-tuning', loader: adminOnly(searchTuningLoader), Component: SearchTuningPage },
           { path: 'branding', loader: adminOnly(brandingLoader), Component: BrandingPage },
           { path: 'users', loader: adminOnly(usersLoader), Component: UsersPage },
           { path: '*', Component: AdminNotFound },

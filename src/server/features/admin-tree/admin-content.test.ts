@@ -106,6 +106,10 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
         ],
         ['GET /api/admin/branding', 'GET', '/api/admin/branding'],
         ['GET /api/admin/feedback', 'GET', '/api/admin/feedback'],
+        ['GET /api/admin/synonyms', 'GET', '/api/admin/synonyms'],
+        ['PUT /api/admin/synonyms', 'PUT', '/api/admin/synonyms', { sets: { en: [['hack', 'crack']] } }],
+        ['GET /api/admin/search-learning', 'GET', '/api/admin/search-learning'],
+        ['DELETE /api/admin/search-learning', 'DELETE', '/api/admin/search-learning'],
         ['PATCH /api/admin/branding', 'PATCH', '/api/admin/branding', { site_title: 'Hacked' }],
         ['GET /api/admin/users', 'GET', '/api/admin/users'],
         [
@@ -123,7 +127,7 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
           { email: 'invited@example.com', name: 'Invited' },
         ],
         ['POST /api/admin/files', 'POST', '/api/admin/files', upload.payload, upload.headers],
-      ] as [string, 'GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?, Record<string, string>?][];
+      ] as [string, 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string, unknown?, Record<string, string>?][];
     };
 
     const state = async () => ({
@@ -133,6 +137,7 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
       files: (await t.ctx.db.selectFrom('files').select('id').execute()).length,
       revisions: (await t.ctx.db.selectFrom('article_revisions').select('id').execute()).length,
       contentRevision: await readSetting(t.ctx.db, 'content_revision'),
+      synonyms: await readSetting(t.ctx.db, 'search_synonyms'),
     });
 
     it('covers every admin route of the contract', async () => {

@@ -37,6 +37,12 @@ const NAV = [
     admin: true,
     active: (path: string) => path.startsWith('/search-report'),
   },
+  {
+    to: '/search-tuning',
+    label: 'Search tuning',
+    admin: true,
+    active: (path: string) => path.startsWith('/search-tuning'),
+  },
   { to: '/branding', label: 'Branding', admin: true, active: (path: string) => path.startsWith('/branding') },
   { to: '/users', label: 'Users', admin: true, active: (path: string) => path.startsWith('/users') },
 ];
