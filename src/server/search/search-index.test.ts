@@ -63,6 +63,19 @@ describe('words written differently', () => {
     expect(results.map((r) => r.id)).toEqual([workspace.id, parts.id]);
   });
 
+  it('never lets a split word make an article match every word: its parts may be far apart', async () => {
+    const schedule = doc('Create a heating schedule', 'Pick the days and the temperatures for each.');
+    const api = doc(
+      'API overview',
+      'Create a token. Heating zones and schedules can be read; the token ends after a week.',
+    );
+    const results = (await SearchIndex.build([api, schedule])).search(
+      'create a heating schedule for weekends',
+      5,
+    );
+    expect(results.map((r) => r.id)).toEqual([schedule.id, api.id]);
+  });
+
   it('marks the parts a split word matched in the snippet', async () => {
     const results = (await index).search('wifi', 5);
     const wifi = doc('x', 'Your Wi-Fi key is on the router.');

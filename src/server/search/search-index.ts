@@ -184,9 +184,17 @@ export class SearchIndex {
       wordsOf.set(term, known);
     };
     const alternatives: Query[][] = counted.map(() => []);
+    /**
+     * Splits: their parts need not stand side by side in an article ('weekends' as 'week' … 'ends' anywhere), so they
+     * add to an article's score but never make it match every word, nor count in the search for all of them.
+     */
+    const looseAlternatives: Query[][] = counted.map(() => []);
     let alternativeCount = 0;
-    /** Another way of writing the written words from..to (exclusive): all of `instead`, weighed by `weight`. */
-    const alternative = (from: number, to: number, instead: string[], weight: number) => {
+    /**
+     * Another way of writing the written words from..to (exclusive): all of `instead`, weighed by `weight`; `loose`
+     * when its words may be anywhere in an article.
+     */
+    const alternative = (from: number, to: number, instead: string[], weight: number, loose = false) => {
       const groups: number[] = [];
       for (let at = from; at < to; at++) {
         const group = groupAt.get(at);
@@ -200,11 +208,11 @@ export class SearchIndex {
         boostTerm: () => weight,
         queries: needed.map((word) => {
           const { whole, stems } = variants(word);
-          for (const term of [whole, ...stems]) standsFor(term, groups);
+          if (!loose) for (const term of [whole, ...stems]) standsFor(term, groups);
           return { queries: [whole, ...stems], combineWith: 'OR', prefix: false, fuzzy: false };
         }),
       };
-      for (const group of groups) alternatives[group]?.push(alt);
+      for (const group of groups) (loose ? looseAlternatives : alternatives)[group]?.push(alt);
     };
     const known = (word: string) => this.vocabulary.has(fold(word));
     for (let at = 0; at + 1 < written.length; at++) {
@@ -214,7 +222,7 @@ export class SearchIndex {
     for (const { word, at } of counted) {
       // A word the index has as it is written is mostly meant so ('workspace'); its parts count for less.
       const weight = known(word) ? KNOWN_SPLIT_WEIGHT : JOIN_WEIGHT;
-      for (const parts of this.splits(word)) alternative(at, at + 1, parts, weight);
+      for (const parts of this.splits(word)) alternative(at, at + 1, parts, weight, true);
     }
     if (extras.synonyms) {
       for (const match of findSynonyms(extras.synonyms, written)) {
@@ -222,7 +230,7 @@ export class SearchIndex {
       }
     }
 
-    const groups: Query[] = counted.map(({ word }, index) => {
+    const forms: Query[] = counted.map(({ word }, index) => {
       const { whole, stems } = variants(word);
       standsFor(whole, [index]);
       for (const term of stems) standsFor(term, [index]);
@@ -231,23 +239,29 @@ export class SearchIndex {
       const prefix = index === counted.length - 1 && letters >= MIN_PREFIX_LETTERS;
       // Typos are looked for once, on the whole word; stems are matched as they are, which keeps queries cheap.
       const wholeWord: Query = { queries: [whole], prefix, fuzzy: fuzziness };
-      let forms: Query = stems.length
+      let typed: Query = stems.length
         ? { combineWith: 'OR', queries: [wholeWord, { queries: stems, combineWith: 'OR', prefix }] }
         : wholeWord;
       if (prefix && letters < NAME_PREFIX_BELOW) {
         // A word begun with three or four letters is completed from titles and names, where it is looked for;
         // in bodies such a beginning starts hundreds of words, and it is matched there only as it stands.
-        forms = {
+        typed = {
           combineWith: 'OR',
           queries: [
-            { ...forms, fields: [...NAME_FIELDS] },
+            { ...typed, fields: [...NAME_FIELDS] },
             { queries: [whole, ...stems], combineWith: 'OR', fields: ['text'], prefix: false },
           ],
         };
       }
-      const others = alternatives[index] ?? [];
-      return others.length ? { combineWith: 'OR', queries: [forms, ...others] } : forms;
+      return typed;
     });
+    const group = (index: number, loose: boolean): Query => {
+      const others = [...(alternatives[index] ?? []), ...(loose ? (looseAlternatives[index] ?? []) : [])];
+      const typed = forms[index] as Query;
+      return others.length ? { combineWith: 'OR', queries: [typed, ...others] } : typed;
+    };
+    const groups = counted.map((_, index) => group(index, true));
+    const strictGroups = counted.map((_, index) => group(index, false));
     // Articles that match every word first; then, for questions in whole sentences, those that match most of them.
     // An article's score is the same whether the words are combined with AND or OR, so one search finds both when
     // each query term stands for one word (a repeated word, one word's stem among another's forms, or a joined
@@ -259,7 +273,7 @@ export class SearchIndex {
     const boost = extras.boost;
     if (boost) options.boostDocument = (id: unknown) => boost(id as number);
     if (shared) {
-      const strict = this.mini.search({ combineWith: 'AND', queries: groups }, options);
+      const strict = this.mini.search({ combineWith: 'AND', queries: strictGroups }, options);
       const results =
         strict.length >= limit
           ? strict
