@@ -44,7 +44,10 @@ async function signInToAdmin(page: Page, path: string) {
   // A phone's bar folds the pages into a menu.
   const menu = page.getByRole('button', { name: 'Menu' });
   if (await menu.isVisible()) await menu.click();
-  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: path }).click();
+  await page
+    .getByRole('navigation', { name: 'Admin' })
+    .getByRole('link', { name: path, exact: true })
+    .click();
 }
 
 beforeAll(async () => {
@@ -142,7 +145,7 @@ describe('articles offered while a request is written', () => {
     const probe = await openPage(browser, { viewport: WIDE });
     const { page } = probe;
     try {
-      await signInToAdmin(page, 'Search report');
+      await signInToAdmin(page, 'Search');
       await page.getByRole('heading', { name: 'Search report', level: 1 }).waitFor();
       const table = page.getByRole('table', { name: /Requests avoided per article and week/ });
       const row = table.getByRole('row').filter({ hasText: avoidedTitle });
@@ -208,7 +211,7 @@ describe('the Search report', () => {
       const probe = await openPage(browser, { viewport });
       const { page } = probe;
       try {
-        await signInToAdmin(page, 'Search report');
+        await signInToAdmin(page, 'Search');
         const table = page.getByRole('table', { name: 'Searches that found nothing, most frequent first' });
         await table.waitFor();
         const row = table.getByRole('row').filter({ hasText: query });

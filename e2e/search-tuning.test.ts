@@ -92,8 +92,14 @@ describe('search tuning in the admin app', () => {
   it('shows the default sets, refuses a bad line where it is, and saves a new set that search then uses', async () => {
     expect(await publicResults('gizmo')).toEqual([]);
     await page.goto(`${server.url}/admin/`);
+    // The menu's Search entry opens the report; the tuning page is the other tab under it.
     await page
       .getByRole('navigation', { name: 'Admin' })
+      .getByRole('link', { name: 'Search', exact: true })
+      .click();
+    await page.getByRole('heading', { name: 'Search report', level: 1 }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Search pages' })
       .getByRole('link', { name: 'Search tuning' })
       .click();
     await page.getByRole('heading', { name: 'Search tuning', level: 1 }).waitFor();

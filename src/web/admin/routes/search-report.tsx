@@ -3,6 +3,7 @@ import { Link, useLoaderData, useNavigate } from 'react-router';
 import type { AdminTree } from '../../../shared/api/admin.ts';
 import type { AvoidedRequestsRow, SearchReport, SearchReportRow } from '../../../shared/api/search.ts';
 import { adminCall } from '../api/admin-api.ts';
+import { SearchPagesNav } from '../components/search-pages-nav.tsx';
 import { Field, FormError } from '../components/field.tsx';
 import { Modal, ModalActions } from '../components/modal.tsx';
 import { TableHead } from '../components/table-head.tsx';
@@ -193,6 +194,7 @@ export function SearchReportPage() {
   );
   return (
     <div className="search-report-page">
+      <SearchPagesNav />
       <h1 tabIndex={-1}>Search report</h1>
       <p className="muted">
         What visitors searched for in the help centre and what they did with it, to show which articles to

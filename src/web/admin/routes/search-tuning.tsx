@@ -1,6 +1,7 @@
 import { useLoaderData } from 'react-router';
 import type { LearnedList, SynonymsResponse } from '../../../shared/api/synonyms.ts';
 import { adminCall } from '../api/admin-api.ts';
+import { SearchPagesNav } from '../components/search-pages-nav.tsx';
 import { LearnedTable } from '../features/search-tuning/learned-table.tsx';
 import { SynonymsEditor } from '../features/search-tuning/synonyms-editor.tsx';
 import { useSession } from '../features/session/session.tsx';
@@ -29,6 +30,7 @@ export function SearchTuningPage() {
   const { branding } = useSession();
   return (
     <div className="search-tuning-page">
+      <SearchPagesNav />
       <h1 tabIndex={-1}>Search tuning</h1>
       <section aria-labelledby="synonyms-heading">
         <h2 id="synonyms-heading">Synonyms</h2>

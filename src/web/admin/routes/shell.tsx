@@ -32,16 +32,11 @@ const NAV = [
   },
   { to: '/feedback', label: 'Feedback', admin: true, active: (path: string) => path.startsWith('/feedback') },
   {
+    // The search report and search tuning, one entry: SearchPagesNav goes between them.
     to: '/search-report',
-    label: 'Search report',
+    label: 'Search',
     admin: true,
-    active: (path: string) => path.startsWith('/search-report'),
-  },
-  {
-    to: '/search-tuning',
-    label: 'Search tuning',
-    admin: true,
-    active: (path: string) => path.startsWith('/search-tuning'),
+    active: (path: string) => path.startsWith('/search-'),
   },
   { to: '/branding', label: 'Branding', admin: true, active: (path: string) => path.startsWith('/branding') },
   { to: '/users', label: 'Users', admin: true, active: (path: string) => path.startsWith('/users') },
