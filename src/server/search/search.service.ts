@@ -100,6 +100,8 @@ const BACKGROUND_REBUILD_FROM = 2_000;
 
 const ANSWER_CACHE_SIZE = 10_000;
 const SEMANTIC_RETRY_MS = 30_000;
+/** How long a search waits for synonyms and votes being read again before answering with those there are. */
+const EXTRAS_WAIT_MS = 50;
 
 export interface SearchServiceOptions {
   /** Index size from which large changes are rebuilt in the background (tests lower it). */
@@ -198,9 +200,9 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
     const seen = await readRevision();
     // What queries take besides the index first: a large change rebuilt in the background must not be swapped in
     // while these are read, between the update that started it and the search it answers.
-    await refreshExtras(seen);
+    const extrasFresh = await refreshExtras(seen);
     if (!index || seen !== revision) await update(seen);
-    return { index: index as SearchIndex, generation, fresh: seen === revision };
+    return { index: index as SearchIndex, generation, fresh: seen === revision && extrasFresh };
   };
 
   /**
@@ -208,37 +210,44 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
    * revision moves (a change to either moves it, in the `search` scope) or the day turns (votes lose weight daily).
    */
   let synonyms: SynonymTable = NO_SYNONYMS;
-  let synonymsJson = '';
   let learned: Learned = new Map();
-  let learnedJson = '';
   let siteLang: Language = 'en';
   let extrasAt: string | null = null;
   let loadingExtras: Promise<void> | null = null;
-  const refreshExtras = async (seen: unknown) => {
-    const at = `${String(seen)}@${dayOf(Date.now())}`;
-    if (extrasAt === at) return;
+  /** Reads them for `at` and puts them in place; answers kept under the old ones are no longer kept. */
+  const loadExtras = (at: string) => {
     loadingExtras ??= (async () => {
       const [{ sets }, nextLearned, { lang }] = await Promise.all([
         readSynonyms(db),
         loadLearned(db),
         getBranding(db),
       ]);
-      const nextSynonymsJson = JSON.stringify(sets);
-      const nextLearnedJson = JSON.stringify([...nextLearned].map(([key, m]) => [key, [...m]]));
-      // Answers kept under the old ones are dropped only when something a query takes did change.
-      if (nextSynonymsJson !== synonymsJson || nextLearnedJson !== learnedJson || lang !== siteLang) {
-        synonyms = compileSynonyms(sets);
-        learned = nextLearned;
-        synonymsJson = nextSynonymsJson;
-        learnedJson = nextLearnedJson;
-        siteLang = lang;
-        generation++;
-      }
+      synonyms = compileSynonyms(sets);
+      learned = nextLearned;
+      siteLang = lang;
       extrasAt = at;
-    })().finally(() => {
-      loadingExtras = null;
-    });
-    await loadingExtras;
+      generation++;
+    })()
+      // Kept as they are; read again by the next search.
+      .catch(() => undefined)
+      .finally(() => {
+        loadingExtras = null;
+      });
+    return loadingExtras;
+  };
+  /**
+   * Whether the extras are those of the revision `seen` (and of today). The first read is waited for; later ones
+   * are waited for up to EXTRAS_WAIT_MS (a help centre's synonyms and votes read in a few milliseconds, so an edit
+   * shows to the next search), and past that searches answer with the ones there are, not to be kept, while a
+   * large table of votes is read in the background.
+   */
+  const refreshExtras = async (seen: unknown): Promise<boolean> => {
+    const at = `${String(seen)}@${dayOf(Date.now())}`;
+    if (extrasAt === at) return true;
+    const loading = loadExtras(at);
+    if (extrasAt === null) await loading;
+    else await Promise.race([loading, new Promise((resolve) => setTimeout(resolve, EXTRAS_WAIT_MS).unref())]);
+    return extrasAt === at;
   };
 
   // Visitors repeat each other (an incident sends many to the same words) and retype the same prefixes: answers

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Suggestion } from '../../../shared/api/search.ts';
 import type { LearnedList, SynonymsResponse } from '../../../shared/api/synonyms.ts';
@@ -10,6 +11,8 @@ import { createTestApp, testDialects, type TestApp } from '../../testing/test-co
 import { exportFolder } from '../content-folder/export-folder.ts';
 import { importFolder } from '../content-folder/import-folder.ts';
 import { FolderErrors } from '../content-folder/read-folder.ts';
+import { touchContent } from '../../revisions/revision.repository.ts';
+import { writeSynonyms } from '../../search/synonyms.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -255,3 +258,40 @@ describe.each(testDialects())('synonyms and learning on %s', (dialect) => {
     ]);
   });
 });
+
+describe.each(testDialects().filter((dialect) => dialect === 'postgres'))(
+  'votes read slowly on %s',
+  (dialect) => {
+    it('hold no search up: answers come from the synonyms and votes there are, not kept, until read', async () => {
+      const t = await createTestApp(dialect);
+      const locker = new pg.Client({ connectionString: t.environment.env.DATABASE_URL });
+      try {
+        const section = await buildSection(t.ctx.db);
+        await buildArticle(t.ctx.db, { section_id: section.id, title: 'Pair the widget' });
+        const suggest = (text: string) =>
+          t.app.inject(`/api/search/knowledge/suggestions?text=${encodeURIComponent(text)}`);
+        expect((await suggest('widget')).statusCode).toBe(200);
+        await writeSynonyms(t.ctx.db, { en: [['gizmo', 'widget']] });
+        // Reading the votes waits behind this lock, as it would behind a large table.
+        await locker.connect();
+        await locker.query('begin');
+        await locker.query('lock table search_votes in access exclusive mode');
+        await touchContent(t.ctx.db, ['search']);
+        const started = performance.now();
+        const waiting = await suggest('gizmo');
+        expect(performance.now() - started).toBeLessThan(2_000);
+        expect(waiting.statusCode).toBe(200);
+        expect(waiting.json<{ items: unknown[] }>().items).toEqual([]);
+        expect(waiting.headers['cache-control']).toBe('no-store');
+        await locker.query('commit');
+        await expect
+          .poll(async () => (await suggest('gizmo')).json<{ items: unknown[] }>().items.length)
+          .toBe(1);
+        expect((await suggest('gizmo')).headers['cache-control']).not.toBe('no-store');
+      } finally {
+        await locker.end().catch(() => undefined);
+        await t.close();
+      }
+    });
+  },
+);
