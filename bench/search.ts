@@ -6,25 +6,49 @@
  *
  * For each size it prints: index build time (loadSearchDocuments + SearchIndex.build) and heap used by the index;
  * p50/p99 latency and requests per second of GET /api/search/knowledge/suggestions over HTTP under load (autocannon
- * in a separate process, 10 connections): 20,000 different queries sent once each, so every answer is searched,
- * then the query set cycled for 10 s, as repeated queries are answered from memory; the time of each kind of bad
- * input (one letter, 10,000 letters, punctuation, emoji, mixed scripts...) with the event loop's longest stall
- * meanwhile; then latency (direct calls, p50/p99)
+ * in a separate process, 10 connections): 20,000 different queries sent once each, so every answer is searched
+ * (handed out from one list to whichever connection asks next: each connection given the whole list would ask the
+ * same first tenth, nine times in ten answered from memory), then the query set cycled for 10 s, as repeated
+ * queries are answered from memory; the time of each kind of bad input (one letter, 10,000 letters, punctuation,
+ * emoji, mixed scripts...) with the event loop's longest stall meanwhile; then latency (direct calls, p50/p99)
  * and recall@10 over the query set for our index, PostgreSQL full-text search (tsvector per language, GIN index,
  * to_tsquery with the last word as a prefix) and SQLite FTS5 (unicode61 remove_diacritics 2, last term prefix),
  * overall and per kind of query.
+ *
+ * The parts of search, each against words only measured in the same run (ratios): (a) words only (no synonyms,
+ * nothing learned; joins and splits are always on, so a further row empties the index's vocabulary, where they
+ * cannot apply: direct calls only), (b) + the default synonym sets (DEFAULT_SYNONYMS compiled), (c) + learning,
+ * (d) both. The learned table is generated as visitors would leave it: 5,000 query keys (learningKey, as the
+ * service makes them: those of the benchmark's queries, then of the different ones, about a quarter of which get
+ * something learned), each with 1-3 of the articles the words-only index shows among its first 30, factors 1.44 to
+ * 2.3 from votes spread over four weeks. The generated titles hold no synonym, so each set of queries is also
+ * measured with a word of a default set put first ('settings', 'настройки', 'configurações'...), where synonyms
+ * are looked up and expanded. Printed per part:
+ * - direct calls to the index (as the service makes them, learningKey included), parts taking turns query by query:
+ *   p50/p99 of the benchmark's queries (3 rounds) and of 1 in 20 of the different queries, with and without the
+ *   synonym word, in wall time and in the process's CPU time (which other processes on the machine do not lengthen);
+ * - over HTTP under load as above (to the microsecond): the server's synonym sets and votes set as the admin calls
+ *   and visitors would (votes in search_votes, loaded by the service), the revision moved, then the first answer
+ *   (which reads them again), whether the server's answers to the benchmark's queries are the direct calls' (same
+ *   top 10), and 3,000 different queries (1,000 with a synonym word) each asked once, three times per part in three
+ *   orders with no part twice in a row (a b c d, c a d b, d b a c), medians, with the server's CPU time per request
+ *   (the server runs in this process), which other processes on the machine do not lengthen;
+ * - recall@10 of each part on the benchmark's queries (with and without the synonym word), and how many of their
+ *   top 10 the part changes, so synonyms and learning are seen not to cost recall.
  *
  * It also re-titles 1% of the articles (as a re-import would) and times until they are found, then 50% (rebuilt in
  * the background) with the latency of the searches answered meanwhile, and starts a second server on the same
  * database to show that its other calls answer while it builds its index.
  *
- * Targets: HTTP p99 ≤ 10 ms at 10,000 articles for different queries; recall@10 above both SQL engines on typo and
- * inflection queries; bad input answered 200 or 400 in under 50 ms.
+ * Targets: HTTP p99 ≤ 10 ms at 10,000 articles for different queries, also with the default synonyms and learning
+ * on (part d); recall@10 above both SQL engines on typo and inflection queries, and no lower with synonyms and
+ * learning than words only; bad input answered 200 or 400 in under 50 ms.
  *
  *   npm run bench:search
  *   BENCH_SIZES=10000 npm run bench:search          (sizes to run, comma separated)
  *   BENCH_DATABASE_URL=postgres://... (default postgres://postgres@127.0.0.1:5432/test; a fresh schema is dropped after)
  *   BENCH_DURATION=10 (seconds of HTTP load per size)
+ *   BENCH_LEARNED_KEYS=5000, BENCH_PART_ROUNDS=3, BENCH_PART_HTTP_QUERIES=3000, BENCH_PART_HTTP_SYNONYM_QUERIES=1000
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -39,9 +63,26 @@ import pg from 'pg';
 import { startServer } from '../e2e/support/server.ts';
 import { startServe } from '../src/server/testing/run-cli.ts';
 import type { Language } from '../src/shared/constants.ts';
+import { dayOf } from '../src/server/privacy/daily-key.ts';
 import { touchContent } from '../src/server/revisions/revision.repository.ts';
+import {
+  factorOf,
+  learningKey,
+  loadLearned,
+  weigh,
+  type Learned,
+  type Tally,
+} from '../src/server/search/learning.ts';
 import { SearchIndex } from '../src/server/search/search-index.ts';
 import { loadSearchDocuments } from '../src/server/search/search.service.ts';
+import {
+  compileSynonyms,
+  DEFAULT_SYNONYMS,
+  findSynonyms,
+  writeSynonyms,
+  type SynonymTable,
+} from '../src/server/search/synonyms.ts';
+import { getBranding } from '../src/server/settings/branding.ts';
 
 const SUGGESTIONS_PATH = '/api/search/knowledge/suggestions';
 
@@ -57,16 +98,45 @@ if (process.env.BENCH_SEARCH_LOAD) {
     /** Each path once, in order (no answer can come from a cache), instead of cycling for `duration`. */
     once?: boolean;
   };
-  const result = await autocannon({
-    url: job.url,
-    connections: 10,
-    ...(job.once ? { amount: job.paths.length } : { duration: job.duration }),
-    requests: job.paths.map((p) => ({ method: 'GET' as const, path: p })),
+  // autocannon's percentiles are whole milliseconds; each 2xx answer's own time is kept too, to the microsecond.
+  const times: number[] = [];
+  // Each connection goes through the requests it is given on its own: given the whole list, the ten would all ask
+  // the same first tenth of it (one search, nine answers from memory). Sent once each, the paths are handed out
+  // from one list to whichever connection asks next.
+  let handed = 0;
+  const requests = job.once
+    ? [
+        {
+          method: 'GET' as const,
+          setupRequest: <R>(request: R) => ({
+            ...request,
+            path: job.paths[handed++ % job.paths.length] as string,
+          }),
+        },
+      ]
+    : job.paths.map((p) => ({ method: 'GET' as const, path: p }));
+  const result = await new Promise<Awaited<ReturnType<typeof autocannon>>>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: job.url,
+        connections: 10,
+        ...(job.once ? { amount: job.paths.length } : { duration: job.duration }),
+        requests,
+      },
+      (error, done) => (error ? reject(error as Error) : resolve(done)),
+    );
+    instance.on('response', (_client, status: number, _bytes, ms: number) => {
+      if (status >= 200 && status < 300) times.push(ms);
+    });
   });
+  times.sort((a, b) => a - b);
   process.stdout.write(
     JSON.stringify({
       p50: result.latency.p50,
       p99: result.latency.p99,
+      handed,
+      p50Exact: percentile(times, 0.5),
+      p99Exact: percentile(times, 0.99),
       // Requests over the seconds they took (autocannon's average counts whole seconds only).
       rps: Math.round(result.requests.total / result.duration),
       total: result.requests.total,
@@ -594,18 +664,208 @@ async function runLoad(url: string, paths: string[], duration: number, once = fa
     child.stdout.on('data', (chunk) => (output += chunk));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     if (code !== 0) throw new Error(`load process exited with ${code}`);
-    return JSON.parse(output) as {
+    const result = JSON.parse(output) as {
       p50: number;
       p99: number;
+      /** Paths handed out, once mode: each once when it is the number of paths. */
+      handed: number;
+      /** The same to the microsecond, from each answer's time. */
+      p50Exact: number;
+      p99Exact: number;
       rps: number;
       total: number;
       non2xx: number;
       errors: number;
       timeouts: number;
     };
+    if (once && result.handed !== paths.length)
+      throw new Error(`${result.handed} of ${paths.length} paths were sent`);
+    return result;
   } finally {
     fs.rmSync(jobFile, { force: true });
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The parts of search: words, synonyms, learning
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Query keys in the generated learned table (the benchmark's queries' keys first, then the different queries'). */
+const LEARNED_KEYS = Number(process.env.BENCH_LEARNED_KEYS ?? 5_000);
+/** Timed rounds of the benchmark's queries per part (after one to warm up); all rounds count for p50/p99. */
+const PART_ROUNDS = Number(process.env.BENCH_PART_ROUNDS ?? 3);
+/** The different queries also timed by direct calls per part: every n-th of those sent over HTTP. */
+const PART_DIFFERENT_EVERY = 20;
+/** Different queries with a synonym set's word: made, and timed by direct calls (every n-th). */
+const SYNONYM_QUERIES = 5_000;
+/** Per part and run over HTTP: the first of the different queries, and of those with a synonym word. */
+const PART_HTTP_QUERIES = Number(process.env.BENCH_PART_HTTP_QUERIES ?? 3_000);
+const PART_HTTP_SYNONYM_QUERIES = Number(process.env.BENCH_PART_HTTP_SYNONYM_QUERIES ?? 1_000);
+
+interface Vote {
+  query_key: string;
+  day: string;
+  voter: string;
+  article_id: number;
+}
+
+/**
+ * Votes as visitors leave them, and what the service loads from them: up to `count` query keys (made with the
+ * service's learningKey, in the help centre's language), taken from the given texts in order. Each key gets 1-3 of
+ * the articles the words-only index shows for it among its first 30, clicks leaning to the top and chosen without
+ * knowing any query's target (so learning can push a target out of the first 10, as a misled crowd would). Each
+ * article gets votes from distinct visitors spread over the last four weeks until their weight (halved every two
+ * weeks, as learning.ts weighs them) reaches between 2.5 and 40: factors between about 1.44 (the least learning
+ * gives) and 2.3 (2.5 is its bound, never reached). The table is made with learning.ts's own weigh and factorOf,
+ * as loadLearned makes it from the rows.
+ */
+function generateLearning(
+  index: SearchIndex,
+  texts: string[],
+  count: number,
+  lang: Language,
+  now: number,
+): { votes: Vote[]; learned: Learned } {
+  const rng = prng(99 + texts.length);
+  const votes: Vote[] = [];
+  const tallied = new Map<string, Tally>();
+  const keys = new Set<string>();
+  for (const text of texts) {
+    if (keys.size >= count) break;
+    const key = learningKey(text, lang);
+    if (!key || keys.has(key)) continue;
+    const shown = index.search(text, 30).map((hit) => hit.id);
+    if (shown.length === 0) continue;
+    keys.add(key);
+    const chosen = new Set<number>();
+    const wanted = Math.min(shown.length, rng.int(1, 3));
+    while (chosen.size < wanted) chosen.add(shown[Math.floor(rng.next() ** 2 * shown.length)] as number);
+    for (const id of chosen) {
+      const target = 2.5 * 16 ** rng.next();
+      for (let weight = 0; weight < target;) {
+        const age = rng.int(0, 27);
+        weight += 0.5 ** (age / 14);
+        const vote = {
+          query_key: key,
+          day: dayOf(now - age * 86_400_000),
+          voter: votes.length.toString(16).padStart(64, '0'),
+          article_id: id,
+        };
+        votes.push(vote);
+        const at = `${key}\u0000${id}\u0000${vote.day}`;
+        const tally = tallied.get(at) ?? { query_key: key, article_id: id, day: vote.day, votes: 0 };
+        tally.votes = Number(tally.votes) + 1;
+        tallied.set(at, tally);
+      }
+    }
+  }
+  const learned: Learned = new Map();
+  for (const [key, articles] of weigh([...tallied.values()], now)) {
+    const factors = new Map<number, number>();
+    for (const [id, weight] of articles) if (factorOf(weight) > 1) factors.set(id, factorOf(weight));
+    if (factors.size) learned.set(key, factors);
+  }
+  return { votes, learned };
+}
+
+/** One way of searching: which parts are on. */
+interface Part {
+  name: string;
+  synonyms: SynonymTable;
+  learned: Learned;
+  /** Joins and splits cannot apply: searched with the index's vocabulary emptied (direct calls only). */
+  noJoins?: boolean;
+}
+
+/**
+ * Direct calls to one index for each part, as the service makes them (learningKey in the help centre's language on
+ * every query, the learned factors as `boost`, the synonym table always passed), `rounds` times after one round to
+ * warm up. The parts take turns query by query, starting with a different one each time, so warming, garbage
+ * collection and the caches fall on all alike. Per part: the times and the process's CPU time (what other processes on
+ * the machine do not lengthen), sorted, and each query's first 10 (first round).
+ */
+function timeParts(index: SearchIndex, parts: Part[], texts: string[], rounds: number, lang: Language) {
+  // The vocabulary is private: emptied for the part that must not join or split, and put back at once.
+  const internals = index as unknown as { vocabulary: Set<string> };
+  const vocabulary = internals.vocabulary;
+  const empty = new Set<string>();
+  const ask = (part: Part, text: string) => {
+    internals.vocabulary = part.noJoins ? empty : vocabulary;
+    try {
+      const chosen = part.learned.get(learningKey(text, lang));
+      return index.search(text, 10, 'everyone', {
+        synonyms: part.synonyms,
+        boost: chosen ? (id) => chosen.get(id) ?? 1 : undefined,
+      });
+    } finally {
+      internals.vocabulary = vocabulary;
+    }
+  };
+  const times = parts.map(() => [] as number[]);
+  const cpu = parts.map(() => [] as number[]);
+  const answers = parts.map(() => [] as number[][]);
+  for (let round = -1; round < rounds; round++) {
+    texts.forEach((text, q) => {
+      for (let turn = 0; turn < parts.length; turn++) {
+        const p = (q + round + 1 + turn) % parts.length;
+        const started = performance.now();
+        const cpuStarted = process.cpuUsage();
+        const hits = ask(parts[p] as Part, text);
+        const ms = performance.now() - started;
+        const used = process.cpuUsage(cpuStarted);
+        if (round < 0) continue;
+        (times[p] as number[]).push(ms);
+        (cpu[p] as number[]).push((used.user + used.system) / 1000);
+        if (round === 0) (answers[p] as number[][])[q] = hits.map((h) => h.id);
+      }
+    });
+    collect();
+  }
+  for (const t of [...times, ...cpu]) t.sort((a, b) => a - b);
+  return { times, cpu, answers };
+}
+
+/** Recall@10 of answers to the benchmark's queries, overall and per kind. */
+function recallOf(queries: Query[], answers: number[][]): Record<Kind | 'all', number> {
+  const found = new Map<Kind | 'all', [number, number]>();
+  queries.forEach((query, q) => {
+    const hit = (answers[q] ?? []).slice(0, 10).includes(query.target) ? 1 : 0;
+    for (const key of ['all', query.kind] as const) {
+      const [hits, total] = found.get(key) ?? [0, 0];
+      found.set(key, [hits + hit, total + 1]);
+    }
+  });
+  return Object.fromEntries([...found].map(([key, [hits, total]]) => [key, hits / total])) as Record<
+    Kind | 'all',
+    number
+  >;
+}
+
+/** The common words of a language that a synonym set holds ('settings', 'настройки', 'configurações'...). */
+const synonymWords = (spec: LanguageSpec, table: SynonymTable) =>
+  spec.common.filter((word) => findSynonyms(table, [word]).length > 0);
+
+/**
+ * Different queries as uniqueQueries makes them, each beginning with a word of its language that a synonym set holds,
+ * so the synonyms are looked for and expanded (the generated titles hold no word of any set).
+ */
+function synonymQueries(articles: Article[], count: number, table: SynonymTable): string[] {
+  const rng = prng(11 + articles.length);
+  const extra = new Map(SPECS.map((spec) => [spec, synonymWords(spec, table)]));
+  const seen = new Set<string>();
+  for (let tries = 0; seen.size < count && tries < count * 20; tries++) {
+    const article = articles[rng.int(0, articles.length - 1)] as Article;
+    const words = extra.get(article.spec) ?? [];
+    if (words.length === 0) continue;
+    const title = article.words.map(([l, f]) => l.forms[f] as string);
+    const start = rng.int(0, Math.max(0, title.length - 1));
+    const chosen = title.slice(start, start + rng.int(1, 2));
+    const last = [...(chosen[chosen.length - 1] as string)];
+    if (rng.next() < 0.6 && last.length > 3)
+      chosen[chosen.length - 1] = last.slice(0, rng.int(3, last.length)).join('');
+    seen.add([rng.pick(words), ...chosen].join(' '));
+  }
+  return [...seen];
 }
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -762,6 +1022,64 @@ async function benchSize(size: number) {
     const oursDirect = await measureEngine('signpost (MiniSearch)', queries, (q) =>
       (index as SearchIndex).search(q.text, 10).map((h) => h.id),
     );
+
+    // --- The parts of search on this index, direct calls: words only (without joins and splits, and with them),
+    // with the default synonyms, with learning, with both. The learned table is made from what this index shows.
+    const different = uniqueQueries(articles, UNIQUE_QUERIES);
+    const { lang: siteLang } = await getBranding(db);
+    const noSynonyms = compileSynonyms({});
+    const defaultSynonyms = compileSynonyms(DEFAULT_SYNONYMS);
+    let partsStarted = performance.now();
+    // Keys from the benchmark's queries, then from the different ones, spread evenly over their order.
+    const spread = different
+      .map((text, i) => ({ text, i }))
+      .sort((a, b) => (a.i % 4) - (b.i % 4) || a.i - b.i)
+      .map(({ text }) => text);
+    const learnedAt = Date.now();
+    const { votes, learned } = generateLearning(
+      index,
+      [...queries.map((q) => q.text), ...spread],
+      LEARNED_KEYS,
+      siteLang,
+      learnedAt,
+    );
+    const learningMade = performance.now() - partsStarted;
+    const nothingLearned: Learned = new Map();
+    const parts: Part[] = [
+      { name: 'words only, joins/splits off', synonyms: noSynonyms, learned: nothingLearned, noJoins: true },
+      { name: '(a) words only', synonyms: noSynonyms, learned: nothingLearned },
+      { name: '(b) + default synonyms', synonyms: defaultSynonyms, learned: nothingLearned },
+      { name: '(c) + learning', synonyms: noSynonyms, learned },
+      { name: '(d) synonyms + learning', synonyms: defaultSynonyms, learned },
+    ];
+    const specOf = new Map(SPECS.map((spec) => [spec.lang, spec]));
+    // The benchmark's queries with a word of a synonym set put first (their targets unchanged).
+    const synonymBench = queries.map((q) => {
+      const words = synonymWords(specOf.get(q.lang) as LanguageSpec, defaultSynonyms);
+      return { ...q, text: words.length ? `${words[q.target % words.length]} ${q.text}` : q.text };
+    });
+    const differentSample = different.filter((_, i) => i % PART_DIFFERENT_EVERY === 0);
+    const synonymDifferent = synonymQueries(articles, SYNONYM_QUERIES, defaultSynonyms);
+    const synonymSample = synonymDifferent.filter((_, i) => i % PART_DIFFERENT_EVERY === 0);
+    partsStarted = performance.now();
+    const partsBench = timeParts(
+      index,
+      parts,
+      queries.map((q) => q.text),
+      PART_ROUNDS,
+      siteLang,
+    );
+    const partsSynonymBench = timeParts(
+      index,
+      parts,
+      synonymBench.map((q) => q.text),
+      PART_ROUNDS,
+      siteLang,
+    );
+    const partsDifferent = timeParts(index, parts, differentSample, 1, siteLang);
+    const partsSynonymDifferent = timeParts(index, parts, synonymSample, 1, siteLang);
+    const partsTimed = performance.now() - partsStarted;
+    const matchesSynonyms = (text: string) => findSynonyms(defaultSynonyms, queryWords(text)).length > 0;
     index = null;
     documents.length = 0;
     collect();
@@ -779,17 +1097,88 @@ async function benchSize(size: number) {
     // visitors repeating each other cost: answered from the server's memory).
     const suggestionsPath = (text: string) =>
       `${SUGGESTIONS_PATH}?text=${encodeURIComponent(text)}&limit=10&perPage=10`;
-    const uncached = await runLoad(
-      server.url,
-      uniqueQueries(articles, UNIQUE_QUERIES).map(suggestionsPath),
-      DURATION,
-      true,
-    );
+    const uncached = await runLoad(server.url, different.map(suggestionsPath), DURATION, true);
     const load = await runLoad(
       server.url,
       queries.map((q) => suggestionsPath(q.text)),
       DURATION,
     );
+
+    // --- The parts over HTTP (a to d; joins and splits cannot be turned off there): the server's synonym sets
+    // (none, or the defaults) and votes (none, or the generated ones) are set and the revision moved, as the admin
+    // calls do; then the time of the first answer (it reads them again), whether the server answers the benchmark's
+    // queries as the direct calls did, and the different queries each asked once (with the server's CPU time per
+    // request: this process is the server). Three runs per part in three orders, no part twice in a row (a burst of
+    // load from elsewhere on the machine falls on one run of a part, not two), medians reported.
+    partsStarted = performance.now();
+    let learningOn = false;
+    const setParts = async (part: Part) => {
+      const wantLearning = part.learned.size > 0;
+      if (wantLearning !== learningOn) {
+        await db.deleteFrom('search_votes').execute();
+        if (wantLearning) {
+          for (let i = 0; i < votes.length; i += 500)
+            await db
+              .insertInto('search_votes')
+              .values(votes.slice(i, i + 500))
+              .execute();
+        }
+        learningOn = wantLearning;
+      }
+      await writeSynonyms(db, part.synonyms === defaultSynonyms ? DEFAULT_SYNONYMS : {});
+      await touchContent(db, ['search']);
+      server.ctx.revisions.invalidate();
+    };
+    const askServer = async (text: string) => {
+      const response = await fetch(`${server.url}${suggestionsPath(text)}`);
+      if (!response.ok) throw new Error(`suggestions answered ${response.status}`);
+      return ((await response.json()) as { items: { id: number }[] }).items.map((item) => item.id);
+    };
+    type Load = Awaited<ReturnType<typeof runLoad>>;
+    type Run = Load & { cpuPerRequest: number };
+    const http = new Map<Part, { runs: Run[]; firstAnswer: number[]; same: number; synonymRuns: Run[] }>();
+    const measuredLoad = async (paths: string[]): Promise<Run> => {
+      const cpuStarted = process.cpuUsage();
+      const result = await runLoad(server.url, paths, DURATION, true);
+      const used = process.cpuUsage(cpuStarted);
+      return { ...result, cpuPerRequest: (used.user + used.system) / 1000 / result.total };
+    };
+    const httpDifferent = different.slice(0, PART_HTTP_QUERIES).map(suggestionsPath);
+    const httpSynonym = synonymDifferent.slice(0, PART_HTTP_SYNONYM_QUERIES).map(suggestionsPath);
+    // The queries with a synonym word once first, so the first part is not the one to analyse their new words.
+    await runLoad(server.url, httpSynonym, DURATION, true);
+    let loadedLearned = -1;
+    let loadLearnedMs = NaN;
+    const httpOrder = [1, 2, 3, 4, 3, 1, 4, 2, 4, 2, 1, 3].map((p) => parts[p] as Part);
+    for (const [turn, part] of httpOrder.entries()) {
+      await setParts(part);
+      const entry = http.get(part) ?? { runs: [], firstAnswer: [], same: 0, synonymRuns: [] };
+      http.set(part, entry);
+      const asked = performance.now();
+      await askServer(`${queries[0]?.text ?? 'x'} ${turn}`);
+      entry.firstAnswer.push(performance.now() - asked);
+      if (turn < 4) {
+        if (part.learned.size > 0 && loadedLearned < 0) {
+          const reading = performance.now();
+          loadedLearned = (await loadLearned(db)).size;
+          loadLearnedMs = performance.now() - reading;
+        }
+        const direct = partsBench.answers[parts.indexOf(part)] as number[][];
+        for (const [q, query] of queries.entries()) {
+          const ids = await askServer(query.text);
+          if (ids.join(' ') === (direct[q] ?? []).join(' ')) entry.same++;
+        }
+      }
+      entry.runs.push(await measuredLoad(httpDifferent));
+      entry.synonymRuns.push(await measuredLoad(httpSynonym));
+    }
+    // Back to what the rest measures: the shipped synonym sets, nothing learned.
+    await db.deleteFrom('search_votes').execute();
+    await db.deleteFrom('settings').where('key', '=', 'search_synonyms').execute();
+    await changedHere();
+    // Its first answer reads them again: asked here, so the bad input below is not the one to wait for it.
+    await askServer(`${queries[0]?.text ?? 'x'} restored`);
+    const partsHttp = performance.now() - partsStarted;
 
     // --- Bad input, one at a time, with the event loop watched meanwhile.
     const loopDelay = monitorEventLoopDelay({ resolution: 5 });
@@ -991,12 +1380,195 @@ async function benchSize(size: number) {
         ]),
       ]),
     );
+
+    // --- The parts of search.
+    const factors = [...learned.values()].flatMap((m) => [...m.values()]).sort((a, b) => a - b);
+    const hasLearned = (text: string) => learned.has(learningKey(text, siteLang));
+    const share = (texts: string[], test: (text: string) => boolean) =>
+      pct(texts.filter(test).length / texts.length);
+    console.log(
+      `\n    parts of search: learned table of ${learned.size} query keys, ${factors.length} articles ` +
+        `(factors ${fmt(factors[0] ?? NaN, 2)} to ${fmt(factors.at(-1) ?? NaN, 2)}, median ${fmt(percentile(factors, 0.5), 2)}), ` +
+        `${votes.length} votes, made in ${fmt(learningMade / 1000, 1)} s; the server loaded ${loadedLearned} keys ` +
+        `(loadLearned ${fmt(loadLearnedMs, 0)} ms). Something learned for ${share(
+          queries.map((q) => q.text),
+          hasLearned,
+        )} ` +
+        `of the benchmark's queries, ${share(different, hasLearned)} of the different ones; a synonym set matches ` +
+        `${share(
+          queries.map((q) => q.text),
+          matchesSynonyms,
+        )} of the benchmark's queries, ${share(different, matchesSynonyms)} ` +
+        `of the different ones, ${share(synonymDifferent, matchesSynonyms)} of those with a synonym word ` +
+        `(${synonymDifferent.length}). Direct calls ${fmt(partsTimed / 1000, 1)} s, HTTP ${fmt(partsHttp / 1000, 1)} s.`,
+    );
+    const base = parts[1] as Part;
+    const at = (part: Part) => parts.indexOf(part);
+    const ratio = (value: number, of: number) => (of > 0 ? `${fmt(value / of, 2)}x` : '-');
+    const stats = (times: number[][], part: Part) => {
+      const sorted = times[at(part)] as number[];
+      return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+    };
+    const directColumns = (times: number[][], part: Part) => {
+      const mine = stats(times, part);
+      const theirs = stats(times, base);
+      return [fmt(mine.p50, 2), fmt(mine.p99, 2), ratio(mine.p50, theirs.p50), ratio(mine.p99, theirs.p99)];
+    };
+    type Timed = { times: number[][]; cpu: number[][] };
+    const directTable = (pick: (timed: Timed) => number[][]) =>
+      table([
+        [
+          'part',
+          'queries p50',
+          'p99',
+          'x p50',
+          'x p99',
+          'different p50',
+          'p99',
+          'x p50',
+          'x p99',
+          'syn. queries p50',
+          'p99',
+          'x p50',
+          'x p99',
+          'syn. different p50',
+          'p99',
+          'x p50',
+          'x p99',
+        ],
+        ...parts.map((part) => [
+          part.name,
+          ...directColumns(pick(partsBench), part),
+          ...directColumns(pick(partsDifferent), part),
+          ...directColumns(pick(partsSynonymBench), part),
+          ...directColumns(pick(partsSynonymDifferent), part),
+        ]),
+      ]);
+    console.log(
+      `\n    suggestion latency by part, direct calls (ms; ratios against (a) in this run): the ${queries.length} queries ` +
+        `${PART_ROUNDS} times; ${differentSample.length} of the different queries once; the same with a synonym word first`,
+    );
+    console.log(directTable((timed) => timed.times));
+    console.log(
+      `\n    the same, CPU time of the process per call (ms; all its threads, so parallel GC counts; time taken by other processes on the machine does not)`,
+    );
+    console.log(directTable((timed) => timed.cpu));
+    const median = (values: number[]) =>
+      percentile(
+        [...values].sort((a, b) => a - b),
+        0.5,
+      );
+    const httpOf = (part: Part) => {
+      const entry = http.get(part);
+      if (!entry) return null;
+      return {
+        p50: median(entry.runs.map((r) => r.p50Exact)),
+        p99: median(entry.runs.map((r) => r.p99Exact)),
+        rps: median(entry.runs.map((r) => r.rps)),
+        cpu: median(entry.runs.map((r) => r.cpuPerRequest)),
+        synonymP50: median(entry.synonymRuns.map((r) => r.p50Exact)),
+        synonymP99: median(entry.synonymRuns.map((r) => r.p99Exact)),
+        synonymCpu: median(entry.synonymRuns.map((r) => r.cpuPerRequest)),
+        entry,
+      };
+    };
+    const httpBase = httpOf(base);
+    const allOn = httpOf(parts[4] as Part);
+    console.log(
+      `\n    suggestion latency by part over HTTP (ms, to the microsecond; autocannon, 10 connections): ` +
+        `${httpDifferent.length} different queries each asked once, and ${httpSynonym.length} with a synonym word; ` +
+        `three runs per part in three orders (medians; each run's p99 shown); the server's CPU time per request ` +
+        `(this process); first answer after the revision moved`,
+    );
+    console.log(
+      table([
+        [
+          'part',
+          'p50',
+          'p99',
+          'x p50',
+          'x p99',
+          'p99 runs',
+          'req/s',
+          'x req/s',
+          'CPU/req',
+          'x CPU',
+          'syn. p50',
+          'syn. p99',
+          'x syn. p99',
+          'syn. CPU/req',
+          'x syn. CPU',
+          'first answer',
+          'same top 10 as direct',
+        ],
+        ...parts.map((part) => {
+          const mine = httpOf(part);
+          if (!mine || !httpBase) return [part.name, ...Array<string>(16).fill('-')];
+          return [
+            part.name,
+            fmt(mine.p50, 2),
+            fmt(mine.p99, 2),
+            ratio(mine.p50, httpBase.p50),
+            ratio(mine.p99, httpBase.p99),
+            mine.entry.runs.map((r) => fmt(r.p99Exact, 2)).join(' / '),
+            fmt(mine.rps, 0),
+            ratio(mine.rps, httpBase.rps),
+            fmt(mine.cpu, 2),
+            ratio(mine.cpu, httpBase.cpu),
+            fmt(mine.synonymP50, 2),
+            fmt(mine.synonymP99, 2),
+            ratio(mine.synonymP99, httpBase.synonymP99),
+            fmt(mine.synonymCpu, 2),
+            ratio(mine.synonymCpu, httpBase.synonymCpu),
+            mine.entry.firstAnswer.map((ms) => fmt(ms, 0)).join(' / '),
+            `${mine.entry.same}/${queries.length}`,
+          ];
+        }),
+      ]),
+    );
+    const baseAnswers = partsBench.answers[at(base)] as number[][];
+    console.log(
+      `\n    recall@10 by part (direct calls), and the benchmark's queries with a synonym word first`,
+    );
+    console.log(
+      table([
+        ['part', 'recall@10', ...KINDS, 'top 10 changed vs (a)', 'with a synonym word', 'changed vs (a)'],
+        ...parts.map((part) => {
+          const answers = partsBench.answers[at(part)] as number[][];
+          const recall = recallOf(queries, answers);
+          const synonymAnswers = partsSynonymBench.answers[at(part)] as number[][];
+          const baseSynonym = partsSynonymBench.answers[at(base)] as number[][];
+          const changed = (mine: number[][], theirs: number[][]) =>
+            `${mine.filter((ids, q) => ids.join(' ') !== (theirs[q] ?? []).join(' ')).length}/${mine.length}`;
+          return [
+            part.name,
+            pct(recall.all),
+            ...KINDS.map((k) => pct(recall[k])),
+            changed(answers, baseAnswers),
+            pct(recallOf(synonymBench, synonymAnswers).all),
+            changed(synonymAnswers, baseSynonym),
+          ];
+        }),
+      ]),
+    );
+
     const ours = engines[0] as EngineResult;
     const others = engines.slice(1);
     const verdicts = [
       size === 10_000
         ? `HTTP p99 of different queries ${uncached.p99} ms ≤ 10 ms: ${uncached.p99 <= 10 ? 'MET' : 'NOT MET'}`
         : null,
+      size === 10_000 && allOn
+        ? `HTTP p99 of different queries with synonyms and learning on ${fmt(allOn.p99, 2)} ms ≤ 10 ms: ${allOn.p99 <= 10 ? 'MET' : 'NOT MET'}`
+        : null,
+      `recall@10 with synonyms and learning (d) no lower than words only (a), with and without a synonym word: ${
+        recallOf(queries, partsBench.answers[4] as number[][]).all >=
+          recallOf(queries, partsBench.answers[1] as number[][]).all &&
+        recallOf(synonymBench, partsSynonymBench.answers[4] as number[][]).all >=
+          recallOf(synonymBench, partsSynonymBench.answers[1] as number[][]).all
+          ? 'MET'
+          : 'NOT MET'
+      }`,
       `bad input under 50 ms, never 500: ${worstBad < 50 && bad.every((b) => b.status === 200 || b.status === 400) ? 'MET' : 'NOT MET'}`,
       ...(['typo', 'inflection'] as const).map(
         (k) =>
