@@ -74,8 +74,13 @@ describe.each([
     expect(calls).toEqual([]);
 
     // By mouse, until every result is shown and the button goes.
-    while ((await page.getByRole('link', { name: 'Show more' }).count()) > 0)
+    // Each click waits for its results: asked at once, the link's count could still see the one the last click
+    // removed, and the next click would wait for it for ever.
+    while ((await page.getByRole('link', { name: 'Show more' }).count()) > 0) {
+      const shown = await results(page).count();
       await page.getByRole('link', { name: 'Show more' }).click();
+      await page.waitForFunction((n) => document.querySelectorAll('.search-results > li').length > n, shown);
+    }
     await page.waitForFunction((n) => document.querySelectorAll('.search-results > li').length === n, total);
     // Each category heads one group, however many times more was asked for.
     const headings = await page.locator('.search-group h2').allInnerTexts();
