@@ -45,17 +45,6 @@ export async function deleteVotes(db: Executor, queryKey?: string): Promise<numb
   return Number(result.numDeletedRows);
 }
 
-/** Whether an article is published (a vote counts for nothing else). */
-export async function isPublished(db: Executor, id: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('articles')
-    .select('id')
-    .where('id', '=', id)
-    .where('published', '=', 1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** The titles of the given articles. */
 export async function titlesOf(db: Executor, ids: number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();

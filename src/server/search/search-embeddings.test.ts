@@ -97,6 +97,17 @@ describe.each(testDialects())('semantic matching on %s', (dialect) => {
     await endpoint?.close();
   });
 
+  /** A search service as another server on the same database would have, with the same endpoint. */
+  const anotherServer = () =>
+    createSearchService(t.ctx.db, {
+      embeddings: {
+        embedder: httpEmbedder(t.ctx.config.embeddings!),
+        weight: 1,
+        minSimilarity: 0.15,
+        timeoutMs: 1000,
+      },
+    });
+
   const suggest = async (text: string) => {
     const response = await t.app.inject(`/api/search/knowledge/suggestions?text=${encodeURIComponent(text)}`);
     expect(response.statusCode, response.body).toBe(200);
@@ -128,14 +139,7 @@ describe.each(testDialects())('semantic matching on %s', (dialect) => {
 
   it('asks the endpoint again only for what changed, also on a server started later', async () => {
     const asked = endpoint.texts.length;
-    const later = createSearchService(t.ctx.db, {
-      embeddings: {
-        embedder: httpEmbedder(t.ctx.config.embeddings!),
-        weight: 1,
-        minSimilarity: 0.15,
-        timeoutMs: 1000,
-      },
-    });
+    const later = anotherServer();
     await later.refresh();
     await later.settled();
     expect(later.embedded).toBe(5);
@@ -168,14 +172,7 @@ describe.each(testDialects())('semantic matching on %s', (dialect) => {
       expect(t.ctx.search.embedded).toBe(5);
       endpoint.failing = false;
       // The retry waits half a minute after the last; a fresh service retries at once.
-      const fresh = createSearchService(t.ctx.db, {
-        embeddings: {
-          embedder: httpEmbedder(t.ctx.config.embeddings!),
-          weight: 1,
-          minSimilarity: 0.15,
-          timeoutMs: 1000,
-        },
-      });
+      const fresh = anotherServer();
       await fresh.refresh();
       await fresh.settled();
       expect(fresh.embedded).toBe(6);

@@ -3,13 +3,8 @@ import type { Language } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 import { cutoffDay, factorOf, learningKey, TELL_AT, tallies, weigh } from '../../search/learning.ts';
-import {
-  countVotes,
-  deleteVotes,
-  insertVote,
-  isPublished,
-  titlesOf,
-} from '../../search/learning.repository.ts';
+import { findArticle } from '../../content/content.repository.ts';
+import { countVotes, deleteVotes, insertVote, titlesOf } from '../../search/learning.repository.ts';
 import { dailyClientKey, dayOf } from '../../privacy/daily-key.ts';
 
 /**
@@ -24,7 +19,7 @@ export async function recordVote(
 ): Promise<boolean> {
   const key = learningKey(vote.query, vote.lang);
   if (!key) return false;
-  if (!(await isPublished(db, vote.id))) return false;
+  if ((await findArticle(db, vote.id))?.published !== 1) return false;
   const voter = await dailyClientKey(db, vote.client, `search\n${key}`, now);
   const stored = await insertVote(db, { query_key: key, day: dayOf(now), voter, article_id: vote.id });
   if (!stored) return false;

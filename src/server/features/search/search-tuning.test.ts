@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Suggestion } from '../../../shared/api/search.ts';
 import type { LearnedList, SynonymsResponse } from '../../../shared/api/synonyms.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
-import { buildArticle, buildSection, buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
+import { adminAndUserTokens } from '../../testing/admin-content.ts';
+import { buildArticle, buildSection } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { exportFolder } from '../content-folder/export-folder.ts';
 import { importFolder } from '../content-folder/import-folder.ts';
@@ -24,14 +25,6 @@ describe.each(testDialects())('synonyms and learning on %s', (dialect) => {
   let plain: number;
   let guide: number;
 
-  const signIn = async (email: string) => {
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email, password: DEFAULT_PASSWORD },
-    });
-    return login.json<{ token: string }>().token;
-  };
   const suggest = async (text: string) => {
     const response = await t.app.inject(`/api/search/knowledge/suggestions?text=${encodeURIComponent(text)}`);
     expect(response.statusCode, response.body).toBe(200);
@@ -71,10 +64,7 @@ describe.each(testDialects())('synonyms and learning on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     const { db } = t.ctx;
-    await buildUser(db, { email: 'admin@example.com', role: 'admin' });
-    await buildUser(db, { email: 'customer@example.com' });
-    adminToken = await signIn('admin@example.com');
-    customerToken = await signIn('customer@example.com');
+    ({ adminToken, userToken: customerToken } = await adminAndUserTokens(t));
     const section = await buildSection(db);
     widget = (await buildArticle(db, { section_id: section.id, title: 'Pair the widget' })).id;
     plain = (
