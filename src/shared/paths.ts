@@ -72,8 +72,11 @@ export const apiPaths = {
  * a page by these alone, so any other parameter (utm_source, a client-only megapolName) shares its entry.
  */
 export const pageQueryParams: Readonly<Record<string, readonly string[]>> = {
-  [`${BASE_PATH}/search`]: ['query', 'page'],
+  [`${BASE_PATH}/search`]: ['query', 'page', 'lang'],
 };
+
+/** The one parameter every public page and call reads: the language the visitor reads in (`?lang=`). */
+export const LANG_PARAM = 'lang';
 
 export const href = {
   instructionApi: (id: number) => `/api/knowledge/instruction/${id}`,

@@ -15,6 +15,8 @@ export interface SectionTable {
   updated_at: Millis;
   /** Added by 0013-visibility, 'everyone' for every row before it. */
   visibility: Generated<Visibility>;
+  /** Its own language (0024-translations); null is the site's, whichever that is. */
+  lang: string | null;
 }
 
 export interface CategoryTable {
@@ -33,6 +35,8 @@ export interface CategoryTable {
   updated_at: Millis;
   /** Added by 0013-visibility, 'everyone' for every row before it. */
   visibility: Generated<Visibility>;
+  /** Its own language (0024-translations); null is the site's, whichever that is. */
+  lang: string | null;
 }
 
 export interface ArticleTable {
@@ -53,6 +57,45 @@ export interface ArticleTable {
   visibility: Generated<Visibility>;
   /** Hidden from search engines (0020-article-noindex): the page says noindex and the sitemap leaves it out. */
   noindex: Generated<Flag>;
+}
+
+/**
+ * What every translation has (0024-translations): its language, its own published state, and the source version's
+ * text as it was when the translation was last saved (JSON of TranslationSource), null before it ever was.
+ */
+interface TranslationColumns {
+  lang: string;
+  published: Flag;
+  source_lang: string | null;
+  source_text: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface SectionTranslationTable extends TranslationColumns {
+  section_id: number;
+  name: string;
+}
+
+export interface CategoryTranslationTable extends TranslationColumns {
+  category_id: number;
+  name: string;
+  description: string;
+  description_source: string | null;
+}
+
+export interface ArticleTranslationTable extends TranslationColumns {
+  article_id: number;
+  title: string;
+  body_html: string;
+  body_source: string | null;
+}
+
+export interface ArticleTranslationFileTable {
+  article_id: number;
+  lang: string;
+  file_id: number;
+  position: number;
 }
 
 export type FileKind = 'content' | 'upload';
@@ -304,11 +347,18 @@ export interface Database {
   search_votes: SearchVoteTable;
   article_embeddings: ArticleEmbeddingTable;
   requests_avoided: RequestsAvoidedTable;
+  section_translations: SectionTranslationTable;
+  category_translations: CategoryTranslationTable;
+  article_translations: ArticleTranslationTable;
+  article_translation_files: ArticleTranslationFileTable;
 }
 
 export type SectionRow = Selectable<SectionTable>;
 export type CategoryRow = Selectable<CategoryTable>;
 export type ArticleRow = Selectable<ArticleTable>;
+export type SectionTranslationRow = Selectable<SectionTranslationTable>;
+export type CategoryTranslationRow = Selectable<CategoryTranslationTable>;
+export type ArticleTranslationRow = Selectable<ArticleTranslationTable>;
 export type FileRow = Selectable<FileTable>;
 export type UserRow = Selectable<UserTable>;
 export type ArticleRevisionRow = Selectable<ArticleRevisionTable>;

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { AUTH_HEADER, SESSION_COOKIE } from '../../shared/constants.ts';
 import { endpoints, type Endpoint } from '../../shared/api/endpoints.ts';
-import { apiPaths, BASE_PATH, pageQueryParams } from '../../shared/paths.ts';
+import { apiPaths, BASE_PATH, LANG_PARAM, pageQueryParams } from '../../shared/paths.ts';
 import { pageCacheHit, pageCacheMiss } from './cache-metrics.ts';
 import type { RevisionWatch } from '../revisions/revision-watch.ts';
 
@@ -162,7 +162,7 @@ const propertyNames = (schema: unknown) =>
 
 /**
  * What each public GET reads, by path: a call's parameters from its querystring schema in the contract, a page's
- * from pageQueryParams. Paths not named (an article's call, most pages) read no parameter at all.
+ * from pageQueryParams. Paths not named (an article's call, most pages) read the language alone (LANG_ONLY).
  */
 const READ_PARAMS = new Map<string, ReadParams>([
   ...Object.values(endpoints as Record<string, Endpoint>)
@@ -176,6 +176,12 @@ const READ_PARAMS = new Map<string, ReadParams>([
     { names, firstOnly: true },
   ]),
 ]);
+
+/** What a page or call not named above reads: `?lang=`, whose first value a page reads and a call validates. */
+const LANG_ONLY: Record<'page' | 'call', ReadParams> = {
+  page: { names: [LANG_PARAM], firstOnly: true },
+  call: { names: [LANG_PARAM], firstOnly: false },
+};
 
 /** A parameter's name as a query-string parser reads it: `+` is a space, escapes are decoded. */
 function paramName(raw: string): string {
@@ -199,8 +205,10 @@ export function normalisedUrl(url: string): string {
   if (mark < 0) return url;
   const path = url.slice(0, mark);
   // React Router matches a page with a trailing slash too.
-  const read = READ_PARAMS.get(path) ?? (path.endsWith('/') ? READ_PARAMS.get(path.slice(0, -1)) : undefined);
-  if (!read) return path;
+  const read =
+    READ_PARAMS.get(path) ??
+    (path.endsWith('/') ? READ_PARAMS.get(path.slice(0, -1)) : undefined) ??
+    LANG_ONLY[path.startsWith('/api/') ? 'call' : 'page'];
   // On the hot path: one pass, and the URL itself when it is already in this form (as the web client writes it).
   const ranks: number[] = [];
   const kept: string[] = [];

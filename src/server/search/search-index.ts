@@ -37,6 +37,8 @@ export interface SearchHit {
   title: string;
   category_id: number | null;
   section_id: number;
+  /** The language of the text found. */
+  lang: Language;
   score: number;
   /** Escaped text around the first match, the matched words in <mark>. */
   snippet: string;
@@ -327,6 +329,7 @@ export class SearchIndex {
       title: doc.title,
       category_id: doc.category_id,
       section_id: doc.section_id,
+      lang: doc.lang,
       score: 0,
       snippet: snippet(doc, new Set()),
     };
@@ -339,6 +342,7 @@ export class SearchIndex {
       title: doc.title,
       category_id: doc.category_id,
       section_id: doc.section_id,
+      lang: doc.lang,
       score: result.score,
       snippet: snippet(doc, new Set(result.terms)),
     };

@@ -291,9 +291,10 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
           .slice(0, limit)
           .flatMap((id) => byWords.get(id) ?? searchIndex.hitFor(id) ?? []);
       }
-      const hits = found.map(({ id, title, category_id, section_id, snippet }) => ({
+      const hits = found.map(({ id, title, lang, category_id, section_id, snippet }) => ({
         id,
         title,
+        lang,
         category_id,
         section_id,
         snippet,

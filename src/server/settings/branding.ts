@@ -35,6 +35,21 @@ export function withDefaultTitles(branding: Branding): Branding {
   };
 }
 
+/**
+ * The branding in a reader's language: its titles there, else the site's own titles (often a name, better than a
+ * generic phrase), else the interface's default in the reader's language.
+ */
+export function brandingIn(branding: Branding, lang: Language): Branding {
+  if (lang === branding.lang) return withDefaultTitles(branding);
+  const own = branding.titles?.[lang] ?? {};
+  const defaults = DEFAULT_TITLES[lang] ?? DEFAULT_TITLES.en;
+  return {
+    ...branding,
+    knowledge_title: own.knowledge_title || branding.knowledge_title || defaults.knowledge_title,
+    site_title: own.site_title || branding.site_title || defaults.site_title,
+  };
+}
+
 /** The branding as visitors get it (see withDefaultTitles). */
 export async function getBranding(db: Executor): Promise<Branding> {
   return withDefaultTitles(await getStoredBranding(db));
@@ -136,7 +151,9 @@ export function parseFooterLinks(raw: string): FooterLink[] {
 
 /** A branding value as `branding show` prints it and `branding set` reads it back. */
 export function formatBrandingValue(value: Branding[keyof Branding]): string {
-  if (Array.isArray(value)) return value.map(({ label, url }) => `${label}=${url}`).join(';');
+  if (Array.isArray(value))
+    return value.map((item) => (typeof item === 'string' ? item : `${item.label}=${item.url}`)).join(';');
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
   return String(value ?? '');
 }
 

@@ -5,6 +5,12 @@ import type { Executor } from '../db/database.ts';
 import type {
   ArticleRow,
   ArticleTable,
+  ArticleTranslationRow,
+  ArticleTranslationTable,
+  CategoryTranslationRow,
+  CategoryTranslationTable,
+  SectionTranslationRow,
+  SectionTranslationTable,
   CategoryRow,
   CategoryTable,
   FileRow,
@@ -103,6 +109,65 @@ export async function buildArticle(
       .returningAll()
       .executeTakeFirstOrThrow(),
   );
+}
+
+/** A translation of a section (published unless told otherwise). */
+export function buildSectionTranslation(
+  db: Executor,
+  values: Pick<Insertable<SectionTranslationTable>, 'section_id' | 'lang' | 'name'> &
+    Partial<Insertable<SectionTranslationTable>>,
+): Promise<SectionTranslationRow> {
+  return touched(
+    db,
+    db
+      .insertInto('section_translations')
+      .values({ published: 1, ...stamps(), ...values })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+}
+
+/** A translation of a category (published unless told otherwise). */
+export function buildCategoryTranslation(
+  db: Executor,
+  values: Pick<Insertable<CategoryTranslationTable>, 'category_id' | 'lang' | 'name'> &
+    Partial<Insertable<CategoryTranslationTable>>,
+): Promise<CategoryTranslationRow> {
+  return touched(
+    db,
+    db
+      .insertInto('category_translations')
+      .values({ description: '', published: 1, ...stamps(), ...values })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+}
+
+/** A translation of an article (published unless told otherwise); `fileIds` are its own attachments. */
+export async function buildArticleTranslation(
+  db: Executor,
+  values: Pick<Insertable<ArticleTranslationTable>, 'article_id' | 'lang'> &
+    Partial<Insertable<ArticleTranslationTable>> & { fileIds?: number[] },
+): Promise<ArticleTranslationRow> {
+  const { fileIds = [], ...row } = values;
+  const translation = await db
+    .insertInto('article_translations')
+    .values({
+      title: `Article ${row.article_id} (${row.lang})`,
+      body_html: `<p>Body of article ${row.article_id} in ${row.lang}</p>`,
+      published: 1,
+      ...stamps(),
+      ...row,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  for (const [position, fileId] of fileIds.entries()) {
+    await db
+      .insertInto('article_translation_files')
+      .values({ article_id: row.article_id, lang: row.lang, file_id: fileId, position })
+      .execute();
+  }
+  return touched(db, Promise.resolve(translation));
 }
 
 /** A stored content file; attached to an article when articleId is given. */

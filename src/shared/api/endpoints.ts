@@ -23,6 +23,7 @@ import {
   InstructionListQuery,
   InstructionPage,
   InstructionParams,
+  LangQuery,
   SectionList,
 } from './knowledge.ts';
 import {
@@ -156,8 +157,9 @@ const authHeader = Type.Object({ [AUTH_HEADER]: Type.Optional(Type.String({ maxL
 export const endpoints = {
   getBranding: {
     ...routes.getBranding,
-    summary: 'Branding of the help centre',
+    summary: 'Branding of the help centre; its titles in the language asked for (lang)',
     tags: ['settings'],
+    querystring: LangQuery,
     response: Branding,
   },
   getEnvironments: {
@@ -259,6 +261,7 @@ export const endpoints = {
     identifies: true,
     summary: 'Sections with something visible in them',
     tags: ['knowledge'],
+    querystring: LangQuery,
     response: SectionList,
   },
   listCategories: {
@@ -282,8 +285,10 @@ export const endpoints = {
   getInstruction: {
     ...routes.getInstruction,
     identifies: true,
-    summary: 'One published article with its body and files',
+    summary:
+      'One published article with its body and files, in the language asked for (lang) or the best there is',
     tags: ['knowledge'],
+    querystring: LangQuery,
     params: InstructionParams,
     response: Instruction,
   },

@@ -1,5 +1,6 @@
 import { Type, type Static, type TProperties } from 'typebox';
 import { Id, PageNumber, Paged } from './common.ts';
+import { Language } from './settings.ts';
 
 import { ARTICLE_PAGE_SIZE_MAX, CATEGORY_PAGE_SIZE_MAX } from '../constants.ts';
 
@@ -18,9 +19,20 @@ export const FileRef = Type.Object({
 });
 export type FileRef = Static<typeof FileRef>;
 
+/**
+ * Our addition to every item: the language its text is in. The reader asked for one (`?lang=`); where the item
+ * has no version in it, this says which it is shown in instead (the site's, else the item's own).
+ */
+const ShownLanguage = Language;
+
+/** `?lang=` on every public call: answer in that language, falling back where the content has no version in it. */
+export const LangQuery = Type.Object({ lang: Type.Optional(Language) });
+export type LangQuery = Static<typeof LangQuery>;
+
 export const Section = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
+  lang: ShownLanguage,
   count_category: Type.Integer({ minimum: 0, description: 'visible top-level categories' }),
   count_instruction: Type.Integer({ minimum: 0, description: 'published articles directly in the section' }),
 });
@@ -32,6 +44,7 @@ export type IconType = Static<typeof IconType>;
 export const Category = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
+  lang: ShownLanguage,
   section_id: Type.Integer(),
   parent_id: Type.Union([Type.Integer(), Type.Null()]),
   description: Type.String({ description: 'sanitised HTML' }),
@@ -47,6 +60,7 @@ export type Category = Static<typeof Category>;
 export const InstructionSummary = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
+  lang: ShownLanguage,
   section_id: Type.Integer(),
   category_id: Type.Union([Type.Integer(), Type.Null()]),
   can_create_issue: Type.Boolean(),
@@ -56,6 +70,7 @@ export type InstructionSummary = Static<typeof InstructionSummary>;
 export const Instruction = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
+  lang: ShownLanguage,
   description: Type.String({ description: 'sanitised HTML' }),
   section_id: Type.Integer(),
   category_id: Type.Union([Type.Integer(), Type.Null()]),
@@ -77,6 +92,7 @@ const listQuery = <Where extends TProperties>(perPageMax: number, where: Where) 
     query: Type.Optional(Type.String({ maxLength: 200 })),
     page: Type.Optional(PageNumber),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: perPageMax })),
+    lang: Type.Optional(Language),
     ...where,
   });
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id } from './common.ts';
+import { Language } from './settings.ts';
 import {
   OPENED_SUGGESTIONS_MAX,
   SEARCH_REPORT_WEEKS_MAX,
@@ -20,12 +21,14 @@ export const SuggestionsQuery = Type.Object({
   text: Type.String({ maxLength: SEARCH_TEXT_MAX }),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SUGGESTIONS_LIMIT_MAX })),
   perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: SUGGESTIONS_LIMIT_MAX })),
+  lang: Type.Optional(Language),
 });
 export type SuggestionsQuery = Static<typeof SuggestionsQuery>;
 
 export const Suggestion = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
+  lang: Language,
   category_id: Type.Union([Type.Integer(), Type.Null()]),
   section_id: Type.Integer(),
   snippet: Type.String({ description: 'escaped text around the match, matched words in <mark>' }),

@@ -18,6 +18,13 @@ export const FooterLink = Type.Object({
 });
 export type FooterLink = Static<typeof FooterLink>;
 
+/** The titles in one language other than the site's: an empty or missing one falls back (see branding.ts). */
+export const BrandingTitles = Type.Object({
+  knowledge_title: Type.Optional(Type.String({ maxLength: 200 })),
+  site_title: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type BrandingTitles = Static<typeof BrandingTitles>;
+
 export const Branding = Type.Object({
   knowledge_enabled: Type.Boolean(),
   portal_enabled: Type.Boolean(),
@@ -31,6 +38,17 @@ export const Branding = Type.Object({
     maxItems: FOOTER_LINKS_MAX,
     description: "our addition: the footer's links (label, http(s) or site-relative url), in order",
   }),
+  titles: Type.Optional(
+    Type.Record(Type.String(), BrandingTitles, {
+      description: 'our addition: knowledge_title and site_title per language other than `lang`',
+    }),
+  ),
+  languages: Type.Optional(
+    Type.Array(Language, {
+      description:
+        'our addition: the languages the help centre has content in, `lang` (the source and fallback) first; answered, never stored',
+    }),
+  ),
 });
 export type Branding = Static<typeof Branding>;
 

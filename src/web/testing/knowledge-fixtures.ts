@@ -4,6 +4,7 @@ import type { Category, Section } from '../../shared/api/knowledge.ts';
 export const category = (id: number, parent_id: number | null, counts: Partial<Category> = {}): Category => ({
   id,
   name: `C${id}`,
+  lang: 'en',
   section_id: 1,
   parent_id,
   description: '',
@@ -17,6 +18,7 @@ export const category = (id: number, parent_id: number | null, counts: Partial<C
 export const section = (count_category: number): Section => ({
   id: 1,
   name: 'S',
+  lang: 'en',
   count_category,
   count_instruction: 0,
 });

@@ -3,6 +3,11 @@ import type { CategoryRow, SectionRow } from '../../db/tables.ts';
 import { listAllCategories, listAllSections } from '../../content/content.repository.ts';
 import { mayRead, restrictionsOf, type Audience, type Restrictions } from '../../content/visibility.ts';
 import { countPublishedArticles, type ArticleCount } from './knowledge.repository.ts';
+import { treeLanguage, type Reading, type TreeLanguage } from '../../content/translations.ts';
+import {
+  listPublishedCategoryTranslations,
+  listPublishedSectionTranslations,
+} from '../../content/translations.repository.ts';
 
 interface Counts {
   count_category: number;
@@ -17,6 +22,8 @@ interface Counts {
  */
 export interface Catalog {
   audience: Audience;
+  /** Names and descriptions in the reader's language, or the best there is. */
+  language: TreeLanguage;
   /** What is restricted in the whole tree, whoever reads. */
   restrictions: Restrictions;
   sections: SectionRow[];
@@ -32,13 +39,16 @@ export interface Catalog {
   isCategoryVisibleSignedIn(id: number): boolean;
 }
 
-export async function loadCatalog(db: Executor, audience: Audience): Promise<Catalog> {
-  const [sections, categories, counts] = await Promise.all([
+export async function loadCatalog(db: Executor, audience: Audience, reading: Reading): Promise<Catalog> {
+  const [sections, categories, counts, sectionTranslations, categoryTranslations] = await Promise.all([
     listAllSections(db),
     listAllCategories(db),
     countPublishedArticles(db),
+    listPublishedSectionTranslations(db),
+    listPublishedCategoryTranslations(db),
   ]);
-  return buildCatalog(sections, categories, counts, audience);
+  const language = treeLanguage(reading, sectionTranslations, categoryTranslations);
+  return buildCatalog(sections, categories, counts, audience, language);
 }
 
 export function buildCatalog(
@@ -46,6 +56,7 @@ export function buildCatalog(
   allCategories: CategoryRow[],
   allCounts: ArticleCount[],
   audience: Audience,
+  language: TreeLanguage,
 ): Catalog {
   const restrictions = restrictionsOf(allSections, allCategories);
   const readable = (restricted: boolean) => !restricted || mayRead(audience, 'signed_in');
@@ -95,13 +106,18 @@ export function buildCatalog(
   let signedIn: Catalog | undefined;
   return {
     audience,
+    language,
     restrictions,
     isCategoryVisibleSignedIn: (id) =>
       audience === 'signed_in'
         ? visible.get(id) === true
-        : (signedIn ??= buildCatalog(allSections, allCategories, allCounts, 'signed_in')).isCategoryVisible(
-            id,
-          ),
+        : (signedIn ??= buildCatalog(
+            allSections,
+            allCategories,
+            allCounts,
+            'signed_in',
+            language,
+          )).isCategoryVisible(id),
     sections,
     categories,
     category: (id) => byId.get(id),

@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Visibility } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import type { ArticleRow, Database, FileRow } from '../../db/tables.ts';
@@ -28,9 +28,25 @@ function readableBy<O>(
   return readable;
 }
 
+/**
+ * An article visitors may read: its own version or a translation is published (which one they read is chosen in
+ * content/translations.ts).
+ */
+export const isLive = (eb: ExpressionBuilder<Database, 'articles'>) =>
+  eb.or([
+    eb('articles.published', '=', 1),
+    eb.exists(
+      eb
+        .selectFrom('article_translations')
+        .select(sql`1`.as('one'))
+        .whereRef('article_translations.article_id', '=', 'articles.id')
+        .where('article_translations.published', '=', 1),
+    ),
+  ]);
+
 export type ArticleSummaryRow = Pick<
   ArticleRow,
-  'id' | 'title' | 'section_id' | 'category_id' | 'can_create_issue' | 'position'
+  'id' | 'title' | 'section_id' | 'category_id' | 'can_create_issue' | 'position' | 'lang' | 'published'
 >;
 
 export interface ArticleCount {
@@ -40,20 +56,20 @@ export interface ArticleCount {
   count: number;
 }
 
-/** Published articles per category (and per section for articles outside any category), by who may read them. */
+/** Live articles (isLive) per category (and per section for articles outside any category), by who may read them. */
 export async function countPublishedArticles(db: Executor): Promise<ArticleCount[]> {
   const rows = await db
     .selectFrom('articles')
     .select(['section_id', 'category_id', 'visibility', sql<number>`count(*)`.as('count')])
-    .where('published', '=', 1)
+    .where(isLive)
     .groupBy(['section_id', 'category_id', 'visibility'])
     .execute();
   return rows.map((r) => ({ ...r, count: Number(r.count) }));
 }
 
 export function listPublishedArticleSummaries(db: Executor, readers: Readers): Promise<ArticleSummaryRow[]> {
-  return readableBy(db.selectFrom('articles').where('published', '=', 1), readers)
-    .select(['id', 'title', 'section_id', 'category_id', 'can_create_issue', 'position'])
+  return readableBy(db.selectFrom('articles').where(isLive), readers)
+    .select(['id', 'title', 'section_id', 'category_id', 'can_create_issue', 'position', 'lang', 'published'])
     .orderBy('section_id')
     .orderBy('position')
     .orderBy('id')
@@ -73,7 +89,7 @@ export async function pagePublishedArticles(
   limit: number,
   offset: number,
 ): Promise<{ rows: ArticleRow[]; total: number }> {
-  let query = readableBy(db.selectFrom('articles').where('published', '=', 1), readers);
+  let query = readableBy(db.selectFrom('articles').where(isLive), readers);
   if (filter.categoryId !== undefined) query = query.where('category_id', '=', filter.categoryId);
   else if (filter.sectionId !== undefined) {
     query = query.where('section_id', '=', filter.sectionId).where('category_id', 'is', null);
@@ -85,13 +101,9 @@ export async function pagePublishedArticles(
   return { rows, total: Number(total.total) };
 }
 
-export function findPublishedArticle(db: Executor, id: number): Promise<ArticleRow | undefined> {
-  return db
-    .selectFrom('articles')
-    .selectAll()
-    .where('id', '=', id)
-    .where('published', '=', 1)
-    .executeTakeFirst();
+/** The article if visitors may read some version of it (isLive). */
+export function findLiveArticle(db: Executor, id: number): Promise<ArticleRow | undefined> {
+  return db.selectFrom('articles').selectAll().where('id', '=', id).where(isLive).executeTakeFirst();
 }
 
 export async function filesOfArticles(db: Executor, articleIds: number[]): Promise<Map<number, FileRow[]>> {
@@ -125,7 +137,7 @@ export function listIndexableArticles(
   db: Executor,
   readers: Readers,
 ): Promise<Pick<ArticleRow, 'id' | 'section_id' | 'category_id' | 'updated_at'>[]> {
-  return readableBy(db.selectFrom('articles').where('published', '=', 1).where('noindex', '=', 0), readers)
+  return readableBy(db.selectFrom('articles').where(isLive).where('noindex', '=', 0), readers)
     .select(['id', 'section_id', 'category_id', 'updated_at'])
     .orderBy('id')
     .execute();
@@ -137,7 +149,7 @@ export async function sitemapAddressBound(db: Executor): Promise<number> {
     db
       .selectFrom('articles')
       .select(sql<number>`count(*)`.as('count'))
-      .where('published', '=', 1)
+      .where(isLive)
       .where('noindex', '=', 0)
       .executeTakeFirstOrThrow(),
     db

@@ -3,24 +3,36 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { audienceOf } from '../../content/visibility.ts';
-import { getInstruction, getSections, listCategories, listInstructions } from './knowledge.service.ts';
+import {
+  getInstruction,
+  getSections,
+  listCategories,
+  listInstructions,
+  readingFor,
+} from './knowledge.service.ts';
 import { sitemapAddressBound } from './knowledge.repository.ts';
 import { ApiError } from '../../http/errors.ts';
 import { chunk, robotsTxt, sitemapEntries, sitemapIndex, SITEMAP_URLS_MAX, urlSet } from './sitemap.ts';
 
 export function registerKnowledgeRoutes(app: FastifyInstance, { db, config }: AppContext): void {
   // Each answers for its reader: what is for signed-in visitors only reaches a signed-in one (see visibility.ts).
-  route(app, endpoints.listSections, async (_request, _reply, session) =>
-    getSections(db, audienceOf(session?.user)),
+  // In the language asked for (`lang`), falling back where the content has no version in it (translations.ts).
+  route(app, endpoints.listSections, async (request, _reply, session) =>
+    getSections(db, audienceOf(session?.user), await readingFor(db, request.query.lang)),
   );
   route(app, endpoints.listCategories, async (request, _reply, session) =>
-    listCategories(db, request.query, audienceOf(session?.user)),
+    listCategories(db, request.query, audienceOf(session?.user), await readingFor(db, request.query.lang)),
   );
   route(app, endpoints.listInstructions, async (request, _reply, session) =>
-    listInstructions(db, request.query, audienceOf(session?.user)),
+    listInstructions(db, request.query, audienceOf(session?.user), await readingFor(db, request.query.lang)),
   );
   route(app, endpoints.getInstruction, async (request, _reply, session) =>
-    getInstruction(db, request.params.id, audienceOf(session?.user)),
+    getInstruction(
+      db,
+      request.params.id,
+      audienceOf(session?.user),
+      await readingFor(db, request.query.lang),
+    ),
   );
 
   registerCrawlerRoutes(app, db, config.publicUrl);

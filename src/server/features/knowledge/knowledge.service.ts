@@ -17,16 +17,98 @@ import { loadCatalog, type Catalog } from './catalog.ts';
 import {
   filesById,
   filesOfArticles,
-  findPublishedArticle,
+  findLiveArticle,
   listPublishedArticleSummaries,
   pagePublishedArticles,
 } from './knowledge.repository.ts';
+import type { ArticleRow, ArticleTranslationRow, FileRow } from '../../db/tables.ts';
+import { LANGUAGES, type Language } from '../../../shared/constants.ts';
+import { getBranding } from '../../settings/branding.ts';
+import { shownVersion, type Reading, type ShownVersion } from '../../content/translations.ts';
+import {
+  filesOfArticleTranslations,
+  listPublishedArticleTitles,
+  listPublishedArticleTranslations,
+} from '../../content/translations.repository.ts';
 import {
   presentCategory,
   presentInstruction,
   presentInstructionSummary,
   presentSection,
 } from './knowledge.presenters.ts';
+
+/** The reader's language (`?lang=`, else the site's) and the site's. */
+export async function readingFor(db: Executor, lang: Language | undefined): Promise<Reading> {
+  const site = (await getBranding(db)).lang;
+  return { lang: lang ?? site, site };
+}
+
+/**
+ * The version of each article a reader gets. Translations are read in the reader's and the site's language first;
+ * only articles left with none (a draft row whose translations are in other languages) are read in all of them.
+ */
+async function shownVersions<T extends { article_id: number; lang: string }>(
+  rows: { id: number; lang: string | null; published: number }[],
+  reading: Reading,
+  read: (langs: string[], ids: number[]) => Promise<T[]>,
+): Promise<Map<number, ShownVersion<T>>> {
+  const shown = new Map<number, ShownVersion<T>>();
+  const langs = [...new Set([reading.lang, reading.site])];
+  // The bundle asks for every article: then all of the two languages' translations, not a list of ids.
+  const byArticle = groupBy(
+    await read(
+      langs,
+      rows.map((row) => row.id),
+    ),
+  );
+  const missing: typeof rows = [];
+  for (const row of rows) {
+    const version = shownVersion(row, byArticle.get(row.id) ?? [], reading);
+    if (version) shown.set(row.id, version);
+    else missing.push(row);
+  }
+  if (missing.length > 0) {
+    const others = LANGUAGES.filter((lang) => !langs.includes(lang));
+    const more = groupBy(
+      await read(
+        others,
+        missing.map((row) => row.id),
+      ),
+    );
+    for (const row of missing) {
+      const version = shownVersion(row, more.get(row.id) ?? [], reading);
+      if (version) shown.set(row.id, version);
+    }
+  }
+  return shown;
+}
+
+function groupBy<T extends { article_id: number }>(rows: T[]): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) groups.set(row.article_id, [...(groups.get(row.article_id) ?? []), row]);
+  return groups;
+}
+
+/** An article's text as the reader gets it, and the files of that version. */
+function shownText(
+  row: ArticleRow,
+  version: ShownVersion<ArticleTranslationRow> | undefined,
+  files: Map<number, FileRow[]>,
+  translationFiles: Map<string, FileRow[]>,
+) {
+  const t = version?.translation;
+  return {
+    text: t
+      ? { title: t.title, body_html: t.body_html, lang: version.lang, updated_at: t.updated_at }
+      : {
+          title: row.title,
+          body_html: row.body_html,
+          lang: version?.lang ?? 'en',
+          updated_at: row.updated_at,
+        },
+    files: t ? (translationFiles.get(`${row.id}:${t.lang}`) ?? []) : (files.get(row.id) ?? []),
+  };
+}
 
 function pageMeta(total: number, page: number, perPage: number) {
   return { pageCount: Math.ceil(total / perPage), totalCount: total, currentPage: page, perPage };
@@ -43,15 +125,16 @@ const signInRequired = (what: string) =>
     `${what} is for signed-in visitors with a confirmed email; sign in to read it`,
   );
 
-export async function getSections(db: Executor, audience: Audience): Promise<Section[]> {
-  const catalog = await loadCatalog(db, audience);
+export async function getSections(db: Executor, audience: Audience, reading: Reading): Promise<Section[]> {
+  const catalog = await loadCatalog(db, audience, reading);
   return catalog.sections
     .filter((s) => catalog.isSectionVisible(s.id))
     .map((s) => presentSection(s, catalog));
 }
 
-/** Any parameter asks for one page of a list; none asks for the whole bundle. */
-const wantsPage = (query: object) => Object.values(query).some((value) => value !== undefined);
+/** Any parameter but the language asks for one page of a list; none asks for the whole bundle. */
+const wantsPage = (query: object) =>
+  Object.entries(query).some(([key, value]) => key !== 'lang' && value !== undefined);
 
 /** A category asked for by id that this reader cannot see: for signed-in visitors (401), or not there (404). */
 function missingCategory(catalog: Catalog, id: number): ApiError {
@@ -65,8 +148,9 @@ export async function listCategories(
   db: Executor,
   query: CategoryListQuery,
   audience: Audience,
+  reading: Reading,
 ): Promise<PagedList<Category>> {
-  const catalog = await loadCatalog(db, audience);
+  const catalog = await loadCatalog(db, audience, reading);
   let rows = catalog.categories.filter((c) => catalog.isCategoryVisible(c.id));
   const paged = wantsPage(query);
   if (query.category_parent_id !== undefined) {
@@ -93,21 +177,30 @@ export async function listCategories(
 export async function listInstructionBundle(
   db: Executor,
   audience: Audience,
+  reading: Reading,
 ): Promise<PagedList<InstructionSummary>> {
-  const rows = await listPublishedArticleSummaries(db, await loadCatalog(db, audience));
-  return {
-    items: rows.map(presentInstructionSummary),
-    _meta: pageMeta(rows.length, 1, Math.max(rows.length, 1)),
-  };
+  const rows = await listPublishedArticleSummaries(db, await loadCatalog(db, audience, reading));
+  const shown = await shownVersions(rows, reading, (langs, ids) =>
+    // The whole bundle: every translation in these languages rather than a list of thousands of ids.
+    listPublishedArticleTitles(db, langs, ids.length === rows.length ? undefined : ids),
+  );
+  const items = rows.flatMap((row) => {
+    const version = shown.get(row.id);
+    if (!version) return [];
+    const title = version.translation?.title ?? row.title;
+    return [presentInstructionSummary(row, { title, lang: version.lang })];
+  });
+  return { items, _meta: pageMeta(items.length, 1, Math.max(items.length, 1)) };
 }
 
 export async function listInstructions(
   db: Executor,
   query: InstructionListQuery,
   audience: Audience,
+  reading: Reading,
 ): Promise<PagedList<Instruction> | PagedList<InstructionSummary>> {
-  if (!wantsPage(query)) return listInstructionBundle(db, audience);
-  const catalog = await loadCatalog(db, audience);
+  if (!wantsPage(query)) return listInstructionBundle(db, audience, reading);
+  const catalog = await loadCatalog(db, audience, reading);
   if (query.category_id !== undefined && !catalog.isCategoryVisible(query.category_id)) {
     throw missingCategory(catalog, query.category_id);
   }
@@ -120,14 +213,19 @@ export async function listInstructions(
     perPage,
     (page - 1) * perPage,
   );
-  const files = await filesOfArticles(
-    db,
-    rows.map((r) => r.id),
+  const ids = rows.map((r) => r.id);
+  const shown = await shownVersions(rows, reading, (langs, some) =>
+    listPublishedArticleTranslations(db, some, langs),
   );
+  const [files, translationFiles] = await Promise.all([
+    filesOfArticles(db, ids),
+    filesOfArticleTranslations(db, ids, [...new Set([...shown.values()].map((v) => v.lang))]),
+  ]);
   const signer = audience === 'everyone' ? null : await contentLinkSigner(db);
   return {
     items: rows.map((row) => {
-      const instruction = presentInstruction(row, files.get(row.id) ?? []);
+      const { text, files: versionFiles } = shownText(row, shown.get(row.id), files, translationFiles);
+      const instruction = presentInstruction(row, text, versionFiles);
       return signer && catalog.restrictions.article(row) ? withSignedLinks(instruction, signer) : instruction;
     }),
     _meta: pageMeta(total, page, perPage),
@@ -146,12 +244,25 @@ function withSignedLinks(
   };
 }
 
-export async function getInstruction(db: Executor, id: number, audience: Audience): Promise<Instruction> {
-  const article = await findPublishedArticle(db, id);
+export async function getInstruction(
+  db: Executor,
+  id: number,
+  audience: Audience,
+  reading: Reading,
+): Promise<Instruction> {
+  const article = await findLiveArticle(db, id);
   if (!article) throw notFound(`Article ${id}`);
-  const restricted = (await loadCatalog(db, audience)).restrictions.article(article);
+  const restricted = (await loadCatalog(db, audience, reading)).restrictions.article(article);
   if (restricted && audience === 'everyone') throw signInRequired(`Article ${id}`);
-  const files = await filesOfArticles(db, [id]);
-  const instruction = presentInstruction(article, files.get(id) ?? []);
+  const shown = await shownVersions([article], reading, (langs, ids) =>
+    listPublishedArticleTranslations(db, ids, langs),
+  );
+  const version = shown.get(id);
+  const [files, translationFiles] = await Promise.all([
+    filesOfArticles(db, [id]),
+    filesOfArticleTranslations(db, [id], version ? [version.lang] : []),
+  ]);
+  const { text, files: versionFiles } = shownText(article, version, files, translationFiles);
+  const instruction = presentInstruction(article, text, versionFiles);
   return restricted ? withSignedLinks(instruction, await contentLinkSigner(db)) : instruction;
 }

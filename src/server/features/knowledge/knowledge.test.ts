@@ -95,8 +95,8 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
         expect(response.json<Section[]>()).toEqual([
           // Setup is the only visible top-level category (Empty holds nothing); Welcome is the only published
           // article outside a category.
-          { id: guides.id, name: 'Guides', count_category: 1, count_instruction: 1 },
-          { id: news.id, name: 'News', count_category: 0, count_instruction: 2 },
+          { id: guides.id, name: 'Guides', lang: 'en', count_category: 1, count_instruction: 1 },
+          { id: news.id, name: 'News', lang: 'en', count_category: 0, count_instruction: 2 },
         ]);
       });
 
@@ -109,7 +109,13 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
         try {
           expect(await ids()).toEqual([guides.id, news.id, hidden.id]);
           const shown = (await get('/api/knowledge/all-sections')).json<Section[]>()[2];
-          expect(shown).toEqual({ id: hidden.id, name: 'Hidden', count_category: 1, count_instruction: 0 });
+          expect(shown).toEqual({
+            id: hidden.id,
+            name: 'Hidden',
+            lang: 'en',
+            count_category: 1,
+            count_instruction: 0,
+          });
         } finally {
           await db.updateTable('articles').set({ published: 0 }).where('id', '=', secret.id).execute();
           await touchContent(db);
@@ -128,6 +134,7 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
           {
             id: setup.id,
             name: 'Setup',
+            lang: 'en',
             section_id: guides.id,
             parent_id: null,
             description: '<p>Everything about <strong>setting up</strong>.</p>',
@@ -141,6 +148,7 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
           {
             id: deep.id,
             name: 'Deep',
+            lang: 'en',
             section_id: guides.id,
             parent_id: setup.id,
             description: '',
@@ -153,6 +161,7 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
           {
             id: deeper.id,
             name: 'Deeper',
+            lang: 'en',
             section_id: guides.id,
             parent_id: deep.id,
             description: '',
@@ -215,6 +224,7 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
         const summary = (a: ArticleRow) => ({
           id: a.id,
           title: a.title,
+          lang: 'en',
           section_id: a.section_id,
           category_id: a.category_id,
           can_create_issue: a.can_create_issue === 1,
@@ -237,6 +247,7 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
             {
               id: install.id,
               title: 'Install the app',
+              lang: 'en',
               description: '<h2>Steps</h2><p>Run it.</p>',
               section_id: guides.id,
               category_id: setup.id,
@@ -288,6 +299,7 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
         expect(response.json()).toEqual({
           id: install.id,
           title: 'Install the app',
+          lang: 'en',
           description: '<h2>Steps</h2><p>Run it.</p>',
           section_id: guides.id,
           category_id: setup.id,

@@ -22,7 +22,7 @@ interface SitemapEntry {
 export async function sitemapEntries(db: Executor): Promise<SitemapEntry[]> {
   const branding = await getBranding(db);
   if (!branding.knowledge_enabled) return [];
-  const catalog = await loadCatalog(db, 'everyone');
+  const catalog = await loadCatalog(db, 'everyone', { lang: branding.lang, site: branding.lang });
   const articles = await listIndexableArticles(db, catalog);
   const newest = new Map<number, number>();
   let home: number | null = null;

@@ -13,6 +13,8 @@ import type { WebAssets } from '../../render/web-assets.ts';
 import { cleanHtml } from '../../html/clean-html.ts';
 import { requireContentFiles, requireSection } from '../../content/content-rules.ts';
 import { resolveContainer } from '../../content/placement.ts';
+import { getBranding } from '../../settings/branding.ts';
+import type { Language } from '../../../shared/constants.ts';
 
 /** The id an article not saved yet stands in with: a valid page id no row will reach soon. */
 const UNSAVED_ID = 999_999_999;
@@ -37,15 +39,17 @@ export async function renderArticlePreview(
     body.category_id,
     'category_id',
   );
-  const [files, description, categories] = await Promise.all([
+  const [files, description, categories, { lang }] = await Promise.all([
     requireContentFiles(db, body.file_ids, 'file_ids'),
     cleanHtml(body.body_html, 'body_html'),
     listAllCategories(db),
+    getBranding(db),
   ]);
   const id = body.article_id ?? UNSAVED_ID;
   const summary: InstructionSummary = {
     id,
     title: body.title.trim() || 'Untitled article',
+    lang,
     section_id: place.sectionId,
     category_id: place.categoryId,
     can_create_issue: body.can_create_issue,
@@ -76,13 +80,21 @@ export async function renderArticlePreview(
     if (path === apiPaths.categories) {
       const list = answered.body as PagedList<Category>;
       const shown = new Set(list.items.map((category) => category.id));
-      const hidden = chain.filter((category) => !shown.has(category.id)).map(presentHidden);
+      const hidden = chain
+        .filter((category) => !shown.has(category.id))
+        .map((category) => presentHidden(category, lang));
       return { status: 200, body: { ...list, items: [...list.items, ...hidden] } };
     }
     if (path === apiPaths.sections) {
       const sections = answered.body as Section[];
       if (sections.some((shown) => shown.id === section.id)) return answered;
-      const hidden: Section = { id: section.id, name: section.name, count_category: 0, count_instruction: 0 };
+      const hidden: Section = {
+        id: section.id,
+        name: section.name,
+        lang,
+        count_category: 0,
+        count_instruction: 0,
+      };
       return { status: 200, body: [...sections, hidden] };
     }
     return answered;
@@ -115,9 +127,10 @@ function categoryChain(categories: CategoryRow[], id: number | null): CategoryRo
 }
 
 /** A category visitors cannot see yet, as the trail needs it. */
-const presentHidden = (category: CategoryRow): Category => ({
+const presentHidden = (category: CategoryRow, lang: Language): Category => ({
   id: category.id,
   name: category.name,
+  lang,
   section_id: category.section_id,
   parent_id: category.parent_id,
   description: category.description,

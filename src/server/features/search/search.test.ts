@@ -63,12 +63,14 @@ describe.each(testDialects())('search suggestions API on %s', (dialect) => {
         {
           id: titleMatch.id,
           title: 'Download an invoice',
+          lang: 'en',
           category_id: category.id,
           section_id: category.section_id,
         },
         {
           id: laterTitleMatch.id,
           title: 'Invoice history',
+          lang: 'en',
           category_id: null,
           section_id: category.section_id,
         },
@@ -77,6 +79,7 @@ describe.each(testDialects())('search suggestions API on %s', (dialect) => {
     expect(items[2]).toEqual({
       id: bodyMatch.id,
       title: 'Payment methods',
+      lang: 'en',
       category_id: category.id,
       section_id: category.section_id,
     });

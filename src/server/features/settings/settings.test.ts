@@ -24,6 +24,7 @@ describe.each(testDialects())('settings API on %s', (dialect) => {
         site_title: 'Help centre',
         lang: 'en',
         footer_links: [],
+        languages: ['en'],
       });
     });
 
@@ -47,6 +48,7 @@ describe.each(testDialects())('settings API on %s', (dialect) => {
         site_title: 'Acme help',
         lang: 'sk',
         footer_links: [{ label: 'Status', url: 'https://status.example.com' }],
+        languages: ['sk'],
       });
     });
 

@@ -5,6 +5,7 @@ import { groupResults, readPage, snippetParts, visibleGroups } from './search-re
 const result = (id: number, category_id: number | null, section_id = 1): Suggestion => ({
   id,
   title: `Article ${id}`,
+  lang: 'en',
   category_id,
   section_id,
   snippet: '',
