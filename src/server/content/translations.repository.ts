@@ -1,11 +1,28 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import type {
+  Database,
   ArticleTranslationRow,
   CategoryTranslationRow,
   FileRow,
   SectionTranslationRow,
 } from '../db/tables.ts';
+
+/**
+ * An article visitors may read: its own version or a translation is published (which one they read is chosen in
+ * translations.ts).
+ */
+export const isLive = (eb: ExpressionBuilder<Database, 'articles'>) =>
+  eb.or([
+    eb('articles.published', '=', 1),
+    eb.exists(
+      eb
+        .selectFrom('article_translations')
+        .select(sql`1`.as('one'))
+        .whereRef('article_translations.article_id', '=', 'articles.id')
+        .where('article_translations.published', '=', 1),
+    ),
+  ]);
 
 /** Every published translation of sections and of categories: few rows, read whole like the tree itself. */
 export function listPublishedSectionTranslations(db: Executor): Promise<SectionTranslationRow[]> {
@@ -86,4 +103,32 @@ export async function filesOfArticleTranslations(
     byVersion.set(key, list);
   }
   return byVersion;
+}
+
+/** When each article's published translations last changed, and how many there are: part of what search indexes. */
+export async function articleTranslationStamps(db: Executor): Promise<Map<number, string>> {
+  const rows = await db
+    .selectFrom('article_translations')
+    .select([
+      'article_id',
+      sql<number>`max(updated_at)`.as('changed'),
+      sql<number>`count(*)`.as('count'),
+    ])
+    .where('published', '=', 1)
+    .groupBy('article_id')
+    .execute();
+  return new Map(rows.map((row) => [row.article_id, `${Number(row.changed)}/${Number(row.count)}`]));
+}
+
+/** When the translations of sections and categories last changed, and how many there are, as one stamp. */
+export async function treeTranslationStamp(db: Executor): Promise<string> {
+  const [sections, categories] = await Promise.all(
+    (['section_translations', 'category_translations'] as const).map((table) =>
+      db
+        .selectFrom(table)
+        .select([sql<number>`max(updated_at)`.as('changed'), sql<number>`count(*)`.as('count')])
+        .executeTakeFirstOrThrow(),
+    ),
+  );
+  return [sections, categories].map((row) => `${Number(row?.changed ?? 0)}/${Number(row?.count ?? 0)}`).join(',');
 }

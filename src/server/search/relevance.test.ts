@@ -148,5 +148,6 @@ describe.each(testDialects())('search relevance on %s', (dialect) => {
         MRR_PER_KIND,
       );
     }
-  });
+    // Three passes over 426 queries: about 25 s alone, longer on a machine busy with other work.
+  }, 120_000);
 });

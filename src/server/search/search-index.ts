@@ -20,7 +20,10 @@ const SLICE_MS = 8;
 export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface SearchDocument {
+  /** The article's id, or for a translation a key of its own (see `article_id`). */
   id: number;
+  /** A translation's article; absent when the document is the article's own version, whose id is the article's. */
+  article_id?: number;
   title: string;
   text: string;
   category: string;
@@ -64,7 +67,19 @@ export interface QueryExtras {
   synonyms?: SynonymTable;
   /** A factor for an article's score, 1 for none. */
   boost?: (id: number) => number;
+  /** The documents that may be found (the reader's language, the site's, and the versions shown); all when absent. */
+  only?: ReadonlySet<number>;
+  /** The document of each article the reader is shown, when it may be another than the one found. */
+  shown?: ReadonlyMap<number, number>;
+  /** The reader's language: documents in it weigh LANGUAGE_BOOST more than the fallbacks shown beside them. */
+  lang?: Language;
 }
+
+/** How much more a match in the reader's own language counts than one in the version shown in its place. */
+const LANGUAGE_BOOST = 1.5;
+
+/** The article a document is a version of. */
+export const articleOf = (doc: SearchDocument): number => doc.article_id ?? doc.id;
 const MIN_PREFIX_LETTERS = 3;
 /** A last word shorter than this is completed from titles and names only. */
 const NAME_PREFIX_BELOW = 5;
@@ -82,6 +97,8 @@ const fuzziness = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1
 export class SearchIndex {
   private readonly mini: MiniSearch<SearchDocument>;
   private readonly docs = new Map<number, SearchDocument>();
+  /** The documents of each article: its own version and its translations. */
+  private readonly versions = new Map<number, Set<number>>();
   /** Every folded whole word indexed (kept as articles go: a word gone only costs a lookup that finds nothing). */
   private readonly vocabulary = new Set<string>();
 
@@ -129,6 +146,10 @@ export class SearchIndex {
       if (this.docs.has(doc.id)) this.mini.discard(doc.id);
       this.mini.add(doc);
       this.docs.set(doc.id, doc);
+      const article = articleOf(doc);
+      const versions = this.versions.get(article) ?? new Set();
+      versions.add(doc.id);
+      this.versions.set(article, versions);
       if (performance.now() - sliceStarted > SLICE_MS) {
         await yieldToEventLoop();
         sliceStarted = performance.now();
@@ -139,19 +160,41 @@ export class SearchIndex {
   /** Marks which articles are restricted (for signed-in visitors only), whatever their indexed words; true if any changed. */
   restrict(restricted: ReadonlySet<number>): boolean {
     let changed = false;
-    for (const [id, doc] of this.docs) {
-      if (doc.restricted === restricted.has(id)) continue;
+    for (const doc of this.docs.values()) {
+      if (doc.restricted === restricted.has(articleOf(doc))) continue;
       doc.restricted = !doc.restricted;
       changed = true;
     }
     return changed;
   }
 
+  /** Removes documents by their ids. */
   remove(ids: number[]): void {
     for (const id of ids) {
-      if (!this.docs.delete(id)) continue;
+      const doc = this.docs.get(id);
+      if (!doc) continue;
+      this.docs.delete(id);
       this.mini.discard(id);
+      const versions = this.versions.get(articleOf(doc));
+      versions?.delete(id);
+      if (versions?.size === 0) this.versions.delete(articleOf(doc));
     }
+  }
+
+  /** Removes every version of these articles but the documents in `keep`. */
+  removeArticles(articleIds: number[], keep: ReadonlySet<number> = new Set()): void {
+    for (const article of articleIds) {
+      this.remove([...(this.versions.get(article) ?? [])].filter((id) => !keep.has(id)));
+    }
+  }
+
+  /** Each article's documents: its own version (its id) and its translations. */
+  articleVersions(): ReadonlyMap<number, ReadonlySet<number>> {
+    return this.versions;
+  }
+
+  document(id: number): SearchDocument | undefined {
+    return this.docs.get(id);
   }
 
   /**
@@ -270,26 +313,46 @@ export class SearchIndex {
     // word standing for two, needs two).
     const shared = [...wordsOf.values()].some((indexes) => indexes.size > 1);
     const options: SearchOptions = {};
-    if (!mayRead(audience, 'signed_in'))
-      options.filter = (result: SearchResult) => this.docs.get(result.id as number)?.restricted === false;
-    const boost = extras.boost;
-    if (boost) options.boostDocument = (id: unknown) => boost(id as number);
+    const anyone = mayRead(audience, 'signed_in');
+    const only = extras.only;
+    if (!anyone || only)
+      options.filter = (result: SearchResult) =>
+        (anyone || this.docs.get(result.id as number)?.restricted === false) &&
+        (!only || only.has(result.id as number));
+    const { boost, lang } = extras;
+    if (boost || lang)
+      options.boostDocument = (id: unknown) => {
+        const doc = this.docs.get(id as number);
+        if (!doc) return 1;
+        return (boost ? boost(articleOf(doc)) : 1) * (lang && doc.lang === lang ? LANGUAGE_BOOST : 1);
+      };
+    // An article found in two versions (the reader's language and the site's) is one result, the better one.
+    const seen = new Set<number>();
+    const first = (result: SearchResult) => {
+      const doc = this.docs.get(result.id as number);
+      const article = doc ? articleOf(doc) : (result.id as number);
+      if (seen.has(article)) return false;
+      seen.add(article);
+      return true;
+    };
+    const present = (result: SearchResult) => this.present(result, extras.shown);
     if (shared) {
-      const strict = this.mini.search({ combineWith: 'AND', queries: strictGroups }, options);
+      const strict = this.mini.search({ combineWith: 'AND', queries: strictGroups }, options).filter(first);
       const results =
         strict.length >= limit
           ? strict
-          : merge(strict, this.mini.search({ combineWith: 'OR', queries: groups }, options));
-      return results.slice(0, limit).map((result) => this.present(result));
+          : [...strict, ...this.mini.search({ combineWith: 'OR', queries: groups }, options).filter(first)];
+      return results.slice(0, limit).map(present);
     }
     const every: SearchResult[] = [];
     const most: SearchResult[] = [];
     for (const result of this.mini.search({ combineWith: 'OR', queries: groups }, options)) {
+      if (!first(result)) continue;
       const matched = new Set(result.queryTerms.flatMap((term) => [...(wordsOf.get(term) ?? [])]));
       (matched.size === counted.length ? every : most).push(result);
       if (every.length >= limit) break;
     }
-    return [...every, ...most].slice(0, limit).map((result) => this.present(result));
+    return [...every, ...most].slice(0, limit).map(present);
   }
 
   /**
@@ -325,7 +388,7 @@ export class SearchIndex {
     const doc = this.docs.get(id);
     if (!doc) return null;
     return {
-      id: doc.id,
+      id: articleOf(doc),
       title: doc.title,
       category_id: doc.category_id,
       section_id: doc.section_id,
@@ -335,10 +398,13 @@ export class SearchIndex {
     };
   }
 
-  private present(result: SearchResult): SearchHit {
-    const doc = this.docs.get(result.id as number) as SearchDocument;
+  /** A result as the reader sees it: in the version they are shown (`shown`), which may not be the one found. */
+  private present(result: SearchResult, shown?: ReadonlyMap<number, number>): SearchHit {
+    const found = this.docs.get(result.id as number) as SearchDocument;
+    const shownId = shown?.get(articleOf(found));
+    const doc = (shownId !== undefined ? this.docs.get(shownId) : undefined) ?? found;
     return {
-      id: doc.id,
+      id: articleOf(doc),
       title: doc.title,
       category_id: doc.category_id,
       section_id: doc.section_id,
@@ -347,11 +413,6 @@ export class SearchIndex {
       snippet: snippet(doc, new Set(result.terms)),
     };
   }
-}
-
-function merge(first: SearchResult[], second: SearchResult[]): SearchResult[] {
-  const seen = new Set(first.map((r) => r.id));
-  return [...first, ...second.filter((r) => !seen.has(r.id))];
 }
 
 /**

@@ -1,12 +1,16 @@
 import type { Executor } from '../db/database.ts';
+import { isLive } from '../content/translations.repository.ts';
 
-/** Published articles with their section and category, which the index reads names and versions from. */
+/**
+ * Articles visitors may read (their own version or a translation published), with their section and category,
+ * which the index reads names and versions from.
+ */
 const publishedArticles = (db: Executor) =>
   db
     .selectFrom('articles')
     .innerJoin('sections', 'sections.id', 'articles.section_id')
     .leftJoin('categories', 'categories.id', 'articles.category_id')
-    .where('articles.published', '=', 1);
+    .where(isLive);
 
 const indexedArticles = (db: Executor) =>
   publishedArticles(db)
@@ -15,6 +19,7 @@ const indexedArticles = (db: Executor) =>
       'articles.title',
       'articles.body_html',
       'articles.lang',
+      'articles.published',
       'articles.visibility',
       'articles.category_id',
       'articles.section_id',
@@ -41,11 +46,22 @@ export function indexedArticleChanges(db: Executor) {
     .select([
       'articles.id',
       'articles.updated_at',
+      'articles.published',
       'articles.visibility',
       'articles.section_id',
       'articles.category_id',
       'sections.updated_at as s',
       'categories.updated_at as c',
     ])
+    .execute();
+}
+
+/** The published translations of these articles, as the index reads them. */
+export function indexedTranslations(db: Executor, articleIds: number[]) {
+  return db
+    .selectFrom('article_translations')
+    .select(['article_id', 'lang', 'title', 'body_html'])
+    .where('published', '=', 1)
+    .where('article_id', 'in', articleIds)
     .execute();
 }

@@ -14,8 +14,18 @@ import {
   indexedArticleChanges,
   indexedArticlesAfter,
   indexedArticlesWithIds,
+  indexedTranslations,
   type IndexedArticleRow,
 } from './search.repository.ts';
+import { LANGUAGES } from '../../shared/constants.ts';
+import { chooseVersion, isLanguage, treeLanguage, type TreeLanguage } from '../content/translations.ts';
+import {
+  articleTranslationStamps,
+  listPublishedCategoryTranslations,
+  listPublishedSectionTranslations,
+  treeTranslationStamp,
+} from '../content/translations.repository.ts';
+import type { CategoryRow, SectionRow } from '../db/tables.ts';
 import { htmlToText } from './text.ts';
 import { isStopword, words } from './analysis.ts';
 import { createSemanticIndex, fuse, SEMANTIC_DEPTH, type Embedder } from './embeddings.ts';
@@ -23,23 +33,68 @@ import { createSemanticIndex, fuse, SEMANTIC_DEPTH, type Embedder } from './embe
 /** Articles read per query while loading, with the event loop free in between. */
 const LOAD_PAGE = 500;
 
+/** A translation's document id: below zero, where no article's id is, and one per article and language. */
+export const translationKey = (articleId: number, lang: Language) =>
+  -(articleId * 8 + LANGUAGES.indexOf(lang) + 1);
+
 /**
- * Published articles as the index reads them, each in its own language or the help centre's: all of them, or those
- * with the given ids. Read a page at a time, so a large help centre does not hold the event loop while it loads.
+ * Published versions of the articles visitors may read, as the index reads them, each in its own language with its
+ * category's and section's names in that language: all of them, or those of the articles with the given ids. Read a
+ * page at a time, so a large help centre does not hold the event loop while it loads.
  */
 export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise<SearchDocument[]> {
-  const [{ lang }, restrictions] = await Promise.all([getBranding(db), loadRestrictions(db)]);
+  const [{ lang }, tree, sectionTranslations, categoryTranslations] = await Promise.all([
+    getBranding(db),
+    loadTree(db),
+    listPublishedSectionTranslations(db),
+    listPublishedCategoryTranslations(db),
+  ]);
+  const { restrictions } = tree;
+  const sections = new Map(tree.sections.map((row) => [row.id, row]));
+  const categories = new Map(tree.categories.map((row) => [row.id, row]));
+  const treeIn = new Map<Language, TreeLanguage>();
+  const namesIn = (reader: Language) => {
+    let names = treeIn.get(reader);
+    if (!names) {
+      names = treeLanguage({ lang: reader, site: lang }, sectionTranslations, categoryTranslations);
+      treeIn.set(reader, names);
+    }
+    return names;
+  };
   const documents: SearchDocument[] = [];
   const readPage = async (page: Promise<IndexedArticleRow[]>) => {
     const rows = await page;
+    const own = (row: IndexedArticleRow) => (isLanguage(row.lang) ? row.lang : lang);
     for (const row of rows) {
+      if (row.published !== 1) continue;
       documents.push({
         id: row.id,
         title: row.title,
         text: htmlToText(row.body_html),
         category: row.category ?? '',
         section: row.section,
-        lang: (row.lang ?? lang) as Language,
+        lang: own(row),
+        category_id: row.category_id,
+        section_id: row.section_id,
+        restricted: restrictions.article(row),
+      });
+    }
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const translations = rows.length ? await indexedTranslations(db, [...byId.keys()]) : [];
+    for (const translation of translations) {
+      const row = byId.get(translation.article_id);
+      if (!row || !isLanguage(translation.lang) || translation.lang === own(row)) continue;
+      const names = namesIn(translation.lang);
+      const section = sections.get(row.section_id);
+      const category = row.category_id === null ? undefined : categories.get(row.category_id);
+      documents.push({
+        id: translationKey(row.id, translation.lang),
+        article_id: row.id,
+        title: translation.title,
+        text: htmlToText(translation.body_html),
+        category: category ? names.category(category).name : '',
+        section: section ? names.section(section).name : row.section,
+        lang: translation.lang,
         category_id: row.category_id,
         section_id: row.section_id,
         restricted: restrictions.article(row),
@@ -59,9 +114,52 @@ export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise
   }
 }
 
-async function loadRestrictions(db: Executor): Promise<Restrictions> {
+async function loadTree(
+  db: Executor,
+): Promise<{ sections: SectionRow[]; categories: CategoryRow[]; restrictions: Restrictions }> {
   const [sections, categories] = await Promise.all([listAllSections(db), listAllCategories(db)]);
-  return restrictionsOf(sections, categories);
+  return { sections, categories, restrictions: restrictionsOf(sections, categories) };
+}
+
+async function loadRestrictions(db: Executor): Promise<Restrictions> {
+  return (await loadTree(db)).restrictions;
+}
+
+/** What a reader in one language searches: the versions they are shown, and what may be found in their place. */
+interface ReaderView {
+  /** Each article's document the reader is shown (chooseVersion). */
+  shown: Map<number, number>;
+  /** Those, and the versions in the reader's language and the site's: looked in first, then the fallback. */
+  searched: Set<number>;
+}
+
+/**
+ * For each language, what its readers search (ReaderView), or null while no article has more than one version
+ * (then every document is searched and shown as it is).
+ */
+function readerViews(index: SearchIndex, site: Language): Map<Language, ReaderView> | null {
+  const versions = index.articleVersions();
+  if (![...versions.values()].some((ids) => ids.size > 1)) return null;
+  const views = new Map(
+    LANGUAGES.map((lang): [Language, ReaderView] => [lang, { shown: new Map(), searched: new Set() }]),
+  );
+  for (const [article, ids] of versions) {
+    // The article's own version first (its id is the article's), then translations in the order of LANGUAGES.
+    const docs = [...ids]
+      .map((id) => index.document(id))
+      .filter((doc) => doc !== undefined)
+      .sort((a, b) =>
+        a.id === article ? -1 : b.id === article ? 1 : LANGUAGES.indexOf(a.lang) - LANGUAGES.indexOf(b.lang),
+      );
+    for (const [lang, view] of views) {
+      const chosen = chooseVersion(docs, { lang, site });
+      if (!chosen) continue;
+      view.shown.set(article, chosen.id);
+      for (const doc of docs)
+        if (doc === chosen || doc.lang === lang || doc.lang === site) view.searched.add(doc.id);
+    }
+  }
+  return views;
 }
 
 /**
@@ -72,17 +170,21 @@ async function loadRestrictions(db: Executor): Promise<Restrictions> {
 async function loadVersions(
   db: Executor,
 ): Promise<{ versions: Map<number, string>; restricted: Set<number> }> {
-  const [{ lang }, rows, restrictions] = await Promise.all([
+  const [{ lang }, rows, restrictions, translated, tree] = await Promise.all([
     getBranding(db),
     indexedArticleChanges(db),
     loadRestrictions(db),
+    articleTranslationStamps(db),
+    treeTranslationStamp(db),
   ]);
   const restricted = new Set(rows.filter((row) => restrictions.article(row)).map((row) => row.id));
+  // Its translations, and (for their names) those of every section and category, are part of an article's version.
   return {
     versions: new Map(
       rows.map((row) => [
         row.id,
-        `${row.updated_at}:${row.c ?? ''}:${row.s}:${lang}:${restricted.has(row.id) ? 1 : 0}`,
+        `${row.updated_at}:${row.published}:${row.c ?? ''}:${row.s}:${lang}:${restricted.has(row.id) ? 1 : 0}` +
+          `:${translated.get(row.id) ?? ''}:${tree}`,
       ]),
     ),
     restricted,
@@ -136,7 +238,8 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
     : null;
   /** Documents loaded for the index are embedded too, in the background (semantic matching only). */
   const loaded = (documents: SearchDocument[]) => {
-    void semantic?.update(documents);
+    // By meaning, articles are matched in their own version (the embeddings are kept per article).
+    void semantic?.update(documents.filter((doc) => doc.article_id === undefined));
     return documents;
   };
   let semanticRetryAt = 0;
@@ -182,8 +285,11 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
           });
         return existing;
       }
-      await existing.upsert(loaded(await loadSearchDocuments(db, changed)));
-      existing.remove(removed);
+      const documents = loaded(await loadSearchDocuments(db, changed));
+      await existing.upsert(documents);
+      // A changed article may have lost a version (a translation unpublished): only what was loaded stays.
+      existing.removeArticles(changed, new Set(documents.map((doc) => doc.id)));
+      existing.removeArticles(removed);
       semantic?.remove(removed);
       return install(existing);
     })().finally(() => {
@@ -254,25 +360,36 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
   // are kept per index, so a repeated query costs a map lookup. A new index starts with an empty cache.
   let answers = new Map<string, Suggestion[]>();
   let answersFor = -1;
+  /** What each language's readers search, worked out again with every new generation. */
+  let views: Map<Language, ReaderView> | null = null;
 
   return {
+    /** The best articles for `text`, in the version a reader in `lang` (the site's when absent) is shown. */
     async suggest(
       text: string,
       limit: number,
       audience: Audience,
+      lang?: Language,
     ): Promise<{ items: Suggestion[]; fresh: boolean }> {
       const { index: searchIndex, generation: searched, fresh } = await current();
       if (answersFor !== generation) {
         answers = new Map();
         answersFor = generation;
+        views = readerViews(searchIndex, siteLang);
       }
       // An index replaced while this search waited answers, but its answer is not kept for the new one.
       const keep = searched === generation;
-      const key = `${audience}\u0000${limit}\u0000${text}`;
+      const reader = lang ?? siteLang;
+      const key = `${audience}\u0000${limit}\u0000${reader}\u0000${text}`;
       const known = keep ? answers.get(key) : undefined;
       if (known) return { items: known, fresh };
       const chosen = learned.get(learningKey(text, siteLang));
-      const extras = { synonyms, boost: chosen ? (id: number) => chosen.get(id) ?? 1 : undefined };
+      const view = views?.get(reader);
+      const extras = {
+        synonyms,
+        boost: chosen ? (id: number) => chosen.get(id) ?? 1 : undefined,
+        ...(view && { only: view.searched, shown: view.shown, lang: reader }),
+      };
       // A query of stopwords only finds nothing by its words, nor is it asked about.
       const meaningful = semantic !== null && words(text).some(({ word }) => !isStopword(word));
       const byMeaning = meaningful ? await semantic.embedQuery(text) : null;

@@ -1,4 +1,5 @@
-import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { isLive } from '../../content/translations.repository.ts';
 import type { Visibility } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import type { ArticleRow, Database, FileRow } from '../../db/tables.ts';
@@ -27,22 +28,6 @@ function readableBy<O>(
   }
   return readable;
 }
-
-/**
- * An article visitors may read: its own version or a translation is published (which one they read is chosen in
- * content/translations.ts).
- */
-export const isLive = (eb: ExpressionBuilder<Database, 'articles'>) =>
-  eb.or([
-    eb('articles.published', '=', 1),
-    eb.exists(
-      eb
-        .selectFrom('article_translations')
-        .select(sql`1`.as('one'))
-        .whereRef('article_translations.article_id', '=', 'articles.id')
-        .where('article_translations.published', '=', 1),
-    ),
-  ]);
 
 export type ArticleSummaryRow = Pick<
   ArticleRow,

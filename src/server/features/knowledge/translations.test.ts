@@ -178,6 +178,48 @@ describe.each(testDialects())('content in several languages on %s', (dialect) =>
     expect(byId(page.items, both.id)?.files.map((file) => file.id)).toEqual([manualRu.id]);
   });
 
+  it("searches the reader's language first, then the fallback, and answers each article in the version shown", async () => {
+    type Found = { items: { id: number; title: string; lang: string; snippet: string }[] };
+    const suggest = (text: string, lang?: string) =>
+      json<Found>(
+        `/api/search/knowledge/suggestions?text=${encodeURIComponent(text)}${lang ? `&lang=${lang}` : ''}`,
+      ).then((found) => found.items);
+    const [ru] = await suggest('установка', 'ru');
+    expect(ru).toMatchObject({ id: both.id, title: 'Установка приложения', lang: 'ru' });
+    expect(ru?.snippet).toBe('Скачайте приложение');
+    expect((await suggest('скачайте', 'ru'))[0]?.snippet).toContain('<mark>Скачайте</mark>');
+    // Found by its English words, shown to a Russian reader as they read it: in Russian, once.
+    const byEnglish = await suggest('install', 'ru');
+    expect(byEnglish.filter((item) => item.id === both.id)).toEqual([
+      expect.objectContaining({ title: 'Установка приложения', lang: 'ru' }),
+    ]);
+    expect((await suggest('install', 'en'))[0]).toMatchObject({
+      id: both.id,
+      title: 'Install the app',
+      lang: 'en',
+    });
+    expect((await suggest('install'))[0]).toMatchObject({ id: both.id, lang: 'en' });
+    // A fallback is found and marked: English for a Russian reader, the only Russian version for an English one.
+    expect((await suggest('billing', 'ru'))[0]).toMatchObject({ id: english.id, lang: 'en' });
+    expect((await suggest('только', 'en'))[0]).toMatchObject({ id: russian.id, lang: 'ru' });
+    // A translation still a draft is not searched.
+    expect((await suggest('сброс', 'ru')).map((item) => item.id)).not.toContain(draftRu.id);
+    // Nor is a language neither the reader's nor the site's, for an article shown in another.
+    expect((await suggest('установка', 'it')).map((item) => item.id)).not.toContain(both.id);
+
+    // A translation added is searched from the next search on, and one removed no longer is.
+    await buildArticleTranslation(t.ctx.db, {
+      article_id: english.id,
+      lang: 'it',
+      title: 'Fatturazione di base',
+    });
+    expect((await suggest('fatturazione', 'it'))[0]).toMatchObject({ id: english.id, lang: 'it' });
+    await t.ctx.db.deleteFrom('article_translations').where('lang', '=', 'it').execute();
+    await touchContent(t.ctx.db);
+    expect(await suggest('fatturazione', 'it')).toEqual([]);
+    expect((await suggest('billing', 'it'))[0]).toMatchObject({ id: english.id, lang: 'en' });
+  });
+
   it('keeps what is for signed-in visitors from anonymous ones in every language', async () => {
     expectApiError(await t.app.inject(`/api/knowledge/instruction/${members.id}?lang=ru`), 401);
     const user = await buildUser(t.ctx.db);

@@ -13,11 +13,12 @@ import { touchContent } from '../../revisions/revision.repository.ts';
 
 export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppContext): void {
   route(app, endpoints.getSuggestions, async (request, reply, session) => {
-    const { text, limit, perPage } = request.query;
+    const { text, limit, perPage, lang } = request.query;
     const { items, fresh } = await search.suggest(
       text,
       Math.min(limit ?? SUGGESTIONS_LIMIT, perPage ?? SUGGESTIONS_LIMIT),
       audienceOf(session?.user),
+      lang,
     );
     // Answered from an index still being rebuilt after a large change: right for now, not to be kept.
     if (!fresh) reply.header('Cache-Control', 'no-store');
