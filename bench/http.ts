@@ -30,6 +30,12 @@
  *   npm run bench:http
  *   BENCH_CONNECTIONS=50 BENCH_DURATION=5 BENCH_ROUNDS=3 BENCH_WORKERS=2 npm run bench:http
  *   BENCH_PHASES=flood BENCH_FLOOD_DURATION=10 npm run bench:http      (no nginx needed)
+ *
+ * Then (phase `languages`) one language against five (bench/support/languages.ts): BENCH_LANGUAGE_ARTICLES (10,000)
+ * articles in English, then the same articles each also in four more languages, each served by a fresh server:
+ * how long until it answers its first search, suggestions for different queries, article pages each rendered once
+ * and the same page kept, with the ratio of five languages to one.
+ *   BENCH_PHASES=languages BENCH_LANGUAGE_ARTICLES=10000 npm run bench:http
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -39,6 +45,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { discoverSite, percentile, pick, startSignpost } from './support/traffic.ts';
+import { compareLanguages } from './support/languages.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -47,7 +54,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const WARMUP = 2;
 /** `compare` (Signpost against nginx) and `flood` (random query strings and hosts), in this order. */
-const PHASES = (process.env.BENCH_PHASES ?? 'compare,flood').split(',').map((p) => p.trim());
+const PHASES = (process.env.BENCH_PHASES ?? 'compare,flood,languages').split(',').map((p) => p.trim());
+const LANGUAGE_ARTICLES = Number(process.env.BENCH_LANGUAGE_ARTICLES ?? 10_000);
 const FLOOD_DURATION = Number(process.env.BENCH_FLOOD_DURATION ?? 10);
 const FLOOD_CONNECTIONS = Number(process.env.BENCH_FLOOD_CONNECTIONS ?? 32);
 const FLOOD_READERS = 8;
@@ -442,3 +450,12 @@ async function flood() {
 
 if (PHASES.includes('compare')) await compare();
 if (PHASES.includes('flood')) await flood();
+if (PHASES.includes('languages')) {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-languages-'));
+  try {
+    await compareLanguages({ articles: LANGUAGE_ARTICLES, workDir, parts: ['served'] });
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
