@@ -217,17 +217,23 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
       'help/_section.md': '---\nname: Help\nposition: 1\n---\n',
       'help/first.md': '---\ntitle: First\nposition: 1\nfiles:\n  - _files/a.txt\n---\nHello **world**.\n',
       'help/_files/a.txt': 'attached',
+      'help/first.ru.md': '---\ntitle: Первая\n---\nПривет, **мир**.\n',
     });
     const imported = await signpost(['import', folder], environment.env);
     expect(imported.stderr).toBe('');
     expect(imported.stdout).toContain('articles: 1 created, 0 updated, 0 unchanged, 0 deleted');
+    expect(imported.stdout).toContain('translations: 1 created, 0 updated, 0 unchanged, 0 deleted');
     const again = await signpost(['import', folder], environment.env);
     expect(again.stdout).toContain('articles: 0 created, 0 updated, 1 unchanged, 0 deleted');
+    expect(again.stdout).toContain('translations: 0 created, 0 updated, 1 unchanged, 0 deleted');
 
     const out = path.join(writeFolder({}), 'export');
     const exported = await signpost(['export', out], environment.env);
     expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain('1 articles and 1 files to');
+    expect(exported.stdout).toContain('with 1 translations beside them');
     const files = readFolder(out);
+    expect(files.get('help/first.ru.md')?.toString()).toContain('Привет, **мир**.');
     expect(files.get('help/first.md')?.toString()).toContain('Hello **world**.');
     expect(files.get('help/_files/a.txt')?.toString()).toBe('attached');
     const refused = await signpost(['export', out], environment.env);

@@ -16,7 +16,7 @@ const IMPORT_USAGE = 'usage: signpost import DIR [--prune | --replace]';
 
 function printSummary(summary: ImportSummary) {
   for (const warning of summary.warnings) console.error(`warning: ${warning}`);
-  for (const kind of ['sections', 'categories', 'articles', 'files'] as const) {
+  for (const kind of ['sections', 'categories', 'articles', 'files', 'translations'] as const) {
     const t = summary[kind];
     console.log(
       `${kind}: ${t.created} created, ${t.updated} updated, ${t.unchanged} unchanged, ${t.deleted} deleted`,
@@ -79,7 +79,8 @@ export async function runExport(args: string[], config: Config): Promise<void> {
       exportFolder(ctx, dir, { force: values.force === true }),
     );
     console.log(
-      `exported ${summary.sections} sections, ${summary.categories} categories, ${summary.articles} articles and ${summary.files} files to ${dir}`,
+      `exported ${summary.sections} sections, ${summary.categories} categories, ${summary.articles} articles and ${summary.files} files to ${dir}` +
+        (summary.translations ? `, with ${summary.translations} translations beside them` : ''),
     );
   } catch (error) {
     if (error instanceof ExportError) throw new CliError(error.message);

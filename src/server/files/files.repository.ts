@@ -25,8 +25,8 @@ export function findFile(db: Executor, id: number): Promise<FileRow | undefined>
 }
 
 /**
- * Who may download a content file: those who may read a published article it is attached to or linked from
- * (`/files/ID/...`), or a category it is the icon of or in the description of (one visitors can see: a published
+ * Who may download a content file: those who may read a published article (or published translation of one) it is
+ * attached to or linked from (`/files/ID/...`), or a category (or a published translation's description) it is the icon of or in the description of (one visitors can see: a published
  * article they may read sits below it); everyone for the branding's logo or background. Null: nobody but the team (a
  * fresh upload in the admin, an image of a draft, whether uploaded or imported from a content folder).
  */
@@ -37,11 +37,41 @@ export async function readersOfContentFile(db: Executor, file: FileRow): Promise
     db
       .selectFrom('articles')
       .select(['visibility', 'section_id', 'category_id'])
-      .where('published', '=', 1)
       .where((eb) =>
         eb.or([
-          eb('body_html', 'like', marker),
-          eb('id', 'in', eb.selectFrom('article_files').select('article_id').where('file_id', '=', file.id)),
+          eb.and([
+            eb('published', '=', 1),
+            eb.or([
+              eb('body_html', 'like', marker),
+              eb(
+                'id',
+                'in',
+                eb.selectFrom('article_files').select('article_id').where('file_id', '=', file.id),
+              ),
+            ]),
+          ]),
+          // A published translation's body or files: the article is on the site, read in that language.
+          eb(
+            'id',
+            'in',
+            eb
+              .selectFrom('article_translations as t')
+              .select('t.article_id')
+              .where('t.published', '=', 1)
+              .where((inner) =>
+                inner.or([
+                  inner('t.body_html', 'like', marker),
+                  inner.exists(
+                    inner
+                      .selectFrom('article_translation_files as f')
+                      .select('f.file_id')
+                      .whereRef('f.article_id', '=', 't.article_id')
+                      .whereRef('f.lang', '=', 't.lang')
+                      .where('f.file_id', '=', file.id),
+                  ),
+                ]),
+              ),
+          ),
         ]),
       )
       .execute(),
@@ -78,11 +108,14 @@ async function categoriesUsing(db: Executor, fileId: number, marker: string) {
   }>`
     with recursive below(root, id) as (
       select id, id from categories where icon_file_id = ${fileId} or description like ${marker}
+        or id in (select category_id from category_translations where published = 1 and description like ${marker})
       union
       select below.root, categories.id from categories join below on categories.parent_id = below.id
     )
     select below.root, articles.visibility, articles.section_id, articles.category_id
-    from articles join below on articles.category_id = below.id where articles.published = 1
+    from articles join below on articles.category_id = below.id
+    where articles.published = 1
+      or articles.id in (select article_id from article_translations where published = 1)
   `.execute(db);
   const byRoot = new Map<number, typeof rows>();
   for (const row of rows) byRoot.set(row.root, [...(byRoot.get(row.root) ?? []), row]);

@@ -1,4 +1,10 @@
+import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type {
+  ArticleTranslationTable,
+  CategoryTranslationTable,
+  SectionTranslationTable,
+} from '../../db/tables.ts';
 
 export async function importedKeys(db: Executor) {
   const [sections, categories, articles, files] = await Promise.all([
@@ -60,4 +66,164 @@ export async function allContentKeys(db: Executor) {
 export async function detachCategories(db: Executor, ids: number[]): Promise<void> {
   if (ids.length)
     await db.updateTable('categories').set({ parent_id: null }).where('id', 'in', ids).execute();
+}
+
+/** The translations of items an import brought in (a source path), each kind whole, and their files in order. */
+export async function importedTranslations(db: Executor) {
+  const [sections, categories, articles, files] = await Promise.all([
+    db
+      .selectFrom('section_translations')
+      .innerJoin('sections', 'sections.id', 'section_translations.section_id')
+      .selectAll('section_translations')
+      .where('sections.source_path', 'is not', null)
+      .execute(),
+    db
+      .selectFrom('category_translations')
+      .innerJoin('categories', 'categories.id', 'category_translations.category_id')
+      .selectAll('category_translations')
+      .where('categories.source_path', 'is not', null)
+      .execute(),
+    db
+      .selectFrom('article_translations')
+      .innerJoin('articles', 'articles.id', 'article_translations.article_id')
+      .selectAll('article_translations')
+      .where('articles.source_path', 'is not', null)
+      .execute(),
+    db
+      .selectFrom('article_translation_files')
+      .innerJoin('articles', 'articles.id', 'article_translation_files.article_id')
+      .selectAll('article_translation_files')
+      .where('articles.source_path', 'is not', null)
+      .orderBy('article_translation_files.position')
+      .execute(),
+  ]);
+  return { sections, categories, articles, files };
+}
+
+/** Every translation and translation's file, as an export writes them. */
+export async function readAllTranslations(db: Executor) {
+  const [sections, categories, articles, files] = await Promise.all([
+    db.selectFrom('section_translations').selectAll().execute(),
+    db.selectFrom('category_translations').selectAll().execute(),
+    db.selectFrom('article_translations').selectAll().execute(),
+    db.selectFrom('article_translation_files').selectAll().orderBy('position').execute(),
+  ]);
+  return { sections, categories, articles, files };
+}
+
+export async function insertSectionTranslation(
+  db: Executor,
+  row: Insertable<SectionTranslationTable>,
+): Promise<void> {
+  await db.insertInto('section_translations').values(row).execute();
+}
+
+export async function writeSectionTranslation(
+  db: Executor,
+  key: { section_id: number; lang: string },
+  values: Updateable<SectionTranslationTable>,
+): Promise<void> {
+  await db
+    .updateTable('section_translations')
+    .set(values)
+    .where('section_id', '=', key.section_id)
+    .where('lang', '=', key.lang)
+    .execute();
+}
+
+export async function deleteSectionTranslation(
+  db: Executor,
+  key: { section_id: number; lang: string },
+): Promise<void> {
+  await db
+    .deleteFrom('section_translations')
+    .where('section_id', '=', key.section_id)
+    .where('lang', '=', key.lang)
+    .execute();
+}
+
+export async function insertCategoryTranslation(
+  db: Executor,
+  row: Insertable<CategoryTranslationTable>,
+): Promise<void> {
+  await db.insertInto('category_translations').values(row).execute();
+}
+
+export async function writeCategoryTranslation(
+  db: Executor,
+  key: { category_id: number; lang: string },
+  values: Updateable<CategoryTranslationTable>,
+): Promise<void> {
+  await db
+    .updateTable('category_translations')
+    .set(values)
+    .where('category_id', '=', key.category_id)
+    .where('lang', '=', key.lang)
+    .execute();
+}
+
+export async function deleteCategoryTranslation(
+  db: Executor,
+  key: { category_id: number; lang: string },
+): Promise<void> {
+  await db
+    .deleteFrom('category_translations')
+    .where('category_id', '=', key.category_id)
+    .where('lang', '=', key.lang)
+    .execute();
+}
+
+export async function insertArticleTranslation(
+  db: Executor,
+  row: Insertable<ArticleTranslationTable>,
+): Promise<void> {
+  await db.insertInto('article_translations').values(row).execute();
+}
+
+export async function writeArticleTranslation(
+  db: Executor,
+  key: { article_id: number; lang: string },
+  values: Updateable<ArticleTranslationTable>,
+): Promise<void> {
+  await db
+    .updateTable('article_translations')
+    .set(values)
+    .where('article_id', '=', key.article_id)
+    .where('lang', '=', key.lang)
+    .execute();
+}
+
+/** Its files go with it. */
+export async function deleteArticleTranslation(
+  db: Executor,
+  key: { article_id: number; lang: string },
+): Promise<void> {
+  await db
+    .deleteFrom('article_translation_files')
+    .where('article_id', '=', key.article_id)
+    .where('lang', '=', key.lang)
+    .execute();
+  await db
+    .deleteFrom('article_translations')
+    .where('article_id', '=', key.article_id)
+    .where('lang', '=', key.lang)
+    .execute();
+}
+
+/** A translation's files become these, in this order. */
+export async function setArticleTranslationFiles(
+  db: Executor,
+  key: { article_id: number; lang: string },
+  fileIds: number[],
+): Promise<void> {
+  await db
+    .deleteFrom('article_translation_files')
+    .where('article_id', '=', key.article_id)
+    .where('lang', '=', key.lang)
+    .execute();
+  if (fileIds.length)
+    await db
+      .insertInto('article_translation_files')
+      .values(fileIds.map((file_id, position) => ({ ...key, file_id, position })))
+      .execute();
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category, Instruction, InstructionSummary, Section } from '../../../shared/api/knowledge.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { seedDemo } from './demo.service.ts';
+import type { ImportSummary } from './import-folder.ts';
 
 /** The demo is what a new install shows; it has to exercise every screen and rule of the specification. */
 describe.each(testDialects())('the demo help centre on %s', (dialect) => {
@@ -9,9 +10,10 @@ describe.each(testDialects())('the demo help centre on %s', (dialect) => {
   let sections: Section[];
   let categories: Category[];
   let articles: InstructionSummary[];
+  let summary: ImportSummary;
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    await seedDemo(t.ctx);
+    summary = await seedDemo(t.ctx);
     sections = (await t.app.inject('/api/knowledge/all-sections')).json();
     categories = (await t.app.inject('/api/knowledge/category')).json().items;
     articles = (await t.app.inject('/api/knowledge/instruction')).json().items;
@@ -83,5 +85,26 @@ describe.each(testDialects())('the demo help centre on %s', (dialect) => {
       expect(image.statusCode, src).toBe(200);
       expect(image.headers['content-type'], src).toMatch(/^image\//);
     }
+  });
+
+  it('shows its first steps in Russian and its welcome in Portuguese, the rest in English, marked', async () => {
+    expect(summary.warnings).toEqual([]);
+    expect(summary.translations.created).toBeGreaterThanOrEqual(6);
+    const ru = (await t.app.inject('/api/knowledge/all-sections?lang=ru')).json<Section[]>();
+    expect(ru.find((s) => s.lang === 'ru')?.name).toBe('Начало работы');
+    expect(ru.filter((s) => s.lang === 'en').length).toBe(ru.length - 1);
+    const titles = (await t.app.inject('/api/knowledge/instruction?lang=ru'))
+      .json<{ items: InstructionSummary[] }>()
+      .items.filter((a) => a.lang === 'ru')
+      .map((a) => a.title);
+    expect(titles).toEqual(expect.arrayContaining(['Добро пожаловать в Lumo', 'Установка приложения Lumo']));
+    const pt = (await t.app.inject('/api/knowledge/instruction?lang=pt-BR'))
+      .json<{ items: InstructionSummary[] }>()
+      .items.filter((a) => a.lang === 'pt-BR');
+    expect(pt.map((a) => a.title)).toEqual(['Boas-vindas à Lumo']);
+    // Same articles in every language: a translation adds a version, never an article.
+    expect((await t.app.inject('/api/knowledge/instruction?lang=ru')).json().items).toHaveLength(
+      articles.length,
+    );
   });
 });

@@ -5,10 +5,12 @@ import { formatSynonymsFile, SYNONYMS_FILE } from './synonyms-file.ts';
 import type { AppContext } from '../../context.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
 import { readAll } from '../../storage/file-storage.ts';
-import { readAllContent } from './content-folder.repository.ts';
+import { readAllContent, readAllTranslations } from './content-folder.repository.ts';
 import { formatDocument } from './front-matter.ts';
-import type { Visibility } from '../../../shared/constants.ts';
-import { CATEGORY_FILE, SECTION_FILE } from './read-folder.ts';
+import type { Language, Visibility } from '../../../shared/constants.ts';
+import { CATEGORY_FILE, SECTION_FILE, translationFile } from './read-folder.ts';
+import { getStoredBranding } from '../../settings/branding.ts';
+import { groupTranslations, isLanguage } from '../../content/translations.ts';
 
 /** Written only when it is not the default, so a folder of public content reads as it always did. */
 const visibilityOf = (row: { visibility: Visibility }) =>
@@ -24,6 +26,33 @@ export interface ExportSummary {
   categories: number;
   articles: number;
   files: number;
+  /** Versions in other languages written beside their items' files, of every kind together. */
+  translations: number;
+}
+
+/** One version of an item as a file holds it: the row's own, or a translation. */
+interface Version<T> {
+  lang: Language | null;
+  text: T;
+  published: boolean;
+}
+
+/**
+ * Which version goes in the item's own file and which in `slug.<lang>.md`: the row's, unless the help centre's
+ * language changed since the item was translated and a translation is in the new one, which then takes the item's
+ * file (the import makes it the row again, with the old row as its translation). `lang` is what the item's own
+ * file says: nothing when it is in the help centre's language and translated (the import pins it), else the row's.
+ */
+function arrangeVersions<T>(
+  row: Version<T>,
+  translations: Version<T>[],
+  site: Language,
+): { main: Version<T>; lang: Language | undefined; others: Version<T>[] } {
+  const inSite = row.lang !== null && row.lang !== site && translations.find((t) => t.lang === site);
+  if (inSite)
+    return { main: inSite, lang: undefined, others: [row, ...translations.filter((t) => t !== inSite)] };
+  const lang = row.lang !== null && (row.lang !== site || translations.length === 0) ? row.lang : undefined;
+  return { main: row, lang, others: translations };
 }
 
 export class ExportError extends Error {}
@@ -66,6 +95,13 @@ export async function exportFolder(
   prepareTarget(root, options.force === true);
   const write = (relative: string, data: string | Buffer) => writeInside(root, relative, data);
   const { sections, categories, articles, files, links } = await readAllContent(ctx.db);
+  const translations = await readAllTranslations(ctx.db);
+  const site = (await getStoredBranding(ctx.db)).lang;
+  const sectionTranslations = groupTranslations(translations.sections, (t) => t.section_id);
+  const categoryTranslations = groupTranslations(translations.categories, (t) => t.category_id);
+  const articleTranslations = groupTranslations(translations.articles, (t) => t.article_id);
+  const ownLang = (row: { lang: string | null }) => (isLanguage(row.lang) ? row.lang : null);
+  let translationCount = 0;
   const fileById = new Map(files.map((f) => [f.id, f]));
   const written = new Map<number, string>();
 
@@ -95,11 +131,13 @@ export async function exportFolder(
     return result;
   };
 
-  const attachments = new Map<number, FileRow[]>();
-  for (const link of links) {
-    const file = fileById.get(link.file_id);
-    if (file) attachments.set(link.article_id, [...(attachments.get(link.article_id) ?? []), file]);
-  }
+  const attachments = new Map<string, FileRow[]>();
+  const attach = (key: string, fileId: number) => {
+    const file = fileById.get(fileId);
+    if (file) attachments.set(key, [...(attachments.get(key) ?? []), file]);
+  };
+  for (const link of links) attach(`${link.article_id}`, link.file_id);
+  for (const link of translations.files) attach(`${link.article_id}:${link.lang}`, link.file_id);
 
   write(SYNONYMS_FILE, formatSynonymsFile((await readSynonyms(ctx.db)).sets));
   const takeSectionName = nameTaker();
@@ -107,10 +145,26 @@ export async function exportFolder(
     const folder = takeSectionName(
       baseName(section.source_path) ?? slugify(section.name, `section-${section.id}`),
     );
+    const { main, lang, others } = arrangeVersions(
+      { lang: ownLang(section), text: section.name, published: true },
+      (sectionTranslations.get(section.id) ?? []).map((t) => ({
+        lang: t.lang as Language,
+        text: t.name,
+        published: t.published === 1,
+      })),
+      site,
+    );
     write(
       path.posix.join(folder, SECTION_FILE),
-      formatDocument({ name: section.name, position: section.position, ...visibilityOf(section) }, ''),
+      formatDocument({ name: main.text, position: section.position, ...visibilityOf(section), lang }, ''),
     );
+    for (const version of others) {
+      write(
+        translationFile(path.posix.join(folder, SECTION_FILE), version.lang as Language),
+        formatDocument({ name: version.text, published: version.published ? undefined : false }, ''),
+      );
+      translationCount++;
+    }
     await writeContainer(section, null, folder);
   }
 
@@ -138,68 +192,133 @@ export async function exportFolder(
         take(baseName(category.source_path) ?? slugify(category.name, `category-${category.id}`)),
       );
       const icon = category.icon_file_id !== null ? fileById.get(category.icon_file_id) : undefined;
-      const isHtml = category.description_source === null && category.description !== '';
-      const body = category.description_source ?? (await localiseHtml(category.description, sub));
+      const { main, lang, others } = arrangeVersions(
+        {
+          lang: ownLang(category),
+          text: {
+            name: category.name,
+            description: category.description,
+            source: category.description_source,
+          },
+          published: true,
+        },
+        (categoryTranslations.get(category.id) ?? []).map((t) => ({
+          lang: t.lang as Language,
+          text: { name: t.name, description: t.description, source: t.description_source },
+          published: t.published === 1,
+        })),
+        site,
+      );
+      const describe = async (text: { description: string; source: string | null }) => {
+        const isHtml = text.source === null && text.description !== '';
+        // A description written in the admin is HTML: it must not go through Markdown on the way back.
+        const body = text.source ?? (await localiseHtml(text.description, sub));
+        if (text.source !== null) await placeImages(text.description, '');
+        return { isHtml, body, format: isHtml ? 'html' : undefined };
+      };
+      const description = await describe(main.text);
       write(
         path.posix.join(sub, CATEGORY_FILE),
-        (isHtml ? formatHtmlDocument : formatDocument)(
+        (description.isHtml ? formatHtmlDocument : formatDocument)(
           {
-            name: category.name,
+            name: main.text.name,
             position: category.position,
             icon: icon ? relativeTo(sub, await placeFile(icon, sub)) : undefined,
             font_icon: category.icon_type === 'font' ? (category.font_icon ?? undefined) : undefined,
             ...visibilityOf(category),
-            // A description written in the admin is HTML: it must not go through Markdown on the way back.
-            format: isHtml ? 'html' : undefined,
+            lang,
+            format: description.format,
           },
-          body,
+          description.body,
         ),
       );
+      for (const version of others) {
+        const translated = await describe(version.text);
+        write(
+          translationFile(path.posix.join(sub, CATEGORY_FILE), version.lang as Language),
+          (translated.isHtml ? formatHtmlDocument : formatDocument)(
+            {
+              name: version.text.name,
+              published: version.published ? undefined : false,
+              format: translated.format,
+            },
+            translated.body,
+          ),
+        );
+        translationCount++;
+      }
       await writeContainer(section, category, sub);
     }
   }
 
-  async function writeArticle(article: ArticleRow, file: string, folder: string) {
-    const attached: string[] = [];
-    for (const attachment of attachments.get(article.id) ?? []) {
-      attached.push(relativeTo(folder, await placeFile(attachment, folder)));
+  /** Content files a Markdown body shows are written at their own paths, where its relative links find them. */
+  async function placeImages(html: string, folder: string) {
+    for (const image of files.filter((f) => f.source_path && html.includes(`/files/${f.id}/`))) {
+      await placeFile(image, folder);
     }
-    if (article.body_source !== null) {
-      // The Markdown refers to its images by relative path; make sure they are there.
-      for (const image of files.filter(
-        (f) => f.source_path && article.body_html.includes(`/files/${f.id}/`),
-      )) {
-        await placeFile(image, folder);
-      }
-    }
-    const body = article.body_source ?? (await localiseHtml(article.body_html, folder));
-    write(
-      file,
-      (article.body_source === null ? formatHtmlDocument : formatDocument)(
-        {
-          title: article.title,
-          position: article.position,
-          can_create_issue: article.can_create_issue === 1,
-          published: article.published === 1,
-          lang: article.lang ?? undefined,
-          ...visibilityOf(article),
-          noindex: article.noindex === 1 ? true : undefined,
-          files: attached.length ? attached : undefined,
-          // A body written in the admin is HTML: imported back as it is (sanitised), never read as Markdown.
-          format: article.body_source === null ? 'html' : undefined,
-        },
-        body,
-      ),
-    );
   }
 
-  for (const category of categories) {
-    if (category.description_source !== null) {
-      for (const image of files.filter(
-        (f) => f.source_path && category.description.includes(`/files/${f.id}/`),
-      )) {
-        await placeFile(image, '');
+  async function writeArticle(article: ArticleRow, file: string, folder: string) {
+    const { main, lang, others } = arrangeVersions(
+      {
+        lang: ownLang(article),
+        text: {
+          title: article.title,
+          html: article.body_html,
+          source: article.body_source,
+          key: `${article.id}`,
+        },
+        published: article.published === 1,
+      },
+      (articleTranslations.get(article.id) ?? []).map((t) => ({
+        lang: t.lang as Language,
+        text: {
+          title: t.title,
+          html: t.body_html,
+          source: t.body_source,
+          key: `${article.id}:${t.lang}`,
+        },
+        published: t.published === 1,
+      })),
+      site,
+    );
+    /** The item's own file says what belongs to the item too; a translation's says only what a version has. */
+    const document = async (
+      version: Version<{ title: string; html: string; source: string | null; key: string }>,
+      own: boolean,
+    ) => {
+      const attached: string[] = [];
+      for (const attachment of attachments.get(version.text.key) ?? []) {
+        attached.push(relativeTo(folder, await placeFile(attachment, folder)));
       }
+      // The Markdown refers to its images by relative path; make sure they are there.
+      if (version.text.source !== null) await placeImages(version.text.html, folder);
+      const body = version.text.source ?? (await localiseHtml(version.text.html, folder));
+      const item = own
+        ? {
+            position: article.position,
+            can_create_issue: article.can_create_issue === 1,
+            published: version.published,
+            lang,
+            ...visibilityOf(article),
+            noindex: article.noindex === 1 ? true : undefined,
+          }
+        : { published: version.published };
+      return (version.text.source === null ? formatHtmlDocument : formatDocument)(
+        {
+          title: version.text.title,
+          ...item,
+          files: attached.length ? attached : undefined,
+          // A body written in the admin is HTML: imported back as it is (sanitised), never read as Markdown.
+          format: version.text.source === null ? 'html' : undefined,
+        },
+        body,
+      );
+    };
+    write(file, await document(main, true));
+    for (const version of others) {
+      write(translationFile(file, version.lang as Language), await document(version, false));
+      translationCount++;
     }
   }
 
@@ -208,6 +327,7 @@ export async function exportFolder(
     categories: categories.length,
     articles: articles.length,
     files: written.size,
+    translations: translationCount,
   };
 }
 

@@ -6,14 +6,39 @@ import { contentTypeFor } from '../../lib/content-type.ts';
 import { FolderError } from './front-matter.ts';
 import { renderHtml, renderMarkdown } from './markdown.ts';
 import { recordRevisions } from '../../content/article-revisions.repository.ts';
-import { FolderErrors, readContentFolder, readFolderFile, type ContentFolder } from './read-folder.ts';
+import {
+  FolderErrors,
+  readContentFolder,
+  readFolderFile,
+  type ContentFolder,
+  type FolderArticle,
+  type FolderCategory,
+  type FolderSection,
+} from './read-folder.ts';
 import {
   allContentKeys,
+  deleteArticleTranslation,
   deleteAttachmentsOf,
+  deleteCategoryTranslation,
+  deleteSectionTranslation,
   detachCategories,
   importedKeys,
+  importedTranslations,
+  insertArticleTranslation,
   insertAttachments,
+  insertCategoryTranslation,
+  insertSectionTranslation,
+  setArticleTranslationFiles,
+  writeArticleTranslation,
+  writeCategoryTranslation,
+  writeSectionTranslation,
 } from './content-folder.repository.ts';
+import type { Language } from '../../../shared/constants.ts';
+import {
+  articleSourceText,
+  categorySourceText,
+  sectionSourceText,
+} from '../../content/translation-source.ts';
 import { DEMO_BRANDING } from './demo-branding.ts';
 import { getStoredBranding, updateBranding } from '../../settings/branding.ts';
 import { chunks } from '../../lib/chunks.ts';
@@ -56,6 +81,8 @@ export interface ImportSummary {
   categories: Tally;
   articles: Tally;
   files: Tally;
+  /** Versions in other languages (`slug.ru.md`, `_category.ru.md`, `_section.ru.md`), of every kind together. */
+  translations: Tally;
   warnings: string[];
   /** Whether the folder's `_synonyms.yml` changed the search synonyms. */
   synonyms?: boolean;
@@ -81,12 +108,14 @@ export async function importFolder(
   dir: string,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const folder = readContentFolder(dir);
+  const siteLang = (await getStoredBranding(ctx.db)).lang;
+  const folder = readContentFolder(dir, siteLang);
   const summary: ImportSummary = {
     sections: tally(),
     categories: tally(),
     articles: tally(),
     files: tally(),
+    translations: tally(),
     warnings: folder.warnings,
     deletedWritten: [],
     notes: [],
@@ -102,9 +131,19 @@ export async function importFolder(
     blobs.set(asset, await ctx.storage.put(readAsset(folder, asset)));
     progress(asset);
   }
-  await ctx.db.transaction().execute((trx) => writeFolder(trx, folder, blobs, summary, options, progress));
+  await ctx.db
+    .transaction()
+    .execute((trx) => writeFolder(trx, folder, blobs, summary, options, progress, siteLang));
   return summary;
 }
+
+/**
+ * The language of an item's row: what its own file says; with translations beside it, pinned to the help centre's
+ * language when the file says none, so that changing the help centre's language later re-points the fallback
+ * rather than relabelling what was written.
+ */
+const rowLang = (item: FolderSection | FolderCategory | FolderArticle, siteLang: Language) =>
+  item.translations.length ? (item.lang ?? siteLang) : item.lang;
 
 /** An asset's bytes, refused as the whole folder's problems are if it changed into something else since the check. */
 function readAsset(folder: ContentFolder, asset: string): Buffer {
@@ -123,6 +162,7 @@ async function writeFolder(
   summary: ImportSummary,
   options: ImportOptions,
   progress: (label: string) => void,
+  siteLang: Language,
 ): Promise<void> {
   const now = Date.now();
   const existing = await importedKeys(trx);
@@ -132,7 +172,12 @@ async function writeFolder(
   const changed = new Set<string>();
   const sectionIds = new Map<string, number>();
   for (const section of folder.sections) {
-    const values = { name: section.name, position: section.position, visibility: section.visibility };
+    const values = {
+      name: section.name,
+      position: section.position,
+      visibility: section.visibility,
+      lang: rowLang(section, siteLang),
+    };
     const found = existing.sections.get(section.path);
     if (found) {
       sectionIds.set(section.path, found.id);
@@ -191,6 +236,7 @@ async function writeFolder(
       icon_type: category.icon ? ('file' as const) : category.fontIcon ? ('font' as const) : null,
       font_icon: category.fontIcon,
       visibility: category.visibility,
+      lang: rowLang(category, siteLang),
     };
     const found = existing.categories.get(category.path);
     if (found) {
@@ -221,7 +267,7 @@ async function writeFolder(
       category_id: article.categoryPath === null ? null : (categoryIds.get(article.categoryPath) ?? null),
       title: article.title,
       body_source: article.format === 'html' ? null : article.body,
-      lang: article.lang,
+      lang: rowLang(article, siteLang),
       can_create_issue: article.canCreateIssue ? (1 as const) : (0 as const),
       published: article.published ? (1 as const) : (0 as const),
       visibility: article.visibility,
@@ -248,21 +294,30 @@ async function writeFolder(
     }
   }
 
+  // A link to a translation's file leads to its article (the reader's language picks the version).
+  const translatedFrom = new Map(
+    folder.articles.flatMap((article) => article.translations.map((t) => [t.file, article.path] as const)),
+  );
   // Bodies are rendered once every id is known, so relative links between articles and to files resolve.
   const resolverFor = (documentPath: string) => (reference: string) => {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(documentPath), reference));
     const file = fileIds.get(target);
     if (file) return href.file(file.id, file.name);
-    const articleId = articleIds.get(target);
+    const articleId = articleIds.get(target) ?? articleIds.get(translatedFrom.get(target) ?? '');
     if (articleId !== undefined) return href.instruction(articleId);
     const categoryId = categoryIds.get(target.replace(/\/$/, ''));
     if (categoryId !== undefined) return href.category(categoryId);
     return undefined;
   };
+  const sourceTexts = {
+    categories: new Map<number, string>(),
+    articles: new Map<number, string>(),
+  };
   for (const category of folder.categories) {
     const id = categoryIds.get(category.path) as number;
     const render = category.format === 'html' ? renderHtml : renderMarkdown;
     const description = render(category.description, resolverFor(`${category.path}/_category.md`));
+    sourceTexts.categories.set(id, categorySourceText({ name: category.name, description }));
     const found = existing.categories.get(category.path);
     if (found && found.description === description) {
       if (changed.has(category.path)) summary.categories.updated++;
@@ -292,6 +347,7 @@ async function writeFolder(
       article.body,
       resolverFor(article.path),
     );
+    sourceTexts.articles.set(id, articleSourceText({ title: article.title, body_html }));
     const found = existing.articles.get(article.path);
     const sameFiles = (attached.get(id) ?? []).join() === files.join();
     if (found && found.body_html === body_html && sameFiles) {
@@ -314,10 +370,16 @@ async function writeFolder(
   for (const ids of chunks(imported)) await deleteAttachmentsOf(trx, ids);
   for (const rows of chunks(links)) await insertAttachments(trx, rows);
   await recordRevisions(trx, revised, { action: 'imported', author: null, now });
+  await writeTranslations(trx, folder, { sectionIds, categoryIds, articleIds, fileIds }, sourceTexts, {
+    summary,
+    siteLang,
+    now,
+    resolverFor,
+  });
 
   if (options.replace) await removeOutside(trx, folder, summary);
   else if (options.prune) await prune(trx, folder, existing, summary);
-  const touched = (['sections', 'categories', 'articles', 'files'] as const).some(
+  const touched = (['sections', 'categories', 'articles', 'files', 'translations'] as const).some(
     (kind) => summary[kind].created + summary[kind].updated + summary[kind].deleted > 0,
   );
   if (touched) await touchContent(trx);
@@ -330,6 +392,163 @@ async function writeFolder(
       if (!touched) await touchContent(trx, ['search']);
     }
   }
+}
+
+/**
+ * Makes every imported item's translations what the folder says: new ones added, changed ones written, those the
+ * folder no longer has deleted. A translation added or changed keeps the text of its source as imported (the item's
+ * own file) as what it was made from, so it is not outdated; one left as it was keeps what it was made from, so a
+ * source edited in the folder shows its unchanged translations as outdated, as an edit in the admin would.
+ */
+async function writeTranslations(
+  trx: Tx,
+  folder: ContentFolder,
+  ids: {
+    sectionIds: Map<string, number>;
+    categoryIds: Map<string, number>;
+    articleIds: Map<string, number>;
+    fileIds: Map<string, { id: number }>;
+  },
+  sourceTexts: { categories: Map<number, string>; articles: Map<number, string> },
+  context: {
+    summary: ImportSummary;
+    siteLang: Language;
+    now: number;
+    resolverFor: (documentPath: string) => (reference: string) => string | undefined;
+  },
+): Promise<void> {
+  const { summary, siteLang, now, resolverFor } = context;
+  const count = summary.translations;
+  const existing = await importedTranslations(trx);
+  const keyOf = (id: number, lang: string) => `${id}:${lang}`;
+  const byKey = <T extends { lang: string }>(rows: T[], idOf: (row: T) => number) =>
+    new Map(rows.map((row) => [keyOf(idOf(row), row.lang), row]));
+  const sourceFields = (item: FolderSection | FolderCategory | FolderArticle, text: string) => ({
+    source_lang: rowLang(item, siteLang),
+    source_text: text,
+  });
+
+  const sections = byKey(existing.sections, (row) => row.section_id);
+  const keptSections = new Set<string>();
+  for (const section of folder.sections) {
+    const section_id = ids.sectionIds.get(section.path) as number;
+    for (const translation of section.translations) {
+      const key = keyOf(section_id, translation.lang);
+      keptSections.add(key);
+      const values = { name: translation.name, published: translation.published ? 1 : 0 } as const;
+      const source = sourceFields(section, sectionSourceText(section));
+      const found = sections.get(key);
+      if (!found) {
+        await insertSectionTranslation(trx, {
+          section_id,
+          lang: translation.lang,
+          ...values,
+          ...source,
+          created_at: now,
+          updated_at: now,
+        });
+        count.created++;
+      } else if (differs(found, values)) {
+        await writeSectionTranslation(trx, found, { ...values, ...source, updated_at: now });
+        count.updated++;
+      } else count.unchanged++;
+    }
+  }
+  const importedSections = new Set(ids.sectionIds.values());
+  for (const [key, row] of sections)
+    if (!keptSections.has(key) && importedSections.has(row.section_id)) {
+      await deleteSectionTranslation(trx, row);
+      count.deleted++;
+    }
+
+  const categories = byKey(existing.categories, (row) => row.category_id);
+  const keptCategories = new Set<string>();
+  for (const category of folder.categories) {
+    const category_id = ids.categoryIds.get(category.path) as number;
+    for (const translation of category.translations) {
+      const key = keyOf(category_id, translation.lang);
+      keptCategories.add(key);
+      const render = translation.format === 'html' ? renderHtml : renderMarkdown;
+      const values = {
+        name: translation.name,
+        description: render(translation.description, resolverFor(translation.file)),
+        description_source: translation.format === 'html' ? null : translation.description,
+        published: translation.published ? 1 : 0,
+      } as const;
+      const source = sourceFields(category, sourceTexts.categories.get(category_id) as string);
+      const found = categories.get(key);
+      if (!found) {
+        await insertCategoryTranslation(trx, {
+          category_id,
+          lang: translation.lang,
+          ...values,
+          ...source,
+          created_at: now,
+          updated_at: now,
+        });
+        count.created++;
+      } else if (differs(found, values)) {
+        await writeCategoryTranslation(trx, found, { ...values, ...source, updated_at: now });
+        count.updated++;
+      } else count.unchanged++;
+    }
+  }
+  const importedCategories = new Set(ids.categoryIds.values());
+  for (const [key, row] of categories)
+    if (!keptCategories.has(key) && importedCategories.has(row.category_id)) {
+      await deleteCategoryTranslation(trx, row);
+      count.deleted++;
+    }
+
+  const articles = byKey(existing.articles, (row) => row.article_id);
+  const filesOf = new Map<string, number[]>();
+  for (const row of existing.files) {
+    const key = keyOf(row.article_id, row.lang);
+    filesOf.set(key, [...(filesOf.get(key) ?? []), row.file_id]);
+  }
+  const keptArticles = new Set<string>();
+  for (const article of folder.articles) {
+    const article_id = ids.articleIds.get(article.path) as number;
+    for (const translation of article.translations) {
+      const key = keyOf(article_id, translation.lang);
+      keptArticles.add(key);
+      const render = translation.format === 'html' ? renderHtml : renderMarkdown;
+      const values = {
+        title: translation.title,
+        body_html: render(translation.body, resolverFor(translation.file)),
+        body_source: translation.format === 'html' ? null : translation.body,
+        published: translation.published ? 1 : 0,
+      } as const;
+      const files = translation.files.map((file) => (ids.fileIds.get(file) as { id: number }).id);
+      const source = sourceFields(article, sourceTexts.articles.get(article_id) as string);
+      const found = articles.get(key);
+      const sameFiles = (filesOf.get(key) ?? []).join() === files.join();
+      if (!found) {
+        await insertArticleTranslation(trx, {
+          article_id,
+          lang: translation.lang,
+          ...values,
+          ...source,
+          created_at: now,
+          updated_at: now,
+        });
+        count.created++;
+      } else if (differs(found, values) || !sameFiles) {
+        await writeArticleTranslation(trx, found, { ...values, ...source, updated_at: now });
+        count.updated++;
+      } else {
+        count.unchanged++;
+        continue;
+      }
+      await setArticleTranslationFiles(trx, { article_id, lang: translation.lang }, files);
+    }
+  }
+  const importedArticles = new Set(ids.articleIds.values());
+  for (const [key, row] of articles)
+    if (!keptArticles.has(key) && importedArticles.has(row.article_id)) {
+      await deleteArticleTranslation(trx, row);
+      count.deleted++;
+    }
 }
 
 const keptPaths = (folder: ContentFolder) => ({

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LANGUAGES } from '../../../shared/api/settings.ts';
 import {
   FONT_ICON_MAX,
+  LANGUAGES,
+  type Language,
   isFontIcon,
   tidyFontIcon,
   VISIBILITIES,
@@ -30,6 +31,39 @@ export interface FolderSection {
   name: string;
   position: number;
   visibility: Visibility;
+  /** Its own language when `_section.md` names one; null is the help centre's. */
+  lang: Language | null;
+  translations: FolderSectionTranslation[];
+}
+
+/**
+ * A version of an item in another language, from `slug.ru.md`, `_category.ru.md` or `_section.ru.md` beside the
+ * item's own file: its own text, files and published state; everything else belongs to the item.
+ */
+interface FolderTranslation {
+  /** The translation's own file. */
+  file: string;
+  lang: Language;
+  published: boolean;
+}
+
+export interface FolderSectionTranslation extends FolderTranslation {
+  name: string;
+}
+
+export interface FolderCategoryTranslation extends FolderTranslation {
+  name: string;
+  description: string;
+  format: BodyFormat;
+  images: string[];
+}
+
+export interface FolderArticleTranslation extends FolderTranslation {
+  title: string;
+  files: string[];
+  body: string;
+  format: BodyFormat;
+  images: string[];
 }
 
 export interface FolderCategory {
@@ -45,6 +79,8 @@ export interface FolderCategory {
   /** How the description is written: Markdown, or HTML as the admin's editor makes it. */
   format: BodyFormat;
   images: string[];
+  lang: Language | null;
+  translations: FolderCategoryTranslation[];
 }
 
 export interface FolderArticle {
@@ -55,13 +91,14 @@ export interface FolderArticle {
   position: number;
   canCreateIssue: boolean;
   published: boolean;
-  lang: string | null;
+  lang: Language | null;
   visibility: Visibility;
   noindex: boolean;
   files: string[];
   body: string;
   format: BodyFormat;
   images: string[];
+  translations: FolderArticleTranslation[];
 }
 
 export interface ContentFolder {
@@ -87,8 +124,8 @@ export class FolderErrors extends Error {
 
 export const SECTION_FILE = '_section.md';
 export const CATEGORY_FILE = '_category.md';
-const SECTION_KEYS = ['name', 'position', 'visibility'] as const;
-const CATEGORY_KEYS = ['name', 'position', 'icon', 'font_icon', 'format', 'visibility'] as const;
+const SECTION_KEYS = ['name', 'position', 'visibility', 'lang'] as const;
+const CATEGORY_KEYS = ['name', 'position', 'icon', 'font_icon', 'format', 'visibility', 'lang'] as const;
 const ARTICLE_KEYS = [
   'title',
   'position',
@@ -101,8 +138,58 @@ const ARTICLE_KEYS = [
   'noindex',
 ] as const;
 
+/** What a translation's own file may say; the rest belongs to the item and is written in the item's file. */
+const SECTION_TRANSLATION_KEYS = ['name', 'published', 'lang'] as const;
+const CATEGORY_TRANSLATION_KEYS = ['name', 'published', 'format', 'lang'] as const;
+const ARTICLE_TRANSLATION_KEYS = ['title', 'published', 'files', 'format', 'lang'] as const;
+
+/** `_section.ru.md` for `_section.md`, `refunds.pt-BR.md` for `refunds.md`. */
+export const translationFile = (file: string, lang: Language) => file.replace(/\.md$/i, `.${lang}.md`);
+
+/** The language a file's name gives it (`refunds.ru.md`) and the name of its source's file, or undefined. */
+export function translationOf(name: string): { source: string; lang: Language } | undefined {
+  const stem = name.replace(/\.md$/i, '');
+  for (const lang of LANGUAGES) {
+    if (stem.length > lang.length + 1 && stem.endsWith(`.${lang}`))
+      return { source: `${stem.slice(0, -lang.length - 1)}${name.slice(stem.length)}`, lang };
+  }
+  return undefined;
+}
+
 /** The newline that ends the file is not part of an HTML body (the export adds one). */
 const withoutFinalNewline = (body: string) => body.replace(/\n$/, '');
+
+function readLang(file: string, value: unknown): Language | null {
+  const lang = readString(file, 'lang', value) ?? null;
+  if (lang !== null && !(LANGUAGES as readonly string[]).includes(lang))
+    throw new FolderError(file, `lang must be one of ${LANGUAGES.join(', ')}`);
+  return lang as Language | null;
+}
+
+/** A translation's file says only what a version has; what belongs to the item is named as such, not as unknown. */
+function checkTranslationKeys(
+  file: string,
+  data: Record<string, unknown>,
+  allowed: readonly string[],
+  itemKeys: readonly string[],
+  sourceFile: string,
+): void {
+  const misplaced = Object.keys(data).filter((key) => !allowed.includes(key) && itemKeys.includes(key));
+  if (misplaced.length) {
+    throw new FolderError(
+      file,
+      `${misplaced.join(', ')} belong${misplaced.length === 1 ? 's' : ''} to the item, not to one language: set ${misplaced.length === 1 ? 'it' : 'them'} in ${path.posix.basename(sourceFile)}`,
+    );
+  }
+  checkKeys(file, data, allowed);
+}
+
+/** A translation's front-matter `lang`, when given, must be the one its file name says. */
+function checkTranslationLang(file: string, lang: Language, value: unknown): void {
+  const said = readString(file, 'lang', value);
+  if (said !== undefined && said !== lang)
+    throw new FolderError(file, `lang says ${said}, but the file name says ${lang}`);
+}
 
 function readFormat(file: string, value: unknown): BodyFormat {
   const format = readString(file, 'format', value) ?? 'markdown';
@@ -217,7 +304,7 @@ export const humanize = (name: string) => {
  * Reads a content folder completely and checks it before anything is stored, collecting every problem so the
  * author can fix them in one go. Nothing here touches the database.
  */
-export function readContentFolder(root: string): ContentFolder {
+export function readContentFolder(root: string, siteLang: Language = 'en'): ContentFolder {
   const absoluteRoot = path.resolve(root);
   if (!fs.existsSync(absoluteRoot) || !fs.statSync(absoluteRoot).isDirectory()) {
     throw new FolderErrors([new FolderError(root, 'is not a folder')]);
@@ -322,6 +409,7 @@ export function readContentFolder(root: string): ContentFolder {
     sectionPath: string,
     categoryPath: string | null,
     fallbackPosition: number,
+    translationLangs: Language[],
   ) => {
     const { data, body } = readDocument(relative);
     check(() => checkKeys(relative, data, ARTICLE_KEYS), undefined);
@@ -330,13 +418,11 @@ export function readContentFolder(root: string): ContentFolder {
       (file) => resolveAsset(relative, file, 'attachment'),
     );
     const format = check(() => readFormat(relative, data.format), 'markdown');
-    const lang = check(() => {
-      const value = readString(relative, 'lang', data.lang) ?? null;
-      if (value !== null && !(LANGUAGES as readonly string[]).includes(value)) {
-        throw new FolderError(relative, `lang must be one of ${LANGUAGES.join(', ')}`);
-      }
-      return value;
-    }, null);
+    const lang = check(() => readLang(relative, data.lang), null);
+    const translations = checkEach(translationLangs, (translationLang) =>
+      readArticleTranslation(translationFile(relative, translationLang), translationLang, relative),
+    );
+    checkVersions(relative, lang, translations);
     folder.articles.push({
       path: relative,
       sectionPath,
@@ -355,20 +441,142 @@ export function readContentFolder(root: string): ContentFolder {
       body: format === 'html' ? withoutFinalNewline(body) : body,
       format,
       images: bodyAssets(relative, body, format),
+      translations,
     });
+  };
+
+  const readArticleTranslation = (
+    relative: string,
+    lang: Language,
+    sourceFile: string,
+  ): FolderArticleTranslation => {
+    const { data, body } = readDocument(relative);
+    check(
+      () => checkTranslationKeys(relative, data, ARTICLE_TRANSLATION_KEYS, ARTICLE_KEYS, sourceFile),
+      undefined,
+    );
+    check(() => checkTranslationLang(relative, lang, data.lang), undefined);
+    const files = checkEach(
+      check(() => readStringList(relative, 'files', data.files), []),
+      (file) => resolveAsset(relative, file, 'attachment'),
+    );
+    const format = check(() => readFormat(relative, data.format), 'markdown');
+    return {
+      file: relative,
+      lang,
+      title:
+        check(() => readString(relative, 'title', data.title), undefined) ??
+        humanize(path.posix.basename(sourceFile)),
+      published: check(() => readBoolean(relative, 'published', data.published), undefined) ?? true,
+      files: [...new Set(files)],
+      body: format === 'html' ? withoutFinalNewline(body) : body,
+      format,
+      images: bodyAssets(relative, body, format),
+    };
+  };
+
+  /** `_category.ru.md` beside `_category.md`: the languages whose file is there, in the order of LANGUAGES. */
+  const metaTranslations = (meta: string) =>
+    LANGUAGES.filter((lang) => isPresent(translationFile(meta, lang)));
+
+  const readCategoryTranslation = (meta: string, lang: Language, fallbackName: string) => {
+    const relative = translationFile(meta, lang);
+    const { data, body } = readDocument(relative);
+    check(
+      () => checkTranslationKeys(relative, data, CATEGORY_TRANSLATION_KEYS, CATEGORY_KEYS, meta),
+      undefined,
+    );
+    check(() => checkTranslationLang(relative, lang, data.lang), undefined);
+    const format = check(() => readFormat(relative, data.format), 'markdown');
+    return {
+      file: relative,
+      lang,
+      name: check(() => readString(relative, 'name', data.name), undefined) ?? fallbackName,
+      published: check(() => readBoolean(relative, 'published', data.published), undefined) ?? true,
+      description: format === 'html' ? withoutFinalNewline(body) : body,
+      format,
+      images: bodyAssets(relative, body, format),
+    };
+  };
+
+  const readSectionTranslation = (meta: string, lang: Language, fallbackName: string) => {
+    const relative = translationFile(meta, lang);
+    const { data, body } = readDocument(relative);
+    check(
+      () => checkTranslationKeys(relative, data, SECTION_TRANSLATION_KEYS, SECTION_KEYS, meta),
+      undefined,
+    );
+    check(() => checkTranslationLang(relative, lang, data.lang), undefined);
+    if (body.trim())
+      errors.push(new FolderError(relative, 'a section has no description: leave the body empty'));
+    return {
+      file: relative,
+      lang,
+      name: check(() => readString(relative, 'name', data.name), undefined) ?? fallbackName,
+      published: check(() => readBoolean(relative, 'published', data.published), undefined) ?? true,
+    };
+  };
+
+  /**
+   * The item's own file is its version in the help centre's language, or (its `lang`) in another one when the
+   * folder has no version in the help centre's; no two versions share a language.
+   */
+  const checkVersions = (sourceFile: string, own: Language | null, translations: FolderTranslation[]) => {
+    const source = path.posix.basename(sourceFile);
+    for (const translation of translations) {
+      if (translation.lang === siteLang)
+        errors.push(
+          new FolderError(
+            translation.file,
+            `is in the help centre's language (${siteLang}), which is ${source}'s: write that version in ${source}`,
+          ),
+        );
+      else if (translation.lang === own)
+        errors.push(
+          new FolderError(
+            translation.file,
+            `${source} is in ${own} already (its lang): one version a language`,
+          ),
+        );
+    }
   };
 
   const readContainer = (relative: string, sectionPath: string, parentPath: string | null) => {
     const entries = listDir(relative);
-    const articles = entries.filter(
+    const documents = entries.filter(
       (e) => e.isFile() && e.name.toLowerCase().endsWith('.md') && !e.name.startsWith('_'),
     );
-    const subfolders = entries.filter((e) => e.isDirectory() && !isAssetFolder(e.name));
+    const articles = documents.filter((e) => !translationOf(e.name));
+    const sourceNames = new Set(articles.map((e) => e.name));
+    const translated = new Map<string, Language[]>();
+    for (const entry of documents) {
+      const translation = translationOf(entry.name);
+      if (!translation) continue;
+      if (!sourceNames.has(translation.source)) {
+        errors.push(
+          new FolderError(
+            path.posix.join(relative, entry.name),
+            `is a translation (${translation.lang}) of ${translation.source}, which is not beside it: a translation needs its source`,
+          ),
+        );
+      } else
+        translated.set(translation.source, [...(translated.get(translation.source) ?? []), translation.lang]);
+    }
     const articlePositions = defaultPositions(articles.map((e) => e.name));
     for (const entry of articles) {
       const file = path.posix.join(relative, entry.name);
-      attempt(() => readArticle(file, sectionPath, parentPath, articlePositions.get(entry.name) ?? 0));
+      const langs = translated.get(entry.name) ?? [];
+      attempt(() =>
+        readArticle(
+          file,
+          sectionPath,
+          parentPath,
+          articlePositions.get(entry.name) ?? 0,
+          LANGUAGES.filter((lang) => langs.includes(lang)),
+        ),
+      );
     }
+    const subfolders = entries.filter((e) => e.isDirectory() && !isAssetFolder(e.name));
     const categoryPositions = defaultPositions(subfolders.map((e) => e.name));
     for (const entry of subfolders) {
       const categoryPath = path.posix.join(relative, entry.name);
@@ -380,11 +588,17 @@ export function readContentFolder(root: string): ContentFolder {
         const fontIcon = check(() => readFontIcon(meta, data.font_icon), null);
         if (icon && fontIcon) errors.push(new FolderError(meta, 'give either icon or font_icon, not both'));
         const format = check(() => readFormat(meta, data.format), 'markdown');
+        const name = check(() => readString(meta, 'name', data.name), undefined) ?? humanize(entry.name);
+        const lang = check(() => readLang(meta, data.lang), null);
+        const translations = checkEach(metaTranslations(meta), (translationLang) =>
+          readCategoryTranslation(meta, translationLang, name),
+        );
+        checkVersions(meta, lang, translations);
         folder.categories.push({
           path: categoryPath,
           sectionPath,
           parentPath,
-          name: check(() => readString(meta, 'name', data.name), undefined) ?? humanize(entry.name),
+          name,
           position:
             check(() => readInteger(meta, 'position', data.position), undefined) ??
             categoryPositions.get(entry.name) ??
@@ -395,6 +609,8 @@ export function readContentFolder(root: string): ContentFolder {
           visibility: check(() => readVisibility(meta, data.visibility), 'everyone'),
           format,
           images: bodyAssets(meta, body, format),
+          lang,
+          translations,
         });
       });
       // Read on even when the category's own file is broken: its articles' problems belong in the same report.
@@ -424,14 +640,22 @@ export function readContentFolder(root: string): ContentFolder {
       check(() => checkKeys(meta, data, SECTION_KEYS), undefined);
       if (body.trim())
         errors.push(new FolderError(meta, 'a section has no description: leave the body empty'));
+      const name = check(() => readString(meta, 'name', data.name), undefined) ?? humanize(entry.name);
+      const lang = check(() => readLang(meta, data.lang), null);
+      const translations = checkEach(metaTranslations(meta), (translationLang) =>
+        readSectionTranslation(meta, translationLang, name),
+      );
+      checkVersions(meta, lang, translations);
       folder.sections.push({
         path: sectionPath,
-        name: check(() => readString(meta, 'name', data.name), undefined) ?? humanize(entry.name),
+        name,
         position:
           check(() => readInteger(meta, 'position', data.position), undefined) ??
           sectionPositions.get(entry.name) ??
           0,
         visibility: check(() => readVisibility(meta, data.visibility), 'everyone'),
+        lang,
+        translations,
       });
     });
     readContainer(sectionPath, sectionPath, null);
@@ -440,7 +664,9 @@ export function readContentFolder(root: string): ContentFolder {
   // By file, each file's problems in the order they were found: the walk's order depends on the file system.
   if (errors.length)
     throw new FolderErrors(errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
-  const articlePaths = new Set(folder.articles.map((article) => article.path));
+  const articlePaths = new Set(
+    folder.articles.flatMap((article) => [article.path, ...article.translations.map((t) => t.file)]),
+  );
   for (const { from, link } of articleLinks) {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), link));
     if (!articlePaths.has(target))
