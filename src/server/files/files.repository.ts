@@ -37,11 +37,41 @@ export async function readersOfContentFile(db: Executor, file: FileRow): Promise
     db
       .selectFrom('articles')
       .select(['visibility', 'section_id', 'category_id'])
-      .where('published', '=', 1)
       .where((eb) =>
         eb.or([
-          eb('body_html', 'like', marker),
-          eb('id', 'in', eb.selectFrom('article_files').select('article_id').where('file_id', '=', file.id)),
+          eb.and([
+            eb('published', '=', 1),
+            eb.or([
+              eb('body_html', 'like', marker),
+              eb(
+                'id',
+                'in',
+                eb.selectFrom('article_files').select('article_id').where('file_id', '=', file.id),
+              ),
+            ]),
+          ]),
+          // A published translation shows the file (in its body or among its own attachments).
+          eb(
+            'id',
+            'in',
+            eb
+              .selectFrom('article_translations as t')
+              .select('t.article_id')
+              .where('t.published', '=', 1)
+              .where((inner) =>
+                inner.or([
+                  inner('t.body_html', 'like', marker),
+                  inner.exists(
+                    inner
+                      .selectFrom('article_translation_files as f')
+                      .select('f.file_id')
+                      .whereRef('f.article_id', '=', 't.article_id')
+                      .whereRef('f.lang', '=', 't.lang')
+                      .where('f.file_id', '=', file.id),
+                  ),
+                ]),
+              ),
+          ),
         ]),
       )
       .execute(),
