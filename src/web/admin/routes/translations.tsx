@@ -1,6 +1,5 @@
 import { Link, useLoaderData, useNavigate, type LoaderFunctionArgs } from 'react-router';
 import type { TranslationStatus, TranslationStatusItem } from '../../../shared/api/admin-translations.ts';
-import { TRANSLATION_STATUS_LIMIT } from '../../../shared/api/admin-translations.ts';
 import { LANGUAGES, type Language } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { translationPath } from '../features/editor/translations-area.tsx';
@@ -29,7 +28,7 @@ function ItemTable({
 }) {
   if (items.length === 0) return <p className="muted">Nothing here.</p>;
   return (
-    <table className="report-table translations-table">
+    <table className="data-table report-table translations-table">
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
@@ -70,7 +69,8 @@ export function TranslationsPage() {
   const status = useLoaderData() as TranslationStatus;
   const navigate = useNavigate();
   const chosen = status.counts.find((c) => c.lang === status.lang);
-  const cut = (n: number) => (n > TRANSLATION_STATUS_LIMIT ? ` (the first ${TRANSLATION_STATUS_LIMIT})` : '');
+  // The server lists a limited number of items per kind; the counts are whole.
+  const cut = (n: number, shown: number) => (n > shown ? ` (the first ${shown})` : '');
   return (
     <div className="translations-page">
       <h1 tabIndex={-1}>Translations</h1>
@@ -121,7 +121,7 @@ export function TranslationsPage() {
           <section aria-labelledby="outdated-heading">
             <h2 id="outdated-heading">
               Outdated in {LANGUAGE_NAMES[status.lang]}
-              {cut(chosen.outdated)}
+              {cut(chosen.outdated, status.outdated.length)}
             </h2>
             <ItemTable
               items={status.outdated}
@@ -133,7 +133,7 @@ export function TranslationsPage() {
           <section aria-labelledby="missing-heading">
             <h2 id="missing-heading">
               Missing in {LANGUAGE_NAMES[status.lang]}
-              {cut(chosen.missing)}
+              {cut(chosen.missing, status.missing.length)}
             </h2>
             {status.lang === status.site && <p className="muted">Items written only in other languages.</p>}
             <ItemTable

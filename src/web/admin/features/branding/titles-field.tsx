@@ -47,7 +47,7 @@ export function TitlesField({
   const set = (lang: Language, key: 'knowledge_title' | 'site_title', value: string) =>
     onChange({ ...form, [lang]: { ...form[lang], [key]: value } });
   return (
-    <fieldset className="titles-field">
+    <fieldset className="choice-group titles-field">
       <legend>Titles in other languages</legend>
       <p className="field-hint">
         For visitors reading another language. Left empty, the site title stays as above and the help centre
