@@ -24,6 +24,8 @@ const screens = () => [
   { path: `/admin/requests/${ticketId}`, heading: 'The thermostat does not heat' },
   { path: '/admin/users', heading: 'Users' },
   { path: '/admin/search-report', heading: 'Search report' },
+  { path: '/admin/translations', heading: 'Translations' },
+  { path: '/admin/articles/1/translations/ru', heading: 'Translate: Русский (Russian)' },
 ];
 
 async function axeViolations(page: Page, screen: string): Promise<string[]> {
@@ -110,7 +112,7 @@ describe('the admin app on a phone (375 × 812)', () => {
       const box = await signOut.boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= NARROW.width, screen.path).toBe(true);
       expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allInnerTexts()).toEqual(
-        ['Content', 'Requests', 'Feedback', 'Search', 'Branding', 'Users'],
+        ['Content', 'Requests', 'Feedback', 'Search', 'Translations', 'Branding', 'Users'],
       );
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(NARROW.width);
       findings.push(...(await axeViolations(page, `${screen.path} with the menu open`)));

@@ -27,6 +27,7 @@ import { registerAdminSectionRoutes } from './features/admin-sections/admin-sect
 import { registerAdminCategoryRoutes } from './features/admin-categories/admin-categories.routes.ts';
 import { registerAdminArticleRoutes } from './features/admin-articles/admin-articles.routes.ts';
 import { registerAdminBrandingRoutes } from './features/admin-branding/admin-branding.routes.ts';
+import { registerAdminTranslationRoutes } from './features/admin-translations/admin-translations.routes.ts';
 import { registerAdminUserRoutes } from './features/admin-users/admin-users.routes.ts';
 import { registerAdminFileRoutes } from './features/admin-files/admin-files.routes.ts';
 import { registerArticlePreviewRoute } from './features/pages/article-preview.routes.ts';
@@ -141,6 +142,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerAdminArticleRoutes(app, ctx);
   registerArticlePreviewRoute(app, ctx);
   registerAdminBrandingRoutes(app, ctx);
+  registerAdminTranslationRoutes(app, ctx);
   registerAdminUserRoutes(app, ctx);
   registerAdminFileRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);

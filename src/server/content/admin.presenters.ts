@@ -7,6 +7,7 @@ import type {
   AdminUser,
   Revision,
   RevisionSummary,
+  TranslationSummary,
 } from '../../shared/api/admin.ts';
 import type { Language } from '../../shared/api/settings.ts';
 import { href } from '../../shared/paths.ts';
@@ -22,8 +23,10 @@ import type {
 
 const isoOf = (millis: number) => new Date(Number(millis)).toISOString();
 
-export function presentAdminSection(section: SectionRow): AdminSection {
+export function presentAdminSection(section: SectionRow, translations?: TranslationSummary[]): AdminSection {
   return {
+    lang: section.lang as Language | null,
+    ...(translations && { translations }),
     id: section.id,
     name: section.name,
     position: section.position,
@@ -32,8 +35,14 @@ export function presentAdminSection(section: SectionRow): AdminSection {
   };
 }
 
-export function presentAdminCategory(category: CategoryRow, icon: FileRow | undefined): AdminCategory {
+export function presentAdminCategory(
+  category: CategoryRow,
+  icon: FileRow | undefined,
+  translations?: TranslationSummary[],
+): AdminCategory {
   return {
+    lang: category.lang as Language | null,
+    ...(translations && { translations }),
     id: category.id,
     section_id: category.section_id,
     parent_id: category.parent_id,
@@ -89,6 +98,7 @@ export function presentAdminArticle(
   article: ArticleRow,
   files: FileRow[],
   revisionId: number | null,
+  translations: TranslationSummary[],
 ): AdminArticle {
   return {
     ...presentAdminArticleSummary(article),
@@ -98,6 +108,7 @@ export function presentAdminArticle(
     files: files.map(presentAdminFile),
     revision_id: revisionId ?? 0,
     created_at: isoOf(article.created_at),
+    translations,
   };
 }
 

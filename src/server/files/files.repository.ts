@@ -26,9 +26,10 @@ export function findFile(db: Executor, id: number): Promise<FileRow | undefined>
 
 /**
  * Who may download a content file: those who may read a published article (or published translation of one) it is
- * attached to or linked from (`/files/ID/...`), or a category (or a published translation's description) it is the icon of or in the description of (one visitors can see: a published
- * article they may read sits below it); everyone for the branding's logo or background. Null: nobody but the team (a
- * fresh upload in the admin, an image of a draft, whether uploaded or imported from a content folder).
+ * attached to or linked from (`/files/ID/...`), or a category it is the icon of or in the description of (its own,
+ * or a published translation's) that visitors can see (a published article they may read sits below it); everyone
+ * for the branding's logo or background. Null: nobody but the team (a fresh upload in the admin, an image of a
+ * draft, whether uploaded or imported from a content folder).
  */
 export async function readersOfContentFile(db: Executor, file: FileRow): Promise<Audience | null> {
   if (file.kind !== 'content') return null;

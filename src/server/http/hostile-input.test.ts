@@ -17,8 +17,11 @@ import { signFileLink } from '../tickets/file-links.ts';
 import { WEB_DIST } from '../render/web-assets.ts';
 import {
   buildArticle,
+  buildArticleTranslation,
   buildCategory,
+  buildCategoryTranslation,
   buildSection,
+  buildSectionTranslation,
   buildUser,
   DEFAULT_PASSWORD,
 } from '../testing/factories.ts';
@@ -418,6 +421,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
         logo_file_id: null,
         background_file_id: null,
         footer_links: [{ label: 'Status {n}', url: 'https://status.example.com/{n}' }],
+        titles: { ru: { knowledge_title: 'Справка {n}', site_title: 'Сайт' } },
       },
     }),
   },
@@ -450,7 +454,94 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     role: 'admin',
     input: async (fx) => ({ params: { id: (await throwawayUser(fx)).id } }),
   },
+  // Translations: reads and saves go to the fixture's items; publishing and deleting to a translation made for them.
+  'GET /api/admin/translations': { role: 'admin', input: () => ({ query: { lang: 'ru' } }) },
+  'GET /api/admin/sections/:id/translations/:lang': {
+    role: 'admin',
+    input: (fx) => ({ params: { id: fx.sectionId, lang: 'ru' } }),
+  },
+  'GET /api/admin/categories/:id/translations/:lang': {
+    role: 'admin',
+    input: (fx) => ({ params: { id: fx.categoryId, lang: 'ru' } }),
+  },
+  'GET /api/admin/articles/:id/translations/:lang': {
+    role: 'admin',
+    input: (fx) => ({ params: { id: fx.articleId, lang: 'ru' } }),
+  },
+  'PUT /api/admin/sections/:id/translations/:lang': {
+    role: 'admin',
+    input: (fx) => ({
+      params: { id: fx.sectionId, lang: 'ru' },
+      body: { name: 'Раздел {n}', published: true },
+    }),
+  },
+  'PUT /api/admin/categories/:id/translations/:lang': {
+    role: 'admin',
+    input: (fx) => ({
+      params: { id: fx.categoryId, lang: 'ru' },
+      body: { name: 'Категория {n}', description: '<p>Описание {n}</p>', published: true },
+    }),
+  },
+  'PUT /api/admin/articles/:id/translations/:lang': {
+    role: 'admin',
+    input: (fx) => ({
+      params: { id: fx.articleId, lang: 'ru' },
+      body: { title: 'Статья {n}', body_html: '<p>Текст {n}</p>', published: false, file_ids: [fx.fileId] },
+    }),
+  },
+  'PUT /api/admin/sections/:id/translations/:lang/published': {
+    role: 'admin',
+    input: async (fx) => ({
+      params: { id: (await translatedSection(fx)).section_id, lang: 'it' },
+      body: { published: false },
+    }),
+  },
+  'PUT /api/admin/categories/:id/translations/:lang/published': {
+    role: 'admin',
+    input: async (fx) => ({
+      params: { id: (await translatedCategory(fx)).category_id, lang: 'it' },
+      body: { published: false },
+    }),
+  },
+  'PUT /api/admin/articles/:id/translations/:lang/published': {
+    role: 'admin',
+    input: async (fx) => ({
+      params: { id: (await translatedArticle(fx)).article_id, lang: 'it' },
+      body: { published: true },
+    }),
+  },
+  'DELETE /api/admin/sections/:id/translations/:lang': {
+    role: 'admin',
+    input: async (fx) => ({ params: { id: (await translatedSection(fx)).section_id, lang: 'it' } }),
+  },
+  'DELETE /api/admin/categories/:id/translations/:lang': {
+    role: 'admin',
+    input: async (fx) => ({ params: { id: (await translatedCategory(fx)).category_id, lang: 'it' } }),
+  },
+  'DELETE /api/admin/articles/:id/translations/:lang': {
+    role: 'admin',
+    input: async (fx) => ({ params: { id: (await translatedArticle(fx)).article_id, lang: 'it' } }),
+  },
 };
+
+const translatedSection = async (fx: Fixture) =>
+  buildSectionTranslation(fx.ctx.db, {
+    section_id: (await buildSection(fx.ctx.db)).id,
+    lang: 'it',
+    name: 'Sezione',
+  });
+const translatedCategory = async (fx: Fixture) =>
+  buildCategoryTranslation(fx.ctx.db, {
+    category_id: (await buildCategory(fx.ctx.db, { section_id: fx.sectionId })).id,
+    lang: 'it',
+    name: 'Categoria',
+  });
+const translatedArticle = async (fx: Fixture) =>
+  buildArticleTranslation(fx.ctx.db, {
+    article_id: (await buildArticle(fx.ctx.db, { section_id: fx.sectionId, published: 0 })).id,
+    lang: 'it',
+    published: 0,
+  });
 
 let counter = 0;
 const throwawayUser = (fx: Fixture) =>

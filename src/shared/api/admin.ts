@@ -3,7 +3,7 @@ import { FONT_ICON_MAX, FONT_ICON_PATTERN } from '../constants.ts';
 import { UserRoleSchema } from './auth.ts';
 import { Id, Paged } from './common.ts';
 import { FOOTER_LINKS_MAX } from '../footer-links.ts';
-import { FooterLink, Language } from './settings.ts';
+import { BrandingTitles, FooterLink, Language } from './settings.ts';
 
 /**
  * The authoring contract: what the admin app at /admin (and any script with an admin's token) reads and writes.
@@ -25,12 +25,28 @@ const FontIcon = Type.Union([
   Type.Null(),
 ]);
 
+/** One translation of an item, as the item's admin answers list them (our addition). */
+export const TranslationSummary = Type.Object({
+  lang: Language,
+  published: Type.Boolean(),
+  /** The source (the version in the site's language, else the item's own) changed since it was last saved. */
+  outdated: Type.Boolean(),
+  updated_at: IsoTime,
+});
+export type TranslationSummary = Static<typeof TranslationSummary>;
+/** The item's translations, in the order of LANGUAGES; none for a language is "missing". */
+const Translations = Type.Array(TranslationSummary);
+/** The item's own language (pinned the first time it is translated); null means the help centre's. */
+const OwnLang = Type.Union([Language, Type.Null()]);
+
 export const AdminSection = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   position: Type.Integer(),
   visibility: VisibilitySchema,
   updated_at: IsoTime,
+  lang: Type.Optional(OwnLang),
+  translations: Type.Optional(Translations),
 });
 export type AdminSection = Static<typeof AdminSection>;
 
@@ -47,6 +63,8 @@ export const AdminCategory = Type.Object({
   icon_url: Type.Union([Type.String(), Type.Null()]),
   visibility: VisibilitySchema,
   updated_at: IsoTime,
+  lang: Type.Optional(OwnLang),
+  translations: Type.Optional(Translations),
 });
 export type AdminCategory = Static<typeof AdminCategory>;
 
@@ -94,6 +112,7 @@ export const AdminArticle = Type.Object({
   /** The newest revision: send it back as base_revision_id so a save over someone else's is refused (409). */
   revision_id: Type.Integer(),
   created_at: IsoTime,
+  translations: Translations,
 });
 export type AdminArticle = Static<typeof AdminArticle>;
 
@@ -301,6 +320,21 @@ export const BrandingUpdateBody = Type.Object({
   background_file_id: Type.Optional(NullableId),
   /** The footer's links as a whole, in order; [] removes them. */
   footer_links: Type.Optional(Type.Array(FooterLink, { maxItems: FOOTER_LINKS_MAX })),
+  /** The titles per language other than `lang`, as a whole; {} removes them. Empty titles fall back. */
+  titles: Type.Optional(
+    Type.Partial(
+      Type.Object(
+        {
+          en: BrandingTitles,
+          ru: BrandingTitles,
+          'pt-BR': BrandingTitles,
+          it: BrandingTitles,
+          sk: BrandingTitles,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  ),
 });
 export type BrandingUpdateBody = Static<typeof BrandingUpdateBody>;
 

@@ -12,6 +12,12 @@ import { SearchReportPage, searchReportLoader } from './routes/search-report.tsx
 import { SearchTuningPage, searchTuningLoader } from './routes/search-tuning.tsx';
 import { SignInPage } from './routes/sign-in.tsx';
 import { UsersPage, usersLoader } from './routes/users.tsx';
+import { translationLoader } from './routes/translation.tsx';
+import { TranslationsPage, translationsLoader } from './routes/translations.tsx';
+
+const translationPage = async () => ({
+  Component: (await import('./routes/translation-page.tsx')).TranslationPage,
+});
 
 /** Loaders of the frame run again only when asked to (after a branding save), not on every move inside. */
 const onlyWhenAsked = ({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) =>
@@ -64,6 +70,28 @@ export const routes: RouteObject[] = [
           { path: 'search-tuning', loader: adminOnly(searchTuningLoader), Component: SearchTuningPage },
           { path: 'branding', loader: adminOnly(brandingLoader), Component: BrandingPage },
           { path: 'users', loader: adminOnly(usersLoader), Component: UsersPage },
+          {
+            path: 'translations',
+            loader: adminOnly(translationsLoader),
+            Component: TranslationsPage,
+            // The language tabs change only the query.
+            shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.search !== nextUrl.search,
+          },
+          {
+            path: 'articles/:id/translations/:lang',
+            loader: adminOnly(translationLoader('article')),
+            lazy: translationPage,
+          },
+          {
+            path: 'categories/:id/translations/:lang',
+            loader: adminOnly(translationLoader('category')),
+            lazy: translationPage,
+          },
+          {
+            path: 'sections/:id/translations/:lang',
+            loader: adminOnly(translationLoader('section')),
+            lazy: translationPage,
+          },
           { path: '*', Component: AdminNotFound },
         ],
       },

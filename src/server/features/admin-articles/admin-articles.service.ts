@@ -16,6 +16,7 @@ import {
 } from '../../content/content.repository.ts';
 import { presentAdminArticle, revisionFileIds } from '../../content/admin.presenters.ts';
 import { cleanHtml } from '../../html/clean-html.ts';
+import { articleSummary } from '../../content/translation-summaries.ts';
 import { cleanName, requireContentFiles } from '../../content/content-rules.ts';
 import { closeGap, newItemContainer, placeAt } from '../../content/placement.ts';
 import {
@@ -30,8 +31,12 @@ const flag = (value: boolean) => (value ? (1 as const) : (0 as const));
 export async function getAdminArticle(db: Executor, id: number): Promise<AdminArticle> {
   const article = await findArticle(db, id);
   if (!article) throw notFound(`Article ${id}`);
-  const [files, revision] = await Promise.all([attachedFileRows(db, id), newestRevisionId(db, id)]);
-  return presentAdminArticle(article, files, revision);
+  const [files, revision, translations] = await Promise.all([
+    attachedFileRows(db, id),
+    newestRevisionId(db, id),
+    articleSummary(db, article),
+  ]);
+  return presentAdminArticle(article, files, revision, translations);
 }
 
 export async function createArticle(

@@ -1,9 +1,11 @@
 import type { BrandingUpdateBody } from '../../../shared/api/admin.ts';
-import type { Branding } from '../../../shared/api/settings.ts';
+import type { Branding, BrandingTitles } from '../../../shared/api/settings.ts';
 import { href } from '../../../shared/paths.ts';
 import type { Db } from '../../db/database.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
-import { trimFooterLinks, updateBranding } from '../../settings/branding.ts';
+import { getStoredBranding, trimFooterLinks, updateBranding } from '../../settings/branding.ts';
+import { badRequest } from '../../http/errors.ts';
+import { isLanguage } from '../../content/translations.ts';
 import { requireContentImage } from '../../content/content-rules.ts';
 
 /** Applies an admin's branding change; logo and background come from uploaded images, by file id. */
@@ -29,9 +31,37 @@ export async function changeBranding(db: Db, body: BrandingUpdateBody): Promise<
     }
   }
   return db.transaction().execute(async (trx) => {
+    if (body.titles !== undefined) {
+      // Checked against the language the change leaves: the site's own titles are knowledge_title and site_title.
+      const lang = body.lang ?? (await getStoredBranding(trx)).lang;
+      const unknown = Object.keys(body.titles).find((key) => !isLanguage(key));
+      if (unknown !== undefined) throw badRequest(`titles.${unknown}`, 'is not one of the languages');
+      if (Object.hasOwn(body.titles, lang)) {
+        throw badRequest(
+          `titles.${lang}`,
+          'is the help centre’s own language: set knowledge_title and site_title',
+        );
+      }
+      changes.titles = trimTitles(body.titles);
+    }
     const branding = await updateBranding(trx, changes);
     // The titles, logo, footer and language are on every page; the language decides how articles are indexed.
     await touchContent(trx, ['branding', 'search']);
     return branding;
   });
+}
+
+/** Titles as stored: trimmed, empty ones left out (the site's titles stand in for them), empty languages too. */
+function trimTitles(titles: NonNullable<BrandingUpdateBody['titles']>): Record<string, BrandingTitles> {
+  const kept: Record<string, BrandingTitles> = {};
+  for (const [lang, given] of Object.entries(titles)) {
+    const knowledge_title = given?.knowledge_title?.trim();
+    const site_title = given?.site_title?.trim();
+    const own: BrandingTitles = {
+      ...(knowledge_title && { knowledge_title }),
+      ...(site_title && { site_title }),
+    };
+    if (Object.keys(own).length) kept[lang] = own;
+  }
+  return kept;
 }

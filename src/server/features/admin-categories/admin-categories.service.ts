@@ -25,6 +25,7 @@ import {
 } from '../../content/content.repository.ts';
 import { presentAdminCategory } from '../../content/admin.presenters.ts';
 import { cleanHtml } from '../../html/clean-html.ts';
+import { categorySummaries } from '../../content/translation-summaries.ts';
 import {
   checkOneDeleteOption,
   cleanName,
@@ -69,7 +70,7 @@ async function iconChange(
 async function present(db: Executor, id: number): Promise<AdminCategory> {
   const category = (await findCategory(db, id)) as CategoryRow;
   const icon = category.icon_file_id === null ? undefined : await findFile(db, category.icon_file_id);
-  return presentAdminCategory(category, icon);
+  return presentAdminCategory(category, icon, (await categorySummaries(db, [category])).get(id));
 }
 
 export async function createCategory(db: Db, body: CategoryCreateBody): Promise<AdminCategory> {

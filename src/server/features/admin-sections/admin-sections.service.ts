@@ -5,7 +5,8 @@ import type {
   SectionUpdateBody,
 } from '../../../shared/api/admin.ts';
 import type { Dialect } from '../../db/schema-helpers.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db, Executor } from '../../db/database.ts';
+import { sectionSummaries } from '../../content/translation-summaries.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 import {
@@ -29,6 +30,11 @@ import {
 import { closeGap, moveContentTo, placeAt } from '../../content/placement.ts';
 import type { RevisionAuthor } from '../../content/article-revisions.repository.ts';
 
+async function present(db: Executor, id: number): Promise<AdminSection> {
+  const section = (await findSection(db, id))!;
+  return presentAdminSection(section, (await sectionSummaries(db, [section])).get(id));
+}
+
 export async function createSection(db: Db, body: SectionCreateBody): Promise<AdminSection> {
   const name = cleanName(body.name);
   return db.transaction().execute(async (trx) => {
@@ -43,7 +49,7 @@ export async function createSection(db: Db, body: SectionCreateBody): Promise<Ad
     });
     await placeAt(trx, 'section', 0, null, id, body.position, now);
     await touchContent(trx);
-    return presentAdminSection((await findSection(trx, id))!);
+    return present(trx, id);
   });
 }
 
@@ -57,7 +63,7 @@ export async function updateSection(db: Db, id: number, body: SectionUpdateBody)
       await writeSection(trx, id, { name, visibility, updated_at: Date.now() });
       await touchContent(trx);
     }
-    return presentAdminSection((await findSection(trx, id))!);
+    return present(trx, id);
   });
 }
 

@@ -127,6 +127,19 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
           { email: 'invited@example.com', name: 'Invited' },
         ],
         ['POST /api/admin/files', 'POST', '/api/admin/files', upload.payload, upload.headers],
+        ['GET /api/admin/translations', 'GET', '/api/admin/translations'],
+        ...(['sections', 'categories', 'articles'] as const).flatMap((kind) => {
+          const id = kind === 'sections' ? s.id : kind === 'categories' ? c.id : a.id;
+          const path = `/api/admin/${kind}/${id}/translations/ru`;
+          const route = `/api/admin/${kind}/:id/translations/:lang`;
+          const text = kind === 'articles' ? { title: 'X' } : { name: 'X' };
+          return [
+            [`GET ${route}`, 'GET', path],
+            [`PUT ${route}`, 'PUT', path, text],
+            [`DELETE ${route}`, 'DELETE', path],
+            [`PUT ${route}/published`, 'PUT', `${path}/published`, { published: true }],
+          ];
+        }),
       ] as [string, 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string, unknown?, Record<string, string>?][];
     };
 

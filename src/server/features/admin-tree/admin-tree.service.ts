@@ -18,6 +18,7 @@ import {
   presentAdminCategory,
   presentAdminSection,
 } from '../../content/admin.presenters.ts';
+import { categorySummaries, sectionSummaries } from '../../content/translation-summaries.ts';
 import type { RevisionAuthor } from '../../content/article-revisions.repository.ts';
 import { moveArticle, moveCategory, placeAt, resolveContainer } from '../../content/placement.ts';
 
@@ -72,14 +73,22 @@ export async function getTree(db: Executor): Promise<AdminTree> {
     listAllCategories(db),
     listAllArticleSummaries(db),
   ]);
-  const icons = await filesByIds(
-    db,
-    categories.flatMap((c) => (c.icon_file_id === null ? [] : [c.icon_file_id])),
-  );
+  const [icons, sectionTranslations, categoryTranslations] = await Promise.all([
+    filesByIds(
+      db,
+      categories.flatMap((c) => (c.icon_file_id === null ? [] : [c.icon_file_id])),
+    ),
+    sectionSummaries(db, sections),
+    categorySummaries(db, categories),
+  ]);
   return {
-    sections: sections.map(presentAdminSection),
+    sections: sections.map((s) => presentAdminSection(s, sectionTranslations.get(s.id))),
     categories: categories.map((c) =>
-      presentAdminCategory(c, c.icon_file_id === null ? undefined : icons.get(c.icon_file_id)),
+      presentAdminCategory(
+        c,
+        c.icon_file_id === null ? undefined : icons.get(c.icon_file_id),
+        categoryTranslations.get(c.id),
+      ),
     ),
     articles: articles.map(presentAdminArticleSummary),
   };

@@ -4,6 +4,7 @@ import type { BrandingUpdateBody } from '../../../shared/api/admin.ts';
 import type { Branding, Environments } from '../../../shared/api/settings.ts';
 import type { Language } from '../../../shared/constants.ts';
 import { adminCall, uploadFiles } from '../api/admin-api.ts';
+import { TitlesField, titlesBody, titlesFormOf } from '../features/branding/titles-field.tsx';
 import { CheckboxField, Field, FormError } from '../components/field.tsx';
 import { LanguageOptions } from '../components/language-options.tsx';
 import { messageOf } from '../lib/errors.ts';
@@ -34,6 +35,7 @@ const formOf = (branding: Branding) => ({
   portal_enabled: branding.portal_enabled,
   project_id: branding.project_id ?? '',
   footer_links: branding.footer_links,
+  titles: titlesFormOf(branding.titles),
 });
 
 /** Object URLs of chosen images are let go when the choice changes. */
@@ -152,6 +154,7 @@ export function BrandingPage() {
       portal_enabled: form.portal_enabled,
       project_id: form.project_id.trim() || null,
       footer_links: form.footer_links.map(({ label, url }) => ({ label: label.trim(), url: url.trim() })),
+      titles: titlesBody(form.titles, form.lang),
       ...(logo.fileId !== undefined ? { logo_file_id: logo.fileId } : {}),
       ...(background.fileId !== undefined ? { background_file_id: background.fileId } : {}),
     };
@@ -238,6 +241,13 @@ export function BrandingPage() {
             onRemove={() => setBackground({ fileId: null, url: null })}
           />
         </div>
+        <TitlesField
+          form={form.titles}
+          site={form.lang}
+          siteTitles={form}
+          errors={errors}
+          onChange={(titles) => set('titles', titles)}
+        />
         <FooterLinksField
           links={form.footer_links}
           errors={errors}

@@ -38,6 +38,12 @@ const NAV = [
     admin: true,
     active: (path: string) => path.startsWith('/search-'),
   },
+  {
+    to: '/translations',
+    label: 'Translations',
+    admin: true,
+    active: (path: string) => path.startsWith('/translations') || path.startsWith('/sections/'),
+  },
   { to: '/branding', label: 'Branding', admin: true, active: (path: string) => path.startsWith('/branding') },
   { to: '/users', label: 'Users', admin: true, active: (path: string) => path.startsWith('/users') },
 ];

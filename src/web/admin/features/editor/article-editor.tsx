@@ -10,6 +10,7 @@ import { RevisionsPanel } from './revisions-panel.tsx';
 import { useArticleForm, type Placement } from './use-article-form.ts';
 import { LocalDraftOffer } from './use-local-draft.tsx';
 import { UnsavedChangesGuard } from './unsaved-changes.tsx';
+import { TranslationsArea } from './translations-area.tsx';
 
 export type { Placement } from './use-article-form.ts';
 
@@ -81,6 +82,15 @@ export function ArticleEditor({
           revisionId={revisionId}
           dirty={dirty}
           onRestored={editor.restored}
+        />
+      )}
+
+      {panel === 'edit' && article && articleId !== null && (
+        <TranslationsArea
+          kind="article"
+          id={articleId}
+          lang={values.lang}
+          translations={article.translations}
         />
       )}
 

@@ -7,6 +7,7 @@ import { HtmlField } from './html-field.tsx';
 import { UnsavedChangesGuard } from './unsaved-changes.tsx';
 import { useCategoryForm } from './use-category-form.ts';
 import { LocalDraftOffer } from './use-local-draft.tsx';
+import { TranslationsArea } from './translations-area.tsx';
 
 /**
  * A category's name, description (the article editor's rich text and HTML source) and icon. Unsaved work is kept
@@ -74,6 +75,13 @@ export function CategoryEditor({ category }: { category: AdminCategory }) {
           error={errors.visibility}
         />
       </div>
+
+      <TranslationsArea
+        kind="category"
+        id={category.id}
+        lang={category.lang}
+        translations={category.translations ?? []}
+      />
 
       <div className="editor-actions">
         <button type="button" className="button" disabled={saving || uploading} onClick={() => void save()}>

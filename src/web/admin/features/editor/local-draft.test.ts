@@ -50,6 +50,7 @@ const article: AdminArticle = {
     { id: 3, name: 'manual.pdf', size: 2048, mime_type: 'application/pdf', url: '/files/3/manual.pdf' },
   ],
   revision_id: 12,
+  translations: [],
   created_at: '2025-01-01T00:00:00.000Z',
 };
 

@@ -10,7 +10,7 @@ import { formatTime } from '../../lib/format-time.ts';
 const describe = (revision: RevisionSummary) =>
   `#${revision.number} · ${revision.action}${revision.restored_from ? ` (from #${revision.restored_from})` : ''}`;
 
-function Parts({ parts }: { parts: DiffPart[] }) {
+export function Parts({ parts }: { parts: DiffPart[] }) {
   return (
     <>
       {parts.map((part, i) =>

@@ -40,6 +40,8 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
   const [revisionId, setRevisionId] = useState<number | null>(article?.revision_id ?? null);
   const [baseRevisionId, setBaseRevisionId] = useState<number | null>(article?.revision_id ?? null);
   const [panel, setPanel] = useState<Panel>('edit');
+  // A save of the source can make translations outdated: the answer's summary replaces the loaded one.
+  const [translations, setTranslations] = useState(article?.translations ?? []);
   const [conflict, setConflict] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const titleInput = useRef<HTMLInputElement>(null);
@@ -71,6 +73,7 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
   const adopt = (saved: AdminArticle, sent?: ArticleValues) => {
     form.adopt(valuesOf(saved), sent);
     setPublished(saved.published);
+    setTranslations(saved.translations);
     setRevisionId(saved.revision_id);
     setBaseRevisionId(saved.revision_id);
   };
@@ -206,6 +209,7 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
     form,
     articleId,
     published,
+    translations,
     revisionId,
     panel,
     setPanel,

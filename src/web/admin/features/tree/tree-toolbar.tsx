@@ -1,4 +1,7 @@
 import { useNavigate } from 'react-router';
+import { LANGUAGES } from '../../../../shared/constants.ts';
+import { translationPath } from '../editor/translations-area.tsx';
+import { useSession } from '../session/session.tsx';
 import type { TreeNode } from './tree-model.ts';
 import type { TreeDialog } from './use-tree-dialogs.ts';
 
@@ -20,6 +23,8 @@ export function TreeToolbar({
   openDialog: (dialog: TreeDialog) => void;
 }) {
   const navigate = useNavigate();
+  const { branding } = useSession();
+  const firstOther = LANGUAGES.find((lang) => lang !== branding.lang) ?? branding.lang;
   const container = selected ? containerOf(selected, byKey) : undefined;
   return (
     <div className="tree-toolbar" role="group" aria-label="Content actions" aria-describedby="tree-selection">
@@ -65,6 +70,14 @@ export function TreeToolbar({
           onClick={() => selected && open(selected)}
         >
           Edit category
+        </button>
+        <button
+          type="button"
+          className="tool"
+          disabled={selected?.kind !== 'section'}
+          onClick={() => selected && navigate(translationPath('section', selected.id, firstOther))}
+        >
+          Translate section
         </button>
         <button
           type="button"
