@@ -15,6 +15,7 @@ import { AuthProvider } from '../features/layout/use-auth.tsx';
 import { RequestHint } from '../features/layout/request-hint.tsx';
 import { I18nProvider, useI18n } from '../i18n/i18n.tsx';
 import { storageKeys, writeItem } from '../lib/storage.ts';
+import { pageLanguageOf } from '../../shared/page-language.ts';
 import { pageHead, type RouteHandle } from './head.ts';
 import { usePortalLinks, useRootData } from './root-data.ts';
 import { PageNotFound } from './page-not-found.tsx';
@@ -96,8 +97,9 @@ export function PageMain({ className = 'page' }: { className?: string }) {
 
 export function Layout() {
   const { branding, user } = useRootData();
+  const pageLang = pageLanguageOf(useLocation().search);
   return (
-    <I18nProvider lang={branding.lang}>
+    <I18nProvider lang={pageLang ?? branding.lang} pageLang={pageLang}>
       <AuthProvider initialUser={user}>
         <LayoutBody />
       </AuthProvider>
