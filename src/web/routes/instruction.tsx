@@ -139,7 +139,7 @@ export function InstructionPage() {
 const TOC_MIN_HEADINGS = 3;
 
 function Article({ instruction, siblings, previous, next, related, trail }: InstructionData) {
-  const { t, lang } = useI18n();
+  const { t, lang, localHref } = useI18n();
   // Shown in another language than the visitor's, for want of a version in theirs: marked, and said.
   const fallback = shownLang(instruction.lang, lang);
   const { environments } = useRootData();
@@ -149,7 +149,7 @@ function Article({ instruction, siblings, previous, next, related, trail }: Inst
   );
   const { status, copy } = useCopyLink();
   // The article's address on the help centre's public host, as the request form sends it.
-  const articleUrl = `${environments.knowledge_portal}${href.instruction(instruction.id)}`;
+  const articleUrl = `${environments.knowledge_portal}${localHref(href.instruction(instruction.id))}`;
   const toc = outline.headings.length >= TOC_MIN_HEADINGS ? outline.headings : [];
 
   useEffect(() => {

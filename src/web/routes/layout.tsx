@@ -35,10 +35,14 @@ function useRememberVisitorParams() {
 function useDocumentTitle() {
   const matches = useMatches();
   const { branding } = useRootData();
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   useEffect(() => {
     document.title = pageHead(matches, branding.site_title, t).title;
   }, [matches, branding.site_title, t]);
+  // The language switcher moves without reloading: the document says the language it is now in.
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
 }
 
 /** Marks the document once React has taken over, for tests and for styles that need JavaScript. */

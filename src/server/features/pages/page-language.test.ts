@@ -82,7 +82,12 @@ describe.each(testDialects())('the visitor’s language on the pages on %s', (di
   });
 
   it('answers the address without lang in the site’s language to anyone else, saying it varies by both', async () => {
-    for (const headers of [{}, { 'accept-language': 'en-GB' }, { 'accept-language': 'de, fr;q=0.5' }]) {
+    const asked: Record<string, string>[] = [
+      {},
+      { 'accept-language': 'en-GB' },
+      { 'accept-language': 'de, fr;q=0.5' },
+    ];
+    for (const headers of asked) {
       const answer = await page('/knowledge/', headers);
       expect(answer.statusCode).toBe(200);
       expect(answer.body).toMatch(/<html lang="en">/);
@@ -203,7 +208,11 @@ describe.each(testDialects())('the visitor’s language on the pages on %s', (di
       const kept = await get({ 'accept-language': 'en' });
       expect(kept.headers.get('x-cache')).toBe('hit');
       expect(kept.headers.get('vary')).toBe('Accept-Language, Cookie, Accept-Encoding');
-      for (const headers of [{ 'accept-language': 'ru,en;q=0.5' }, { cookie: 'signpost_lang=ru' }]) {
+      const russian: Record<string, string>[] = [
+        { 'accept-language': 'ru,en;q=0.5' },
+        { cookie: 'signpost_lang=ru' },
+      ];
+      for (const headers of russian) {
         const sent = await get(headers);
         expect(sent.status).toBe(302);
         expect(sent.headers.get('location')).toBe(`/knowledge/category/${setup.id}?lang=ru`);
