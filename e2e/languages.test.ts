@@ -24,8 +24,9 @@ const RUSSIAN_CATEGORY = 'Начало работы';
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  const articles: InstructionSummary[] = (await (await fetch(`${server.url}/api/knowledge/instruction`)).json())
-    .items;
+  const articles: InstructionSummary[] = (
+    await (await fetch(`${server.url}/api/knowledge/instruction`)).json()
+  ).items;
   const categories: Category[] = (await (await fetch(`${server.url}/api/knowledge/category`)).json()).items;
   // A category holding at least two articles: one to translate, one to leave in English.
   const inCategory = (id: number) => articles.filter((a) => a.category_id === id);
