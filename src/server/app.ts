@@ -17,6 +17,7 @@ import { registerSearchRoutes } from './features/search/search.routes.ts';
 import { registerArticleFeedbackRoutes } from './features/article-feedback/article-feedback.routes.ts';
 import { registerSettingsRoutes } from './features/settings/settings.routes.ts';
 import { registerPageRoutes } from './features/pages/pages.routes.ts';
+import { createPageLanguages } from './features/pages/page-language.ts';
 import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
 import { registerTicketRoutes } from './features/tickets/tickets.routes.ts';
 import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
@@ -59,7 +60,11 @@ const QUEUEING_ROUTES = new Set<string>([
 
 /** Builds the whole HTTP server; main.ts listens on it and tests inject requests into it. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
-  const cacheHooks: ResponseCacheHooks = { requestId: requestIdOf };
+  const pageLanguages = createPageLanguages(ctx);
+  const cacheHooks: ResponseCacheHooks = {
+    requestId: requestIdOf,
+    mayServeFromMemory: (request) => pageLanguages.mayServeFromMemory(request),
+  };
   const hosts = {
     forwardedHost: ctx.config.trustProxy !== false,
     separateHosts: ctx.config.analytics?.hosts ?? null,
@@ -152,6 +157,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     forwardedHost: hosts.forwardedHost,
     frameAncestors: ctx.config.frameAncestors,
     portal: ctx.config.portalUrl === null,
+    languages: pageLanguages,
   });
 
   app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());

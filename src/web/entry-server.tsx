@@ -14,6 +14,7 @@ import { createTranslator } from './i18n/i18n.tsx';
 import { pageHead, type PageHead } from './routes/head.ts';
 import { pageSeo, type PageSeo } from './routes/seo.ts';
 import { BASE_PATH } from '../shared/paths.ts';
+import { pageLanguageOf } from '../shared/page-language.ts';
 import { inertJson } from '../shared/html.ts';
 import { routes } from './routes.tsx';
 import { FONT_ICON_MARKER } from './components/font-icon.tsx';
@@ -93,7 +94,8 @@ export async function render(
   const rootData = context.loaderData.root as
     { branding?: Branding; environments?: Environments } | undefined;
   const branding = rootData?.branding ?? (await api.branding().catch(() => undefined));
-  const lang = branding?.lang ?? 'en';
+  const pageLang = pageLanguageOf(new URL(request.url).search);
+  const lang = pageLang ?? branding?.lang ?? 'en';
   const t = createTranslator(lang);
   const matches = context.matches.map((match) => ({
     handle: match.route.handle,
@@ -117,6 +119,7 @@ export async function render(
             branding,
             origin,
             t,
+            pageLang,
           })
         : null,
     lang,

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { BASE_PATH } from '../shared/paths.ts';
+import { pageLanguageOf } from '../shared/page-language.ts';
 import { portalRoutes } from './portal/portal-routes.tsx';
 import { categoryHandle, categoryLoader, CategoryPage } from './routes/category.tsx';
 import { homeHandle, homeLoader, HomePage } from './routes/home.tsx';
@@ -28,8 +29,9 @@ export const routes: RouteObject[] = [
     loader: rootLoader,
     Component: Layout,
     ErrorBoundary: LayoutError,
-    // Branding and the bundle stay as they were while the visitor moves around.
-    shouldRevalidate: () => false,
+    // Branding and the bundle stay as they were while the visitor moves around, unless the language changes.
+    shouldRevalidate: ({ currentUrl, nextUrl }) =>
+      pageLanguageOf(currentUrl.search) !== pageLanguageOf(nextUrl.search),
     children: [
       {
         ErrorBoundary: PageError,

@@ -83,6 +83,8 @@ interface Entry {
   route: string;
   etag: string;
   headers: OutgoingHttpHeaders;
+  /** The Vary header: Accept-Encoding, after what the route said its answer varies by (a page's language). */
+  vary: string;
   identity: Buffer;
   /** Whether the compressed forms are worth having (text, over 512 bytes). */
   compressible: boolean;
@@ -341,6 +343,11 @@ export interface ResponseCacheHooks {
   onServedFromMemory?: (served: ServedFromMemory) => void;
   /** The id a request gets (the same rule as Fastify's genReqId). */
   requestId?: (request: IncomingMessage) => string;
+  /**
+   * False when a kept answer may not be the one this request should get, so Fastify's hooks decide (a page asked
+   * for without `?lang=` by a visitor the pages would send to their language): consulted before any lookup.
+   */
+  mayServeFromMemory?: (request: IncomingMessage) => boolean;
 }
 
 /** The cache, and the Fastify hooks that fill it and answer from it. */
@@ -416,7 +423,7 @@ export function createResponseCache(
         'cache-control',
         cacheControl,
         'vary',
-        'Accept-Encoding',
+        entry.vary,
         'x-cache',
         'hit',
       );
@@ -460,6 +467,7 @@ export function createResponseCache(
       if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url ?? ''))
         return false;
       if (carriesSession(request)) return false;
+      if (hooks.mayServeFromMemory && !hooks.mayServeFromMemory(request)) return false;
       const revision = revisions.peek();
       if (revision === null) return false;
       const entry = find(keyOf(request, options), revision);
@@ -542,6 +550,9 @@ export function createResponseCache(
         route: request.routeOptions.url ?? request.url,
         etag: `"${crypto.createHash('sha1').update(identity).digest('base64url').slice(0, 22)}"`,
         headers,
+        vary: reply.hasHeader('vary')
+          ? `${String(reply.getHeader('vary'))}, Accept-Encoding`
+          : 'Accept-Encoding',
         identity,
         compressible: compressible(reply.getHeader('content-type')) && identity.length > 512,
         br: null,
@@ -557,7 +568,7 @@ export function createResponseCache(
       const encoding = negotiate(request.headers['accept-encoding']);
       const compressed = encoded(entry, encoding);
       const etag = etagOf(entry.etag, compressed ? encoding : null);
-      reply.header('ETag', etag).header('Cache-Control', cacheControl).header('Vary', 'Accept-Encoding');
+      reply.header('ETag', etag).header('Cache-Control', cacheControl).header('Vary', entry.vary);
       reply.header('X-Cache', 'miss');
       if (matches(request.headers['if-none-match'], entry.etag)) {
         reply.code(304);

@@ -128,6 +128,10 @@ function seoTags(page: Extract<RenderResult, { kind: 'page' }>): string[] {
     : head.title;
   return [
     seo.canonical ? `<link rel="canonical" href="${escapeHtml(seo.canonical)}">` : '',
+    ...seo.alternates.map(
+      ({ hreflang, href }) =>
+        `<link rel="alternate" hreflang="${escapeHtml(hreflang)}" href="${escapeHtml(href)}">`,
+    ),
     meta('og:type', seo.type),
     meta('og:site_name', seo.siteName),
     meta('og:title', title),

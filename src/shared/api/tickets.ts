@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { FileLinkQuery, Id, PageNumber } from './common.ts';
+import { Language } from './settings.ts';
 
 export const UploadedFile = Type.Object({
   id: Type.Integer(),
@@ -26,6 +27,12 @@ export const IssueOpenBody = Type.Object({
   email: Type.String(),
   files: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   g_recaptcha_response: Type.Optional(Type.String({ maxLength: 20_000 })),
+  lang: Type.Optional(
+    Type.Union([Language], {
+      description:
+        "our addition: the language of the page the request was sent from (`?lang=`); the ticket records it and the field errors answer in it; the site's when left out",
+    }),
+  ),
 });
 export type IssueOpenBody = Static<typeof IssueOpenBody>;
 

@@ -1,6 +1,7 @@
 import type { AuthUser } from '../../shared/api/auth.ts';
 import { AUTH_HEADER } from '../../shared/constants.ts';
 import { readAuthToken } from '../lib/storage.ts';
+import { pageLanguageOf } from '../../shared/page-language.ts';
 import { browserTransport, createApi, type Api } from './client.ts';
 
 /** What the server hands to loaders while it renders a page: an API client that calls it in-process. */
@@ -34,6 +35,11 @@ export function apiFrom(context: unknown): Api {
   if (fromServer) return fromServer;
   browserApi ??= createApi(browserTransport, visitorHeaders);
   return browserApi;
+}
+
+/** The public calls for a loader, in the language its page's address names (`?lang=`). */
+export function pageApi(context: unknown, request: Request) {
+  return apiFrom(context).in(pageLanguageOf(new URL(request.url).search));
 }
 
 /** Drops the answers the page's client kept: after signing in, lists and counts include more. */

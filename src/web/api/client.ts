@@ -6,7 +6,7 @@ import type {
   InstructionListQuery,
   InstructionSummary,
 } from '../../shared/api/knowledge.ts';
-import { AUTH_HEADER } from '../../shared/constants.ts';
+import { AUTH_HEADER, type Language } from '../../shared/constants.ts';
 import { createCall, urlOf, type CallArgs, type Transport } from './call.ts';
 
 export { ApiRequestError, browserTransport, type Transport } from './call.ts';
@@ -30,24 +30,40 @@ export function createApi(transport: Transport, headers?: () => Record<string, s
     }
     return entry;
   };
+  /** The public calls, each carrying `lang` when the page has one (`?lang=`): answered in the visitor's language. */
+  const publicCalls = (lang: Language | null) => {
+    const inLang = <Q extends object>(query: Q): Q & { lang?: Language } =>
+      lang ? { ...query, lang } : query;
+    return {
+      branding: () => (lang ? cached('getBranding', { query: { lang } }) : cached('getBranding')),
+      sections: () => (lang ? cached('listSections', { query: { lang } }) : cached('listSections')),
+      // A category's children are asked for as the specification's call names them: query, page, per_page and
+      // category_parent_id (the query's value, as for a category's articles, is '1').
+      categories: (query: CategoryListQuery = {}) =>
+        cached('listCategories', {
+          query: inLang(query.category_parent_id === undefined ? query : { query: '1', ...query }),
+        }),
+      // Without parameters the list is the bundle of every article, without bodies; with any, a page of full ones.
+      instructionBundle: () =>
+        (lang ? cached('listInstructions', { query: { lang } }) : cached('listInstructions')) as Promise<
+          PagedList<InstructionSummary>
+        >,
+      instructions: (query: InstructionListQuery) =>
+        cached('listInstructions', { query: inLang({ query: '1', ...query }) }) as Promise<
+          PagedList<Instruction>
+        >,
+      instruction: (id: number) =>
+        call('getInstruction', { params: { id }, ...(lang && { query: { lang } }) }),
+      suggestions: (text: string, limit: number) =>
+        call('getSuggestions', { query: inLang({ text, limit, perPage: limit }) }),
+    };
+  };
   return {
     call,
-    branding: () => cached('getBranding'),
     environments: () => cached('getEnvironments'),
     me: (token: string) => call('getMe', { headers: { [AUTH_HEADER]: token } }),
-    sections: () => cached('listSections'),
-    // A category's children are asked for as the specification's call names them: query, page, per_page and
-    // category_parent_id (the query's value, as for a category's articles, is '1').
-    categories: (query: CategoryListQuery = {}) =>
-      cached('listCategories', {
-        query: query.category_parent_id === undefined ? query : { query: '1', ...query },
-      }),
-    // Without parameters the list is the bundle of every article, without bodies; with any, a page of full ones.
-    instructionBundle: () => cached('listInstructions') as Promise<PagedList<InstructionSummary>>,
-    instructions: (query: InstructionListQuery) =>
-      cached('listInstructions', { query: { query: '1', ...query } }) as Promise<PagedList<Instruction>>,
-    instruction: (id: number) => call('getInstruction', { params: { id } }),
-    suggestions: (text: string, limit: number) =>
-      call('getSuggestions', { query: { text, limit, perPage: limit } }),
+    ...publicCalls(null),
+    /** The same calls in the page's language (null: as without one). */
+    in: (lang: Language | null) => (lang ? publicCalls(lang) : publicCalls(null)),
   };
 }

@@ -1,6 +1,12 @@
 import { boxTables } from '../features/knowledge/article-outline.ts';
 
 /** HTML the server sanitised when it was stored (article bodies, category descriptions); tables scroll in a box. */
-export function HtmlContent({ html, className }: { html: string; className?: string }) {
-  return <div className={className ?? 'rich-text'} dangerouslySetInnerHTML={{ __html: boxTables(html) }} />;
+export function HtmlContent({ html, className, lang }: { html: string; className?: string; lang?: string }) {
+  return (
+    <div
+      className={className ?? 'rich-text'}
+      lang={lang}
+      dangerouslySetInnerHTML={{ __html: boxTables(html) }}
+    />
+  );
 }

@@ -130,6 +130,10 @@ export const en = {
   feedbackSend: 'Send feedback',
   feedbackDone: 'Thank you! Your feedback helps us improve this article.',
   feedbackFailed: 'Your answer could not be sent. Please try again.',
+  languageCurrent: 'Language: {{language}}',
+  chooseLanguage: 'Choose a language',
+  articleFallbackNote:
+    'This article is not available in English yet. It is shown in its original language: {{language}}.',
 };
 
 export type MessageKey = keyof typeof en;

@@ -1,4 +1,5 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { withLang } from '../../shared/page-language.ts';
 import type { Language } from '../../shared/constants.ts';
 import { en, type MessageKey, type Messages } from './en.ts';
 import { it } from './it.ts';
@@ -34,13 +35,48 @@ export function createTranslator(lang: Language): Translate {
   }) as Translate;
 }
 
-const I18nContext = createContext<{ lang: Language; t: Translate }>({
+interface I18nValue {
+  lang: Language;
+  t: Translate;
+  /** The language the page's address names (`?lang=`), which every link to the site's own pages keeps; or null. */
+  pageLang: Language | null;
+  /** A link to one of the site's pages, in the page's language (withLang). */
+  localHref: (address: string) => string;
+}
+
+const I18nContext = createContext<I18nValue>({
   lang: 'en',
   t: createTranslator('en'),
+  pageLang: null,
+  localHref: (address) => address,
 });
 
-export function I18nProvider({ lang, children }: { lang: Language; children: ReactNode }) {
-  return <I18nContext.Provider value={{ lang, t: createTranslator(lang) }}>{children}</I18nContext.Provider>;
+export function I18nProvider({
+  lang,
+  pageLang = null,
+  children,
+}: {
+  lang: Language;
+  pageLang?: Language | null;
+  children: ReactNode;
+}) {
+  const value = useMemo(
+    () => ({
+      lang,
+      t: createTranslator(lang),
+      pageLang,
+      localHref: (address: string) => withLang(address, pageLang),
+    }),
+    [lang, pageLang],
+  );
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 
 export const useI18n = () => useContext(I18nContext);
+
+/**
+ * The `lang` attribute of an item shown in another language than the page's (a fallback), so that screen readers
+ * and hyphenation read it right and the fallback is marked; undefined when it is in the page's language.
+ */
+export const shownLang = (itemLang: Language | undefined, pageLang: Language): Language | undefined =>
+  itemLang && itemLang !== pageLang ? itemLang : undefined;

@@ -140,4 +140,8 @@ export const it: Messages = {
   feedbackSend: 'Invia feedback',
   feedbackDone: 'Grazie! Il suo feedback ci aiuta a migliorare questo articolo.',
   feedbackFailed: 'Non è stato possibile inviare la risposta. Riprovi.',
+  languageCurrent: 'Lingua: {{language}}',
+  chooseLanguage: 'Scegli una lingua',
+  articleFallbackNote:
+    'Questo articolo non è ancora disponibile in italiano. È mostrato nella lingua originale: {{language}}.',
 };

@@ -140,4 +140,8 @@ export const ptBR: Messages = {
   feedbackSend: 'Enviar feedback',
   feedbackDone: 'Obrigado! Seu feedback nos ajuda a melhorar este artigo.',
   feedbackFailed: 'Não foi possível enviar sua resposta. Tente novamente.',
+  languageCurrent: 'Idioma: {{language}}',
+  chooseLanguage: 'Escolha um idioma',
+  articleFallbackNote:
+    'Este artigo ainda não está disponível em português. Ele é exibido no idioma original: {{language}}.',
 };

@@ -144,4 +144,8 @@ export const ru: Messages = {
   feedbackSend: 'Отправить отзыв',
   feedbackDone: 'Спасибо! Ваш отзыв поможет нам улучшить эту статью.',
   feedbackFailed: 'Не удалось отправить отзыв. Попробуйте ещё раз.',
+  languageCurrent: 'Язык: {{language}}',
+  chooseLanguage: 'Выберите язык',
+  articleFallbackNote:
+    'Эта статья ещё не переведена на русский язык. Она показана на языке оригинала: {{language}}.',
 };

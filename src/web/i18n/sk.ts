@@ -141,4 +141,8 @@ export const sk: Messages = {
   feedbackSend: 'Odoslať spätnú väzbu',
   feedbackDone: 'Ďakujeme! Vaša spätná väzba nám pomôže tento článok vylepšiť.',
   feedbackFailed: 'Odpoveď sa nepodarilo odoslať. Skúste to znova.',
+  languageCurrent: 'Jazyk: {{language}}',
+  chooseLanguage: 'Vyberte jazyk',
+  articleFallbackNote:
+    'Tento článok zatiaľ nie je dostupný v slovenčine. Zobrazuje sa v pôvodnom jazyku: {{language}}.',
 };

@@ -32,7 +32,7 @@ describe('the trail', () => {
       { sections: [section(0)], categories: [] },
       { categoryId: null, sectionId: 1 },
     );
-    expect(steps).toEqual([{ kind: 'section', id: 1, name: 'S' }]);
+    expect(steps).toEqual([{ kind: 'section', id: 1, name: 'S', lang: 'en' }]);
   });
 });
 

@@ -1,9 +1,12 @@
 import type { Category, InstructionSummary, Section } from '../../shared/api/knowledge.ts';
+import type { Language } from '../../shared/constants.ts';
 
 export interface TrailStep {
   kind: 'section' | 'category' | 'instruction';
   id: number;
   name: string;
+  /** The language of the name shown, when it is known (fallbacks are marked with it). */
+  lang?: Language;
 }
 
 /** The ancestors of a category, outermost first, ending with the category itself. */
@@ -31,19 +34,24 @@ export function computeTrail(
   target: {
     categoryId: number | null;
     sectionId: number;
-    instruction?: Pick<InstructionSummary, 'id' | 'title'>;
+    instruction?: Pick<InstructionSummary, 'id' | 'title'> & { lang?: Language };
   },
 ): TrailStep[] {
   const steps: TrailStep[] = [];
   const section = data.sections.find((s) => s.id === target.sectionId);
-  if (section) steps.push({ kind: 'section', id: section.id, name: section.name });
+  if (section) steps.push({ kind: 'section', id: section.id, name: section.name, lang: section.lang });
   if (target.categoryId !== null) {
     for (const category of categoryChain(target.categoryId, data.categories)) {
-      steps.push({ kind: 'category', id: category.id, name: category.name });
+      steps.push({ kind: 'category', id: category.id, name: category.name, lang: category.lang });
     }
   }
   if (target.instruction)
-    steps.push({ kind: 'instruction', id: target.instruction.id, name: target.instruction.title });
+    steps.push({
+      kind: 'instruction',
+      id: target.instruction.id,
+      name: target.instruction.title,
+      ...(target.instruction.lang && { lang: target.instruction.lang }),
+    });
   return steps;
 }
 

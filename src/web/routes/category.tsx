@@ -3,7 +3,8 @@ import { href } from '../../shared/paths.ts';
 import { data, redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { ARTICLE_PAGE_SIZE, CATEGORY_PAGE_SIZE } from '../../shared/constants.ts';
 import { ApiRequestError } from '../api/client.ts';
-import { apiFrom } from '../api/api-context.ts';
+import { apiFrom, pageApi } from '../api/api-context.ts';
+import { pageLanguageOf, withLang } from '../../shared/page-language.ts';
 import { HtmlContent } from '../components/html-content.tsx';
 import type { PagedList } from '../../shared/api/common.ts';
 import type { Category, Instruction } from '../../shared/api/knowledge.ts';
@@ -17,7 +18,7 @@ import {
   SignInPrompt,
   type SignInRequired,
 } from '../features/knowledge/sign-in-prompt.tsx';
-import { useI18n } from '../i18n/i18n.tsx';
+import { shownLang, useI18n } from '../i18n/i18n.tsx';
 import { readJson, storageKeys, writeItem } from '../lib/storage.ts';
 import { autoRedirectEnd } from '../lib/auto-redirect.ts';
 import { computeTrail, visitCategory } from '../lib/trail.ts';
@@ -31,13 +32,14 @@ const notFound = () => data(null, { status: 404 });
 /** The list shows titles; dropping the bodies keeps the page (and its hydration data) small. */
 const titlesOnly = (list: PagedList<Instruction>): PagedList<ArticleLink> => ({
   ...list,
-  items: list.items.map(({ id, title }) => ({ id, title })),
+  items: list.items.map(({ id, title, lang }) => ({ id, title, lang })),
 });
 
-export async function categoryLoader({ params, context }: LoaderFunctionArgs) {
+export async function categoryLoader({ params, context, request }: LoaderFunctionArgs) {
   const id = parseId(params.id);
   if (id === null) throw notFound();
-  const api = apiFrom(context);
+  const api = pageApi(context, request);
+  const lang = pageLanguageOf(new URL(request.url).search);
   const [sections, { items: categories }] = await Promise.all([api.sections(), api.categories()]);
   const category = categories.find((c) => c.id === id);
   if (!category) {
@@ -56,9 +58,9 @@ export async function categoryLoader({ params, context }: LoaderFunctionArgs) {
   );
   if (end && end.count_category === 0 && end.count_instruction === 1) {
     const only = await api.instructions({ category_id: end.id, page: 1, per_page: 1 });
-    if (only.items[0]) throw redirect(href.instruction(only.items[0].id));
+    if (only.items[0]) throw redirect(withLang(href.instruction(only.items[0].id), lang));
   }
-  if (end && end.id !== category.id) throw redirect(href.category(end.id));
+  if (end && end.id !== category.id) throw redirect(withLang(href.category(end.id), lang));
 
   try {
     const [children, articles] = await Promise.all([
@@ -100,7 +102,7 @@ export function CategoryPage() {
 }
 
 function CategoryContent({ category, children, articles, trail }: CategoryData) {
-  const { t } = useI18n();
+  const { t, lang, pageLang } = useI18n();
   const { categories } = useRootData();
 
   useEffect(() => {
@@ -109,7 +111,7 @@ function CategoryContent({ category, children, articles, trail }: CategoryData) 
     writeItem(storageKeys.currentSection, String(category.section_id));
   }, [category.id, category.section_id, categories]);
 
-  const api = apiFrom(undefined);
+  const api = apiFrom(undefined).in(pageLang);
   const loadChildren = useCallback(
     (page: number) => api.categories({ category_parent_id: category.id, page, per_page: CATEGORY_PAGE_SIZE }),
     [api, category.id],
@@ -123,9 +125,13 @@ function CategoryContent({ category, children, articles, trail }: CategoryData) 
   return (
     <article className="category-page">
       <Trail steps={trail} />
-      <h1>{category.name}</h1>
+      <h1 lang={shownLang(category.lang, lang)}>{category.name}</h1>
       {category.description && (
-        <HtmlContent html={category.description} className="rich-text category-description" />
+        <HtmlContent
+          html={category.description}
+          className="rich-text category-description"
+          lang={shownLang(category.lang, lang)}
+        />
       )}
       {children.items.length > 0 && (
         <InfiniteList

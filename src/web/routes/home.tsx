@@ -1,18 +1,18 @@
 import { useEffect } from 'react';
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { InstructionSummary } from '../../shared/api/knowledge.ts';
-import { apiFrom } from '../api/api-context.ts';
+import { pageApi } from '../api/api-context.ts';
 import { ArticleList } from '../features/knowledge/article-list.tsx';
 import { CategoryTile, hasContent } from '../features/knowledge/category-tiles.tsx';
-import { useI18n } from '../i18n/i18n.tsx';
+import { shownLang, useI18n } from '../i18n/i18n.tsx';
 import { storageKeys, writeItem } from '../lib/storage.ts';
 import type { RouteHandle } from './head.ts';
 import { absoluteUrl, publisher } from './seo.ts';
 import { href } from '../../shared/paths.ts';
 import { useRootData } from './root-data.ts';
 
-export async function homeLoader({ context }: LoaderFunctionArgs) {
-  const bundle = await apiFrom(context).instructionBundle();
+export async function homeLoader({ context, request }: LoaderFunctionArgs) {
+  const bundle = await pageApi(context, request).instructionBundle();
   return { articles: bundle.items };
 }
 
@@ -27,7 +27,7 @@ export const homeHandle: RouteHandle = {
         '@context': 'https://schema.org',
         '@type': 'WebSite',
         name: site.name,
-        url: absoluteUrl(site.origin, href.home()),
+        url: site.address(href.home()),
         inLanguage: site.lang,
         publisher: publisher(site),
         potentialAction: {
@@ -47,7 +47,7 @@ export const homeHandle: RouteHandle = {
 
 /** Sections with something in them: their category tiles and the articles directly in them. */
 export function HomePage() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { sections, categories } = useRootData();
   const { articles } = useLoaderData() as HomeData;
 
@@ -77,7 +77,9 @@ export function HomePage() {
     <div className="home">
       {visible.map(({ section, tiles, articles: sectionArticles }) => (
         <section key={section.id} className="home-section" aria-labelledby={`section-${section.id}`}>
-          <h2 id={`section-${section.id}`}>{section.name}</h2>
+          <h2 id={`section-${section.id}`} lang={shownLang(section.lang, lang)}>
+            {section.name}
+          </h2>
           {tiles.length > 0 && (
             <ul className="tiles">
               {tiles.map((category) => (

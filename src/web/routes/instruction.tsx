@@ -1,7 +1,8 @@
 import { useEffect, useMemo } from 'react';
 import { href } from '../../shared/paths.ts';
 import { data, redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
-import { apiFrom } from '../api/api-context.ts';
+import { pageApi } from '../api/api-context.ts';
+import { LANGUAGE_NAMES, pageLanguageOf, withLang } from '../../shared/page-language.ts';
 import { HtmlContent } from '../components/html-content.tsx';
 import { ArticleFeedback } from '../features/knowledge/article-feedback.tsx';
 import { ArticleList } from '../features/knowledge/article-list.tsx';
@@ -24,20 +25,21 @@ import {
 } from '../features/knowledge/sign-in-prompt.tsx';
 import { RequestSection } from '../features/request/request-section.tsx';
 import { Trail } from '../features/knowledge/trail.tsx';
-import { useI18n } from '../i18n/i18n.tsx';
+import { shownLang, useI18n } from '../i18n/i18n.tsx';
 import { storageKeys, writeItem } from '../lib/storage.ts';
 import { computeTrail } from '../lib/trail.ts';
 import { describe, parseId } from '../lib/text.ts';
 import type { RouteHandle } from './head.ts';
 import { useRootData } from './root-data.ts';
-import { absoluteUrl, breadcrumbList, publisher } from './seo.ts';
+import { breadcrumbList, publisher } from './seo.ts';
 import type { Instruction } from '../../shared/api/knowledge.ts';
 
-export async function instructionLoader({ params, context }: LoaderFunctionArgs) {
+export async function instructionLoader({ params, context, request }: LoaderFunctionArgs) {
   const id = parseId(params.id);
-  const api = apiFrom(context);
+  const api = pageApi(context, request);
+  const notFoundPage = withLang(href.notFoundPage(), pageLanguageOf(new URL(request.url).search));
   // The spec: an article that cannot be fetched sends the visitor to /404.
-  if (id === null) throw redirect(href.notFoundPage());
+  if (id === null) throw redirect(notFoundPage);
   let restricted = false;
   const [instruction, bundle, sections, categories] = await Promise.all([
     api.instruction(id).catch((error: unknown) => {
@@ -50,8 +52,8 @@ export async function instructionLoader({ params, context }: LoaderFunctionArgs)
   ]);
   // For signed-in visitors, and this one is not: a prompt to sign in (401), nothing of the article.
   if (restricted) return data<SignInRequired>({ signInRequired: true }, { status: 401 });
-  if (!instruction) throw redirect(href.notFoundPage());
-  const link = ({ id: articleId, title }: ArticleLink) => ({ id: articleId, title });
+  if (!instruction) throw redirect(notFoundPage);
+  const link = ({ id: articleId, title, lang }: ArticleLink) => ({ id: articleId, title, lang });
   const siblings = bundle.items.filter((a) => a.section_id === instruction.section_id).map(link);
   // Before and after it in its category (or among the section's articles outside any), in their order.
   const inPlace = bundle.items.filter(
@@ -103,7 +105,7 @@ export const instructionHandle: RouteHandle = {
   seo: (loaded, site) => {
     if (hasSignInPrompt(loaded) || !loaded) return {};
     const { instruction, trail } = loaded as InstructionData;
-    const url = absoluteUrl(site.origin, href.instruction(instruction.id));
+    const url = site.address(href.instruction(instruction.id));
     return {
       type: 'article',
       path: href.instruction(instruction.id),
@@ -116,7 +118,7 @@ export const instructionHandle: RouteHandle = {
           description: describe(instruction.description),
           datePublished: instruction.created_at,
           dateModified: instruction.updated_at,
-          inLanguage: site.lang,
+          inLanguage: instruction.lang,
           author: publisher(site),
           publisher: publisher(site),
           mainEntityOfPage: { '@type': 'WebPage', '@id': url },
@@ -137,7 +139,9 @@ export function InstructionPage() {
 const TOC_MIN_HEADINGS = 3;
 
 function Article({ instruction, siblings, previous, next, related, trail }: InstructionData) {
-  const { t } = useI18n();
+  const { t, lang, localHref } = useI18n();
+  // Shown in another language than the visitor's, for want of a version in theirs: marked, and said.
+  const fallback = shownLang(instruction.lang, lang);
   const { environments } = useRootData();
   const outline = useMemo(
     () => outlineArticle(instruction.description, (title) => t('copyLinkToSection', { title })),
@@ -145,7 +149,7 @@ function Article({ instruction, siblings, previous, next, related, trail }: Inst
   );
   const { status, copy } = useCopyLink();
   // The article's address on the help centre's public host, as the request form sends it.
-  const articleUrl = `${environments.knowledge_portal}${href.instruction(instruction.id)}`;
+  const articleUrl = `${environments.knowledge_portal}${localHref(href.instruction(instruction.id))}`;
   const toc = outline.headings.length >= TOC_MIN_HEADINGS ? outline.headings : [];
 
   useEffect(() => {
@@ -159,14 +163,19 @@ function Article({ instruction, siblings, previous, next, related, trail }: Inst
         onClick={(event) => onHeadingAnchorClick(event, (hash) => void copy(`${articleUrl}${hash}`))}
       >
         <Trail steps={trail} />
-        <h1>{instruction.title}</h1>
+        {fallback && (
+          <p className="fallback-note" role="note">
+            {t('articleFallbackNote', { language: LANGUAGE_NAMES[fallback] })}
+          </p>
+        )}
+        <h1 lang={fallback}>{instruction.title}</h1>
         <ArticleMeta
           updatedAt={instruction.updated_at}
           words={outline.words}
           onCopy={() => void copy(articleUrl)}
         />
         {toc.length > 0 && <TableOfContents headings={toc} placement="top" />}
-        <HtmlContent html={outline.html} />
+        <HtmlContent html={outline.html} lang={fallback} />
         <FileList files={instruction.files} />
         <ArticlePager previous={previous} next={next} />
         <RelatedArticles articles={related} />

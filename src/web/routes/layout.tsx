@@ -15,6 +15,7 @@ import { AuthProvider } from '../features/layout/use-auth.tsx';
 import { RequestHint } from '../features/layout/request-hint.tsx';
 import { I18nProvider, useI18n } from '../i18n/i18n.tsx';
 import { storageKeys, writeItem } from '../lib/storage.ts';
+import { pageLanguageOf } from '../../shared/page-language.ts';
 import { pageHead, type RouteHandle } from './head.ts';
 import { usePortalLinks, useRootData } from './root-data.ts';
 import { PageNotFound } from './page-not-found.tsx';
@@ -34,10 +35,14 @@ function useRememberVisitorParams() {
 function useDocumentTitle() {
   const matches = useMatches();
   const { branding } = useRootData();
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   useEffect(() => {
     document.title = pageHead(matches, branding.site_title, t).title;
   }, [matches, branding.site_title, t]);
+  // The language switcher moves without reloading: the document says the language it is now in.
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
 }
 
 /** Marks the document once React has taken over, for tests and for styles that need JavaScript. */
@@ -96,8 +101,9 @@ export function PageMain({ className = 'page' }: { className?: string }) {
 
 export function Layout() {
   const { branding, user } = useRootData();
+  const pageLang = pageLanguageOf(useLocation().search);
   return (
-    <I18nProvider lang={branding.lang}>
+    <I18nProvider lang={pageLang ?? branding.lang} pageLang={pageLang}>
       <AuthProvider initialUser={user}>
         <LayoutBody />
       </AuthProvider>

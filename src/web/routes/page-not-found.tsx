@@ -9,16 +9,16 @@ export const pageNotFoundHandle: RouteHandle = {
 };
 
 export function PageNotFound() {
-  const { t } = useI18n();
+  const { t, localHref } = useI18n();
   return (
     <section className="not-found">
       <h1>{t('pageNotFound')}</h1>
       <p>{t('pageNotFoundText')}</p>
       <p className="not-found-actions">
-        <Link className="button" to={href.home()}>
+        <Link className="button" to={localHref(href.home())}>
           {t('toMainPage')}
         </Link>
-        <Link className="button button-secondary" to={href.search()}>
+        <Link className="button button-secondary" to={localHref(href.search())}>
           {t('toSearch')}
         </Link>
       </p>

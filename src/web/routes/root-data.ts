@@ -2,7 +2,7 @@ import { redirect, useRouteLoaderData, type LoaderFunctionArgs } from 'react-rou
 import { href } from '../../shared/paths.ts';
 import type { Category, Section } from '../../shared/api/knowledge.ts';
 import type { Branding, Environments } from '../../shared/api/settings.ts';
-import { apiFrom, sessionUser } from '../api/api-context.ts';
+import { apiFrom, pageApi, sessionUser } from '../api/api-context.ts';
 import type { AuthUser } from '../../shared/api/auth.ts';
 import { portalLinks, type PortalLinks } from '../lib/portal-links.ts';
 
@@ -23,11 +23,11 @@ export class BundleError extends Error {}
  * What every page of the layout needs: branding, environments and the sections and categories (for trails and
  * tiles). Loaded once; client-side navigation reuses it.
  */
-export async function rootLoader({ context }: LoaderFunctionArgs): Promise<RootData> {
-  const api = apiFrom(context);
+export async function rootLoader({ context, request }: LoaderFunctionArgs): Promise<RootData> {
+  const api = pageApi(context, request);
   const [branding, environments, sections, categories, user] = await Promise.allSettled([
     api.branding(),
-    api.environments(),
+    apiFrom(context).environments(),
     api.sections(),
     api.categories(),
     sessionUser(context),

@@ -13,9 +13,11 @@ import { reportSearch } from '../features/search/search-events.ts';
 import { readPage, SEARCH_PAGE_SIZE, visibleGroups } from '../features/search/search-results.ts';
 import type { Suggestion } from '../../shared/api/search.ts';
 import { SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT_MAX } from '../../shared/constants.ts';
-import { apiFrom } from '../api/api-context.ts';
+import { pageApi } from '../api/api-context.ts';
 import { readItem, storageKeys } from '../lib/storage.ts';
-import { useI18n } from '../i18n/i18n.tsx';
+import { shownLang, useI18n } from '../i18n/i18n.tsx';
+import type { Language } from '../../shared/constants.ts';
+import { withLang } from '../../shared/page-language.ts';
 import type { RouteHandle } from './head.ts';
 import { usePortalLinks, useRootData } from './root-data.ts';
 
@@ -27,7 +29,7 @@ export async function searchLoader({ request, context }: LoaderFunctionArgs) {
     .trim()
     .slice(0, SEARCH_TEXT_MAX);
   if (!query) return { query, results: [] as Suggestion[] };
-  const { items } = await apiFrom(context).suggestions(query, SUGGESTIONS_LIMIT_MAX);
+  const { items } = await pageApi(context, request).suggestions(query, SUGGESTIONS_LIMIT_MAX);
   return { query, results: items };
 }
 
@@ -47,8 +49,8 @@ export function shouldSearchRevalidate({
 }
 
 /** The address of the first `page` pages; the fragment leads a browser without JavaScript to the first new one. */
-const pageHref = (query: string, page: number) =>
-  `${href.search(query)}&page=${page}#result-${(page - 1) * SEARCH_PAGE_SIZE + 1}`;
+const pageHref = (query: string, page: number, lang: Language | null) =>
+  withLang(`${href.search(query)}&page=${page}#result-${(page - 1) * SEARCH_PAGE_SIZE + 1}`, lang);
 
 export const searchHandle: RouteHandle = {
   noindex: true,
@@ -70,10 +72,11 @@ export function SearchPage() {
 
   // Visiting /search without a query restores the stored one (the specification), with its results.
   const navigate = useNavigate();
+  const { localHref } = useI18n();
   useEffect(() => {
     const stored = query ? '' : (readItem(storageKeys.query) ?? '').trim();
-    if (stored) void navigate(href.search(stored.slice(0, SEARCH_TEXT_MAX)), { replace: true });
-  }, [query, navigate]);
+    if (stored) void navigate(localHref(href.search(stored.slice(0, SEARCH_TEXT_MAX))), { replace: true });
+  }, [query, navigate, localHref]);
 
   if (!query) {
     return (
@@ -101,7 +104,7 @@ export function SearchPage() {
 }
 
 function SearchResults({ query, results }: { query: string; results: Suggestion[] }) {
-  const { t } = useI18n();
+  const { t, lang, pageLang, localHref } = useI18n();
   const { sections, categories } = useRootData();
   const [params] = useSearchParams();
   const page = readPage(params.get('page'), results.length);
@@ -142,16 +145,21 @@ function SearchResults({ query, results }: { query: string; results: Suggestion[
           <section key={group.key} className="search-group" aria-labelledby={`group-${group.key}`}>
             <h2 id={`group-${group.key}`}>
               {group.categoryId !== null ? (
-                <Link to={href.category(group.categoryId)}>{group.heading}</Link>
+                <Link to={localHref(href.category(group.categoryId))}>{group.heading}</Link>
               ) : (
                 group.heading
               )}
             </h2>
             <ul className="article-list search-results">
               {group.items.map((item) => (
-                <li key={item.id} id={`result-${positions.get(item.id)}`} className="article-item">
+                <li
+                  key={item.id}
+                  id={`result-${positions.get(item.id)}`}
+                  className="article-item"
+                  lang={shownLang(item.lang, lang)}
+                >
                   <Link
-                    to={href.instruction(item.id)}
+                    to={localHref(href.instruction(item.id))}
                     onClick={() => reportSearch({ type: 'open', query, id: item.id })}
                   >
                     {item.title}
@@ -170,7 +178,7 @@ function SearchResults({ query, results }: { query: string; results: Suggestion[
           </p>
           <Link
             className="button button-secondary"
-            to={pageHref(query, page + 1)}
+            to={pageHref(query, page + 1, pageLang)}
             replace
             preventScrollReset
             aria-describedby="results-shown"

@@ -1,6 +1,8 @@
 import type { UIMatch } from 'react-router';
 import type { Branding } from '../../shared/api/settings.ts';
 import { BASE_PATH, href } from '../../shared/paths.ts';
+import type { Language } from '../../shared/constants.ts';
+import { withLang } from '../../shared/page-language.ts';
 import type { Translate } from '../i18n/i18n.tsx';
 import type { TrailStep } from '../lib/trail.ts';
 import type { RouteHandle } from './head.ts';
@@ -15,6 +17,8 @@ export interface PageSeo {
   image: string | null;
   /** Structured data (schema.org), each written as its own `application/ld+json` block. */
   jsonLd: Record<string, unknown>[];
+  /** The same page in each of the help centre's languages, and `x-default`; empty with one language. */
+  alternates: { hreflang: string; href: string }[];
 }
 
 /** The help centre as the structured data describes it. */
@@ -22,10 +26,13 @@ export interface SiteFacts {
   /** PUBLIC_URL, without a trailing slash (the environments' knowledge_portal). */
   origin: string;
   name: string;
+  /** The page's language (the visitor's). */
   lang: string;
   /** Absolute, or null. */
   logo: string | null;
   t: Translate;
+  /** A page's absolute address in the page's language (the site's own: without `?lang=`). */
+  address: (path: string) => string;
 }
 
 /**
@@ -72,7 +79,7 @@ export function breadcrumbList(site: SiteFacts, steps: TrailStep[]): Record<stri
       '@type': 'ListItem',
       position: index + 1,
       name: page.name,
-      item: absoluteUrl(site.origin, page.path),
+      item: site.address(page.path),
     })),
   };
 }
@@ -89,38 +96,55 @@ export function pageSeo(
     branding,
     origin,
     t,
+    pageLang = null,
   }: {
     pathname: string;
     noindex: boolean;
     branding: Branding;
     origin: string;
     t: Translate;
+    /** The language the page's address names (`?lang=`), or null. */
+    pageLang?: Language | null;
   },
 ): PageSeo {
+  const lang = pageLang ?? branding.lang;
+  const addressIn = (path: string, language: Language) =>
+    absoluteUrl(origin, withLang(path, language === branding.lang ? null : language));
   const site: SiteFacts = {
     origin,
     name: branding.site_title,
-    lang: branding.lang,
+    lang,
     logo: branding.logo_url ? absoluteUrl(origin, branding.logo_url) : null,
     t,
+    address: (path) => addressIn(path, lang),
   };
   const image = branding.background_url ?? branding.logo_url;
   // The help centre's pages; the portal's (sign-in, a visitor's requests) are nobody's search result.
   const indexable = !noindex && (pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`));
   const seo: PageSeo = {
-    canonical: indexable ? absoluteUrl(origin, canonicalPath(pathname)) : null,
+    canonical: indexable ? site.address(canonicalPath(pathname)) : null,
     type: 'website',
     siteName: site.name,
     image: image ? absoluteUrl(origin, image) : null,
     jsonLd: [],
+    alternates: [],
   };
   if (!indexable) return seo;
+  let path = canonicalPath(pathname);
   for (const match of matches) {
     const handle = match.handle as RouteHandle | undefined;
     const said = handle?.seo?.(match.data, site);
     if (said?.type) seo.type = said.type;
     if (said?.jsonLd) seo.jsonLd = said.jsonLd;
-    if (said?.path) seo.canonical = absoluteUrl(origin, said.path);
+    if (said?.path) path = said.path;
   }
+  seo.canonical = site.address(path);
+  // Each language's address is its canonical one: the site's own without `?lang=`, the same as x-default.
+  const languages = branding.languages ?? [];
+  if (languages.length > 1)
+    seo.alternates = [
+      ...languages.map((language) => ({ hreflang: language, href: addressIn(path, language) })),
+      { hreflang: 'x-default', href: absoluteUrl(origin, path) },
+    ];
   return seo;
 }

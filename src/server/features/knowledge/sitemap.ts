@@ -5,6 +5,10 @@ import { getBranding } from '../../settings/branding.ts';
 import type { CategoryRow } from '../../db/tables.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
 import { listIndexableArticles } from './knowledge.repository.ts';
+import type { Language } from '../../../shared/constants.ts';
+import { withLang } from '../../../shared/page-language.ts';
+import { contentLanguages } from '../../content/translations.ts';
+import { listContentLanguages } from '../../content/translations.repository.ts';
 
 /** The sitemap protocol's limit of addresses in one file; past it, /sitemap.xml is an index of numbered parts. */
 export const SITEMAP_URLS_MAX = 50_000;
@@ -12,6 +16,8 @@ export const SITEMAP_URLS_MAX = 50_000;
 interface SitemapEntry {
   path: string;
   lastmod: number | null;
+  /** The same page in each of the help centre's languages and `x-default`, when it has several. */
+  alternates?: { hreflang: string; path: string }[];
 }
 
 /**
@@ -24,6 +30,7 @@ export async function sitemapEntries(db: Executor): Promise<SitemapEntry[]> {
   if (!branding.knowledge_enabled) return [];
   const catalog = await loadCatalog(db, 'everyone', { lang: branding.lang, site: branding.lang });
   const articles = await listIndexableArticles(db, catalog);
+  const languages = contentLanguages(branding.lang, await listContentLanguages(db));
   const newest = new Map<number, number>();
   let home: number | null = null;
   for (const article of articles) {
@@ -40,7 +47,7 @@ export async function sitemapEntries(db: Executor): Promise<SitemapEntry[]> {
       newest.set(category.id, Math.max(newest.get(category.id) ?? 0, changed));
     }
   }
-  return [
+  const pages: SitemapEntry[] = [
     { path: href.home(), lastmod: home },
     ...catalog.categories
       .filter((category) => catalog.isCategoryVisible(category.id) && !leadsOn(catalog, category))
@@ -50,6 +57,22 @@ export async function sitemapEntries(db: Executor): Promise<SitemapEntry[]> {
       lastmod: Number(article.updated_at),
     })),
   ];
+  return languages.length > 1
+    ? pages.flatMap((page) => inEveryLanguage(page, branding.lang, languages))
+    : pages;
+}
+
+/**
+ * A page once in each language, each naming all of them: every page reads in every language (what has no version
+ * in one falls back, marked), so every language's address is listed, as each page's own hreflang links list them.
+ */
+function inEveryLanguage(page: SitemapEntry, site: Language, languages: Language[]): SitemapEntry[] {
+  const addressIn = (lang: Language) => withLang(page.path, lang === site ? null : lang);
+  const alternates = [
+    ...languages.map((lang) => ({ hreflang: lang, path: addressIn(lang) })),
+    { hreflang: 'x-default', path: page.path },
+  ];
+  return languages.map((lang) => ({ path: addressIn(lang), lastmod: page.lastmod, alternates }));
 }
 
 /**
@@ -78,9 +101,20 @@ const lastmodOf = (millis: number | null) =>
 /** One sitemap file: the addresses of a part of the entries. */
 export function urlSet(origin: string, entries: SitemapEntry[]): string {
   const urls = entries.map(
-    (entry) => `<url><loc>${escapeHtml(`${origin}${entry.path}`)}</loc>${lastmodOf(entry.lastmod)}</url>`,
+    (entry) =>
+      `<url><loc>${escapeHtml(`${origin}${entry.path}`)}</loc>${lastmodOf(entry.lastmod)}${(
+        entry.alternates ?? []
+      )
+        .map(
+          (link) =>
+            `<xhtml:link rel="alternate" hreflang="${escapeHtml(link.hreflang)}" href="${escapeHtml(`${origin}${link.path}`)}"/>`,
+        )
+        .join('')}</url>`,
   );
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+  const xhtml = entries.some((entry) => entry.alternates)
+    ? ' xmlns:xhtml="http://www.w3.org/1999/xhtml"'
+    : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"${xhtml}>\n${urls.join('\n')}\n</urlset>\n`;
 }
 
 /** The index of the numbered parts, when the entries are too many for one file. */

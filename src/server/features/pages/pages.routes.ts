@@ -10,6 +10,9 @@ import { htmlDocument, renderPage } from '../../render/render-page.ts';
 import { readWebAssets, WEB_DIST } from '../../render/web-assets.ts';
 import { registerAdminPageRoutes } from './admin-page.routes.ts';
 import { registerFaviconRoutes } from './favicon.routes.ts';
+import { isLanguagePage, languageRedirect, type PageLanguages } from './page-language.ts';
+import { withLang } from '../../../shared/page-language.ts';
+import { LANG_PARAM } from '../../../shared/paths.ts';
 
 export interface PageOptions {
   analytics: AnalyticsConfig | null;
@@ -20,6 +23,8 @@ export interface PageOptions {
   frameAncestors: readonly string[];
   /** Whether this server is the customer portal (no PORTAL_URL): then it renders the portal's pages too. */
   portal: boolean;
+  /** The help centre's languages, for negotiating a page's language (see page-language.ts). */
+  languages: PageLanguages;
 }
 
 /**
@@ -54,6 +59,30 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
     wildcard: true,
   });
 
+  // Before the answers kept in memory are looked up (the cache's hook is added last): a visitor to be sent to their
+  // language never gets the page kept for the address without one.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    const redirect = await languageRedirect(request.url, request.headers, options.languages);
+    if (!redirect) return;
+    const location = withLang(request.url, redirect.language);
+    if (redirect.status === 301) return reply.redirect(location, 301);
+    // This answer is the visitor's: their cookie or Accept-Language chose it.
+    return reply
+      .header('Vary', 'Accept-Language, Cookie')
+      .header('Cache-Control', 'private, no-cache')
+      .redirect(location, 302);
+  });
+
+  /** A page asked for without `?lang=` on a help centre in several languages answers by the visitor's headers. */
+  const negotiated = async (request: FastifyRequest) => {
+    const end = request.url.indexOf('?');
+    const path = end < 0 ? request.url : request.url.slice(0, end);
+    if (!isLanguagePage(path) || new URLSearchParams(request.url.slice(end + 1)).has(LANG_PARAM))
+      return false;
+    return (await options.languages.load()).languages.length > 1;
+  };
+
   const handlePage = async (request: FastifyRequest, reply: FastifyReply, portalPage = false) => {
     // Rendered for the signed-in visitor whose session cookie it carries: theirs alone, kept by nobody.
     const personal = portalPage || carriesSession(request);
@@ -65,6 +94,7 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
     );
     request.cacheTags = cacheTags;
     if (!cacheable) reply.header('Cache-Control', 'no-store');
+    if (await negotiated(request)) reply.header('Vary', 'Accept-Language, Cookie');
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
     const snippet = analyticsFor(options, request, page.projectId);
     // Hashed as rendered (the snippet carries the project id), so a page kept in memory keeps a valid policy.

@@ -54,7 +54,8 @@ export async function openIssue(
   body: IssueOpenBody,
   requester: Requester,
 ): Promise<IssueOpenResult> {
-  const { lang } = await getBranding(ctx.db);
+  // The language of the page it was sent from, else the site's: the ticket records it, the errors answer in it.
+  const lang = body.lang ?? (await getBranding(ctx.db)).lang;
   const errors: FieldError[] = [];
   const flag = (field: string, key: MessageKey, vars?: Record<string, string | number>) =>
     errors.push({ field, message: message(lang as Language, key, vars) });

@@ -1,12 +1,14 @@
 import { useEffect, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { href } from '../../../shared/paths.ts';
-import { useI18n } from '../../i18n/i18n.tsx';
+import type { Language } from '../../../shared/constants.ts';
+import { shownLang, useI18n } from '../../i18n/i18n.tsx';
 import { readingMinutes, type OutlineHeading } from './article-outline.ts';
 
 export interface ArticleLink {
   id: number;
   title: string;
+  lang?: Language;
 }
 
 /** Copies a text to the clipboard; false when the browser refuses (no permission, an insecure page). */
@@ -124,18 +126,28 @@ export function TableOfContents({
 
 /** The article before and after this one in its category, in the category's order. */
 export function ArticlePager({ previous, next }: { previous: ArticleLink | null; next: ArticleLink | null }) {
-  const { t } = useI18n();
+  const { t, lang, localHref } = useI18n();
   if (!previous && !next) return null;
   return (
     <nav className="article-pager" aria-label={t('moreInCategory')}>
       {previous && (
-        <Link className="pager-link pager-previous" to={href.instruction(previous.id)} rel="prev">
+        <Link
+          className="pager-link pager-previous"
+          to={localHref(href.instruction(previous.id))}
+          rel="prev"
+          lang={shownLang(previous.lang, lang)}
+        >
           <span className="pager-label">← {t('previousArticle')}</span>
           <span className="pager-title">{previous.title}</span>
         </Link>
       )}
       {next && (
-        <Link className="pager-link pager-next" to={href.instruction(next.id)} rel="next">
+        <Link
+          className="pager-link pager-next"
+          to={localHref(href.instruction(next.id))}
+          rel="next"
+          lang={shownLang(next.lang, lang)}
+        >
           <span className="pager-label">{t('nextArticle')} →</span>
           <span className="pager-title">{next.title}</span>
         </Link>
@@ -146,15 +158,15 @@ export function ArticlePager({ previous, next }: { previous: ArticleLink | null;
 
 /** Articles about the same things (found by the article's title), wherever they are. */
 export function RelatedArticles({ articles }: { articles: ArticleLink[] }) {
-  const { t } = useI18n();
+  const { t, lang, localHref } = useI18n();
   if (articles.length === 0) return null;
   return (
     <section className="related" aria-labelledby="related-heading">
       <h2 id="related-heading">{t('relatedArticles')}</h2>
       <ul>
         {articles.map((article) => (
-          <li key={article.id}>
-            <Link to={href.instruction(article.id)}>{article.title}</Link>
+          <li key={article.id} lang={shownLang(article.lang, lang)}>
+            <Link to={localHref(href.instruction(article.id))}>{article.title}</Link>
           </li>
         ))}
       </ul>

@@ -3,7 +3,7 @@ import { href } from '../../../shared/paths.ts';
 import type { Category } from '../../../shared/api/knowledge.ts';
 import { isFontIcon } from '../../../shared/constants.ts';
 import { FontIcon } from '../../components/font-icon.tsx';
-import { useI18n } from '../../i18n/i18n.tsx';
+import { shownLang, useI18n } from '../../i18n/i18n.tsx';
 
 /** A category's icon: its uploaded image, its Font Awesome glyph, or a folder drawn in the same tinted circle. */
 function CategoryIcon({ category }: { category: Category }) {
@@ -34,14 +34,14 @@ function CategoryIcon({ category }: { category: Category }) {
 }
 
 export function CategoryTile({ category }: { category: Category }) {
-  const { t } = useI18n();
+  const { t, lang, localHref } = useI18n();
   const counts = [
     category.count_category > 0 ? t('categoryCount', { count: category.count_category }) : null,
     category.count_instruction > 0 ? t('articleCount', { count: category.count_instruction }) : null,
   ].filter(Boolean);
   return (
-    <li className="tile">
-      <Link to={href.category(category.id)} className="tile-link">
+    <li className="tile" lang={shownLang(category.lang, lang)}>
+      <Link to={localHref(href.category(category.id))} className="tile-link">
         <CategoryIcon category={category} />
         <span className="tile-name">{category.name}</span>
         <span className="tile-counts">{counts.join(' · ')}</span>

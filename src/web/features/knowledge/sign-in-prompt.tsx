@@ -25,7 +25,7 @@ export const hasSignInPrompt = (data: unknown): data is SignInRequired =>
  * for again with it, once the page is running.
  */
 export function SignInPrompt() {
-  const { t } = useI18n();
+  const { t, localHref } = useI18n();
   const portal = usePortalLinks();
   const { revalidate } = useRevalidator();
   useEffect(() => {
@@ -42,7 +42,7 @@ export function SignInPrompt() {
             {t('signIn')}
           </a>
         )}
-        <Link className={portal.signIn ? 'button button-secondary' : 'button'} to={href.home()}>
+        <Link className={portal.signIn ? 'button button-secondary' : 'button'} to={localHref(href.home())}>
           {t('toMainPage')}
         </Link>
       </p>

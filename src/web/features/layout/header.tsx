@@ -8,9 +8,14 @@ import type { PortalLinks } from '../../lib/portal-links.ts';
 import { LogoMark } from '../../components/logo-mark.tsx';
 import { SearchBox } from '../search/search-box.tsx';
 import { useAuth } from './use-auth.tsx';
+import { LanguageSwitcher } from './language-switcher.tsx';
 
 /** What the header shows of the branding: the layout's, or the one being edited in the admin's preview. */
-export type HeaderBranding = Pick<Branding, 'knowledge_title' | 'site_title' | 'logo_url' | 'background_url'>;
+export type HeaderBranding = Pick<
+  Branding,
+  'knowledge_title' | 'site_title' | 'logo_url' | 'background_url'
+> &
+  Pick<Partial<Branding>, 'languages'>;
 
 /**
  * Header with background, logo, navigation, title and search. Wide screens show the links inline; below 720 px
@@ -29,7 +34,7 @@ export function Header({
   /** The search box, which leads into the knowledge base: not shown where there is none to search. */
   search?: boolean;
 }) {
-  const { t, lang } = useI18n();
+  const { t, lang, localHref } = useI18n();
   const { user, exit } = useAuth();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -68,7 +73,7 @@ export function Header({
       }
     >
       <div className="header-bar">
-        <Link to={href.home()} className="logo-link">
+        <Link to={localHref(href.home())} className="logo-link">
           {branding.logo_url ? (
             <img
               className="logo"
@@ -84,7 +89,7 @@ export function Header({
           )}
         </Link>
         <nav className="nav-wide" aria-label={t('main')}>
-          <Link className="nav-link" to={href.home()}>
+          <Link className="nav-link" to={localHref(href.home())}>
             {t('main')}
           </Link>
           {portal.tickets && (
@@ -109,6 +114,7 @@ export function Header({
             signIn
           )}
         </nav>
+        <LanguageSwitcher languages={branding.languages ?? []} />
         {hasMenu && (
           <button
             type="button"
@@ -126,7 +132,7 @@ export function Header({
         <nav id={menuId} className="nav-narrow" hidden={!menuOpen} aria-label={t('menu')}>
           <ul>
             <li>
-              <Link className="nav-link" to={href.home()}>
+              <Link className="nav-link" to={localHref(href.home())}>
                 {t('main')}
               </Link>
             </li>

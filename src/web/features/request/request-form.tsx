@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
 import { SENT_STATE_MS } from '../../../shared/constants.ts';
+import { href } from '../../../shared/paths.ts';
+import { withLang } from '../../../shared/page-language.ts';
 import { describedBy, FieldError } from '../../components/field-error.tsx';
 import { FilePicker } from '../../components/file-picker.tsx';
 import { useI18n } from '../../i18n/i18n.tsx';
@@ -56,7 +58,7 @@ export default function RequestForm({
   instruction: Instruction;
   trail: TrailStep[];
 }) {
-  const { t } = useI18n();
+  const { t, pageLang } = useI18n();
   const { branding, environments, sections } = useRootData();
   const { user } = useAuth();
   const [values, setValues] = useState({ name: '', email: '', description: '' });
@@ -125,7 +127,7 @@ export default function RequestForm({
     setStatus('sending');
     const token = readAuthToken();
     const section = sections.find((s) => s.id === instruction.section_id);
-    const articleUrl = `${environments.knowledge_portal}/knowledge/instruction/${instruction.id}`;
+    const articleUrl = `${environments.knowledge_portal}${withLang(href.instruction(instruction.id), pageLang)}`;
     try {
       const uploaded = files.length ? await uploadFiles(files, token) : [];
       const result = await openIssue(
@@ -137,6 +139,8 @@ export default function RequestForm({
           email: values.email.trim(),
           files: uploaded.map((file) => file.id),
           g_recaptcha_response: captcha.read(),
+          // The page's language: the ticket records it (its title and trail are already in it).
+          ...(pageLang && { lang: pageLang }),
         },
         token,
       );

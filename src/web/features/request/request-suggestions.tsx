@@ -4,7 +4,7 @@ import { OPENED_SUGGESTIONS_MAX, SEARCH_TEXT_MAX } from '../../../shared/constan
 import { href } from '../../../shared/paths.ts';
 import { apiFrom } from '../../api/api-context.ts';
 import { call } from '../../api/call.ts';
-import { useI18n } from '../../i18n/i18n.tsx';
+import { shownLang, useI18n } from '../../i18n/i18n.tsx';
 import { useDebouncedValue } from '../../lib/debounce.ts';
 
 /** Articles offered under a request's message, at most. */
@@ -76,7 +76,7 @@ export function RequestSuggestions({
   onOpen: (id: number) => void;
   headingLevel?: 2 | 3;
 }) {
-  const { t } = useI18n();
+  const { t, lang, pageLang, localHref } = useI18n();
   const headingId = useId();
   const query = useDebouncedValue(suggestionQuery(message), REQUEST_SUGGESTIONS_DEBOUNCE_MS);
   const [items, setItems] = useState<Suggestion[]>([]);
@@ -88,6 +88,7 @@ export function RequestSuggestions({
     }
     let cancelled = false;
     apiFrom(undefined)
+      .in(pageLang)
       .suggestions(query, REQUEST_SUGGESTIONS + 1)
       .then((result) => {
         if (cancelled) return;
@@ -97,7 +98,7 @@ export function RequestSuggestions({
     return () => {
       cancelled = true;
     };
-  }, [query, excludeId]);
+  }, [query, excludeId, pageLang]);
 
   const Heading = `h${headingLevel}` as const;
   return (
@@ -112,9 +113,9 @@ export function RequestSuggestions({
           </Heading>
           <ul aria-labelledby={headingId}>
             {items.map((item) => (
-              <li key={item.id}>
+              <li key={item.id} lang={shownLang(item.lang, lang)}>
                 <a
-                  href={href.instruction(item.id)}
+                  href={localHref(href.instruction(item.id))}
                   target="_blank"
                   rel="noopener"
                   onClick={() => onOpen(item.id)}

@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import type { Suggestion } from '../../../shared/api/search.ts';
 import { SEARCH_DEBOUNCE_MS, SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT } from '../../../shared/constants.ts';
 import { apiFrom } from '../../api/api-context.ts';
-import { useI18n } from '../../i18n/i18n.tsx';
+import { shownLang, useI18n } from '../../i18n/i18n.tsx';
 import { useDebouncedValue } from '../../lib/debounce.ts';
 import { readItem, storageKeys, writeItem } from '../../lib/storage.ts';
 import { reportSearch } from './search-events.ts';
@@ -16,7 +16,7 @@ type Status = 'idle' | 'loading' | 'done' | 'error';
  * arrows move through them, Enter opens the chosen one or the search page, Escape or a click elsewhere closes.
  */
 export function SearchBox({ initialQuery }: { initialQuery: string }) {
-  const { t } = useI18n();
+  const { t, lang, pageLang, localHref } = useI18n();
   const navigate = useNavigate();
   const location = useLocation();
   const listId = useId();
@@ -52,6 +52,7 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
     let cancelled = false;
     setStatus('loading');
     apiFrom(undefined)
+      .in(pageLang)
       .suggestions(query, SUGGESTIONS_LIMIT)
       .then((result) => {
         if (cancelled) return;
@@ -63,7 +64,7 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
     return () => {
       cancelled = true;
     };
-  }, [settled, open]);
+  }, [settled, open, pageLang]);
 
   useEffect(() => {
     if (!open) return;
@@ -88,19 +89,19 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
       return;
     }
     setOpen(false);
-    navigate(href.search(query));
+    navigate(localHref(href.search(query)));
   };
 
   const choose = (item: Suggestion) => {
     setOpen(false);
     reportSearch({ type: 'search', query: text, found: items.length });
     reportSearch({ type: 'open', query: text, id: item.id });
-    navigate(href.instruction(item.id));
+    navigate(localHref(href.instruction(item.id)));
   };
 
   const clear = () => {
     change('');
-    navigate(href.home());
+    navigate(localHref(href.home()));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -191,6 +192,7 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
               id={optionId(index)}
               role="option"
               aria-selected={index === active}
+              lang={shownLang(item.lang, lang)}
               className={index === active ? 'suggestion active' : 'suggestion'}
               onMouseDown={(event) => event.preventDefault()}
               onClick={() => choose(item)}

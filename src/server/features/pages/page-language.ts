@@ -1,0 +1,141 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Language } from '../../../shared/constants.ts';
+import { isLanguage, LANG_COOKIE } from '../../../shared/page-language.ts';
+import { BASE_PATH, LANG_PARAM } from '../../../shared/paths.ts';
+import type { AppContext } from '../../context.ts';
+import { contentLanguages } from '../../content/translations.ts';
+import { listContentLanguages } from '../../content/translations.repository.ts';
+import { getStoredBranding } from '../../settings/branding.ts';
+
+/** The site's language (the source and fallback) and every language the help centre has content in, it first. */
+export interface SiteLanguages {
+  site: Language;
+  languages: Language[];
+}
+
+/** The help centre's pages, whose language the visitor chooses (`?lang=`); the portal's pages are not among them. */
+export const isLanguagePage = (path: string) => path === BASE_PATH || path.startsWith(`${BASE_PATH}/`);
+
+/** The value of one cookie in a Cookie header, or null. */
+function cookieValue(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(at + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The languages of an Accept-Language header, most wanted first (by q, then by order), as the help centre's: a tag
+ * is taken as it is or by its primary subtag (`en-GB` is English, `pt` or `pt-PT` Brazilian Portuguese).
+ */
+export function acceptedLanguages(header: string | undefined, available: readonly Language[]): Language[] {
+  if (!header) return [];
+  const ranges = header
+    .slice(0, 1000)
+    .split(',')
+    .slice(0, 40)
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]).find(Boolean);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((range) => range.tag && range.tag !== '*' && range.q > 0 && !Number.isNaN(range.q))
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  const found: Language[] = [];
+  for (const { tag } of ranges) {
+    const match =
+      available.find((lang) => lang.toLowerCase() === tag) ??
+      available.find((lang) => lang.split('-')[0]?.toLowerCase() === tag.split('-')[0]);
+    if (match && !found.includes(match)) found.push(match);
+  }
+  return found;
+}
+
+/**
+ * The language a visitor asking for a page without `?lang=` is sent to, or null to answer it in the site's: their
+ * remembered choice (the switcher's cookie) when the help centre has content in it, else the first language of
+ * their Accept-Language it has content in. Nobody is sent anywhere on a help centre in one language.
+ */
+export function negotiatedLanguage(headers: IncomingHttpHeaders, known: SiteLanguages): Language | null {
+  if (known.languages.length < 2) return null;
+  const remembered = cookieValue(headers.cookie, LANG_COOKIE);
+  const chosen =
+    isLanguage(remembered) && known.languages.includes(remembered)
+      ? remembered
+      : acceptedLanguages(headers['accept-language'], known.languages)[0];
+  return chosen && chosen !== known.site ? chosen : null;
+}
+
+/** The path and the `lang` values of an address (the page reads the first). */
+function splitAddress(url: string): { path: string; lang: string | null } {
+  const mark = url.indexOf('?');
+  const path = mark < 0 ? url : url.slice(0, mark);
+  return { path, lang: mark < 0 ? null : new URLSearchParams(url.slice(mark + 1)).get(LANG_PARAM) };
+}
+
+export interface PageLanguages {
+  /** The languages now, read once per content revision. */
+  load(): Promise<SiteLanguages>;
+  /**
+   * Whether an answer kept for this request's address is the one it should get: true for anything but a page
+   * without `?lang=`, for which the languages must be known for the current revision and send nobody elsewhere.
+   */
+  mayServeFromMemory(request: IncomingMessage): boolean;
+}
+
+export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): PageLanguages {
+  let known: { revision: string; languages: SiteLanguages } | null = null;
+  let loading: { revision: string; promise: Promise<SiteLanguages> } | null = null;
+  const read = async (): Promise<SiteLanguages> => {
+    const [stored, found] = await Promise.all([getStoredBranding(ctx.db), listContentLanguages(ctx.db)]);
+    return { site: stored.lang, languages: contentLanguages(stored.lang, found) };
+  };
+  return {
+    async load() {
+      const revision = await ctx.revisions.current();
+      if (known?.revision === revision) return known.languages;
+      if (loading?.revision !== revision) {
+        const promise = read().then((languages) => {
+          known = { revision, languages };
+          return languages;
+        });
+        promise.catch(() => {
+          if (loading?.promise === promise) loading = null;
+        });
+        loading = { revision, promise };
+      }
+      return loading.promise;
+    },
+    mayServeFromMemory(request) {
+      const { path, lang } = splitAddress(request.url ?? '/');
+      if (lang !== null || !isLanguagePage(path)) return true;
+      const revision = ctx.revisions.peek();
+      if (!known || revision === null || known.revision !== revision) return false;
+      return negotiatedLanguage(request.headers, known.languages) === null;
+    },
+  };
+}
+
+/**
+ * What a page's address answers before it is rendered or looked up in memory: an invalid `?lang=` is dropped
+ * (301), and a page without one is sent to the visitor's language (302) when negotiation finds one. Null: render.
+ */
+export async function languageRedirect(
+  url: string,
+  headers: IncomingHttpHeaders,
+  languages: PageLanguages,
+): Promise<{ status: 301 | 302; language: Language | null } | null> {
+  const { path, lang } = splitAddress(url);
+  if (!isLanguagePage(path)) return null;
+  if (lang !== null) return isLanguage(lang) ? null : { status: 301, language: null };
+  const language = negotiatedLanguage(headers, await languages.load());
+  return language ? { status: 302, language } : null;
+}
