@@ -8,6 +8,7 @@ import { readFolder, writeFolder } from '../../testing/folder.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { updateBranding } from '../../settings/branding.ts';
 import { articleSourceText } from '../../content/translation-source.ts';
+import { adminAndUserTokens } from '../../testing/admin-content.ts';
 import { exportFolder } from './export-folder.ts';
 import { importFolder } from './import-folder.ts';
 import { FolderErrors } from './read-folder.ts';
@@ -116,6 +117,15 @@ describe.each(testDialects())('translations in a content folder on %s', (dialect
       .where('lang', '=', 'ru')
       .executeTakeFirstOrThrow();
     expect(ru).toMatchObject({ source_lang: 'en', source_text: articleSourceText(install), published: 1 });
+    // And the admin app, which tells outdated by the same snapshot, agrees.
+    const { adminToken } = await adminAndUserTokens(t);
+    const admin = await t.app.inject({
+      url: `/api/admin/articles/${install.id}`,
+      headers: { 'x-auth-token': adminToken },
+    });
+    expect(admin.json<{ translations: { lang: string; outdated: boolean }[] }>().translations).toEqual(
+      expect.arrayContaining([expect.objectContaining({ lang: 'ru', outdated: false })]),
+    );
     expect(ru.body_source).toContain('Скачайте приложение');
     // A link to a translation's file leads to its article; images are the translation's own.
     expect(ru.body_html).toContain(`href="/knowledge/instruction/${billing.id}"`);
