@@ -49,7 +49,11 @@ describe.each(testDialects())('branding and users through the admin API on %s', 
         footer_links: [],
       };
       expect(changed).toEqual(expected);
-      expect((await t.app.inject('/api/settings/branding')).json()).toEqual(expected);
+      // Visitors are also told the languages the content is in: here the site's alone.
+      expect((await t.app.inject('/api/settings/branding')).json()).toEqual({
+        ...expected,
+        languages: ['it'],
+      });
       expect(await ok(as('GET', '/api/admin/branding'))).toEqual(expected);
 
       await ok(as('PATCH', '/api/admin/branding', { project_id: null, knowledge_enabled: true }));
