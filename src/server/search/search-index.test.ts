@@ -136,3 +136,26 @@ describe('synonyms', () => {
     expect(boosted[0]?.id).toBe(favoured);
   });
 });
+
+describe('typos', () => {
+  it('finds a word with two neighbouring letters swapped, and one with two edits from ten letters', async () => {
+    const workload = doc('Balance the workload', 'Share tasks.');
+    const temperature = doc('Temperature reading', 'Check the sensor.');
+    const index = await SearchIndex.build([workload, temperature]);
+    expect(index.search('worklaod', 5)[0]?.id).toBe(workload.id);
+    expect(index.search('temprarture', 5)[0]?.id).toBe(temperature.id);
+  });
+
+  it('finds by a typo a word added after the same typo found nothing, and no longer one removed', async () => {
+    const index = await SearchIndex.build([doc('Printer setup', 'Connect the printer.')]);
+    expect(index.search('thermostst', 5)).toEqual([]);
+    const added = doc('Thermostat offline', 'Check the wiring.');
+    await index.upsert([added]);
+    expect(index.search('thermostst', 5)[0]?.id).toBe(added.id);
+    index.remove([added.id]);
+    expect(index.search('thermostst', 5)).toEqual([]);
+    await index.upsert([{ ...added, title: 'Thermometer offline' }]);
+    expect(index.search('thermostst', 5)).toEqual([]);
+    expect(index.search('thermometr', 5)[0]?.id).toBe(added.id);
+  });
+});

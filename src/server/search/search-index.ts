@@ -1,4 +1,5 @@
-import MiniSearch, { type Query, type SearchOptions, type SearchResult } from 'minisearch';
+import type MiniSearch from 'minisearch';
+import type { Query, SearchOptions, SearchResult } from 'minisearch';
 import type { Language } from '../../shared/constants.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import { mayRead, type Audience } from '../content/visibility.ts';
@@ -13,6 +14,7 @@ import {
   words,
 } from './analysis.ts';
 import { findSynonyms, type SynonymTable } from './synonyms.ts';
+import { TypoTolerantMiniSearch } from './term-tree.ts';
 
 /** Longest stretch of indexing between two turns of the event loop. */
 const SLICE_MS = 8;
@@ -91,7 +93,7 @@ export class SearchIndex {
   }
 
   private constructor() {
-    this.mini = new MiniSearch<SearchDocument>({
+    this.mini = new TypoTolerantMiniSearch<SearchDocument>({
       fields: [...FIELDS],
       idField: 'id',
       extractField: (doc, field) => {
