@@ -159,3 +159,13 @@ describe('typos', () => {
     expect(index.search('thermometr', 5)[0]?.id).toBe(added.id);
   });
 });
+
+describe('the last word as typed', () => {
+  it('completes a stem shorter than five letters from titles and names only', async () => {
+    // 'topar' is 'top' in Portuguese: in bodies that begins hundreds of words.
+    const titled = doc('Topology of the network', 'Draw it.');
+    const body = doc('Network map', 'The topology is drawn for you.');
+    const index = await SearchIndex.build([titled, body]);
+    expect(index.search('topar', 5).map((r) => r.id)).toEqual([titled.id]);
+  });
+});
