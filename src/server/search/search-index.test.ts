@@ -136,3 +136,36 @@ describe('synonyms', () => {
     expect(boosted[0]?.id).toBe(favoured);
   });
 });
+
+describe('typos', () => {
+  it('finds a word with two neighbouring letters swapped, and one with two edits from ten letters', async () => {
+    const workload = doc('Balance the workload', 'Share tasks.');
+    const temperature = doc('Temperature reading', 'Check the sensor.');
+    const index = await SearchIndex.build([workload, temperature]);
+    expect(index.search('worklaod', 5)[0]?.id).toBe(workload.id);
+    expect(index.search('temprarture', 5)[0]?.id).toBe(temperature.id);
+  });
+
+  it('finds by a typo a word added after the same typo found nothing, and no longer one removed', async () => {
+    const index = await SearchIndex.build([doc('Printer setup', 'Connect the printer.')]);
+    expect(index.search('thermostst', 5)).toEqual([]);
+    const added = doc('Thermostat offline', 'Check the wiring.');
+    await index.upsert([added]);
+    expect(index.search('thermostst', 5)[0]?.id).toBe(added.id);
+    index.remove([added.id]);
+    expect(index.search('thermostst', 5)).toEqual([]);
+    await index.upsert([{ ...added, title: 'Thermometer offline' }]);
+    expect(index.search('thermostst', 5)).toEqual([]);
+    expect(index.search('thermometr', 5)[0]?.id).toBe(added.id);
+  });
+});
+
+describe('the last word as typed', () => {
+  it('completes a stem shorter than five letters from titles and names only', async () => {
+    // 'topar' is 'top' in Portuguese: in bodies that begins hundreds of words.
+    const titled = doc('Topology of the network', 'Draw it.');
+    const body = doc('Network map', 'The topology is drawn for you.');
+    const index = await SearchIndex.build([titled, body]);
+    expect(index.search('topar', 5).map((r) => r.id)).toEqual([titled.id]);
+  });
+});

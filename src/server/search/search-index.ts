@@ -1,4 +1,5 @@
-import MiniSearch, { type Query, type SearchOptions, type SearchResult } from 'minisearch';
+import type MiniSearch from 'minisearch';
+import type { Query, SearchOptions, SearchResult } from 'minisearch';
 import type { Language } from '../../shared/constants.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import { mayRead, type Audience } from '../content/visibility.ts';
@@ -13,6 +14,7 @@ import {
   words,
 } from './analysis.ts';
 import { findSynonyms, type SynonymTable } from './synonyms.ts';
+import { TypoTolerantMiniSearch } from './term-tree.ts';
 
 /** Longest stretch of indexing between two turns of the event loop. */
 const SLICE_MS = 8;
@@ -110,7 +112,7 @@ export class SearchIndex {
   }
 
   private constructor() {
-    this.mini = new MiniSearch<SearchDocument>({
+    this.mini = new TypoTolerantMiniSearch<SearchDocument>({
       fields: [...FIELDS],
       idField: 'id',
       extractField: (doc, field) => {
@@ -284,9 +286,18 @@ export class SearchIndex {
       const prefix = index === counted.length - 1 && letters >= MIN_PREFIX_LETTERS;
       // Typos are looked for once, on the whole word; stems are matched as they are, which keeps queries cheap.
       const wholeWord: Query = { queries: [whole], prefix, fuzzy: fuzziness };
-      let typed: Query = stems.length
-        ? { combineWith: 'OR', queries: [wholeWord, { queries: stems, combineWith: 'OR', prefix }] }
-        : wholeWord;
+      // A stem shorter than the word begins more words than the word does ('topar' is 'top' in Portuguese): one
+      // under five letters is completed from titles and names only, as a short word is below.
+      const short =
+        prefix && letters >= NAME_PREFIX_BELOW ? stems.filter((s) => [...s].length < NAME_PREFIX_BELOW) : [];
+      const long = stems.filter((s) => !short.includes(s));
+      const ways: Query[] = [wholeWord];
+      if (long.length) ways.push({ queries: long, combineWith: 'OR', prefix });
+      if (short.length) {
+        ways.push({ queries: short, combineWith: 'OR', prefix, fields: [...NAME_FIELDS] });
+        ways.push({ queries: short, combineWith: 'OR', prefix: false, fields: ['text'] });
+      }
+      let typed: Query = ways.length > 1 ? { combineWith: 'OR', queries: ways } : wholeWord;
       if (prefix && letters < NAME_PREFIX_BELOW) {
         // A word begun with three or four letters is completed from titles and names, where it is looked for;
         // in bodies such a beginning starts hundreds of words, and it is matched there only as it stands.
