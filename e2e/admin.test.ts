@@ -692,7 +692,7 @@ describe('the admin app, one journey', () => {
     await page.getByRole('link', { name: 'Branding', exact: true }).click();
     await page.getByRole('heading', { name: 'Branding' }).waitFor();
     const preview = page.frameLocator('iframe.header-preview');
-    await page.getByLabel('Help centre title').fill('Ask Lumo anything');
+    await page.getByLabel('Help centre title', { exact: true }).fill('Ask Lumo anything');
     await expect.poll(() => preview.locator('.hero-title').innerText()).toBe('Ask Lumo anything');
     await page.getByLabel('Language of the public site').selectOption('it');
     await expect
@@ -721,8 +721,12 @@ describe('the admin app, one journey', () => {
       .toContain('public site');
 
     const visitor = await openPage(browser);
+    // The demo is also in English, Russian and Portuguese: a visitor who reads Italian stays on the address
+    // without a language, now the site's.
+    await visitor.page.setExtraHTTPHeaders({ 'accept-language': 'it' });
     await visitor.page.goto(`${server.url}/knowledge/`);
     await visitor.page.waitForSelector('html[data-hydrated]');
+    expect(new URL(visitor.page.url()).search).toBe('');
     expect(await visitor.page.getAttribute('html', 'lang')).toBe('it');
     const logo = visitor.page.locator('img.logo');
     await expect

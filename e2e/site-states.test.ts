@@ -106,6 +106,8 @@ describe('languages', () => {
     await updateBranding(server.ctx.db, { lang, knowledge_title: '', site_title: '' });
     const t = createTranslator(lang);
     const { page, context, problems } = await openPage(browser);
+    // A visitor who reads the site's language (the demo is in others too: one who reads those is sent to them).
+    await page.setExtraHTTPHeaders({ 'accept-language': lang });
     await gotoHydrated(page, `${server.url}/knowledge/`);
     expect(await page.getAttribute('html', 'lang')).toBe(lang);
     expect(await page.locator('h1.hero-title').innerText()).toBe(DEFAULT_TITLES[lang].knowledge_title);

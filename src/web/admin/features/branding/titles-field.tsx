@@ -57,7 +57,7 @@ export function TitlesField({
         <div key={lang} className="titles-row" lang={lang}>
           <p className="titles-lang">{LANGUAGE_NAMES[lang]}</p>
           <Field
-            label="Help centre title"
+            label={`Help centre title (${LANGUAGE_NAMES[lang]})`}
             error={errors[`titles.${lang}.knowledge_title`] ?? errors[`titles.${lang}`]}
           >
             <input
@@ -68,7 +68,7 @@ export function TitlesField({
               onChange={(e) => set(lang, 'knowledge_title', e.target.value)}
             />
           </Field>
-          <Field label="Site title" error={errors[`titles.${lang}.site_title`]}>
+          <Field label={`Site title (${LANGUAGE_NAMES[lang]})`} error={errors[`titles.${lang}.site_title`]}>
             <input
               type="text"
               maxLength={200}

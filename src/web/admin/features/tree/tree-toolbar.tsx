@@ -75,9 +75,10 @@ export function TreeToolbar({
           type="button"
           className="tool"
           disabled={selected?.kind !== 'section'}
+          title="Translate the selected section's name (categories and articles: in their editor)"
           onClick={() => selected && navigate(translationPath('section', selected.id, firstOther))}
         >
-          Translate section
+          Translate
         </button>
         <button
           type="button"
