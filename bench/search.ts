@@ -54,6 +54,8 @@
  *
  *   npm run bench:search
  *   BENCH_SIZES=10000 npm run bench:search          (sizes to run, comma separated)
+ *   BENCH_LANGUAGE_ARTICLES=10000 (then one language against five: that many articles in English, and the same
+ *     each also in ru, pt-BR, it and sk; index documents, build time and heap, first search, suggestions; 0 skips)
  *   BENCH_DATABASE_URL=postgres://... (default postgres://postgres@127.0.0.1:5432/test; a fresh schema is dropped after)
  *   BENCH_DURATION=10 (seconds of HTTP load per size)
  *   BENCH_LEARNED_KEYS=5000, BENCH_PART_ROUNDS=3, BENCH_PART_HTTP_QUERIES=3000, BENCH_PART_HTTP_SYNONYM_QUERIES=1000
@@ -72,6 +74,7 @@ import vm from 'node:vm';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { startServer } from '../e2e/support/server.ts';
+import { compareLanguages } from './support/languages.ts';
 import { startServe } from '../src/server/testing/run-cli.ts';
 import type { Language } from '../src/shared/constants.ts';
 import { dayOf } from '../src/server/privacy/daily-key.ts';
@@ -1818,6 +1821,7 @@ async function benchSize(size: number) {
   }
 }
 
+const LANGUAGE_ARTICLES = Number(process.env.BENCH_LANGUAGE_ARTICLES ?? 10_000);
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000')
   .split(',')
   .map((s) => Number(s.trim()))
@@ -1828,4 +1832,14 @@ console.log(
 );
 const started = performance.now();
 for (const size of sizes) await benchSize(size);
+if (LANGUAGE_ARTICLES > 0) {
+  // One language against five (bench/support/languages.ts): the index's documents, build time and heap, and a
+  // server's first search and suggestions for different queries, readers spread over the languages.
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-languages-'));
+  try {
+    await compareLanguages({ articles: LANGUAGE_ARTICLES, workDir, parts: ['index', 'served'] });
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
 console.log(`\nTotal ${fmt((performance.now() - started) / 1000)} s`);
