@@ -17,22 +17,19 @@ import {
 } from './read-folder.ts';
 import {
   allContentKeys,
-  deleteArticleTranslation,
   deleteAttachmentsOf,
-  deleteCategoryTranslation,
-  deleteSectionTranslation,
   detachCategories,
   importedKeys,
   importedTranslations,
-  insertArticleTranslation,
   insertAttachments,
-  insertCategoryTranslation,
-  insertSectionTranslation,
-  setArticleTranslationFiles,
-  writeArticleTranslation,
-  writeCategoryTranslation,
-  writeSectionTranslation,
 } from './content-folder.repository.ts';
+import {
+  deleteTranslation,
+  replaceTranslationFiles,
+  upsertArticleTranslation,
+  upsertCategoryTranslation,
+  upsertSectionTranslation,
+} from '../../content/translations.repository.ts';
 import type { Language } from '../../../shared/constants.ts';
 import {
   articleSourceText,
@@ -418,135 +415,144 @@ async function writeTranslations(
   },
 ): Promise<void> {
   const { summary, siteLang, now, resolverFor } = context;
-  const count = summary.translations;
   const existing = await importedTranslations(trx);
-  const keyOf = (id: number, lang: string) => `${id}:${lang}`;
-  const byKey = <T extends { lang: string }>(rows: T[], idOf: (row: T) => number) =>
-    new Map(rows.map((row) => [keyOf(idOf(row), row.lang), row]));
   const sourceFields = (item: FolderSection | FolderCategory | FolderArticle, text: string) => ({
     source_lang: rowLang(item, siteLang),
     source_text: text,
   });
+  const stamps = { created_at: now, updated_at: now };
 
-  const sections = byKey(existing.sections, (row) => row.section_id);
-  const keptSections = new Set<string>();
-  for (const section of folder.sections) {
-    const section_id = ids.sectionIds.get(section.path) as number;
-    for (const translation of section.translations) {
-      const key = keyOf(section_id, translation.lang);
-      keptSections.add(key);
-      const values = { name: translation.name, published: translation.published ? 1 : 0 } as const;
-      const source = sourceFields(section, sectionSourceText(section));
-      const found = sections.get(key);
-      if (!found) {
-        await insertSectionTranslation(trx, {
-          section_id,
+  await reconcileTranslations(trx, 'section_translations', summary, {
+    existing: existing.sections.map((row) => ({ row, itemId: row.section_id })),
+    imported: new Set(ids.sectionIds.values()),
+    wanted: folder.sections.flatMap((section) => {
+      const section_id = ids.sectionIds.get(section.path) as number;
+      return section.translations.map((translation) => {
+        const values = { name: translation.name, published: translation.published ? 1 : 0 } as const;
+        return {
+          itemId: section_id,
           lang: translation.lang,
-          ...values,
-          ...source,
-          created_at: now,
-          updated_at: now,
-        });
-        count.created++;
-      } else if (differs(found, values)) {
-        await writeSectionTranslation(trx, found, { ...values, ...source, updated_at: now });
-        count.updated++;
-      } else count.unchanged++;
-    }
-  }
-  const importedSections = new Set(ids.sectionIds.values());
-  for (const [key, row] of sections)
-    if (!keptSections.has(key) && importedSections.has(row.section_id)) {
-      await deleteSectionTranslation(trx, row);
-      count.deleted++;
-    }
+          changed: (found: object) => differs(found, values),
+          write: () =>
+            upsertSectionTranslation(trx, {
+              section_id,
+              lang: translation.lang,
+              ...values,
+              ...sourceFields(section, sectionSourceText(section)),
+              ...stamps,
+            }),
+        };
+      });
+    }),
+  });
 
-  const categories = byKey(existing.categories, (row) => row.category_id);
-  const keptCategories = new Set<string>();
-  for (const category of folder.categories) {
-    const category_id = ids.categoryIds.get(category.path) as number;
-    for (const translation of category.translations) {
-      const key = keyOf(category_id, translation.lang);
-      keptCategories.add(key);
-      const render = translation.format === 'html' ? renderHtml : renderMarkdown;
-      const values = {
-        name: translation.name,
-        description: render(translation.description, resolverFor(translation.file)),
-        description_source: translation.format === 'html' ? null : translation.description,
-        published: translation.published ? 1 : 0,
-      } as const;
-      const source = sourceFields(category, sourceTexts.categories.get(category_id) as string);
-      const found = categories.get(key);
-      if (!found) {
-        await insertCategoryTranslation(trx, {
-          category_id,
+  await reconcileTranslations(trx, 'category_translations', summary, {
+    existing: existing.categories.map((row) => ({ row, itemId: row.category_id })),
+    imported: new Set(ids.categoryIds.values()),
+    wanted: folder.categories.flatMap((category) => {
+      const category_id = ids.categoryIds.get(category.path) as number;
+      return category.translations.map((translation) => {
+        const render = translation.format === 'html' ? renderHtml : renderMarkdown;
+        const values = {
+          name: translation.name,
+          description: render(translation.description, resolverFor(translation.file)),
+          description_source: translation.format === 'html' ? null : translation.description,
+          published: translation.published ? 1 : 0,
+        } as const;
+        return {
+          itemId: category_id,
           lang: translation.lang,
-          ...values,
-          ...source,
-          created_at: now,
-          updated_at: now,
-        });
-        count.created++;
-      } else if (differs(found, values)) {
-        await writeCategoryTranslation(trx, found, { ...values, ...source, updated_at: now });
-        count.updated++;
-      } else count.unchanged++;
-    }
-  }
-  const importedCategories = new Set(ids.categoryIds.values());
-  for (const [key, row] of categories)
-    if (!keptCategories.has(key) && importedCategories.has(row.category_id)) {
-      await deleteCategoryTranslation(trx, row);
-      count.deleted++;
-    }
+          changed: (found: object) => differs(found, values),
+          write: () =>
+            upsertCategoryTranslation(trx, {
+              category_id,
+              lang: translation.lang,
+              ...values,
+              ...sourceFields(category, sourceTexts.categories.get(category_id) as string),
+              ...stamps,
+            }),
+        };
+      });
+    }),
+  });
 
-  const articles = byKey(existing.articles, (row) => row.article_id);
   const filesOf = new Map<string, number[]>();
   for (const row of existing.files) {
-    const key = keyOf(row.article_id, row.lang);
+    const key = translationKey(row.article_id, row.lang);
     filesOf.set(key, [...(filesOf.get(key) ?? []), row.file_id]);
   }
-  const keptArticles = new Set<string>();
-  for (const article of folder.articles) {
-    const article_id = ids.articleIds.get(article.path) as number;
-    for (const translation of article.translations) {
-      const key = keyOf(article_id, translation.lang);
-      keptArticles.add(key);
-      const render = translation.format === 'html' ? renderHtml : renderMarkdown;
-      const values = {
-        title: translation.title,
-        body_html: render(translation.body, resolverFor(translation.file)),
-        body_source: translation.format === 'html' ? null : translation.body,
-        published: translation.published ? 1 : 0,
-      } as const;
-      const files = translation.files.map((file) => (ids.fileIds.get(file) as { id: number }).id);
-      const source = sourceFields(article, sourceTexts.articles.get(article_id) as string);
-      const found = articles.get(key);
-      const sameFiles = (filesOf.get(key) ?? []).join() === files.join();
-      if (!found) {
-        await insertArticleTranslation(trx, {
-          article_id,
+  await reconcileTranslations(trx, 'article_translations', summary, {
+    existing: existing.articles.map((row) => ({ row, itemId: row.article_id })),
+    imported: new Set(ids.articleIds.values()),
+    wanted: folder.articles.flatMap((article) => {
+      const article_id = ids.articleIds.get(article.path) as number;
+      return article.translations.map((translation) => {
+        const render = translation.format === 'html' ? renderHtml : renderMarkdown;
+        const values = {
+          title: translation.title,
+          body_html: render(translation.body, resolverFor(translation.file)),
+          body_source: translation.format === 'html' ? null : translation.body,
+          published: translation.published ? 1 : 0,
+        } as const;
+        const files = translation.files.map((file) => (ids.fileIds.get(file) as { id: number }).id);
+        const sameFiles =
+          (filesOf.get(translationKey(article_id, translation.lang)) ?? []).join() === files.join();
+        return {
+          itemId: article_id,
           lang: translation.lang,
-          ...values,
-          ...source,
-          created_at: now,
-          updated_at: now,
-        });
-        count.created++;
-      } else if (differs(found, values) || !sameFiles) {
-        await writeArticleTranslation(trx, found, { ...values, ...source, updated_at: now });
-        count.updated++;
-      } else {
-        count.unchanged++;
-        continue;
-      }
-      await setArticleTranslationFiles(trx, { article_id, lang: translation.lang }, files);
+          changed: (found: object) => differs(found, values) || !sameFiles,
+          write: async () => {
+            await upsertArticleTranslation(trx, {
+              article_id,
+              lang: translation.lang,
+              ...values,
+              ...sourceFields(article, sourceTexts.articles.get(article_id) as string),
+              ...stamps,
+            });
+            await replaceTranslationFiles(trx, article_id, translation.lang, files);
+          },
+        };
+      });
+    }),
+  });
+}
+
+const translationKey = (itemId: number, lang: string) => `${itemId}:${lang}`;
+
+/**
+ * One kind of translation made what the folder says, counted in the summary: each one wanted is written when it is
+ * new or changed, and those of imported items the folder no longer has are deleted (an article's file links with it).
+ */
+async function reconcileTranslations(
+  trx: Tx,
+  table: 'section_translations' | 'category_translations' | 'article_translations',
+  summary: ImportSummary,
+  translations: {
+    existing: { row: { lang: string }; itemId: number }[];
+    imported: Set<number>;
+    wanted: { itemId: number; lang: string; changed: (found: object) => boolean; write: () => Promise<void> }[];
+  },
+): Promise<void> {
+  const count = summary.translations;
+  const existing = new Map(
+    translations.existing.map((found) => [translationKey(found.itemId, found.row.lang), found]),
+  );
+  const kept = new Set<string>();
+  for (const translation of translations.wanted) {
+    const key = translationKey(translation.itemId, translation.lang);
+    kept.add(key);
+    const found = existing.get(key);
+    if (found && !translation.changed(found.row)) {
+      count.unchanged++;
+      continue;
     }
+    await translation.write();
+    if (found) count.updated++;
+    else count.created++;
   }
-  const importedArticles = new Set(ids.articleIds.values());
-  for (const [key, row] of articles)
-    if (!keptArticles.has(key) && importedArticles.has(row.article_id)) {
-      await deleteArticleTranslation(trx, row);
+  for (const [key, found] of existing)
+    if (!kept.has(key) && translations.imported.has(found.itemId)) {
+      await deleteTranslation(trx, table, found.itemId, found.row.lang);
       count.deleted++;
     }
 }
