@@ -2,6 +2,11 @@
 export const CATEGORY_PAGE_SIZE = 30;
 export const CATEGORY_PAGE_SIZE_MAX = 100;
 export const ARTICLE_PAGE_SIZE = 100;
+/**
+ * The article page's sidebar lists its section's articles up to this many; past it, the articles around it in its
+ * own category (or among the section's articles outside any), with a link to all of them.
+ */
+export const SIDEBAR_ARTICLES = 20;
 export const ARTICLE_PAGE_SIZE_MAX = 500;
 export const SUGGESTIONS_LIMIT = 10;
 export const SUGGESTIONS_LIMIT_MAX = 50;

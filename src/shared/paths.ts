@@ -20,6 +20,7 @@ export const apiPaths = {
   instructions: '/api/knowledge/instruction',
   instruction: '/api/knowledge/instruction/:id',
   instructionFeedback: '/api/knowledge/instruction/:id/feedback',
+  instructionNearby: '/api/knowledge/instruction/:id/nearby',
   suggestions: '/api/search/knowledge/suggestions',
   searchEvents: '/api/search/events',
   adminSearchReport: '/api/admin/search-report',

@@ -36,6 +36,7 @@ export const routes = {
   listCategories: { method: 'GET', path: apiPaths.categories, role: 'public' },
   listInstructions: { method: 'GET', path: apiPaths.instructions, role: 'public' },
   getInstruction: { method: 'GET', path: apiPaths.instruction, role: 'public' },
+  getInstructionNearby: { method: 'GET', path: apiPaths.instructionNearby, role: 'public' },
   sendArticleFeedback: { method: 'POST', path: apiPaths.instructionFeedback, role: 'public' },
   getSuggestions: { method: 'GET', path: apiPaths.suggestions, role: 'public' },
   issueOpen: { method: 'POST', path: apiPaths.issueOpen, role: 'public' },

@@ -126,6 +126,7 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     }),
   },
   'GET /api/knowledge/instruction/:id': { input: (fx) => ({ params: { id: fx.articleId } }) },
+  'GET /api/knowledge/instruction/:id/nearby': { input: (fx) => ({ params: { id: fx.articleId } }) },
   'POST /api/knowledge/instruction/:id/feedback': {
     input: (fx) => ({
       params: { id: fx.articleId },

@@ -22,6 +22,7 @@ import {
   Instruction,
   InstructionListQuery,
   InstructionPage,
+  InstructionNearby,
   InstructionParams,
   LangQuery,
   SectionList,
@@ -303,6 +304,16 @@ export const endpoints = {
     querystring: LangQuery,
     params: InstructionParams,
     response: Instruction,
+  },
+  getInstructionNearby: {
+    ...routes.getInstructionNearby,
+    identifies: true,
+    summary:
+      "What the article page shows around an article: the sidebar's list and the previous and next articles, in the language asked for",
+    tags: ['knowledge'],
+    querystring: LangQuery,
+    params: InstructionParams,
+    response: InstructionNearby,
   },
   sendArticleFeedback: {
     ...routes.sendArticleFeedback,

@@ -112,3 +112,28 @@ export const InstructionBundle = Paged(InstructionSummary);
 export const InstructionPage = Paged(Instruction);
 
 export const InstructionParams = Type.Object({ id: Id });
+
+/** An article as a list of links shows it. */
+export const ArticleLink = Type.Object({ id: Type.Integer(), title: Type.String(), lang: ShownLanguage });
+export type ArticleLink = Static<typeof ArticleLink>;
+
+/**
+ * Our addition: what the article page shows around an article, so that it need not load every article. The
+ * sidebar's list (the article among them) is its section's articles, or past SIDEBAR_ARTICLES those around it in
+ * its own category (or among the section's articles outside any): then `all` says how many there are and where.
+ */
+export const InstructionNearby = Type.Object({
+  siblings: Type.Array(ArticleLink),
+  all: Type.Union([
+    Type.Null(),
+    Type.Object({
+      total: Type.Integer({ minimum: 0 }),
+      section_id: Type.Integer(),
+      category_id: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+  ]),
+  /** Before and after it in its category (or among the section's articles outside any), in their order. */
+  previous: Type.Union([ArticleLink, Type.Null()]),
+  next: Type.Union([ArticleLink, Type.Null()]),
+});
+export type InstructionNearby = Static<typeof InstructionNearby>;

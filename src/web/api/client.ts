@@ -54,6 +54,8 @@ export function createApi(transport: Transport, headers?: () => Record<string, s
         >,
       instruction: (id: number) =>
         call('getInstruction', { params: { id }, ...(lang && { query: { lang } }) }),
+      instructionNearby: (id: number) =>
+        cached('getInstructionNearby', { params: { id }, ...(lang && { query: { lang } }) }),
       suggestions: (text: string, limit: number) =>
         call('getSuggestions', { query: inLang({ text, limit, perPage: limit }) }),
     };

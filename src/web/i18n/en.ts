@@ -50,6 +50,7 @@ export const en = {
   categories: 'Categories',
   articles: 'Articles',
   articlesInSection: 'Articles in this section',
+  allArticles: 'See all articles ({{total}})',
   articleCount_one: '{{count}} article',
   articleCount_other: '{{count}} articles',
   categoryCount_one: '{{count}} category',

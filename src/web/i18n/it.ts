@@ -50,6 +50,7 @@ export const it: Messages = {
   categories: 'Categorie',
   articles: 'Articoli',
   articlesInSection: 'Articoli in questa sezione',
+  allArticles: 'Vedi tutti gli articoli ({{total}})',
   articleCount_one: '{{count}} articolo',
   articleCount_many: '{{count}} di articoli',
   articleCount_other: '{{count}} articoli',

@@ -50,6 +50,7 @@ export const ptBR: Messages = {
   categories: 'Categorias',
   articles: 'Artigos',
   articlesInSection: 'Artigos nesta seção',
+  allArticles: 'Ver todos os artigos ({{total}})',
   articleCount_one: '{{count}} artigo',
   articleCount_many: '{{count}} de artigos',
   articleCount_other: '{{count}} artigos',

@@ -51,6 +51,7 @@ export const ru: Messages = {
   categories: 'Категории',
   articles: 'Статьи',
   articlesInSection: 'Статьи в этом разделе',
+  allArticles: 'Все статьи ({{total}})',
   articleCount_one: '{{count}} статья',
   articleCount_few: '{{count}} статьи',
   articleCount_many: '{{count}} статей',

@@ -51,6 +51,7 @@ export const sk: Messages = {
   categories: 'Kategórie',
   articles: 'Články',
   articlesInSection: 'Články v tejto sekcii',
+  allArticles: 'Zobraziť všetky články ({{total}})',
   articleCount_one: '{{count}} článok',
   articleCount_few: '{{count}} články',
   articleCount_many: '{{count}} článku',

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
-import type { InstructionSummary } from '../../shared/api/knowledge.ts';
 import { pageApi } from '../api/api-context.ts';
 import { ArticleList } from '../features/knowledge/article-list.tsx';
 import { CategoryTile, hasContent } from '../features/knowledge/category-tiles.tsx';
@@ -13,7 +12,14 @@ import { useRootData } from './root-data.ts';
 
 export async function homeLoader({ context, request }: LoaderFunctionArgs) {
   const bundle = await pageApi(context, request).instructionBundle();
-  return { articles: bundle.items };
+  // Only what the page shows goes into the page (and its hydration data): the articles outside any category, not
+  // the thousands inside them.
+  return {
+    articles: bundle.items
+      .filter((article) => article.category_id === null)
+      .map(({ id, title, lang, section_id }) => ({ id, title, lang, section_id })),
+    anyRequestable: bundle.items.some((article) => article.can_create_issue),
+  };
 }
 
 type HomeData = Awaited<ReturnType<typeof homeLoader>>;
@@ -41,8 +47,7 @@ export const homeHandle: RouteHandle = {
       },
     ],
   }),
-  hideRequestHint: (data) =>
-    (data as HomeData | undefined)?.articles.some((a) => a.can_create_issue) ?? false,
+  hideRequestHint: (data) => (data as HomeData | undefined)?.anyRequestable ?? false,
 };
 
 /** Sections with something in them: their category tiles and the articles directly in them. */
@@ -57,10 +62,11 @@ export function HomePage() {
     writeItem(storageKeys.currentSection, null);
   }, []);
 
-  const bySection = new Map<number, InstructionSummary[]>();
+  const bySection = new Map<number, HomeData['articles']>();
   for (const article of articles) {
-    if (article.category_id !== null) continue;
-    bySection.set(article.section_id, [...(bySection.get(article.section_id) ?? []), article]);
+    const list = bySection.get(article.section_id);
+    if (list) list.push(article);
+    else bySection.set(article.section_id, [article]);
   }
   const visible = sections
     .map((section) => ({

@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { href } from '../../shared/paths.ts';
-import { data, redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { data, Link, redirect, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { pageApi } from '../api/api-context.ts';
 import { LANGUAGE_NAMES, pageLanguageOf, withLang } from '../../shared/page-language.ts';
 import { HtmlContent } from '../components/html-content.tsx';
@@ -32,7 +32,7 @@ import { describe, parseId } from '../lib/text.ts';
 import type { RouteHandle } from './head.ts';
 import { useRootData } from './root-data.ts';
 import { breadcrumbList, publisher } from './seo.ts';
-import type { Instruction } from '../../shared/api/knowledge.ts';
+import type { Instruction, InstructionNearby } from '../../shared/api/knowledge.ts';
 
 export async function instructionLoader({ params, context, request }: LoaderFunctionArgs) {
   const id = parseId(params.id);
@@ -41,12 +41,13 @@ export async function instructionLoader({ params, context, request }: LoaderFunc
   // The spec: an article that cannot be fetched sends the visitor to /404.
   if (id === null) throw redirect(notFoundPage);
   let restricted = false;
-  const [instruction, bundle, sections, categories] = await Promise.all([
+  const [instruction, nearby, sections, categories] = await Promise.all([
     api.instruction(id).catch((error: unknown) => {
       restricted = isSignInRequired(error);
       return null;
     }),
-    api.instructionBundle(),
+    // The sidebar's list and the pager: a few dozen links, not every article of the help centre.
+    api.instructionNearby(id).catch(() => null),
     api.sections(),
     api.categories(),
   ]);
@@ -54,14 +55,7 @@ export async function instructionLoader({ params, context, request }: LoaderFunc
   if (restricted) return data<SignInRequired>({ signInRequired: true }, { status: 401 });
   if (!instruction) throw redirect(notFoundPage);
   const link = ({ id: articleId, title, lang }: ArticleLink) => ({ id: articleId, title, lang });
-  const siblings = bundle.items.filter((a) => a.section_id === instruction.section_id).map(link);
-  // Before and after it in its category (or among the section's articles outside any), in their order.
-  const inPlace = bundle.items.filter(
-    (a) => a.section_id === instruction.section_id && a.category_id === instruction.category_id,
-  );
-  const at = inPlace.findIndex((a) => a.id === instruction.id);
-  const previous = at > 0 ? link(inPlace[at - 1] as ArticleLink) : null;
-  const next = at >= 0 && at < inPlace.length - 1 ? link(inPlace[at + 1] as ArticleLink) : null;
+  const { siblings, all, previous, next } = nearby ?? { siblings: [], all: null, previous: null, next: null };
   // Related: what the search finds for its title, less itself and what the pager already offers.
   const related = await api
     .suggestions(instruction.title, RELATED_ARTICLES + 3)
@@ -76,7 +70,7 @@ export async function instructionLoader({ params, context, request }: LoaderFunc
     { sections, categories: categories.items },
     { categoryId: instruction.category_id, sectionId: instruction.section_id, instruction },
   );
-  return { instruction, siblings, previous, next, related, trail };
+  return { instruction, siblings, all, previous, next, related, trail };
 }
 
 const RELATED_ARTICLES = 4;
@@ -84,6 +78,7 @@ const RELATED_ARTICLES = 4;
 interface InstructionData {
   instruction: Instruction;
   siblings: ArticleLink[];
+  all: InstructionNearby['all'];
   previous: ArticleLink | null;
   next: ArticleLink | null;
   related: ArticleLink[];
@@ -138,7 +133,7 @@ export function InstructionPage() {
 /** Articles with at least this many section headings get a table of contents. */
 const TOC_MIN_HEADINGS = 3;
 
-function Article({ instruction, siblings, previous, next, related, trail }: InstructionData) {
+function Article({ instruction, siblings, all, previous, next, related, trail }: InstructionData) {
   const { t, lang, localHref } = useI18n();
   // Shown in another language than the visitor's, for want of a version in theirs: marked, and said.
   const fallback = shownLang(instruction.lang, lang);
@@ -188,6 +183,7 @@ function Article({ instruction, siblings, previous, next, related, trail }: Inst
             <section aria-labelledby="sidebar-heading">
               <h2 id="sidebar-heading">{t('articlesInSection')}</h2>
               <ArticleList articles={siblings} currentId={instruction.id} />
+              {all && <AllArticlesLink all={all} />}
             </section>
           )}
           {/* Last, so that it sticks once the list has scrolled away, covering nothing. */}
@@ -198,5 +194,19 @@ function Article({ instruction, siblings, previous, next, related, trail }: Inst
         {status && <div className="toast">{status}</div>}
       </div>
     </div>
+  );
+}
+
+/** Where the sidebar's whole list is, when it shows part of it: the category's page, or the section on home. */
+function AllArticlesLink({ all }: { all: NonNullable<InstructionNearby['all']> }) {
+  const { t, lang, localHref } = useI18n();
+  const to =
+    all.category_id !== null
+      ? localHref(href.category(all.category_id))
+      : `${localHref(href.home())}#section-${all.section_id}`;
+  return (
+    <Link className="all-articles" to={to}>
+      {t('allArticles', { total: all.total.toLocaleString(lang) })}
+    </Link>
   );
 }

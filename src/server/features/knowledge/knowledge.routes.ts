@@ -5,7 +5,9 @@ import { route } from '../../http/route.ts';
 import { audienceOf } from '../../content/visibility.ts';
 import {
   getInstruction,
+  getInstructionNearby,
   getSections,
+  knowledgeSource,
   listCategories,
   listInstructions,
   readingFor,
@@ -14,21 +16,40 @@ import { sitemapAddressBound } from './knowledge.repository.ts';
 import { ApiError } from '../../http/errors.ts';
 import { chunk, robotsTxt, sitemapEntries, sitemapIndex, SITEMAP_URLS_MAX, urlSet } from './sitemap.ts';
 
-export function registerKnowledgeRoutes(app: FastifyInstance, { db, config }: AppContext): void {
+export function registerKnowledgeRoutes(app: FastifyInstance, { db, config, revisions }: AppContext): void {
+  const source = knowledgeSource(db, revisions);
   // Each answers for its reader: what is for signed-in visitors only reaches a signed-in one (see visibility.ts).
   // In the language asked for (`lang`), falling back where the content has no version in it (translations.ts).
   route(app, endpoints.listSections, async (request, _reply, session) =>
-    getSections(db, audienceOf(session?.user), await readingFor(db, request.query.lang)),
+    getSections(source, audienceOf(session?.user), await readingFor(db, request.query.lang)),
   );
   route(app, endpoints.listCategories, async (request, _reply, session) =>
-    listCategories(db, request.query, audienceOf(session?.user), await readingFor(db, request.query.lang)),
+    listCategories(
+      source,
+      request.query,
+      audienceOf(session?.user),
+      await readingFor(db, request.query.lang),
+    ),
   );
   route(app, endpoints.listInstructions, async (request, _reply, session) =>
-    listInstructions(db, request.query, audienceOf(session?.user), await readingFor(db, request.query.lang)),
+    listInstructions(
+      source,
+      request.query,
+      audienceOf(session?.user),
+      await readingFor(db, request.query.lang),
+    ),
   );
   route(app, endpoints.getInstruction, async (request, _reply, session) =>
     getInstruction(
-      db,
+      source,
+      request.params.id,
+      audienceOf(session?.user),
+      await readingFor(db, request.query.lang),
+    ),
+  );
+  route(app, endpoints.getInstructionNearby, async (request, _reply, session) =>
+    getInstructionNearby(
+      source,
       request.params.id,
       audienceOf(session?.user),
       await readingFor(db, request.query.lang),

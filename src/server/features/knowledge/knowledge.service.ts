@@ -4,8 +4,10 @@ import {
   CATEGORY_PAGE_SIZE,
   type Category,
   type CategoryListQuery,
+  type ArticleLink,
   type Instruction,
   type InstructionListQuery,
+  type InstructionNearby,
   type InstructionSummary,
   type Section,
 } from '../../../shared/api/knowledge.ts';
@@ -14,6 +16,8 @@ import { ApiError, notFound } from '../../http/errors.ts';
 import type { Audience } from '../../content/visibility.ts';
 import { contentLinkSigner } from '../../files/content-file-links.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
+import type { RevisionWatch } from '../../revisions/revision-watch.ts';
+import { perRevision } from '../../revisions/per-revision.ts';
 import {
   filesById,
   filesOfArticles,
@@ -22,7 +26,7 @@ import {
   pagePublishedArticles,
 } from './knowledge.repository.ts';
 import type { ArticleRow, ArticleTranslationRow, FileRow } from '../../db/tables.ts';
-import { LANGUAGES, type Language } from '../../../shared/constants.ts';
+import { LANGUAGES, SIDEBAR_ARTICLES, type Language } from '../../../shared/constants.ts';
 import { getBranding } from '../../settings/branding.ts';
 import { shownVersion, type Reading, type ShownVersion } from '../../content/translations.ts';
 import {
@@ -41,6 +45,35 @@ import {
 export async function readingFor(db: Executor, lang: Language | undefined): Promise<Reading> {
   const site = (await getBranding(db)).lang;
   return { lang: lang ?? site, site };
+}
+
+/** Where the knowledge calls read from: the database, and what nearly every call needs, kept per content revision. */
+export interface KnowledgeSource {
+  db: Executor;
+  /** The tree as this reader sees it. */
+  catalog(audience: Audience, reading: Reading): Promise<Catalog>;
+  /** Every article this reader may read, without bodies, in their language. */
+  bundle(audience: Audience, reading: Reading): Promise<PagedList<InstructionSummary>>;
+}
+
+/**
+ * The catalog and the bundle are made once per content revision, reader's audience and language, instead of on
+ * every call: at 10,000 articles the bundle takes tens of milliseconds to read and shape, and each page rendered
+ * asks for the catalog four times.
+ */
+export function knowledgeSource(db: Executor, revisions: RevisionWatch): KnowledgeSource {
+  const remember = perRevision(revisions);
+  const keyOf = (audience: Audience, reading: Reading) => `${audience}|${reading.lang}|${reading.site}`;
+  const source: KnowledgeSource = {
+    db,
+    catalog: (audience, reading) =>
+      remember(`catalog|${keyOf(audience, reading)}`, () => loadCatalog(db, audience, reading)),
+    bundle: (audience, reading) =>
+      remember(`bundle|${keyOf(audience, reading)}`, async () =>
+        readInstructionBundle(db, await source.catalog(audience, reading), reading),
+      ),
+  };
+  return source;
 }
 
 /**
@@ -125,8 +158,12 @@ const signInRequired = (what: string) =>
     `${what} is for signed-in visitors with a confirmed email; sign in to read it`,
   );
 
-export async function getSections(db: Executor, audience: Audience, reading: Reading): Promise<Section[]> {
-  const catalog = await loadCatalog(db, audience, reading);
+export async function getSections(
+  source: KnowledgeSource,
+  audience: Audience,
+  reading: Reading,
+): Promise<Section[]> {
+  const catalog = await source.catalog(audience, reading);
   return catalog.sections
     .filter((s) => catalog.isSectionVisible(s.id))
     .map((s) => presentSection(s, catalog));
@@ -145,12 +182,13 @@ function missingCategory(catalog: Catalog, id: number): ApiError {
 }
 
 export async function listCategories(
-  db: Executor,
+  source: KnowledgeSource,
   query: CategoryListQuery,
   audience: Audience,
   reading: Reading,
 ): Promise<PagedList<Category>> {
-  const catalog = await loadCatalog(db, audience, reading);
+  const { db } = source;
+  const catalog = await source.catalog(audience, reading);
   let rows = catalog.categories.filter((c) => catalog.isCategoryVisible(c.id));
   const paged = wantsPage(query);
   if (query.category_parent_id !== undefined) {
@@ -174,12 +212,12 @@ export async function listCategories(
   };
 }
 
-export async function listInstructionBundle(
+async function readInstructionBundle(
   db: Executor,
-  audience: Audience,
+  catalog: Catalog,
   reading: Reading,
 ): Promise<PagedList<InstructionSummary>> {
-  const rows = await listPublishedArticleSummaries(db, await loadCatalog(db, audience, reading));
+  const rows = await listPublishedArticleSummaries(db, catalog);
   const shown = await shownVersions(rows, reading, (langs, ids) =>
     // The whole bundle: every translation in these languages rather than a list of thousands of ids.
     listPublishedArticleTitles(db, langs, ids.length === rows.length ? undefined : ids),
@@ -194,13 +232,14 @@ export async function listInstructionBundle(
 }
 
 export async function listInstructions(
-  db: Executor,
+  source: KnowledgeSource,
   query: InstructionListQuery,
   audience: Audience,
   reading: Reading,
 ): Promise<PagedList<Instruction> | PagedList<InstructionSummary>> {
-  if (!wantsPage(query)) return listInstructionBundle(db, audience, reading);
-  const catalog = await loadCatalog(db, audience, reading);
+  if (!wantsPage(query)) return source.bundle(audience, reading);
+  const { db } = source;
+  const catalog = await source.catalog(audience, reading);
   if (query.category_id !== undefined && !catalog.isCategoryVisible(query.category_id)) {
     throw missingCategory(catalog, query.category_id);
   }
@@ -245,14 +284,15 @@ function withSignedLinks(
 }
 
 export async function getInstruction(
-  db: Executor,
+  source: KnowledgeSource,
   id: number,
   audience: Audience,
   reading: Reading,
 ): Promise<Instruction> {
+  const { db } = source;
   const article = await findLiveArticle(db, id);
   if (!article) throw notFound(`Article ${id}`);
-  const restricted = (await loadCatalog(db, audience, reading)).restrictions.article(article);
+  const restricted = (await source.catalog(audience, reading)).restrictions.article(article);
   if (restricted && audience === 'everyone') throw signInRequired(`Article ${id}`);
   const shown = await shownVersions([article], reading, (langs, ids) =>
     listPublishedArticleTranslations(db, ids, langs),
@@ -265,4 +305,46 @@ export async function getInstruction(
   const { text, files: versionFiles } = shownText(article, version, files, translationFiles);
   const instruction = presentInstruction(article, text, versionFiles);
   return restricted ? withSignedLinks(instruction, await contentLinkSigner(db)) : instruction;
+}
+
+/**
+ * What the article page shows around an article (InstructionNearby), from the bundle this reader gets: the page
+ * renders a few dozen links however many articles the help centre has.
+ */
+export async function getInstructionNearby(
+  source: KnowledgeSource,
+  id: number,
+  audience: Audience,
+  reading: Reading,
+): Promise<InstructionNearby> {
+  const { items } = await source.bundle(audience, reading);
+  const article = items.find((item) => item.id === id);
+  if (!article) {
+    // Not there for this reader: the article's own call says why (401 or 404).
+    await getInstruction(source, id, audience, reading);
+    throw notFound(`Article ${id}`);
+  }
+  const link = ({ id: articleId, title, lang }: InstructionSummary): ArticleLink => ({
+    id: articleId,
+    title,
+    lang,
+  });
+  const inSection = items.filter((item) => item.section_id === article.section_id);
+  const inPlace = inSection.filter((item) => item.category_id === article.category_id);
+  const at = inPlace.indexOf(article);
+  const nearby = {
+    previous: at > 0 ? link(inPlace[at - 1]!) : null,
+    next: inPlace[at + 1] ? link(inPlace[at + 1]!) : null,
+  };
+  if (inSection.length <= SIDEBAR_ARTICLES) return { siblings: inSection.map(link), all: null, ...nearby };
+  // A window of its place's articles with the article in the middle, moved in from either end.
+  const start = Math.max(
+    0,
+    Math.min(at - Math.floor(SIDEBAR_ARTICLES / 2), inPlace.length - SIDEBAR_ARTICLES),
+  );
+  return {
+    siblings: inPlace.slice(start, start + SIDEBAR_ARTICLES).map(link),
+    all: { total: inPlace.length, section_id: article.section_id, category_id: article.category_id },
+    ...nearby,
+  };
 }

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { touchContent } from '../../revisions/revision.repository.ts';
-import type { Category, Instruction, InstructionSummary, Section } from '../../../shared/api/knowledge.ts';
+import type {
+  Category,
+  Instruction,
+  InstructionNearby,
+  InstructionSummary,
+  Section,
+} from '../../../shared/api/knowledge.ts';
+import { SIDEBAR_ARTICLES } from '../../../shared/constants.ts';
 import type { PagedList } from '../../../shared/api/common.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
 import { PNG } from '../../testing/admin-content.ts';
@@ -464,6 +471,91 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
       const bundle = (await t.app.inject('/api/knowledge/instruction')).json<PagedList<InstructionSummary>>();
       expect(bundle.items).toHaveLength(CHILDREN + ARTICLES);
       expect(bundle._meta.pageCount).toBe(1);
+    });
+  });
+
+  describe('what the article page shows around an article (nearby)', () => {
+    let t: TestApp;
+    let big: SectionRow, small: SectionRow;
+    let shelf: CategoryRow, corner: CategoryRow;
+    let shelved: ArticleRow[], loose: ArticleRow[], smallOnes: ArticleRow[];
+    let draft: ArticleRow;
+    const SHELVED = 30;
+    const LOOSE = 25;
+
+    beforeAll(async () => {
+      t = await createTestApp(dialect);
+      const { db } = t.ctx;
+      big = await buildSection(db, { name: 'Big', position: 1 });
+      small = await buildSection(db, { name: 'Small', position: 2 });
+      shelf = await buildCategory(db, { section_id: big.id, name: 'Shelf', position: 1 });
+      shelved = [];
+      for (let i = 0; i < SHELVED; i++)
+        shelved.push(await buildArticle(db, { category_id: shelf.id, title: `Shelved ${i}`, position: i }));
+      loose = [];
+      for (let i = 0; i < LOOSE; i++)
+        loose.push(await buildArticle(db, { section_id: big.id, title: `Loose ${i}`, position: i }));
+      corner = await buildCategory(db, { section_id: small.id, name: 'Corner', position: 1 });
+      smallOnes = [
+        await buildArticle(db, { category_id: corner.id, title: 'Corner one', position: 1 }),
+        await buildArticle(db, { category_id: corner.id, title: 'Corner two', position: 2 }),
+        await buildArticle(db, { section_id: small.id, title: 'Small loose', position: 3 }),
+      ];
+      draft = await buildArticle(db, { category_id: corner.id, title: 'Corner draft', published: 0 });
+    });
+    afterAll(async () => t?.close());
+
+    const nearby = async (id: number) => {
+      const response = await t.app.inject(`/api/knowledge/instruction/${id}/nearby`);
+      expect(response.statusCode).toBe(200);
+      return response.json<InstructionNearby>();
+    };
+    const titles = (links: { title: string }[]) => links.map((link) => link.title);
+    const range = (prefix: string, from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `${prefix} ${from + i}`);
+
+    it("lists a small section's articles whole, with the neighbours in the article's own category", async () => {
+      const answer = await nearby(smallOnes[0]!.id);
+      // In the bundle's order.
+      expect(titles(answer.siblings)).toEqual(['Corner one', 'Corner two', 'Small loose']);
+      expect(answer.all).toBeNull();
+      expect(answer.previous).toBeNull();
+      expect(answer.next).toEqual({ id: smallOnes[1]!.id, title: 'Corner two', lang: 'en' });
+      expect((await nearby(smallOnes[2]!.id)).next).toBeNull();
+    });
+
+    it('lists, past SIDEBAR_ARTICLES in the section, a window of the category around the article and where all are', async () => {
+      const first = await nearby(shelved[0]!.id);
+      expect(titles(first.siblings)).toEqual(range('Shelved', 0, SIDEBAR_ARTICLES));
+      expect(first.all).toEqual({ total: SHELVED, section_id: big.id, category_id: shelf.id });
+      expect(first.previous).toBeNull();
+      expect(first.next?.title).toBe('Shelved 1');
+
+      const middle = await nearby(shelved[15]!.id);
+      expect(titles(middle.siblings)).toEqual(range('Shelved', 5, 5 + SIDEBAR_ARTICLES));
+      expect(middle.previous?.title).toBe('Shelved 14');
+      expect(middle.next?.title).toBe('Shelved 16');
+
+      const last = await nearby(shelved[SHELVED - 1]!.id);
+      expect(titles(last.siblings)).toEqual(range('Shelved', SHELVED - SIDEBAR_ARTICLES, SHELVED));
+      expect(last.next).toBeNull();
+    });
+
+    it("windows the section's own articles the same way, pointing to the section", async () => {
+      const answer = await nearby(loose[12]!.id);
+      expect(titles(answer.siblings)).toEqual(range('Loose', 2, 2 + SIDEBAR_ARTICLES));
+      expect(answer.all).toEqual({ total: LOOSE, section_id: big.id, category_id: null });
+      expect(answer.previous?.title).toBe('Loose 11');
+      expect(answer.next?.title).toBe('Loose 13');
+    });
+
+    it('answers 404 for a draft or an article that is not there, and 400 naming a bad id or language', async () => {
+      expectApiError(await t.app.inject(`/api/knowledge/instruction/${draft.id}/nearby`), 404);
+      expectApiError(await t.app.inject('/api/knowledge/instruction/999999/nearby'), 404);
+      expectApiError(await t.app.inject('/api/knowledge/instruction/abc/nearby'), 400, ['id']);
+      expectApiError(await t.app.inject(`/api/knowledge/instruction/${shelved[0]!.id}/nearby?lang=xx`), 400, [
+        'lang',
+      ]);
     });
   });
 

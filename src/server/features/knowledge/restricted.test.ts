@@ -156,6 +156,7 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
       '/api/search/knowledge/suggestions?text=zanzibar&limit=10&perPage=10',
       '/knowledge/',
       `/knowledge/instruction/${install.id}`,
+      `/api/knowledge/instruction/${install.id}/nearby`,
       '/knowledge/search?query=discount',
     ]) {
       const answer = await anonymous(url);
@@ -169,6 +170,9 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
       const call = await anonymous(`/api/knowledge/instruction/${id}`);
       expectSignInRequired(call);
       expectNothingHidden(call.body, `instruction ${id}`);
+      const nearby = await anonymous(`/api/knowledge/instruction/${id}/nearby`);
+      expectSignInRequired(nearby);
+      expectNothingHidden(nearby.body, `what is near instruction ${id}`);
       const page = await anonymous(`/knowledge/instruction/${id}`);
       expect(page.statusCode).toBe(401);
       expect(page.body).toContain('Sign in to read this page');
@@ -189,6 +193,7 @@ describe.each(testDialects())('content for signed-in visitors on %s', (dialect) 
     }
     // What does not exist stays not found.
     expectApiError(await anonymous('/api/knowledge/instruction/999999'), 404);
+    expectApiError(await anonymous('/api/knowledge/instruction/999999/nearby'), 404);
     expectApiError(await anonymous('/api/knowledge/category?category_parent_id=999999&page=1'), 404);
     expect((await anonymous('/knowledge/category/999999')).statusCode).toBe(404);
   });

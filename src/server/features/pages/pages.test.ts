@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NON_DOCUMENT_POLICY } from '../../http/csp.ts';
-import { buildArticle } from '../../testing/factories.ts';
+import { buildArticle, buildCategory, buildSection } from '../../testing/factories.ts';
+import { SIDEBAR_ARTICLES } from '../../../shared/constants.ts';
 import { readWebAssets } from '../../render/web-assets.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { writeFolder } from '../../testing/folder.ts';
@@ -308,3 +309,59 @@ describe.each(testDialects())(
     });
   },
 );
+
+describe.each(testDialects())('a section of many articles, rendered, on %s', (dialect) => {
+  let t: TestApp;
+  let shelf: { id: number };
+  let shelved: { id: number; title: string }[];
+  const SHELVED = SIDEBAR_ARTICLES + 15;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const { db } = t.ctx;
+    const section = await buildSection(db, { name: 'Big' });
+    shelf = await buildCategory(db, { section_id: section.id, name: 'Shelf' });
+    shelved = [];
+    for (let i = 0; i < SHELVED; i++)
+      shelved.push(await buildArticle(db, { category_id: shelf.id, title: `Shelved ${i}`, position: i }));
+    await buildArticle(db, { section_id: section.id, title: 'Loose one' });
+  });
+  afterAll(async () => t?.close());
+
+  const hydration = (body: string) =>
+    JSON.parse(
+      /<script type="application\/json" id="signpost-hydration">(.*?)<\/script>/s.exec(body)![1]!,
+    ) as {
+      loaderData: Record<string, Record<string, unknown>>;
+    };
+
+  it('lists the articles around one in its sidebar, with a link to all of them, and carries no more', async () => {
+    const current = shelved[30]!;
+    const page = await t.app.inject(`/knowledge/instruction/${current.id}`);
+    expect(page.statusCode).toBe(200);
+    const sidebar = /<aside class="sidebar">(.*?)<\/aside>/s.exec(page.body)?.[1] ?? '';
+    const listed = [...sidebar.matchAll(/>(Shelved \d+)</g)].map((m) => m[1]);
+    expect(listed).toEqual(
+      Array.from({ length: SIDEBAR_ARTICLES }, (_, i) => `Shelved ${SHELVED - SIDEBAR_ARTICLES + i}`),
+    );
+    expect(sidebar).toContain(`<strong aria-current="page">${current.title}</strong>`);
+    expect(sidebar).toContain(`href="/knowledge/category/${shelf.id}"`);
+    expect(sidebar).toContain(`See all articles (${SHELVED})`);
+    // The page's data holds what it shows (the list, the pager, the related articles, the article), not every
+    // article's title.
+    const data = hydration(page.body).loaderData;
+    expect(data.instruction?.siblings).toHaveLength(SIDEBAR_ARTICLES);
+    const titles = JSON.stringify(data).match(/"title":"Shelved/g) ?? [];
+    expect(titles.length).toBeLessThanOrEqual(SIDEBAR_ARTICLES + 2 + 4 + 1);
+  });
+
+  it("carries on the home page only the articles outside any category, and the request hint's answer", async () => {
+    const page = await t.app.inject('/knowledge/');
+    expect(page.statusCode).toBe(200);
+    const data = hydration(page.body).loaderData;
+    expect(data.home).toEqual({
+      articles: [expect.objectContaining({ title: 'Loose one' })],
+      anyRequestable: expect.any(Boolean),
+    });
+    expect(page.body).not.toContain('Shelved 1');
+  });
+});
