@@ -7,6 +7,8 @@ export const ARTICLE_PAGE_SIZE = 100;
  * own category (or among the section's articles outside any), with a link to all of them.
  */
 export const SIDEBAR_ARTICLES = 20;
+/** Articles the article page offers as related: what its title finds, less itself and the pager's two. */
+export const RELATED_ARTICLES = 4;
 export const ARTICLE_PAGE_SIZE_MAX = 500;
 export const SUGGESTIONS_LIMIT = 10;
 export const SUGGESTIONS_LIMIT_MAX = 50;

@@ -108,6 +108,7 @@ declare module 'fastify' {
 }
 
 const ARTICLE_CALL = new RegExp(`^${apiPaths.instructions}/(\\d+)$`);
+const NEARBY_CALL = new RegExp(`^${apiPaths.instructions}/\\d+/nearby$`);
 const ARTICLE_PAGE = new RegExp(`^${BASE_PATH}/instruction/(\\d+)/?$`);
 
 /**
@@ -121,7 +122,8 @@ export function cacheTagsOf(url: string): string[] {
   const call = ARTICLE_CALL.exec(path);
   if (call) return ['tree', `article:${call[1]}`];
   if (path === apiPaths.instructions) return end < 0 ? ['tree'] : ['tree', 'bodies'];
-  if (path === apiPaths.suggestions) return ['tree', 'search'];
+  // The related articles it names are what the search finds.
+  if (path === apiPaths.suggestions || NEARBY_CALL.test(path)) return ['tree', 'search'];
   if (path === apiPaths.branding || path === apiPaths.environments) return ['branding'];
   // Its lastmod dates follow the bodies; the help centre being on follows the branding.
   if (path === '/sitemap.xml' || path.startsWith('/sitemaps/')) return ['tree', 'bodies', 'branding'];

@@ -169,3 +169,21 @@ describe('the last word as typed', () => {
     expect(index.search('topar', 5).map((r) => r.id)).toEqual([titled.id]);
   });
 });
+
+describe('a title looked for as written (exact)', () => {
+  it('finds its words and their forms, but no typo, prefix, join or split of them', async () => {
+    const heating = doc('Heating schedules', 'Set the heating for each day.');
+    const heated = doc('A heated floor', 'The floor warms the room.');
+    const typo = doc('Heatng problems', 'When the radiator stays cold.');
+    const longer = doc('Heatingpump maintenance', 'Service it yearly.');
+    const index = await SearchIndex.build([heating, heated, typo, longer]);
+    const ids = (query: string, exact: boolean) =>
+      index.search(query, 10, 'everyone', { exact }).map((h) => h.id);
+    // A visitor's query finds the typo and the longer word; a title looked for as written does not.
+    expect(ids('heating', false)).toEqual(expect.arrayContaining([heating.id, typo.id, longer.id]));
+    expect(ids('heating', true)).toContain(heating.id);
+    expect(ids('heating', true)).toContain(heated.id);
+    expect(ids('heating', true)).not.toContain(typo.id);
+    expect(ids('heating', true)).not.toContain(longer.id);
+  });
+});

@@ -370,6 +370,8 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       limit: number,
       audience: Audience,
       lang?: Language,
+      /** `related`: the text is an article's title, looked for as written (QueryExtras.exact), for its page. */
+      mode: 'query' | 'related' = 'query',
     ): Promise<{ items: Suggestion[]; fresh: boolean }> {
       const { index: searchIndex, generation: searched, fresh } = await current();
       if (answersFor !== generation) {
@@ -380,18 +382,21 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       // An index replaced while this search waited answers, but its answer is not kept for the new one.
       const keep = searched === generation;
       const reader = lang ?? siteLang;
-      const key = `${audience}\u0000${limit}\u0000${reader}\u0000${text}`;
+      const key = `${mode}\u0000${audience}\u0000${limit}\u0000${reader}\u0000${text}`;
       const known = keep ? answers.get(key) : undefined;
       if (known) return { items: known, fresh };
-      const chosen = learned.get(learningKey(text, siteLang));
+      // What visitors chose, and meaning, are for what visitors type; a title is looked for by its words.
+      const related = mode === 'related';
+      const chosen = related ? undefined : learned.get(learningKey(text, siteLang));
       const view = views?.get(reader);
       const extras = {
         synonyms,
+        exact: related,
         boost: chosen ? (id: number) => chosen.get(id) ?? 1 : undefined,
         ...(view && { only: view.searched, shown: view.shown, lang: reader }),
       };
       // A query of stopwords only finds nothing by its words, nor is it asked about.
-      const meaningful = semantic !== null && words(text).some(({ word }) => !isStopword(word));
+      const meaningful = !related && semantic !== null && words(text).some(({ word }) => !isStopword(word));
       const byMeaning = meaningful ? await semantic.embedQuery(text) : null;
       let found = searchIndex.search(
         text,

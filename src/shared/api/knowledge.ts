@@ -135,5 +135,7 @@ export const InstructionNearby = Type.Object({
   /** Before and after it in its category (or among the section's articles outside any), in their order. */
   previous: Type.Union([ArticleLink, Type.Null()]),
   next: Type.Union([ArticleLink, Type.Null()]),
+  /** Up to RELATED_ARTICLES others its title's words find, not the previous or next. */
+  related: Type.Array(ArticleLink),
 });
 export type InstructionNearby = Static<typeof InstructionNearby>;

@@ -54,26 +54,19 @@ export async function instructionLoader({ params, context, request }: LoaderFunc
   // For signed-in visitors, and this one is not: a prompt to sign in (401), nothing of the article.
   if (restricted) return data<SignInRequired>({ signInRequired: true }, { status: 401 });
   if (!instruction) throw redirect(notFoundPage);
-  const link = ({ id: articleId, title, lang }: ArticleLink) => ({ id: articleId, title, lang });
-  const { siblings, all, previous, next } = nearby ?? { siblings: [], all: null, previous: null, next: null };
-  // Related: what the search finds for its title, less itself and what the pager already offers.
-  const related = await api
-    .suggestions(instruction.title, RELATED_ARTICLES + 3)
-    .then(({ items }) =>
-      items
-        .filter((a) => a.id !== instruction.id && a.id !== previous?.id && a.id !== next?.id)
-        .slice(0, RELATED_ARTICLES)
-        .map(link),
-    )
-    .catch(() => []);
+  const { siblings, all, previous, next, related } = nearby ?? {
+    siblings: [],
+    all: null,
+    previous: null,
+    next: null,
+    related: [],
+  };
   const trail = computeTrail(
     { sections, categories: categories.items },
     { categoryId: instruction.category_id, sectionId: instruction.section_id, instruction },
   );
   return { instruction, siblings, all, previous, next, related, trail };
 }
-
-const RELATED_ARTICLES = 4;
 
 interface InstructionData {
   instruction: Instruction;

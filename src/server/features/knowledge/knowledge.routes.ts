@@ -16,7 +16,10 @@ import { sitemapAddressBound } from './knowledge.repository.ts';
 import { ApiError } from '../../http/errors.ts';
 import { chunk, robotsTxt, sitemapEntries, sitemapIndex, SITEMAP_URLS_MAX, urlSet } from './sitemap.ts';
 
-export function registerKnowledgeRoutes(app: FastifyInstance, { db, config, revisions }: AppContext): void {
+export function registerKnowledgeRoutes(
+  app: FastifyInstance,
+  { db, config, revisions, search }: AppContext,
+): void {
   const source = knowledgeSource(db, revisions);
   // Each answers for its reader: what is for signed-in visitors only reaches a signed-in one (see visibility.ts).
   // In the language asked for (`lang`), falling back where the content has no version in it (translations.ts).
@@ -47,14 +50,21 @@ export function registerKnowledgeRoutes(app: FastifyInstance, { db, config, revi
       await readingFor(db, request.query.lang),
     ),
   );
-  route(app, endpoints.getInstructionNearby, async (request, _reply, session) =>
-    getInstructionNearby(
+  route(app, endpoints.getInstructionNearby, async (request, reply, session) => {
+    const audience = audienceOf(session?.user);
+    const reading = await readingFor(db, request.query.lang);
+    const { nearby, fresh } = await getInstructionNearby(
       source,
       request.params.id,
-      audienceOf(session?.user),
-      await readingFor(db, request.query.lang),
-    ),
-  );
+      audience,
+      reading,
+      // Looked for as written: a title is the index's own text, not a visitor's typing.
+      (title, limit) => search.suggest(title, limit, audience, reading.lang, 'related'),
+    );
+    // From an index still catching up with the content: answered, not kept.
+    if (!fresh) reply.header('Cache-Control', 'no-store');
+    return nearby;
+  });
 
   registerCrawlerRoutes(app, db, config.publicUrl);
 }

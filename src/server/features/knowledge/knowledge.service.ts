@@ -26,7 +26,7 @@ import {
   pagePublishedArticles,
 } from './knowledge.repository.ts';
 import type { ArticleRow, ArticleTranslationRow, FileRow } from '../../db/tables.ts';
-import { LANGUAGES, SIDEBAR_ARTICLES, type Language } from '../../../shared/constants.ts';
+import { LANGUAGES, RELATED_ARTICLES, SIDEBAR_ARTICLES, type Language } from '../../../shared/constants.ts';
 import { getBranding } from '../../settings/branding.ts';
 import { shownVersion, type Reading, type ShownVersion } from '../../content/translations.ts';
 import {
@@ -307,16 +307,21 @@ export async function getInstruction(
   return restricted ? withSignedLinks(instruction, await contentLinkSigner(db)) : instruction;
 }
 
+/** Articles a title's words find for this reader, and whether the index had caught up with the content. */
+export type FindRelated = (title: string, limit: number) => Promise<{ items: ArticleLink[]; fresh: boolean }>;
+
 /**
  * What the article page shows around an article (InstructionNearby), from the bundle this reader gets: the page
- * renders a few dozen links however many articles the help centre has.
+ * renders a few dozen links however many articles the help centre has. Not `fresh` when the related articles came
+ * from a search index still catching up with the content.
  */
 export async function getInstructionNearby(
   source: KnowledgeSource,
   id: number,
   audience: Audience,
   reading: Reading,
-): Promise<InstructionNearby> {
+  findRelated: FindRelated,
+): Promise<{ nearby: InstructionNearby; fresh: boolean }> {
   const { items } = await source.bundle(audience, reading);
   const article = items.find((item) => item.id === id);
   if (!article) {
@@ -332,19 +337,25 @@ export async function getInstructionNearby(
   const inSection = items.filter((item) => item.section_id === article.section_id);
   const inPlace = inSection.filter((item) => item.category_id === article.category_id);
   const at = inPlace.indexOf(article);
-  const nearby = {
-    previous: at > 0 ? link(inPlace[at - 1]!) : null,
-    next: inPlace[at + 1] ? link(inPlace[at + 1]!) : null,
-  };
-  if (inSection.length <= SIDEBAR_ARTICLES) return { siblings: inSection.map(link), all: null, ...nearby };
+  const previous = at > 0 ? link(inPlace[at - 1]!) : null;
+  const next = inPlace[at + 1] ? link(inPlace[at + 1]!) : null;
+  const found = await findRelated(article.title, RELATED_ARTICLES + 3);
+  const related = found.items
+    .filter((other) => other.id !== id && other.id !== previous?.id && other.id !== next?.id)
+    .slice(0, RELATED_ARTICLES)
+    .map(({ id: otherId, title, lang }) => ({ id: otherId, title, lang }));
+  const around = { previous, next, related };
+  if (inSection.length <= SIDEBAR_ARTICLES)
+    return { nearby: { siblings: inSection.map(link), all: null, ...around }, fresh: found.fresh };
   // A window of its place's articles with the article in the middle, moved in from either end.
   const start = Math.max(
     0,
     Math.min(at - Math.floor(SIDEBAR_ARTICLES / 2), inPlace.length - SIDEBAR_ARTICLES),
   );
-  return {
+  const nearby = {
     siblings: inPlace.slice(start, start + SIDEBAR_ARTICLES).map(link),
     all: { total: inPlace.length, section_id: article.section_id, category_id: article.category_id },
-    ...nearby,
+    ...around,
   };
+  return { nearby, fresh: found.fresh };
 }

@@ -7,7 +7,7 @@ import type {
   InstructionSummary,
   Section,
 } from '../../../shared/api/knowledge.ts';
-import { SIDEBAR_ARTICLES } from '../../../shared/constants.ts';
+import { RELATED_ARTICLES, SIDEBAR_ARTICLES } from '../../../shared/constants.ts';
 import type { PagedList } from '../../../shared/api/common.ts';
 import type { ArticleRow, CategoryRow, FileRow, SectionRow } from '../../db/tables.ts';
 import { PNG } from '../../testing/admin-content.ts';
@@ -535,6 +535,13 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
       expect(titles(middle.siblings)).toEqual(range('Shelved', 5, 5 + SIDEBAR_ARTICLES));
       expect(middle.previous?.title).toBe('Shelved 14');
       expect(middle.next?.title).toBe('Shelved 16');
+      // Related: what its title's words find, less itself and the pager's two.
+      expect(middle.related).toHaveLength(RELATED_ARTICLES);
+      for (const other of middle.related) {
+        // Sharing a word with 'Shelved 15'.
+        expect(other.title).toMatch(/^Shelved \d+$|\b15$/);
+        expect(['Shelved 14', 'Shelved 15', 'Shelved 16']).not.toContain(other.title);
+      }
 
       const last = await nearby(shelved[SHELVED - 1]!.id);
       expect(titles(last.siblings)).toEqual(range('Shelved', SHELVED - SIDEBAR_ARTICLES, SHELVED));

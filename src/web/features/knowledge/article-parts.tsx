@@ -45,9 +45,20 @@ export function useCopyLink() {
 }
 
 /** The date the article last changed, in the site's language (UTC, so the server and the browser agree). */
+/** One formatter per language: making one costs more than rendering the rest of the article page's parts. */
+const longDates = new Map<string, Intl.DateTimeFormat>();
+const longDate = (lang: string) => {
+  let format = longDates.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' });
+    longDates.set(lang, format);
+  }
+  return format;
+};
+
 function UpdatedOn({ iso }: { iso: string }) {
   const { t, lang } = useI18n();
-  const date = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+  const date = longDate(lang).format(new Date(iso));
   // The browser's own date names may differ from the server's in a letter: not worth re-rendering the page for.
   return (
     <time dateTime={iso} suppressHydrationWarning>
