@@ -133,6 +133,7 @@ export const portalPagePaths = [
   '/issues/:id',
   '/user/profile',
 ] as const;
+export type PortalPagePath = (typeof portalPagePaths)[number];
 
 /** The help centre's main page, with or without its trailing slash. */
 export const isHomePath = (pathname: string) => pathname === BASE_PATH || pathname === `${BASE_PATH}/`;

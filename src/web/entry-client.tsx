@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createBrowserRouter, matchRoutes, RouterProvider, type HydrationState } from 'react-router';
+import { LANGUAGES, type Language } from '../shared/constants.ts';
+import { loadMessages } from './i18n/i18n.tsx';
 import { routes } from './routes.tsx';
 import './styles/app.css';
 
@@ -9,7 +11,37 @@ import './styles/app.css';
  * allows no inline script for it). Looked up as a direct child of <body>, where stored content cannot put anything.
  */
 const hydrationElement = document.querySelector('body > script#signpost-hydration[type="application/json"]');
-const hydrationData = hydrationElement?.textContent ? JSON.parse(hydrationElement.textContent) : undefined;
+const hydrationData: HydrationState | undefined = hydrationElement?.textContent
+  ? JSON.parse(hydrationElement.textContent)
+  : undefined;
+
+/**
+ * The matched pages' own code, before the router starts: the first render must be the page the server sent, not a
+ * fallback. The server preloaded these chunks, so this waits on no new request.
+ */
+async function loadMatchedRoutes() {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      Object.assign(route, { ...(await route.lazy()), lazy: undefined });
+    }),
+  );
+}
+
+/** The languages the page is shown in: the document's, and the site's that a portal page or a fallback uses. */
+function pageLanguages(): Language[] {
+  const named = [
+    document.documentElement.lang,
+    ...Object.values(hydrationData?.loaderData ?? {}).flatMap((data) => {
+      const loaded = data as { lang?: string; branding?: { lang?: string } } | null;
+      return [loaded?.lang, loaded?.branding?.lang];
+    }),
+  ];
+  return LANGUAGES.filter((lang) => named.includes(lang));
+}
+
+await Promise.all([loadMatchedRoutes(), ...pageLanguages().map(loadMessages)]);
 
 const router = createBrowserRouter(routes, { hydrationData });
 

@@ -10,13 +10,13 @@ import {
 import type { Branding, Environments } from '../shared/api/settings.ts';
 import type { Api } from './api/client.ts';
 import type { LoaderContext } from './api/api-context.ts';
-import { createTranslator } from './i18n/i18n.tsx';
+import { createTranslator, loadAllMessages, messagesChunk } from './i18n/i18n.tsx';
 import { pageHead, type PageHead } from './routes/head.ts';
 import { pageSeo, type PageSeo } from './routes/seo.ts';
 import { BASE_PATH } from '../shared/paths.ts';
 import { pageLanguageOf } from '../shared/page-language.ts';
 import { inertJson } from '../shared/html.ts';
-import { routes } from './routes.tsx';
+import { ROUTE_CHUNKS, routes } from './routes.tsx';
 import { FONT_ICON_MARKER } from './components/font-icon.tsx';
 
 export type RenderResult =
@@ -34,6 +34,8 @@ export type RenderResult =
       projectId: string | null;
       /** The page shows an icon-font glyph, so its document links the icon font's stylesheet. */
       fontIcons: boolean;
+      /** The chunks the browser needs to hydrate this page (its routes' code, its language's texts), by manifest key. */
+      chunks: string[];
     };
 
 /**
@@ -62,6 +64,9 @@ export function hydrationJson(context: StaticHandlerContext): string {
 }
 
 const handler = createStaticHandler(routes);
+
+// A page may be in any language, and its texts must be there when it renders.
+await loadAllMessages();
 
 /** An element of ours with the icon-font marker (stored HTML keeps only the sanitiser's few content classes). */
 const FONT_ICON_USE = new RegExp(`<span class="${FONT_ICON_MARKER}[ "]`);
@@ -125,5 +130,9 @@ export async function render(
     lang,
     projectId: branding?.project_id ?? null,
     fontIcons: FONT_ICON_USE.test(html),
+    chunks: [
+      ...context.matches.flatMap((match) => ROUTE_CHUNKS[match.route.id] ?? []),
+      ...new Set([lang, branding?.lang ?? 'en'].flatMap((language) => messagesChunk(language) ?? [])),
+    ],
   };
 }

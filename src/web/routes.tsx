@@ -1,27 +1,49 @@
 import type { RouteObject } from 'react-router';
 import { BASE_PATH } from '../shared/paths.ts';
 import { pageLanguageOf } from '../shared/page-language.ts';
-import { portalRoutes } from './portal/portal-routes.tsx';
-import { categoryHandle, categoryLoader, CategoryPage } from './routes/category.tsx';
-import { homeHandle, homeLoader, HomePage } from './routes/home.tsx';
-import { instructionHandle, instructionLoader, InstructionPage } from './routes/instruction.tsx';
+import { PORTAL_CHUNK, portalRoutes } from './portal/portal-routes.tsx';
 import { Layout, LayoutError, PageError } from './routes/layout.tsx';
 import { PageNotFound, pageNotFoundHandle } from './routes/page-not-found.tsx';
 import { rootLoader } from './routes/root-data.ts';
-import { searchHandle, searchLoader, SearchPage, shouldSearchRevalidate } from './routes/search.tsx';
-import { standaloneHandle, standaloneLoader, StandaloneNotFound } from './routes/standalone-not-found.tsx';
+
+/**
+ * The module of each route whose page is a chunk of its own, as Vite's manifest names it. The browser fetches a
+ * page's chunk when the page is first shown; the server links the matched routes' chunks into the page it sends
+ * (modulepreload), so the browser has them before it hydrates.
+ */
+export const ROUTE_CHUNKS: Record<string, string> = {
+  'standalone-not-found': 'src/web/routes/standalone-not-found.tsx',
+  home: 'src/web/routes/home.tsx',
+  category: 'src/web/routes/category.tsx',
+  instruction: 'src/web/routes/instruction.tsx',
+  search: 'src/web/routes/search.tsx',
+  ...Object.fromEntries(portalRouteIds(portalRoutes).map((id) => [id, PORTAL_CHUNK])),
+};
+
+function portalRouteIds(routes: RouteObject[]): string[] {
+  return routes.flatMap((route) => [
+    ...(route.lazy && route.id ? [route.id] : []),
+    ...portalRouteIds(route.children ?? []),
+  ]);
+}
 
 /**
  * Every public screen: the help centre under /knowledge, and the customer portal's pages at the specification's own
- * paths (/login, /issues, /user/profile...). The server renders these and the browser hydrates the same tree.
+ * paths (/login, /issues, /user/profile...). The server renders these and the browser hydrates the same tree; each
+ * page's own code arrives with the page (ROUTE_CHUNKS), the layout they share with the first script.
  */
 export const routes: RouteObject[] = [
   {
     id: 'standalone-not-found',
     path: `${BASE_PATH}/notFound`,
-    loader: standaloneLoader,
-    Component: StandaloneNotFound,
-    handle: standaloneHandle,
+    lazy: async () => {
+      const page = await import('./routes/standalone-not-found.tsx');
+      return {
+        loader: page.standaloneLoader,
+        Component: page.StandaloneNotFound,
+        handle: page.standaloneHandle,
+      };
+    },
   },
   {
     id: 'root',
@@ -36,28 +58,50 @@ export const routes: RouteObject[] = [
       {
         ErrorBoundary: PageError,
         children: [
-          { id: 'home', index: true, loader: homeLoader, Component: HomePage, handle: homeHandle },
+          {
+            id: 'home',
+            index: true,
+            lazy: async () => {
+              const page = await import('./routes/home.tsx');
+              return { loader: page.homeLoader, Component: page.HomePage, handle: page.homeHandle };
+            },
+          },
           {
             id: 'category',
             path: 'category/:id',
-            loader: categoryLoader,
-            Component: CategoryPage,
-            handle: categoryHandle,
+            lazy: async () => {
+              const page = await import('./routes/category.tsx');
+              return {
+                loader: page.categoryLoader,
+                Component: page.CategoryPage,
+                handle: page.categoryHandle,
+              };
+            },
           },
           {
             id: 'instruction',
             path: 'instruction/:id',
-            loader: instructionLoader,
-            Component: InstructionPage,
-            handle: instructionHandle,
+            lazy: async () => {
+              const page = await import('./routes/instruction.tsx');
+              return {
+                loader: page.instructionLoader,
+                Component: page.InstructionPage,
+                handle: page.instructionHandle,
+              };
+            },
           },
           {
             id: 'search',
             path: 'search',
-            loader: searchLoader,
-            shouldRevalidate: shouldSearchRevalidate,
-            Component: SearchPage,
-            handle: searchHandle,
+            lazy: async () => {
+              const page = await import('./routes/search.tsx');
+              return {
+                loader: page.searchLoader,
+                shouldRevalidate: page.shouldSearchRevalidate,
+                Component: page.SearchPage,
+                handle: page.searchHandle,
+              };
+            },
           },
           { id: 'page-not-found', path: '*', Component: PageNotFound, handle: pageNotFoundHandle },
         ],

@@ -81,6 +81,13 @@ export function htmlDocument(
   extraHead = '',
   { hydrate = true }: { hydrate?: boolean } = {},
 ): string {
+  const chunks = page.chunks.flatMap((key) => assets.chunks[key] ?? { preloads: [], styles: [] });
+  const styles = new Set([...assets.styles, ...chunks.flatMap((chunk) => chunk.styles)]);
+  // The page's own chunks too, so the browser fetches them beside the entry rather than after it has run.
+  const preloads = new Set([
+    ...assets.preloads,
+    ...(hydrate ? chunks.flatMap((chunk) => chunk.preloads) : []),
+  ]);
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -89,8 +96,8 @@ export function htmlDocument(
     page.head.noindex ? '<meta name="robots" content="noindex">' : '',
     ...seoTags(page),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-    ...assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`),
-    ...assets.preloads.map((href) => `<link rel="modulepreload" href="${href}">`),
+    ...[...styles].map((href) => `<link rel="stylesheet" href="${href}">`),
+    ...[...preloads].map((href) => `<link rel="modulepreload" href="${href}">`),
     assets.script ? `<script type="module" src="${assets.script}"></script>` : '',
     extraHead,
   ]

@@ -1,13 +1,33 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { withLang } from '../../shared/page-language.ts';
-import type { Language } from '../../shared/constants.ts';
+import { LANGUAGES, type Language } from '../../shared/constants.ts';
 import { en, type MessageKey, type Messages } from './en.ts';
-import { it } from './it.ts';
-import { ptBR } from './pt-BR.ts';
-import { ru } from './ru.ts';
-import { sk } from './sk.ts';
 
-const DICTIONARIES: Record<Language, Messages> = { en, ru, 'pt-BR': ptBR, it, sk };
+/**
+ * English is built in (it is also every missing text's fallback); each other language is a chunk of its own, fetched
+ * only for a page in that language, so a page's first load carries one language's texts, not five.
+ */
+const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<Messages>> = {
+  ru: () => import('./ru.ts').then((module) => module.ru),
+  'pt-BR': () => import('./pt-BR.ts').then((module) => module.ptBR),
+  it: () => import('./it.ts').then((module) => module.it),
+  sk: () => import('./sk.ts').then((module) => module.sk),
+};
+
+/** The chunk of a language's texts, as Vite's manifest names it (the server preloads it); none for English. */
+export const messagesChunk = (lang: Language): string | null =>
+  lang in LOADERS ? `src/web/i18n/${lang}.ts` : null;
+
+const DICTIONARIES: Partial<Record<Language, Messages>> = { en };
+
+/** Makes a language's texts available to createTranslator; loaders await it before their page renders. */
+export async function loadMessages(lang: Language): Promise<void> {
+  if (DICTIONARIES[lang] || !(lang in LOADERS)) return;
+  DICTIONARIES[lang] = await LOADERS[lang as keyof typeof LOADERS]();
+}
+
+/** Every language at once, where any may be shown without a loader first (the server, the admin app's previews). */
+export const loadAllMessages = () => Promise.all(LANGUAGES.map(loadMessages));
 
 type PluralFamily = MessageKey extends infer K ? (K extends `${infer F}_one` ? F : never) : never;
 type Vars = Record<string, string | number>;

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { en, type Messages } from './en.ts';
-import { createTranslator } from './i18n.tsx';
+import { createTranslator, loadAllMessages } from './i18n.tsx';
 import { it as itMessages } from './it.ts';
 import { ptBR } from './pt-BR.ts';
 import { ru } from './ru.ts';
 import { sk } from './sk.ts';
+
+// Languages other than English are chunks loaded on demand (i18n.tsx).
+beforeAll(loadAllMessages);
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 const english = en as Record<string, string>;

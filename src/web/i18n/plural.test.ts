@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { createTranslator } from './i18n.tsx';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTranslator, loadAllMessages } from './i18n.tsx';
+
+// Languages other than English are chunks loaded on demand (i18n.tsx).
+beforeAll(loadAllMessages);
 
 describe('plural forms follow each language', () => {
   it.each([

@@ -4,7 +4,9 @@ import type { Category, Section } from '../../shared/api/knowledge.ts';
 import type { Branding, Environments } from '../../shared/api/settings.ts';
 import { apiFrom, pageApi, sessionUser } from '../api/api-context.ts';
 import type { AuthUser } from '../../shared/api/auth.ts';
+import { loadMessages } from '../i18n/i18n.tsx';
 import { portalLinks, type PortalLinks } from '../lib/portal-links.ts';
+import { pageLanguageOf } from '../../shared/page-language.ts';
 
 export interface RootData {
   branding: Branding;
@@ -35,6 +37,8 @@ export async function rootLoader({ context, request }: LoaderFunctionArgs): Prom
   if (branding.status === 'rejected' || environments.status === 'rejected')
     throw new BundleError('bundleFailed');
   if (!branding.value.knowledge_enabled) throw redirect(href.notFound());
+  // The page's texts are in its language before it renders (a chunk of their own, fetched once).
+  await loadMessages(pageLanguageOf(new URL(request.url).search) ?? branding.value.lang);
   const incomplete = sections.status === 'rejected' || categories.status === 'rejected';
   return {
     branding: branding.value,

@@ -1,7 +1,7 @@
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { Language } from '../../shared/constants.ts';
 import { apiFrom } from '../api/api-context.ts';
-import { I18nProvider, useI18n } from '../i18n/i18n.tsx';
+import { I18nProvider, loadMessages, useI18n } from '../i18n/i18n.tsx';
 import type { RouteHandle } from './head.ts';
 
 export async function standaloneLoader({
@@ -9,6 +9,7 @@ export async function standaloneLoader({
 }: LoaderFunctionArgs): Promise<{ lang: Language; siteTitle: string }> {
   try {
     const branding = await apiFrom(context).branding();
+    await loadMessages(branding.lang);
     return { lang: branding.lang, siteTitle: branding.site_title };
   } catch {
     return { lang: 'en', siteTitle: '' };

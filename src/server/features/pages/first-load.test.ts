@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/test-context.ts';
+import { seedDemo } from '../content-folder/demo.service.ts';
+import { WEB_DIST } from '../../render/web-assets.ts';
+
+/**
+ * The JavaScript a phone downloads before a public page is interactive: the entry script and every module the
+ * page's HTML preloads, as the server sends them (its precompressed brotli and gzip files). Budgets in bytes, a little
+ * above what the build gives today (docs/decisions.md, "First-load JavaScript"), so that it cannot creep back. The
+ * test run's global setup builds the client when it is missing or stale (scripts/ensure-web-build.js).
+ */
+const BUDGETS: Record<string, { br: number; gz: number }> = {
+  home: { br: 103_000, gz: 118_000 },
+  category: { br: 106_000, gz: 121_000 },
+  article: { br: 108_000, gz: 123_000 },
+  'article in Russian': { br: 111_000, gz: 127_000 },
+  search: { br: 103_000, gz: 118_000 },
+  'portal sign-in': { br: 118_000, gz: 135_000 },
+  'portal new request': { br: 118_000, gz: 135_000 },
+};
+
+/** The chunks each page must preload to hydrate at once (manifest keys): its route's code, its language's texts. */
+const PAGE_CHUNKS: Record<string, string[]> = {
+  home: ['src/web/routes/home.tsx'],
+  category: ['src/web/routes/category.tsx'],
+  article: ['src/web/routes/instruction.tsx'],
+  'article in Russian': ['src/web/routes/instruction.tsx', 'src/web/i18n/ru.ts'],
+  search: ['src/web/routes/search.tsx'],
+  'portal sign-in': ['src/web/portal/portal-pages.tsx'],
+  'portal new request': ['src/web/portal/portal-pages.tsx'],
+};
+
+/** The scripts a page's HTML names: its module entry and its modulepreload links. */
+function firstLoadScripts(html: string): string[] {
+  const entry = [...html.matchAll(/<script type="module" src="([^"]+)"><\/script>/g)].map((m) => m[1]!);
+  const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+  return [...new Set([...entry, ...preloads])];
+}
+
+const compressedSize = (file: string, encoding: 'br' | 'gz') =>
+  fs.statSync(path.join(WEB_DIST, `${file}.${encoding}`)).size;
+
+interface Manifest {
+  [key: string]: { file: string; imports?: string[] };
+}
+
+/** The files these import statically, however deep, from Vite's manifest: what the browser fetches before running. */
+function withStaticImports(manifest: Manifest, files: string[]): string[] {
+  const byFile = new Map(Object.values(manifest).map((chunk) => [`/${chunk.file}`, chunk]));
+  const byKey = new Map(Object.entries(manifest));
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const key of byFile.get(file)?.imports ?? []) visit(`/${byKey.get(key)!.file}`);
+  };
+  files.forEach(visit);
+  return [...seen];
+}
+
+describe('first-load JavaScript of the public pages', () => {
+  let t: TestApp;
+  const urls: Record<string, string> = {};
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(WEB_DIST, '.vite/manifest.json'), 'utf8'),
+  ) as Manifest;
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    await seedDemo(t.ctx);
+    const article = (await t.app.inject('/api/knowledge/instruction')).json().items[0];
+    const category = (await t.app.inject('/api/knowledge/category')).json().items[0];
+    Object.assign(urls, {
+      home: '/knowledge/',
+      category: `/knowledge/category/${category.id}`,
+      article: `/knowledge/instruction/${article.id}`,
+      'article in Russian': `/knowledge/instruction/${article.id}?lang=ru`,
+      search: '/knowledge/search?query=wifi',
+      'portal sign-in': '/login',
+      'portal new request': '/issues/create',
+    });
+  });
+  afterAll(async () => t?.close());
+
+  const scriptsOf = async (url: string) => {
+    const page = await t.app.inject(url);
+    expect(page.statusCode).toBe(200);
+    return firstLoadScripts(page.body);
+  };
+
+  it.each(Object.keys(BUDGETS))('keeps the %s page within its budget, brotli and gzip', async (name) => {
+    const named = await scriptsOf(urls[name]!);
+    const files = withStaticImports(manifest, named);
+    // The page names every file it needs, so the browser fetches them side by side rather than one after another.
+    expect(files.sort()).toEqual([...named].sort());
+    for (const chunk of PAGE_CHUNKS[name]!) expect(files).toContain(`/${manifest[chunk]!.file}`);
+    // Other languages' texts and the other pages' code stay out.
+    const others = Object.values(PAGE_CHUNKS)
+      .flat()
+      .filter((chunk) => !PAGE_CHUNKS[name]!.includes(chunk));
+    for (const chunk of others) expect(files).not.toContain(`/${manifest[chunk]!.file}`);
+    const total = (encoding: 'br' | 'gz') =>
+      files.reduce((sum, file) => sum + compressedSize(file, encoding), 0);
+    const sizes = { br: total('br'), gz: total('gz') };
+    console.log(`first load, ${name}: ${files.length} files, brotli ${sizes.br} B, gzip ${sizes.gz} B`);
+    expect(sizes.br).toBeLessThanOrEqual(BUDGETS[name]!.br);
+    expect(sizes.gz).toBeLessThanOrEqual(BUDGETS[name]!.gz);
+  });
+});
