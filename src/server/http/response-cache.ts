@@ -92,7 +92,7 @@ interface Entry {
   br: Buffer | null;
   gzip: Buffer | null;
   bytes: number;
-  /** Headers as sent, by encoding and for 304 (see wireHeaders). */
+  /** Headers as sent, by encoding and for 304, the request id's place last (see wireHeaders). */
   wire: Partial<Record<`${'identity' | 'br' | 'gzip'}${'' | '-304'}`, string[]>>;
 }
 
@@ -143,12 +143,19 @@ const isContentWrite = (url: string) => url.startsWith('/api/admin/');
 export const carriesSession = (request: Pick<IncomingMessage, 'headers'>) =>
   (request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`) || Boolean(request.headers[AUTH_HEADER]);
 
+/** Each public prefix as itself and as a folder (what it names, and what lies under it), made once. */
+const PUBLIC_FOLDERS = PUBLIC_PREFIXES.map((prefix) => ({
+  prefix,
+  folder: prefix.endsWith('/') ? prefix : `${prefix}/`,
+}));
+
 export function isPublicPath(url: string): boolean {
   const end = url.indexOf('?');
   const path = end < 0 ? url : url.slice(0, end);
-  return PUBLIC_PREFIXES.some(
-    (prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),
-  );
+  for (const { prefix, folder } of PUBLIC_FOLDERS) {
+    if (path === prefix || path.startsWith(folder)) return true;
+  }
+  return false;
 }
 
 /** The query parameters a public GET reads: which ones, and whether only the first value of each counts. */
@@ -329,6 +336,9 @@ export interface ResponseCache {
   stats(): CacheStats;
 }
 
+/** Every kept list of headers ends with this name and a place for its value, written for each request. */
+const REQUEST_ID_HEADER = 'x-request-id';
+
 export interface ServedFromMemory {
   method: string;
   url: string;
@@ -342,7 +352,7 @@ export interface ResponseCacheHooks {
   /** A request answered from memory before Fastify saw it (Fastify's own hooks count and log the others). */
   onServedFromMemory?: (served: ServedFromMemory) => void;
   /** The id a request gets (the same rule as Fastify's genReqId). */
-  requestId?: (request: IncomingMessage) => string;
+  requestId: (request: IncomingMessage) => string;
   /**
    * False when a kept answer may not be the one this request should get, so Fastify's hooks decide (a page asked
    * for without `?lang=` by a visitor the pages would send to their language): consulted before any lookup.
@@ -354,7 +364,7 @@ export interface ResponseCacheHooks {
 export function createResponseCache(
   revisions: RevisionWatch,
   options: CacheOptions,
-  hooks: ResponseCacheHooks = {},
+  hooks: ResponseCacheHooks,
 ) {
   const entries = new Map<string, Entry>();
   const stats: CacheStats = { hits: 0, misses: 0, entries: 0, bytes: 0 };
@@ -407,7 +417,8 @@ export function createResponseCache(
 
   /**
    * The headers of a kept answer in one encoding, as a flat list (name, value, ...), made once and kept with it: the
-   * hot path hands them to writeHead as they are (copying an object of headers per request cost 5 µs).
+   * hot path hands them to writeHead as they are (copying an object of headers per request cost 5 µs), after writing
+   * the request's id into the last place, since writeHead reads the list at once and keeps nothing of it.
    */
   const wireHeaders = (entry: Entry, encoding: Encoding, notModified: boolean, body: Buffer | null) => {
     const slot = `${encoding ?? 'identity'}${notModified ? '-304' : ''}` as const;
@@ -430,6 +441,7 @@ export function createResponseCache(
       if (!('x-content-type-options' in entry.headers)) list.push('x-content-type-options', 'nosniff');
       if (encoding && !notModified) list.push('content-encoding', encoding);
       if (body) list.push('content-length', String(body.length));
+      list.push(REQUEST_ID_HEADER, '');
       entry.wire[slot] = list;
     }
     return list;
@@ -474,8 +486,9 @@ export function createResponseCache(
       if (!entry) return false;
       const started = process.hrtime.bigint();
       const { status, headers, body } = answer(entry, request);
-      const requestId = hooks.requestId?.(request);
-      response.writeHead(status, requestId ? [...headers, 'x-request-id', requestId] : headers);
+      const requestId = hooks.requestId(request);
+      headers[headers.length - 1] = requestId;
+      response.writeHead(status, headers);
       response.end(request.method === 'HEAD' ? undefined : (body ?? undefined));
       pageCacheHit();
       hooks.onServedFromMemory?.({
@@ -503,7 +516,8 @@ export function createResponseCache(
       if (entry) {
         pageCacheHit();
         const { status, headers, body } = answer(entry, request.raw);
-        for (let i = 0; i < headers.length; i += 2) reply.header(headers[i] as string, headers[i + 1]);
+        // All but the request id's place: the framework sets the id on every answer it sends.
+        for (let i = 0; i < headers.length - 2; i += 2) reply.header(headers[i] as string, headers[i + 1]);
         return reply.code(status).send(body ?? undefined);
       }
       stats.misses++;

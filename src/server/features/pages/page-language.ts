@@ -64,14 +64,34 @@ export function acceptedLanguages(header: string | undefined, available: readonl
  * remembered choice (the switcher's cookie) when the help centre has content in it, else the first language of
  * their Accept-Language it has content in. Nobody is sent anywhere on a help centre in one language.
  */
-export function negotiatedLanguage(headers: IncomingHttpHeaders, known: SiteLanguages): Language | null {
+export function negotiatedLanguage(
+  headers: IncomingHttpHeaders,
+  known: SiteLanguages,
+  firstAccepted: (header: string | undefined) => Language | undefined = (header) =>
+    acceptedLanguages(header, known.languages)[0],
+): Language | null {
   if (known.languages.length < 2) return null;
   const remembered = cookieValue(headers.cookie, LANG_COOKIE);
   const chosen =
     isLanguage(remembered) && known.languages.includes(remembered)
       ? remembered
-      : acceptedLanguages(headers['accept-language'], known.languages)[0];
+      : firstAccepted(headers['accept-language']);
   return chosen && chosen !== known.site ? chosen : null;
+}
+
+/**
+ * acceptedLanguages' first for these languages, each Accept-Language value read once: browsers send a handful of
+ * them, and the answers from memory ask on every request.
+ */
+function firstAcceptedOnce(languages: readonly Language[]) {
+  const read = new Map<string, Language | undefined>();
+  return (header: string | undefined): Language | undefined => {
+    if (!header) return undefined;
+    if (read.has(header)) return read.get(header);
+    const first = acceptedLanguages(header, languages)[0];
+    if (read.size < 256) read.set(header, first);
+    return first;
+  };
 }
 
 /** The path and the `lang` values of an address (the page reads the first). */
@@ -92,7 +112,11 @@ export interface PageLanguages {
 }
 
 export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): PageLanguages {
-  let known: { revision: string; languages: SiteLanguages } | null = null;
+  let known: {
+    revision: string;
+    languages: SiteLanguages;
+    firstAccepted: ReturnType<typeof firstAcceptedOnce>;
+  } | null = null;
   let loading: { revision: string; promise: Promise<SiteLanguages> } | null = null;
   const read = async (): Promise<SiteLanguages> => {
     const [stored, found] = await Promise.all([getStoredBranding(ctx.db), listContentLanguages(ctx.db)]);
@@ -104,7 +128,7 @@ export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): 
       if (known?.revision === revision) return known.languages;
       if (loading?.revision !== revision) {
         const promise = read().then((languages) => {
-          known = { revision, languages };
+          known = { revision, languages, firstAccepted: firstAcceptedOnce(languages.languages) };
           return languages;
         });
         promise.catch(() => {
@@ -119,7 +143,7 @@ export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): 
       if (lang !== null || !isLanguagePage(path)) return true;
       const revision = ctx.revisions.peek();
       if (!known || revision === null || known.revision !== revision) return false;
-      return negotiatedLanguage(request.headers, known.languages) === null;
+      return negotiatedLanguage(request.headers, known.languages, known.firstAccepted) === null;
     },
   };
 }
