@@ -92,8 +92,8 @@ interface Entry {
   br: Buffer | null;
   gzip: Buffer | null;
   bytes: number;
-  /** Headers as sent, by encoding and for 304, the request id's place last (see wireHeaders). */
-  wire: Partial<Record<`${'identity' | 'br' | 'gzip'}${'' | '-304'}`, string[]>>;
+  /** Headers as sent, by encoding and for 304 (wireSlot), the request id's place last (see wireHeaders). */
+  wire: (string[] | undefined)[];
 }
 
 declare module 'fastify' {
@@ -276,9 +276,16 @@ export function servedHost(
   return name && hosts.includes(name) ? name : '';
 }
 
-/** What an answer may differ by: the host, where the operator made hosts differ, and the normalised address. */
-const keyOf = (request: IncomingMessage, options: CacheOptions) =>
-  `${servedHost(request, options.separateHosts, options.forwardedHost)}\u0000${normalisedUrl(request.url ?? '')}`;
+/**
+ * What an answer may differ by: the normalised address, and the host where the operator made hosts differ. The
+ * address alone is the key of the public host's answers (it begins with `/`, a host's key never does), so most
+ * requests look up the URL they came with and build no key.
+ */
+const keyOf = (request: IncomingMessage, options: CacheOptions) => {
+  const url = normalisedUrl(request.url ?? '');
+  const host = servedHost(request, options.separateHosts, options.forwardedHost);
+  return host ? `${host}\u0000${url}` : url;
+};
 
 /** Brotli's window for a body of this size: the smallest power of two that holds it, within brotli's bounds. */
 const windowBits = (size: number) =>
@@ -327,6 +334,10 @@ const matches = (ifNoneMatch: string | undefined, etag: string) =>
     return given === '*' || given === etag || given.replace(/-(br|gzip)"$/, '"') === etag;
   });
 
+/** Where an entry keeps its headers for an encoding, and for 304: a number, so no name is built per request. */
+const wireSlot = (encoding: Encoding, notModified: boolean) =>
+  (encoding === 'br' ? 2 : encoding === 'gzip' ? 4 : 0) + (notModified ? 1 : 0);
+
 const compressible = (type: unknown) =>
   typeof type === 'string' && /^(text\/|application\/json|application\/xml)/.test(type);
 
@@ -339,25 +350,26 @@ export interface ResponseCache {
 /** Every kept list of headers ends with this name and a place for its value, written for each request. */
 const REQUEST_ID_HEADER = 'x-request-id';
 
-export interface ServedFromMemory {
-  method: string;
-  url: string;
-  route: string;
-  status: number;
-  started: bigint;
-  requestId: string | undefined;
-}
-
 export interface ResponseCacheHooks {
-  /** A request answered from memory before Fastify saw it (Fastify's own hooks count and log the others). */
-  onServedFromMemory?: (served: ServedFromMemory) => void;
+  /**
+   * A request answered from memory before Fastify saw it (Fastify's own hooks count and log the others), with the
+   * route that made the answer, its status, when it began (process.hrtime.bigint) and its id.
+   */
+  onServedFromMemory?: (
+    request: IncomingMessage,
+    route: string,
+    status: number,
+    started: bigint,
+    requestId: string,
+  ) => void;
   /** The id a request gets (the same rule as Fastify's genReqId). */
   requestId: (request: IncomingMessage) => string;
   /**
    * False when a kept answer may not be the one this request should get, so Fastify's hooks decide (a page asked
-   * for without `?lang=` by a visitor the pages would send to their language): consulted before any lookup.
+   * for without `?lang=` by a visitor the pages would send to their language): consulted before any lookup, with
+   * the revision known fresh.
    */
-  mayServeFromMemory?: (request: IncomingMessage) => boolean;
+  mayServeFromMemory?: (request: IncomingMessage, revision: string) => boolean;
 }
 
 /** The cache, and the Fastify hooks that fill it and answer from it. */
@@ -421,7 +433,7 @@ export function createResponseCache(
    * the request's id into the last place, since writeHead reads the list at once and keeps nothing of it.
    */
   const wireHeaders = (entry: Entry, encoding: Encoding, notModified: boolean, body: Buffer | null) => {
-    const slot = `${encoding ?? 'identity'}${notModified ? '-304' : ''}` as const;
+    const slot = wireSlot(encoding, notModified);
     let list = entry.wire[slot];
     if (!list) {
       list = [];
@@ -479,9 +491,9 @@ export function createResponseCache(
       if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url ?? ''))
         return false;
       if (carriesSession(request)) return false;
-      if (hooks.mayServeFromMemory && !hooks.mayServeFromMemory(request)) return false;
       const revision = revisions.peek();
       if (revision === null) return false;
+      if (hooks.mayServeFromMemory && !hooks.mayServeFromMemory(request, revision)) return false;
       const entry = find(keyOf(request, options), revision);
       if (!entry) return false;
       const started = process.hrtime.bigint();
@@ -491,14 +503,7 @@ export function createResponseCache(
       response.writeHead(status, headers);
       response.end(request.method === 'HEAD' ? undefined : (body ?? undefined));
       pageCacheHit();
-      hooks.onServedFromMemory?.({
-        method: request.method ?? 'GET',
-        url: request.url ?? '',
-        route: entry.route,
-        status,
-        started,
-        requestId,
-      });
+      hooks.onServedFromMemory?.(request, entry.route, status, started, requestId);
       return true;
     },
     stats: () => ({ ...stats, entries: entries.size }),
@@ -572,7 +577,7 @@ export function createResponseCache(
         br: null,
         gzip: null,
         bytes: identity.length,
-        wire: {},
+        wire: [],
       };
       stats.bytes += entry.bytes - (entries.get(state.key)?.bytes ?? 0);
       entries.delete(state.key);

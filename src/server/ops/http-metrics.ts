@@ -25,11 +25,16 @@ interface Sample {
  * all. The same three metrics as before, in the same exposition, read from these figures at scrape time.
  */
 export function createHttpMetrics(registry: Registry) {
-  const all = new Map<string, Series>();
+  /** By route, method and status: found with the strings a request already has, building no key. */
+  const byRoute = new Map<string, Map<string, Map<number, Series>>>();
+  const all: Series[] = [];
 
   const seriesOf = (method: string, route: string, status: number): Series => {
-    const key = `${method} ${status} ${route}`;
-    let series = all.get(key);
+    let byMethod = byRoute.get(route);
+    if (!byMethod) byRoute.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
     if (!series) {
       series = {
         labels: { method, route, status_code: String(status) },
@@ -37,7 +42,8 @@ export function createHttpMetrics(registry: Registry) {
         sum: 0,
         buckets: new Array<number>(BUCKETS.length + 1).fill(0),
       };
-      all.set(key, series);
+      byStatus.set(status, series);
+      all.push(series);
     }
     return series;
   };
@@ -47,7 +53,7 @@ export function createHttpMetrics(registry: Registry) {
     'counter',
     'signpost_http_requests_total',
     'HTTP requests answered, by route pattern and status code',
-    () => [...all.values()].map((series) => ({ labels: series.labels, value: series.count })),
+    () => all.map((series) => ({ labels: series.labels, value: series.count })),
   );
   const duration = 'signpost_http_request_duration_seconds';
   register(
@@ -56,7 +62,7 @@ export function createHttpMetrics(registry: Registry) {
     duration,
     'Time from the request to the last byte of the answer, by route pattern and status code',
     () =>
-      [...all.values()].flatMap((series) => {
+      all.flatMap((series) => {
         let below = 0;
         const samples: Sample[] = BUCKETS.map((le, i) => {
           below += series.buckets[i] as number;
@@ -77,7 +83,7 @@ export function createHttpMetrics(registry: Registry) {
     'HTTP requests answered with a 5xx status, by route pattern',
     () => {
       const errors = new Map<string, Sample>();
-      for (const { labels, count } of all.values()) {
+      for (const { labels, count } of all) {
         if (Number(labels.status_code) < 500) continue;
         const key = `${labels.method} ${labels.route}`;
         const sample = errors.get(key) ?? {

@@ -106,9 +106,10 @@ export interface PageLanguages {
   load(): Promise<SiteLanguages>;
   /**
    * Whether an answer kept for this request's address is the one it should get: true for anything but a page
-   * without `?lang=`, for which the languages must be known for the current revision and send nobody elsewhere.
+   * without `?lang=`, for which the languages must be known for `revision` (the current one, known fresh) and send
+   * nobody elsewhere.
    */
-  mayServeFromMemory(request: IncomingMessage): boolean;
+  mayServeFromMemory(request: IncomingMessage, revision: string): boolean;
 }
 
 export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): PageLanguages {
@@ -138,11 +139,10 @@ export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): 
       }
       return loading.promise;
     },
-    mayServeFromMemory(request) {
+    mayServeFromMemory(request, revision) {
       const { path, lang } = splitAddress(request.url ?? '/');
       if (lang !== null || !isLanguagePage(path)) return true;
-      const revision = ctx.revisions.peek();
-      if (!known || revision === null || known.revision !== revision) return false;
+      if (!known || known.revision !== revision) return false;
       return negotiatedLanguage(request.headers, known.languages, known.firstAccepted) === null;
     },
   };
