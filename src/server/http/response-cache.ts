@@ -75,6 +75,8 @@ export interface CacheStats {
 type Encoding = 'br' | 'gzip' | null;
 
 interface Entry {
+  /** Where it is kept (see keyOf). */
+  key: string;
   revision: string;
   /** What the answer depends on (see cacheTagsOf). */
   tags: readonly string[];
@@ -421,8 +423,11 @@ export function createResponseCache(
           : zlib.gzipSync(entry.identity, { level: 9 });
       entry[encoding] = body;
       entry.bytes += body.length;
-      stats.bytes += body.length;
-      evict();
+      // An answer larger than the room left was dropped as it was kept: its forms count for nothing.
+      if (entries.get(entry.key) === entry) {
+        stats.bytes += body.length;
+        evict();
+      }
     }
     return body;
   };
@@ -563,6 +568,7 @@ export function createResponseCache(
         if (value !== undefined && !PER_RESPONSE.has(name)) headers[name] = value;
       }
       const entry: Entry = {
+        key: state.key,
         revision: state.revision,
         tags: request.cacheTags ?? cacheTagsOf(request.url),
         status: reply.statusCode,

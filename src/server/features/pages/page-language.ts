@@ -14,7 +14,8 @@ export interface SiteLanguages {
 }
 
 /** The help centre's pages, whose language the visitor chooses (`?lang=`); the portal's pages are not among them. */
-export const isLanguagePage = (path: string) => path === BASE_PATH || path.startsWith(`${BASE_PATH}/`);
+const PAGES_FOLDER = `${BASE_PATH}/`;
+export const isLanguagePage = (path: string) => path === BASE_PATH || path.startsWith(PAGES_FOLDER);
 
 /** The value of one cookie in a Cookie header, or null. */
 function cookieValue(header: string | undefined, name: string): string | null {
