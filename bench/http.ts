@@ -26,6 +26,9 @@
  * one's ratio to node:http and to nginx. Targets: the kept article page at least 85% of bare node:http's
  * throughput, and its p99 under 10 ms at 50 connections; its share of nginx's is reported.
  *
+ * Before the comparison (phase `own-work`, bench/support/own-work.ts), Signpost's own work per answer from memory, in one process
+ * with no socket: the figure that a shared machine's noise hardly moves.
+ *
  * Then a flood (phase `flood`, on a fresh server): BENCH_FLOOD_CONNECTIONS connections ask for the demo's real pages
  * and calls with random query strings (utm_source, fbclid...) and random Host headers, as a scanner or an attacker
  * would, while 8 connections read the real pages and calls as they are. Prints both sides' requests per second,
@@ -54,6 +57,7 @@ import { SESSION_COOKIE } from '../src/shared/constants.ts';
 import { apiPaths } from '../src/shared/paths.ts';
 import { discoverSite, percentile, pick, startSignpost } from './support/traffic.ts';
 import { compareLanguages } from './support/languages.ts';
+import { measureOwnWork } from './support/own-work.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -62,7 +66,9 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const WARMUP = 2;
 /** `compare` (Signpost against nginx) and `flood` (random query strings and hosts), in this order. */
-const PHASES = (process.env.BENCH_PHASES ?? 'compare,flood,languages').split(',').map((p) => p.trim());
+const PHASES = (process.env.BENCH_PHASES ?? 'own-work,compare,flood,languages')
+  .split(',')
+  .map((p) => p.trim());
 const LANGUAGE_ARTICLES = Number(process.env.BENCH_LANGUAGE_ARTICLES ?? 10_000);
 const FLOOD_DURATION = Number(process.env.BENCH_FLOOD_DURATION ?? 10);
 const FLOOD_CONNECTIONS = Number(process.env.BENCH_FLOOD_CONNECTIONS ?? 32);
@@ -760,6 +766,14 @@ async function flood() {
   }
 }
 
+if (PHASES.includes('own-work')) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-own-work-'));
+  try {
+    await measureOwnWork(dataDir);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 if (PHASES.includes('compare')) await compare();
 if (PHASES.includes('flood')) await flood();
 if (PHASES.includes('languages')) {
