@@ -18,15 +18,20 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts `signpost serve` on `port` and waits until it answers. */
+/**
+ * Starts `signpost serve` on `port` and waits until it answers; under `prefix` when given (`taskset -c 0`: on the
+ * cores named, its workers too).
+ */
 export async function startSignpost(
   name: string,
   port: number,
   env: Record<string, string>,
+  prefix: string[] = [],
 ): Promise<Server> {
   // Node's own flags for the server when asked (a profiler: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR").
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'bin/signpost.js'), 'serve'], {
+  const command = [...prefix, process.execPath, ...nodeArgs, path.join(ROOT, 'bin/signpost.js'), 'serve'];
+  const child = spawn(command[0] as string, command.slice(1), {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

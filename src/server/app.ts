@@ -63,7 +63,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const pageLanguages = createPageLanguages(ctx);
   const cacheHooks: ResponseCacheHooks = {
     requestId: requestIdOf,
-    mayServeFromMemory: (request) => pageLanguages.mayServeFromMemory(request),
+    mayServeFromMemory: (request, revision) => pageLanguages.mayServeFromMemory(request, revision),
   };
   const hosts = {
     forwardedHost: ctx.config.trustProxy !== false,
@@ -117,13 +117,21 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   const metrics = registerOperations(app, ctx, () => cache.stats());
-  cacheHooks.onServedFromMemory = ({ method, url, route, status, started, requestId }) => {
+  cacheHooks.onServedFromMemory = (request, route, status, started, requestId) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const method = request.method ?? 'GET';
     metrics.observe(method, route, status, seconds);
     // The hot path of a burst is counted, and logged only when asked for: a line per hit would cost more than it.
-    if (app.log.level === 'debug' || app.log.level === 'trace') {
+    const level = app.log.level;
+    if (level === 'debug' || level === 'trace') {
       app.log.debug(
-        { reqId: requestId, method, url: redactUrl(url), statusCode: status, responseTime: seconds * 1000 },
+        {
+          reqId: requestId,
+          method,
+          url: redactUrl(request.url ?? ''),
+          statusCode: status,
+          responseTime: seconds * 1000,
+        },
         'answered from memory',
       );
     }

@@ -207,6 +207,26 @@ describe.each(testDialects())('public answers cached per revision on %s', (diale
   });
 });
 
+describe('a cache with no room (CACHE_MAX_MB=0)', () => {
+  it('keeps nothing and counts no bytes, while every answer is still sent compressed', async () => {
+    const t = await createTestApp('sqlite', { CACHE_MAX_MB: '0' });
+    try {
+      const article = await buildArticle(t.ctx.db, { title: 'Rendered each time' });
+      for (let i = 0; i < 3; i++) {
+        const page = await t.app.inject({
+          url: `/knowledge/instruction/${article.id}`,
+          headers: { 'accept-encoding': 'br' },
+        });
+        expect(page.headers['x-cache']).toBe('miss');
+        expect(page.headers['content-encoding']).toBe('br');
+      }
+      expect(t.app.responseCache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('answers kept in memory, over a real connection', () => {
   it('go out before the framework, with the same headers and bodies, while the revision is fresh', async () => {
     const t = await createTestApp('sqlite', { REVISION_CHECK_MS: '60000' });

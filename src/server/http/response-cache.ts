@@ -75,6 +75,8 @@ export interface CacheStats {
 type Encoding = 'br' | 'gzip' | null;
 
 interface Entry {
+  /** Where it is kept (see keyOf). */
+  key: string;
   revision: string;
   /** What the answer depends on (see cacheTagsOf). */
   tags: readonly string[];
@@ -92,8 +94,8 @@ interface Entry {
   br: Buffer | null;
   gzip: Buffer | null;
   bytes: number;
-  /** Headers as sent, by encoding and for 304 (see wireHeaders). */
-  wire: Partial<Record<`${'identity' | 'br' | 'gzip'}${'' | '-304'}`, string[]>>;
+  /** Headers as sent, by encoding and for 304 (wireSlot), the request id's place last (see wireHeaders). */
+  wire: (string[] | undefined)[];
 }
 
 declare module 'fastify' {
@@ -145,12 +147,19 @@ const isContentWrite = (url: string) => url.startsWith('/api/admin/');
 export const carriesSession = (request: Pick<IncomingMessage, 'headers'>) =>
   (request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`) || Boolean(request.headers[AUTH_HEADER]);
 
+/** Each public prefix as itself and as a folder (what it names, and what lies under it), made once. */
+const PUBLIC_FOLDERS = PUBLIC_PREFIXES.map((prefix) => ({
+  prefix,
+  folder: prefix.endsWith('/') ? prefix : `${prefix}/`,
+}));
+
 export function isPublicPath(url: string): boolean {
   const end = url.indexOf('?');
   const path = end < 0 ? url : url.slice(0, end);
-  return PUBLIC_PREFIXES.some(
-    (prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),
-  );
+  for (const { prefix, folder } of PUBLIC_FOLDERS) {
+    if (path === prefix || path.startsWith(folder)) return true;
+  }
+  return false;
 }
 
 /** The query parameters a public GET reads: which ones, and whether only the first value of each counts. */
@@ -271,9 +280,16 @@ export function servedHost(
   return name && hosts.includes(name) ? name : '';
 }
 
-/** What an answer may differ by: the host, where the operator made hosts differ, and the normalised address. */
-const keyOf = (request: IncomingMessage, options: CacheOptions) =>
-  `${servedHost(request, options.separateHosts, options.forwardedHost)}\u0000${normalisedUrl(request.url ?? '')}`;
+/**
+ * What an answer may differ by: the normalised address, and the host where the operator made hosts differ. The
+ * address alone is the key of the public host's answers (it begins with `/`, a host's key never does), so most
+ * requests look up the URL they came with and build no key.
+ */
+const keyOf = (request: IncomingMessage, options: CacheOptions) => {
+  const url = normalisedUrl(request.url ?? '');
+  const host = servedHost(request, options.separateHosts, options.forwardedHost);
+  return host ? `${host}\u0000${url}` : url;
+};
 
 /** Brotli's window for a body of this size: the smallest power of two that holds it, within brotli's bounds. */
 const windowBits = (size: number) =>
@@ -322,6 +338,10 @@ const matches = (ifNoneMatch: string | undefined, etag: string) =>
     return given === '*' || given === etag || given.replace(/-(br|gzip)"$/, '"') === etag;
   });
 
+/** Where an entry keeps its headers for an encoding, and for 304: a number, so no name is built per request. */
+const wireSlot = (encoding: Encoding, notModified: boolean) =>
+  (encoding === 'br' ? 2 : encoding === 'gzip' ? 4 : 0) + (notModified ? 1 : 0);
+
 const compressible = (type: unknown) =>
   typeof type === 'string' && /^(text\/|application\/json|application\/xml)/.test(type);
 
@@ -331,32 +351,36 @@ export interface ResponseCache {
   stats(): CacheStats;
 }
 
-export interface ServedFromMemory {
-  method: string;
-  url: string;
-  route: string;
-  status: number;
-  started: bigint;
-  requestId: string | undefined;
-}
+/** Every kept list of headers ends with this name and a place for its value, written for each request. */
+const REQUEST_ID_HEADER = 'x-request-id';
 
 export interface ResponseCacheHooks {
-  /** A request answered from memory before Fastify saw it (Fastify's own hooks count and log the others). */
-  onServedFromMemory?: (served: ServedFromMemory) => void;
+  /**
+   * A request answered from memory before Fastify saw it (Fastify's own hooks count and log the others), with the
+   * route that made the answer, its status, when it began (process.hrtime.bigint) and its id.
+   */
+  onServedFromMemory?: (
+    request: IncomingMessage,
+    route: string,
+    status: number,
+    started: bigint,
+    requestId: string,
+  ) => void;
   /** The id a request gets (the same rule as Fastify's genReqId). */
-  requestId?: (request: IncomingMessage) => string;
+  requestId: (request: IncomingMessage) => string;
   /**
    * False when a kept answer may not be the one this request should get, so Fastify's hooks decide (a page asked
-   * for without `?lang=` by a visitor the pages would send to their language): consulted before any lookup.
+   * for without `?lang=` by a visitor the pages would send to their language): consulted before any lookup, with
+   * the revision known fresh.
    */
-  mayServeFromMemory?: (request: IncomingMessage) => boolean;
+  mayServeFromMemory?: (request: IncomingMessage, revision: string) => boolean;
 }
 
 /** The cache, and the Fastify hooks that fill it and answer from it. */
 export function createResponseCache(
   revisions: RevisionWatch,
   options: CacheOptions,
-  hooks: ResponseCacheHooks = {},
+  hooks: ResponseCacheHooks,
 ) {
   const entries = new Map<string, Entry>();
   const stats: CacheStats = { hits: 0, misses: 0, entries: 0, bytes: 0 };
@@ -401,18 +425,22 @@ export function createResponseCache(
           : zlib.gzipSync(entry.identity, { level: 9 });
       entry[encoding] = body;
       entry.bytes += body.length;
-      stats.bytes += body.length;
-      evict();
+      // An answer larger than the room left was dropped as it was kept: its forms count for nothing.
+      if (entries.get(entry.key) === entry) {
+        stats.bytes += body.length;
+        evict();
+      }
     }
     return body;
   };
 
   /**
    * The headers of a kept answer in one encoding, as a flat list (name, value, ...), made once and kept with it: the
-   * hot path hands them to writeHead as they are (copying an object of headers per request cost 5 µs).
+   * hot path hands them to writeHead as they are (copying an object of headers per request cost 5 µs), after writing
+   * the request's id into the last place, since writeHead reads the list at once and keeps nothing of it.
    */
   const wireHeaders = (entry: Entry, encoding: Encoding, notModified: boolean, body: Buffer | null) => {
-    const slot = `${encoding ?? 'identity'}${notModified ? '-304' : ''}` as const;
+    const slot = wireSlot(encoding, notModified);
     let list = entry.wire[slot];
     if (!list) {
       list = [];
@@ -432,6 +460,7 @@ export function createResponseCache(
       if (!('x-content-type-options' in entry.headers)) list.push('x-content-type-options', 'nosniff');
       if (encoding && !notModified) list.push('content-encoding', encoding);
       if (body) list.push('content-length', String(body.length));
+      list.push(REQUEST_ID_HEADER, '');
       entry.wire[slot] = list;
     }
     return list;
@@ -469,25 +498,19 @@ export function createResponseCache(
       if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url ?? ''))
         return false;
       if (carriesSession(request)) return false;
-      if (hooks.mayServeFromMemory && !hooks.mayServeFromMemory(request)) return false;
       const revision = revisions.peek();
       if (revision === null) return false;
+      if (hooks.mayServeFromMemory && !hooks.mayServeFromMemory(request, revision)) return false;
       const entry = find(keyOf(request, options), revision);
       if (!entry) return false;
       const started = process.hrtime.bigint();
       const { status, headers, body } = answer(entry, request);
-      const requestId = hooks.requestId?.(request);
-      response.writeHead(status, requestId ? [...headers, 'x-request-id', requestId] : headers);
+      const requestId = hooks.requestId(request);
+      headers[headers.length - 1] = requestId;
+      response.writeHead(status, headers);
       response.end(request.method === 'HEAD' ? undefined : (body ?? undefined));
       pageCacheHit();
-      hooks.onServedFromMemory?.({
-        method: request.method ?? 'GET',
-        url: request.url ?? '',
-        route: entry.route,
-        status,
-        started,
-        requestId,
-      });
+      hooks.onServedFromMemory?.(request, entry.route, status, started, requestId);
       return true;
     },
     stats: () => ({ ...stats, entries: entries.size }),
@@ -505,7 +528,8 @@ export function createResponseCache(
       if (entry) {
         pageCacheHit();
         const { status, headers, body } = answer(entry, request.raw);
-        for (let i = 0; i < headers.length; i += 2) reply.header(headers[i] as string, headers[i + 1]);
+        // All but the request id's place: the framework sets the id on every answer it sends.
+        for (let i = 0; i < headers.length - 2; i += 2) reply.header(headers[i] as string, headers[i + 1]);
         return reply.code(status).send(body ?? undefined);
       }
       stats.misses++;
@@ -546,6 +570,7 @@ export function createResponseCache(
         if (value !== undefined && !PER_RESPONSE.has(name)) headers[name] = value;
       }
       const entry: Entry = {
+        key: state.key,
         revision: state.revision,
         tags: request.cacheTags ?? cacheTagsOf(request.url),
         status: reply.statusCode,
@@ -560,7 +585,7 @@ export function createResponseCache(
         br: null,
         gzip: null,
         bytes: identity.length,
-        wire: {},
+        wire: [],
       };
       stats.bytes += entry.bytes - (entries.get(state.key)?.bytes ?? 0);
       entries.delete(state.key);

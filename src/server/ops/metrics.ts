@@ -1,8 +1,9 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { outboxBacklog, unmatchedMailCounts } from './metrics.repository.ts';
 import { pageCacheHits, pageCacheMisses } from '../http/cache-metrics.ts';
+import { createHttpMetrics } from './http-metrics.ts';
 
 /** The label of a request that matched no route: one series for all of them, whatever the URL. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -21,26 +22,7 @@ export function createMetrics(
   registry.registerMetric(pageCacheHits);
   registry.registerMetric(pageCacheMisses);
 
-  const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({
-    name: 'signpost_http_requests_total',
-    help: 'HTTP requests answered, by route pattern and status code',
-    labelNames,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'signpost_http_request_duration_seconds',
-    help: 'Time from the request to the last byte of the answer, by route pattern and status code',
-    labelNames,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
-  });
-  const serverErrors = new Counter({
-    name: 'signpost_http_server_errors_total',
-    help: 'HTTP requests answered with a 5xx status, by route pattern',
-    labelNames: ['method', 'route'] as const,
-    registers: [registry],
-  });
+  const http = createHttpMetrics(registry);
 
   new Gauge({
     name: 'signpost_page_cache_entries',
@@ -134,10 +116,7 @@ export function createMetrics(
       return registry.metrics();
     },
     observe(method: string, route: string | undefined, status: number, seconds: number) {
-      const labels = { method, route: route ?? UNMATCHED_ROUTE, status_code: String(status) };
-      requests.inc(labels);
-      duration.observe(labels, seconds);
-      if (status >= 500) serverErrors.inc({ method, route: labels.route });
+      http.observe(method, route ?? UNMATCHED_ROUTE, status, seconds);
     },
   };
 }

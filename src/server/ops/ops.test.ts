@@ -349,6 +349,68 @@ describe.each(testDialects())('operations on %s', (dialect) => {
 });
 
 describe('answers served from memory before the framework', () => {
+  it('each get a fresh request id and are counted in the totals and the duration histogram, 304s too', async () => {
+    const t = await createTestApp('sqlite', { REVISION_CHECK_MS: '60000' });
+    try {
+      const article = await buildArticle(t.ctx.db, { title: 'Counted from memory' });
+      // A fresh app, so the revision it reads is the one after the article was written.
+      const ctx = await createContext(t.environment.config);
+      const app = await buildApp(ctx);
+      try {
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        const { port } = app.server.address() as { port: number };
+        const base = `http://127.0.0.1:${port}`;
+        const url = `${base}/knowledge/instruction/${article.id}`;
+        const browser = { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en-GB,en;q=0.9' };
+        const first = await fetch(url, { headers: browser });
+        expect(first.headers.get('x-cache')).toBe('miss');
+        await first.arrayBuffer();
+        const before = await (await fetch(`${base}/metrics`)).text();
+        const labels = (status: string) => ({ method: 'GET', route: '/knowledge/*', status_code: status });
+        const counted = (text: string, name: string, status: string) =>
+          sample(text, name, labels(status)) ?? 0;
+
+        const ids = new Set<string>();
+        for (let i = 0; i < 5; i++) {
+          const kept = await fetch(url, { headers: browser });
+          expect(kept.headers.get('x-cache')).toBe('hit');
+          await kept.arrayBuffer();
+          ids.add(kept.headers.get('x-request-id') ?? '');
+        }
+        const etag = first.headers.get('etag') as string;
+        for (let i = 0; i < 3; i++) {
+          const unchanged = await fetch(url, { headers: { ...browser, 'if-none-match': etag } });
+          expect(unchanged.status).toBe(304);
+          expect(unchanged.headers.get('x-cache')).toBe('hit');
+          ids.add(unchanged.headers.get('x-request-id') ?? '');
+        }
+        expect(ids.size).toBe(8);
+        for (const id of ids)
+          expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+
+        const after = await (await fetch(`${base}/metrics`)).text();
+        const grew = (name: string, status: string) =>
+          counted(after, name, status) - counted(before, name, status);
+        expect(grew('signpost_http_requests_total', '200')).toBe(5);
+        expect(grew('signpost_http_request_duration_seconds_count', '200')).toBe(5);
+        expect(grew('signpost_http_requests_total', '304')).toBe(3);
+        expect(grew('signpost_http_request_duration_seconds_count', '304')).toBe(3);
+        const buckets = (text: string, le: string) =>
+          sample(text, 'signpost_http_request_duration_seconds_bucket', { ...labels('200'), le }) ?? 0;
+        expect(buckets(after, '+Inf') - buckets(before, '+Inf')).toBe(5);
+        expect(counted(after, 'signpost_http_request_duration_seconds_sum', '200')).toBeGreaterThan(
+          counted(before, 'signpost_http_request_duration_seconds_sum', '200'),
+        );
+        expect(sample(after, 'signpost_page_cache_hits_total')).toBeGreaterThanOrEqual(8);
+      } finally {
+        await app.close();
+        await ctx.database.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   it('are logged with their request id when the log level is debug, and not otherwise', async () => {
     const t = await createTestApp('sqlite', { REVISION_CHECK_MS: '60000' });
     try {

@@ -227,6 +227,54 @@ describe.each(testDialects())('the visitor’s language on the pages on %s', (di
   });
 });
 
+describe.each(testDialects())('kept pages as the content’s languages change on %s', (dialect) => {
+  it('sends a visitor to a language once content is published in it, though the same header was answered from memory', async () => {
+    const t = await createTestApp(dialect, { PUBLIC_URL: ORIGIN, REVISION_CHECK_MS: '60000' });
+    try {
+      const guides = await buildSection(t.ctx.db, { name: 'Guides', lang: 'en' });
+      await buildSectionTranslation(t.ctx.db, { section_id: guides.id, lang: 'ru', name: 'Руководства' });
+      const setup = await buildCategory(t.ctx.db, { section_id: guides.id, name: 'Setup', lang: 'en' });
+      await buildArticle(t.ctx.db, { category_id: setup.id, title: 'Install the app', lang: 'en' });
+      // A fresh app that trusts its revision for a minute: kept answers go out before the framework.
+      const ctx = await createContext(t.environment.config);
+      const app = await buildApp(ctx);
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}/knowledge/category/${setup.id}`;
+      const italianFirst = { 'accept-language': 'it,en;q=0.5' };
+      const get = (headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual' });
+      try {
+        expect((await get()).headers.get('x-cache')).toBe('miss');
+        for (let i = 0; i < 3; i++) {
+          const kept = await get(italianFirst);
+          expect(kept.status).toBe(200);
+          expect(kept.headers.get('x-cache')).toBe('hit');
+        }
+        await buildCategoryTranslation(t.ctx.db, {
+          category_id: setup.id,
+          lang: 'it',
+          name: 'Configurazione',
+        });
+        // As a write through this server does: the next request reads the revision.
+        ctx.revisions.invalidate();
+        for (let i = 0; i < 3; i++) {
+          const sent = await get(italianFirst);
+          expect(sent.status).toBe(302);
+          expect(sent.headers.get('location')).toBe(`/knowledge/category/${setup.id}?lang=it`);
+        }
+        // The translation dropped the kept page: rendered again, then kept for those read in English.
+        expect((await get()).headers.get('x-cache')).toBe('miss');
+        expect((await get({ 'accept-language': 'en' })).headers.get('x-cache')).toBe('hit');
+      } finally {
+        await app.close();
+        await ctx.database.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe.each(testDialects())('a help centre in one language on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {

@@ -14,7 +14,8 @@ export interface SiteLanguages {
 }
 
 /** The help centre's pages, whose language the visitor chooses (`?lang=`); the portal's pages are not among them. */
-export const isLanguagePage = (path: string) => path === BASE_PATH || path.startsWith(`${BASE_PATH}/`);
+const PAGES_FOLDER = `${BASE_PATH}/`;
+export const isLanguagePage = (path: string) => path === BASE_PATH || path.startsWith(PAGES_FOLDER);
 
 /** The value of one cookie in a Cookie header, or null. */
 function cookieValue(header: string | undefined, name: string): string | null {
@@ -64,14 +65,34 @@ export function acceptedLanguages(header: string | undefined, available: readonl
  * remembered choice (the switcher's cookie) when the help centre has content in it, else the first language of
  * their Accept-Language it has content in. Nobody is sent anywhere on a help centre in one language.
  */
-export function negotiatedLanguage(headers: IncomingHttpHeaders, known: SiteLanguages): Language | null {
+export function negotiatedLanguage(
+  headers: IncomingHttpHeaders,
+  known: SiteLanguages,
+  firstAccepted: (header: string | undefined) => Language | undefined = (header) =>
+    acceptedLanguages(header, known.languages)[0],
+): Language | null {
   if (known.languages.length < 2) return null;
   const remembered = cookieValue(headers.cookie, LANG_COOKIE);
   const chosen =
     isLanguage(remembered) && known.languages.includes(remembered)
       ? remembered
-      : acceptedLanguages(headers['accept-language'], known.languages)[0];
+      : firstAccepted(headers['accept-language']);
   return chosen && chosen !== known.site ? chosen : null;
+}
+
+/**
+ * acceptedLanguages' first for these languages, each Accept-Language value read once: browsers send a handful of
+ * them, and the answers from memory ask on every request.
+ */
+function firstAcceptedOnce(languages: readonly Language[]) {
+  const read = new Map<string, Language | undefined>();
+  return (header: string | undefined): Language | undefined => {
+    if (!header) return undefined;
+    if (read.has(header)) return read.get(header);
+    const first = acceptedLanguages(header, languages)[0];
+    if (read.size < 256) read.set(header, first);
+    return first;
+  };
 }
 
 /** The path and the `lang` values of an address (the page reads the first). */
@@ -86,13 +107,18 @@ export interface PageLanguages {
   load(): Promise<SiteLanguages>;
   /**
    * Whether an answer kept for this request's address is the one it should get: true for anything but a page
-   * without `?lang=`, for which the languages must be known for the current revision and send nobody elsewhere.
+   * without `?lang=`, for which the languages must be known for `revision` (the current one, known fresh) and send
+   * nobody elsewhere.
    */
-  mayServeFromMemory(request: IncomingMessage): boolean;
+  mayServeFromMemory(request: IncomingMessage, revision: string): boolean;
 }
 
 export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): PageLanguages {
-  let known: { revision: string; languages: SiteLanguages } | null = null;
+  let known: {
+    revision: string;
+    languages: SiteLanguages;
+    firstAccepted: ReturnType<typeof firstAcceptedOnce>;
+  } | null = null;
   let loading: { revision: string; promise: Promise<SiteLanguages> } | null = null;
   const read = async (): Promise<SiteLanguages> => {
     const [stored, found] = await Promise.all([getStoredBranding(ctx.db), listContentLanguages(ctx.db)]);
@@ -104,7 +130,7 @@ export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): 
       if (known?.revision === revision) return known.languages;
       if (loading?.revision !== revision) {
         const promise = read().then((languages) => {
-          known = { revision, languages };
+          known = { revision, languages, firstAccepted: firstAcceptedOnce(languages.languages) };
           return languages;
         });
         promise.catch(() => {
@@ -114,12 +140,11 @@ export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): 
       }
       return loading.promise;
     },
-    mayServeFromMemory(request) {
+    mayServeFromMemory(request, revision) {
       const { path, lang } = splitAddress(request.url ?? '/');
       if (lang !== null || !isLanguagePage(path)) return true;
-      const revision = ctx.revisions.peek();
-      if (!known || revision === null || known.revision !== revision) return false;
-      return negotiatedLanguage(request.headers, known.languages) === null;
+      if (!known || known.revision !== revision) return false;
+      return negotiatedLanguage(request.headers, known.languages, known.firstAccepted) === null;
     },
   };
 }
