@@ -8,6 +8,27 @@ const FULL_TWO_EDITS_FROM = 9;
 
 type Expansions<T> = ReturnType<SearchableMap<T>['fuzzyGet']>;
 
+/** A term's postings: by field, each document's (short id's) frequency. */
+type FieldTermData = Map<number, Map<number, number>>;
+
+/** MiniSearch's own figures, besides its documents and terms: what a snapshot keeps of them. */
+export interface MiniSearchFigures {
+  documentCount: number;
+  nextId: number;
+  fieldIds: Record<string, number>;
+  avgFieldLength: number[];
+  dirtCount: number;
+}
+
+/** The parts of MiniSearch's index a snapshot keeps, each a list of entries restored in turn. */
+export interface MiniSearchParts {
+  /** Short id to document id. */
+  ids: [number, unknown][];
+  /** Short id to the length of each field. */
+  lengths: [number, number[]][];
+  terms: [string, FieldTermData][];
+}
+
 /**
  * MiniSearch's tree of indexed terms, with its typo lookups made cheaper. A lookup at two edits walks much of the
  * tree (40% of a query's time at 10,000 articles): below nine letters it is one edit, or two neighbouring letters
@@ -71,5 +92,48 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
   override discard(id: unknown): void {
     this.terms.forget();
     super.discard(id);
+  }
+
+  figures(): MiniSearchFigures {
+    return {
+      documentCount: this._documentCount,
+      nextId: this._nextId,
+      fieldIds: this._fieldIds,
+      avgFieldLength: this._avgFieldLength,
+      dirtCount: this._dirtCount,
+    };
+  }
+
+  /** Each part's entries as they are now; read lazily, so a snapshot is written in slices. */
+  parts(): { [K in keyof MiniSearchParts]: Iterable<MiniSearchParts[K][number]> } {
+    return {
+      ids: this._documentIds.entries() as Iterable<[number, unknown]>,
+      lengths: this._fieldLength.entries(),
+      terms: this._index.entries() as Iterable<[string, FieldTermData]>,
+    };
+  }
+
+  /** Takes a snapshot's figures, on an index just made with the same options. */
+  restoreFigures(figures: MiniSearchFigures): void {
+    this._documentCount = figures.documentCount;
+    this._nextId = figures.nextId;
+    this._fieldIds = figures.fieldIds;
+    this._avgFieldLength = figures.avgFieldLength;
+    this._dirtCount = figures.dirtCount;
+  }
+
+  /** Adds a snapshot's entries of one part, as written (terms go into the tree as they are, not analysed again). */
+  restorePart<K extends keyof MiniSearchParts>(part: K, entries: MiniSearchParts[K]): void {
+    if (part === 'ids') {
+      for (const [shortId, id] of entries as MiniSearchParts['ids']) {
+        this._documentIds.set(shortId, id);
+        this._idToShortId.set(id, shortId);
+      }
+    } else if (part === 'lengths') {
+      for (const [shortId, lengths] of entries as MiniSearchParts['lengths'])
+        this._fieldLength.set(shortId, lengths);
+    } else {
+      for (const [term, data] of entries as MiniSearchParts['terms']) this.terms.set(term, data);
+    }
   }
 }
