@@ -75,6 +75,8 @@ export type IndexPiece =
 
 /** Entries in one piece: a few milliseconds of restoring each, with the event loop free in between. */
 const PIECE_ENTRIES = 2_000;
+/** Postings of the term tree in one piece: a few milliseconds to write or restore. */
+const POSTINGS_PER_PIECE = 20_000;
 
 function* batches<T>(entries: Iterable<T>): Generator<T[]> {
   let batch: T[] = [];
@@ -154,7 +156,7 @@ export class SearchIndex {
       else if (piece.part === 'vocabulary') for (const word of piece.entries) index.vocabulary.add(word);
       else if (piece.part === 'ids') index.mini.restorePart(piece.part, piece.entries);
       else if (piece.part === 'lengths') index.mini.restorePart(piece.part, piece.entries);
-      else if (piece.part === 'terms') index.mini.restorePart(piece.part, piece.entries);
+      else if (piece.part === 'branches') index.mini.restorePart(piece.part, piece.entries);
       else throw new Error('unknown part in a snapshot');
       await yieldToEventLoop();
     }
@@ -228,12 +230,22 @@ export class SearchIndex {
    */
   *pieces(): Generator<IndexPiece> {
     yield { part: 'figures', figures: this.mini.figures() };
-    const { ids, lengths, terms } = this.mini.parts();
+    const { ids, lengths, branches } = this.mini.parts(POSTINGS_PER_PIECE);
     for (const entries of batches(this.docs.values())) yield { part: 'documents', entries };
     for (const entries of batches(this.vocabulary)) yield { part: 'vocabulary', entries };
     for (const entries of batches(ids)) yield { part: 'ids', entries };
     for (const entries of batches(lengths)) yield { part: 'lengths', entries };
-    for (const entries of batches(terms)) yield { part: 'terms', entries };
+    let entries: MiniSearchParts['branches'] = [];
+    let postings = 0;
+    for (const branch of branches) {
+      entries.push(branch.branch);
+      postings += branch.postings;
+      if (postings < POSTINGS_PER_PIECE) continue;
+      yield { part: 'branches', entries };
+      entries = [];
+      postings = 0;
+    }
+    if (entries.length) yield { part: 'branches', entries };
   }
 
   /** Marks which articles are restricted (for signed-in visitors only), whatever their indexed words; true if any changed. */

@@ -8,9 +8,6 @@ const FULL_TWO_EDITS_FROM = 9;
 
 type Expansions<T> = ReturnType<SearchableMap<T>['fuzzyGet']>;
 
-/** A term's postings: by field, each document's (short id's) frequency. */
-type FieldTermData = Map<number, Map<number, number>>;
-
 /** MiniSearch's own figures, besides its documents and terms: what a snapshot keeps of them. */
 export interface MiniSearchFigures {
   documentCount: number;
@@ -20,13 +17,19 @@ export interface MiniSearchFigures {
   dirtCount: number;
 }
 
+/**
+ * A branch of the term tree: the edges from the root to it, and the node there (or a term's postings, under LEAF).
+ * Restored in the order written, the tree is the same node for node, so terms are walked in the same order and a
+ * restored index ranks ties and adds up scores exactly as the one written.
+ */
+type Branch = [path: string[], node: unknown];
 /** The parts of MiniSearch's index a snapshot keeps, each a list of entries restored in turn. */
 export interface MiniSearchParts {
   /** Short id to document id. */
   ids: [number, unknown][];
   /** Short id to the length of each field. */
   lengths: [number, number[]][];
-  terms: [string, FieldTermData][];
+  branches: Branch[];
 }
 
 /**
@@ -104,12 +107,19 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
     };
   }
 
-  /** Each part's entries as they are now; read lazily, so a snapshot is written in slices. */
-  parts(): { [K in keyof MiniSearchParts]: Iterable<MiniSearchParts[K][number]> } {
+  /**
+   * Each part's entries as they are now, read lazily, so a snapshot is written in slices; the term tree in branches
+   * of at most `postings` postings each where it can be cut so (a term's postings are never cut).
+   */
+  parts(postings: number): {
+    ids: Iterable<MiniSearchParts['ids'][number]>;
+    lengths: Iterable<MiniSearchParts['lengths'][number]>;
+    branches: Iterable<{ branch: Branch; postings: number }>;
+  } {
     return {
       ids: this._documentIds.entries() as Iterable<[number, unknown]>,
       lengths: this._fieldLength.entries(),
-      terms: this._index.entries() as Iterable<[string, FieldTermData]>,
+      branches: branchesOf(this.terms._tree as Tree, [], postings),
     };
   }
 
@@ -133,7 +143,46 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
       for (const [shortId, lengths] of entries as MiniSearchParts['lengths'])
         this._fieldLength.set(shortId, lengths);
     } else {
-      for (const [term, data] of entries as MiniSearchParts['terms']) this.terms.set(term, data);
+      for (const [path, node] of entries as MiniSearchParts['branches']) {
+        let parent = this.terms._tree as Tree;
+        for (const edge of path.slice(0, -1)) {
+          let child = parent.get(edge) as Tree | undefined;
+          if (!child) parent.set(edge, (child = new Map()));
+          parent = child;
+        }
+        parent.set(path.at(-1) as string, node);
+      }
     }
+  }
+}
+
+/** MiniSearch keeps a term's postings under this key of its last node. */
+const LEAF = '';
+
+type Tree = Map<string, unknown>;
+
+/** How many postings a term's data (by field, by document) or a branch of terms holds. */
+function postingsIn(edge: string, node: unknown): number {
+  if (edge === LEAF) {
+    let count = 0;
+    for (const documents of (node as Map<number, Map<number, number>>).values()) count += documents.size;
+    return count;
+  }
+  let count = 0;
+  for (const [next, child] of node as Tree) count += postingsIn(next, child);
+  return count;
+}
+
+/** The tree's branches in order, each whole when it holds at most `most` postings, else cut further. */
+function* branchesOf(
+  tree: Tree,
+  path: string[],
+  most: number,
+): Generator<{ branch: Branch; postings: number }> {
+  for (const [edge, node] of tree) {
+    const at = [...path, edge];
+    const postings = postingsIn(edge, node);
+    if (edge === LEAF || postings <= most) yield { branch: [at, node], postings };
+    else yield* branchesOf(node as Tree, at, most);
   }
 }
