@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../config/config.ts';
 import { touchContent } from '../revisions/revision.repository.ts';
 import { buildArticle, buildSection } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
@@ -50,6 +51,15 @@ async function restored(file: string): Promise<SearchIndex> {
   if (!found?.usable) throw new Error(`snapshot not usable: ${JSON.stringify(found)}`);
   return SearchIndex.restore(found.pieces);
 }
+
+describe('SEARCH_SNAPSHOT', () => {
+  it('is on by default, turned off by false, and refuses other values', () => {
+    const base = { DATA_DIR: '/tmp/signpost-config-test' };
+    expect(loadConfig(base).search.snapshot).toBe(true);
+    expect(loadConfig({ ...base, SEARCH_SNAPSHOT: 'false' }).search.snapshot).toBe(false);
+    expect(() => loadConfig({ ...base, SEARCH_SNAPSHOT: 'sometimes' })).toThrow(ConfigError);
+  });
+});
 
 describe('a snapshot of the search index', () => {
   it('restores an index that answers every query as the one written, and takes changes after', async () => {
