@@ -286,6 +286,10 @@ export class SearchIndex {
     return this.versions;
   }
 
+  documents(): IterableIterator<SearchDocument> {
+    return this.docs.values();
+  }
+
   document(id: number): SearchDocument | undefined {
     return this.docs.get(id);
   }

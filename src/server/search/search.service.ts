@@ -380,6 +380,8 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       existing.removeArticles(removed);
       semantic?.remove(removed);
       if (snapshot) {
+        // Meaning is matched from the embeddings kept in the database, read for every article as after a build.
+        loaded([...existing.documents()]);
         // What the file holds is the index as restored (no changes counted yet); it is written again only after
         // SNAPSHOT_EVERY_MS, not at every start.
         snapshotOf = { index: existing, changes: 0 };
