@@ -76,6 +76,7 @@ import pg from 'pg';
 import { startServer } from '../e2e/support/server.ts';
 import { compareLanguages } from './support/languages.ts';
 import { startServe } from '../src/server/testing/run-cli.ts';
+import { SEARCH_SNAPSHOT_FILE } from '../src/server/context-factory.ts';
 import type { Language } from '../src/shared/constants.ts';
 import { dayOf } from '../src/server/privacy/daily-key.ts';
 import { touchContent } from '../src/server/revisions/revision.repository.ts';
@@ -88,6 +89,7 @@ import {
   type Tally,
 } from '../src/server/search/learning.ts';
 import { SearchIndex } from '../src/server/search/search-index.ts';
+import { indexFingerprint, readSnapshot, writeSnapshot } from '../src/server/search/search-snapshot.ts';
 import { loadSearchDocuments } from '../src/server/search/search.service.ts';
 import {
   compileSynonyms,
@@ -982,8 +984,9 @@ const pct = (n: number | undefined) => (n === undefined ? '-' : `${(n * 100).toF
 /**
  * Starts `signpost serve` on an existing SQLite data folder and, from the moment it listens, asks for the branding
  * again and again while one search waits for the index: the latencies of those other calls while it is built.
+ * `waitForSnapshot`: the server is stopped only once it has written its snapshot of the index.
  */
-async function measureStartup(dataDir: string, query: string) {
+async function startAndSearch(dataDir: string, query: string, waitForSnapshot = false) {
   const started = performance.now();
   const server = await startServe({ DATA_DIR: dataDir, DEMO_CONTENT: 'false' });
   try {
@@ -1004,10 +1007,73 @@ async function measureStartup(dataDir: string, query: string) {
     }
     await search;
     other.sort((a, b) => a - b);
-    return { listen: listening - started, firstSearch: searched - listening, other };
+    const written = 'search snapshot written';
+    for (let i = 0; waitForSnapshot && i < 3000 && !logLine(server.output(), written); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    return {
+      listen: listening - started,
+      firstSearch: searched - listening,
+      other,
+      written: logLine(server.output(), written),
+      loaded: logLine(server.output(), 'search index loaded from its snapshot'),
+    };
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * The index written to a snapshot and restored from it in this process: the heap the restored copy takes (its maps
+ * are made at their final size, unlike a build's), and whether it answers every query as the built one.
+ */
+async function restoredHeap(built: SearchIndex, queries: Query[]) {
+  const file = path.join(os.tmpdir(), `bench-search-${process.pid}.snapshot`);
+  try {
+    const header = {
+      fingerprint: indexFingerprint(),
+      revision: 0,
+      versions: new Map<number, string>(),
+      documents: built.size,
+      writtenAt: Date.now(),
+    };
+    await writeSnapshot(file, header, built.pieces(), () => true);
+    collect();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    const found = await readSnapshot(file, indexFingerprint());
+    if (!found?.usable) throw new Error('the snapshot just written is not usable');
+    const restored = await SearchIndex.restore(found.pieces);
+    const ms = performance.now() - started;
+    collect();
+    const heap = process.memoryUsage().heapUsed - heapBefore;
+    const same = queries.every(
+      (q) => JSON.stringify(restored.search(q.text, 10)) === JSON.stringify(built.search(q.text, 10)),
+    );
+    return { heap, ms, same };
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/** The fields of the server's first JSON log line with this message, if any. */
+function logLine(output: string, message: string): Record<string, number> | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.includes(message)) continue;
+    const fields = JSON.parse(line) as Record<string, number> & { msg?: string };
+    if (fields.msg === message) return fields;
+  }
+  return undefined;
+}
+
+/**
+ * A new server's first search on this data folder twice: without a snapshot of the index (built after it listens,
+ * then written), and restarted with the snapshot it wrote.
+ */
+async function measureStartup(dataDir: string, query: string) {
+  fs.rmSync(path.join(dataDir, SEARCH_SNAPSHOT_FILE), { force: true });
+  const built = await startAndSearch(dataDir, query, true);
+  const restored = await startAndSearch(dataDir, query);
+  return { ...built, restored };
 }
 
 function table(rows: string[][]): string {
@@ -1188,6 +1254,7 @@ async function benchSize(size: number) {
     const partsSynonymDifferent = timeParts(index, parts, synonymSample, 1, siteLang);
     const partsTimed = performance.now() - partsStarted;
     const matchesSynonyms = (text: string) => findSynonyms(defaultSynonyms, queryWords(text)).length > 0;
+    const snapshot = await restoredHeap(index, queries);
     index = null;
     documents.length = 0;
     collect();
@@ -1477,7 +1544,9 @@ async function benchSize(size: number) {
     console.log(
       `    index build: ${fmt((built - buildStarted) / 1000, 2)} s ` +
         `(loadSearchDocuments ${fmt((loaded - buildStarted) / 1000, 2)} s + SearchIndex.build ${fmt((built - loaded) / 1000, 2)} s); ` +
-        `heap used by the index: ${fmt(heapDelta / 1024 / 1024)} MB${gc ? '' : ' (no gc available: rough)'}`,
+        `heap used by the index: ${fmt(heapDelta / 1024 / 1024)} MB${gc ? '' : ' (no gc available: rough)'}; ` +
+        `restored from a snapshot here: ${fmt(snapshot.ms / 1000, 2)} s, ${fmt(snapshot.heap / 1024 / 1024)} MB, ` +
+        `${snapshot.same ? 'the same answers to every query' : 'ANSWERS DIFFER from the built index'}`,
     );
     console.log(
       `    server: first suggestion after the content changed ${fmt(firstAnswer / 1000, 2)} s (its own rebuild); ` +
@@ -1496,6 +1565,15 @@ async function benchSize(size: number) {
         `branding answered ${startup.other.length} times, p50 ${fmt(percentile(startup.other, 0.5), 1)} ms, ` +
         `p99 ${fmt(percentile(startup.other, 0.99), 1)} ms, max ${fmt(startup.other.at(-1) ?? 0, 1)} ms; ` +
         `first suggestions answer ${fmt(startup.firstSearch / 1000, 2)} s after listening`,
+    );
+    const { written, restored } = startup;
+    console.log(
+      `    its snapshot of the index: ${fmt((written?.bytes ?? NaN) / 1024 / 1024)} MB on disk, written in ` +
+        `${fmt((written?.ms ?? NaN) / 1000, 2)} s; restarted with it: listening after ${fmt(restored.listen / 1000, 2)} s, ` +
+        `snapshot read and restored in ${fmt((restored.loaded?.loadMs ?? NaN) / 1000, 2)} s, first suggestions answer ` +
+        `${fmt(restored.firstSearch / 1000, 2)} s after listening (${fmt(startup.firstSearch / restored.firstSearch)}× ` +
+        `sooner; target ≤ 5 s at 100,000), branding meanwhile p99 ${fmt(percentile(restored.other, 0.99), 1)} ms` +
+        `${restored.loaded ? '' : ' (NOT read from the snapshot)'}`,
     );
     const target = size === 10_000 ? ' (target p99 ≤ 10 ms)' : '';
     console.log(

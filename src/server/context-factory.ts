@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from './config/config.ts';
 import type { AppContext } from './context.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
@@ -8,6 +9,9 @@ import { createSearchService } from './search/search.service.ts';
 import { httpEmbedder } from './search/embeddings.ts';
 import { createRevisionWatch } from './revisions/revision-watch.ts';
 import { createPasswords } from './accounts/password.ts';
+
+/** The search index's snapshot in the data folder (search-snapshot.ts). */
+export const SEARCH_SNAPSHOT_FILE = 'search-index.snapshot';
 
 /** Opens the database (migrating it) and the file storage: everything a server or a CLI command runs on. */
 export async function createContext(config: Config): Promise<AppContext> {
@@ -33,6 +37,9 @@ export async function createContext(config: Config): Promise<AppContext> {
     storage,
     search: createSearchService(database.db, {
       revision: () => revisions.current(),
+      snapshot: config.search.snapshot
+        ? { file: path.join(config.dataDir, SEARCH_SNAPSHOT_FILE) }
+        : undefined,
       embeddings: config.embeddings
         ? { ...config.embeddings, embedder: httpEmbedder(config.embeddings) }
         : undefined,

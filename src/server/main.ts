@@ -15,6 +15,7 @@ export async function startServer(config: Config): Promise<void> {
   // What a request or a reply queues goes out at once, not at the next pass.
   let nudge = () => {};
   const app = await buildApp(ctx, { logger: true, onQueued: () => nudge() });
+  ctx.search.logTo(app.log);
   const deliveries = startDeliveryWorker(ctx, app.log);
   nudge = () => deliveries.nudge();
   const cleanup = startFileCleanup(ctx, app.log);

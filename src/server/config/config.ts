@@ -44,6 +44,8 @@ export interface Config {
   imap: ImapConfig | null;
   /** Semantic matching through an embeddings endpoint (`EMBEDDINGS_URL`); null: words only (the default). */
   embeddings: EmbeddingsConfig | null;
+  /** `snapshot`: the index is kept in the data folder and read at start instead of built (SEARCH_SNAPSHOT). */
+  search: { snapshot: boolean };
 }
 
 /**
@@ -520,6 +522,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signup: parseSignup(env.SIGNUP),
     imap: parseImap(env),
     embeddings: parseEmbeddings(env),
+    search: { snapshot: parseFlag('SEARCH_SNAPSHOT', env.SEARCH_SNAPSHOT, true) },
     cache: {
       revisionCheckMs: parseCount('REVISION_CHECK_MS', env.REVISION_CHECK_MS, 250, 60_000),
       maxAge: parseCount('CACHE_MAX_AGE', env.CACHE_MAX_AGE, 0, 31_536_000),

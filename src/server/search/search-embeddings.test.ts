@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Suggestion } from '../../shared/api/search.ts';
 import { ConfigError, loadConfig } from '../config/config.ts';
@@ -9,6 +10,7 @@ import {
   type EmbeddingsServer,
 } from '../testing/embeddings-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
+import { SEARCH_SNAPSHOT_FILE } from '../context-factory.ts';
 import { httpEmbedder } from './embeddings.ts';
 import { createSearchService } from './search.service.ts';
 
@@ -118,6 +120,26 @@ describe.each(testDialects())('semantic matching on %s', (dialect) => {
     expect(t.ctx.search.embedded).toBe(5);
     const stored = await t.ctx.db.selectFrom('article_embeddings').selectAll().execute();
     expect(stored.map((row) => row.article_id).sort()).toEqual(Object.values(ids).sort());
+    expect(endpoint.texts.filter((text) => text.startsWith('Refund a payment'))).toHaveLength(1);
+  });
+
+  it('reads every article’s embedding from the database when it starts from a snapshot, embedding none again', async () => {
+    await t.ctx.search.settled();
+    const restarted = createSearchService(t.ctx.db, {
+      snapshot: { file: path.join(t.ctx.config.dataDir, SEARCH_SNAPSHOT_FILE) },
+      embeddings: {
+        embedder: httpEmbedder(t.ctx.config.embeddings!),
+        weight: 1,
+        minSimilarity: 0.15,
+        timeoutMs: 1000,
+      },
+    });
+    const lines: string[] = [];
+    restarted.logTo({ info: (_, message) => lines.push(message), warn: (_, message) => lines.push(message) });
+    await restarted.suggest('refund', 10, 'everyone');
+    await restarted.settled();
+    expect(lines).toEqual(['search index loaded from its snapshot']);
+    expect(restarted.embedded).toBe(5);
     expect(endpoint.texts.filter((text) => text.startsWith('Refund a payment'))).toHaveLength(1);
   });
 

@@ -1,4 +1,3 @@
-import type MiniSearch from 'minisearch';
 import type { Query, SearchOptions, SearchResult } from 'minisearch';
 import type { Language } from '../../shared/constants.ts';
 import { escapeHtml } from '../../shared/html.ts';
@@ -14,7 +13,7 @@ import {
   words,
 } from './analysis.ts';
 import { findSynonyms, type SynonymTable } from './synonyms.ts';
-import { TypoTolerantMiniSearch } from './term-tree.ts';
+import { TypoTolerantMiniSearch, type MiniSearchFigures, type MiniSearchParts } from './term-tree.ts';
 
 /** Longest stretch of indexing between two turns of the event loop. */
 const SLICE_MS = 8;
@@ -64,6 +63,32 @@ const KNOWN_SPLIT_WEIGHT = 0.4;
 /** How much a synonym counts against the word as typed. */
 const SYNONYM_WEIGHT = 0.3;
 
+/**
+ * A piece of an index as a snapshot keeps it: MiniSearch's figures first, then batches of entries of each part. An
+ * index is restored from the same pieces in the same order.
+ */
+export type IndexPiece =
+  | { part: 'figures'; figures: MiniSearchFigures }
+  | { part: 'documents'; entries: SearchDocument[] }
+  | { part: 'vocabulary'; entries: string[] }
+  | { [K in keyof MiniSearchParts]: { part: K; entries: MiniSearchParts[K] } }[keyof MiniSearchParts];
+
+/** Entries in one piece: a few milliseconds of restoring each, with the event loop free in between. */
+const PIECE_ENTRIES = 2_000;
+/** Postings of the term tree in one piece: a few milliseconds to write or restore. */
+const POSTINGS_PER_PIECE = 20_000;
+
+function* batches<T>(entries: Iterable<T>): Generator<T[]> {
+  let batch: T[] = [];
+  for (const entry of entries) {
+    batch.push(entry);
+    if (batch.length < PIECE_ENTRIES) continue;
+    yield batch;
+    batch = [];
+  }
+  if (batch.length) yield batch;
+}
+
 /** What a search may take into account besides the words: the team's synonyms, what visitors chose. */
 export interface QueryExtras {
   synonyms?: SynonymTable;
@@ -102,17 +127,42 @@ const fuzziness = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1
  * longer ones with typos tolerated. Titles weigh most.
  */
 export class SearchIndex {
-  private readonly mini: MiniSearch<SearchDocument>;
+  private readonly mini: TypoTolerantMiniSearch<SearchDocument>;
   private readonly docs = new Map<number, SearchDocument>();
   /** The documents of each article: its own version and its translations. */
   private readonly versions = new Map<number, Set<number>>();
   /** Every folded whole word indexed (kept as articles go: a word gone only costs a lookup that finds nothing). */
   private readonly vocabulary = new Set<string>();
+  /** Counts every change to what the index holds, so a snapshot written meanwhile is known to be mixed. */
+  private changes = 0;
 
   /** Builds in chunks, giving the event loop back between them, so other requests are answered meanwhile. */
   static async build(documents: SearchDocument[]): Promise<SearchIndex> {
     const index = new SearchIndex();
     await index.upsert(documents);
+    return index;
+  }
+
+  /**
+   * An index from a snapshot's pieces (see `pieces`), in slices with the event loop free in between. Throws when the
+   * pieces do not make a whole index.
+   */
+  static async restore(pieces: AsyncIterable<IndexPiece>): Promise<SearchIndex> {
+    const index = new SearchIndex();
+    let figures: MiniSearchFigures | null = null;
+    for await (const piece of pieces) {
+      if (piece.part === 'figures') figures = piece.figures;
+      else if (piece.part === 'documents') for (const doc of piece.entries) index.keep(doc);
+      else if (piece.part === 'vocabulary') for (const word of piece.entries) index.vocabulary.add(word);
+      else if (piece.part === 'ids') index.mini.restorePart(piece.part, piece.entries);
+      else if (piece.part === 'lengths') index.mini.restorePart(piece.part, piece.entries);
+      else if (piece.part === 'branches') index.mini.restorePart(piece.part, piece.entries);
+      else throw new Error('unknown part in a snapshot');
+      await yieldToEventLoop();
+    }
+    if (!figures) throw new Error('no figures in a snapshot');
+    index.mini.restoreFigures(figures);
+    if (index.mini.documentCount !== index.docs.size) throw new Error('a snapshot’s documents do not add up');
     return index;
   }
 
@@ -152,16 +202,50 @@ export class SearchIndex {
     for (const doc of documents) {
       if (this.docs.has(doc.id)) this.mini.discard(doc.id);
       this.mini.add(doc);
-      this.docs.set(doc.id, doc);
-      const article = articleOf(doc);
-      const versions = this.versions.get(article) ?? new Set();
-      versions.add(doc.id);
-      this.versions.set(article, versions);
+      this.keep(doc);
+      this.changes++;
       if (performance.now() - sliceStarted > SLICE_MS) {
         await yieldToEventLoop();
         sliceStarted = performance.now();
       }
     }
+  }
+
+  private keep(doc: SearchDocument): void {
+    this.docs.set(doc.id, doc);
+    const article = articleOf(doc);
+    const versions = this.versions.get(article) ?? new Set();
+    versions.add(doc.id);
+    this.versions.set(article, versions);
+  }
+
+  /** How many changes the index has had: equal counts mean it holds the same. */
+  get changeCount(): number {
+    return this.changes;
+  }
+
+  /**
+   * What the index holds, in pieces for a snapshot, read as the generator is walked: a change meanwhile
+   * (`changeCount`) makes the pieces a mix of before and after.
+   */
+  *pieces(): Generator<IndexPiece> {
+    yield { part: 'figures', figures: this.mini.figures() };
+    const { ids, lengths, branches } = this.mini.parts(POSTINGS_PER_PIECE);
+    for (const entries of batches(this.docs.values())) yield { part: 'documents', entries };
+    for (const entries of batches(this.vocabulary)) yield { part: 'vocabulary', entries };
+    for (const entries of batches(ids)) yield { part: 'ids', entries };
+    for (const entries of batches(lengths)) yield { part: 'lengths', entries };
+    let entries: MiniSearchParts['branches'] = [];
+    let postings = 0;
+    for (const branch of branches) {
+      entries.push(branch.branch);
+      postings += branch.postings;
+      if (postings < POSTINGS_PER_PIECE) continue;
+      yield { part: 'branches', entries };
+      entries = [];
+      postings = 0;
+    }
+    if (entries.length) yield { part: 'branches', entries };
   }
 
   /** Marks which articles are restricted (for signed-in visitors only), whatever their indexed words; true if any changed. */
@@ -171,6 +255,7 @@ export class SearchIndex {
       if (doc.restricted === restricted.has(articleOf(doc))) continue;
       doc.restricted = !doc.restricted;
       changed = true;
+      this.changes++;
     }
     return changed;
   }
@@ -182,6 +267,7 @@ export class SearchIndex {
       if (!doc) continue;
       this.docs.delete(id);
       this.mini.discard(id);
+      this.changes++;
       const versions = this.versions.get(articleOf(doc));
       versions?.delete(id);
       if (versions?.size === 0) this.versions.delete(articleOf(doc));
@@ -198,6 +284,10 @@ export class SearchIndex {
   /** Each article's documents: its own version (its id) and its translations. */
   articleVersions(): ReadonlyMap<number, ReadonlySet<number>> {
     return this.versions;
+  }
+
+  documents(): IterableIterator<SearchDocument> {
+    return this.docs.values();
   }
 
   document(id: number): SearchDocument | undefined {

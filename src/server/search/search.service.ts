@@ -29,6 +29,7 @@ import type { CategoryRow, SectionRow } from '../db/tables.ts';
 import { htmlToText } from './text.ts';
 import { isStopword, words } from './analysis.ts';
 import { createSemanticIndex, fuse, SEMANTIC_DEPTH, type Embedder } from './embeddings.ts';
+import { indexFingerprint, readSnapshot, writeSnapshot } from './search-snapshot.ts';
 
 /** Articles read per query while loading, with the event loop free in between. */
 const LOAD_PAGE = 500;
@@ -205,6 +206,16 @@ const SEMANTIC_RETRY_MS = 30_000;
 /** How long a search waits for synonyms and votes being read again before answering with those there are. */
 const EXTRAS_WAIT_MS = 50;
 
+/** Least time between two snapshots written after changes (the first after a build is written at once). */
+const SNAPSHOT_EVERY_MS = 5 * 60_000;
+
+/** Where the service says what it did with its snapshot (the server's log). */
+export interface SearchLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+const SILENT: SearchLog = { info: () => undefined, warn: () => undefined };
+
 export interface SearchServiceOptions {
   /** Index size from which large changes are rebuilt in the background (tests lower it). */
   backgroundRebuildFrom?: number;
@@ -214,6 +225,11 @@ export interface SearchServiceOptions {
    * writes, which also keeps search answering from the index while the database is away.
    */
   revision?: () => Promise<unknown>;
+  /**
+   * A file for a snapshot of the index (search-snapshot.ts): read instead of a first build, and written after one
+   * and after changes, at most every `everyMs`. Off when absent.
+   */
+  snapshot?: { file: string; everyMs?: number };
   /** Semantic matching beside the words (EMBEDDINGS_URL): off when absent. */
   embeddings?: {
     embedder: Embedder;
@@ -245,6 +261,71 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
   let semanticRetryAt = 0;
   /** The revision whose restrictions the index holds. */
   let restrictedAt: unknown = undefined;
+  let log = SILENT;
+  let snapshotTried = false;
+  let snapshotWriting: Promise<void> | null = null;
+  /** The index, and its change count, that the snapshot on disk holds. */
+  let snapshotOf: { index: SearchIndex | null; changes: number } = { index: null, changes: 0 };
+  let snapshotAt = 0;
+
+  /**
+   * The index kept in the snapshot file, with the versions it was made from, or null (no file, or one not to be
+   * trusted: said in the log, and the index is built anew).
+   */
+  const loadSnapshot = async () => {
+    if (!options.snapshot) return null;
+    const started = performance.now();
+    const { file } = options.snapshot;
+    try {
+      const found = await readSnapshot(file, indexFingerprint());
+      if (!found) return null;
+      if (!found.usable) {
+        log.warn({ file, reason: found.reason }, 'search snapshot not used: building the index anew');
+        return null;
+      }
+      const restored = await SearchIndex.restore(found.pieces);
+      const { header, bytes } = found;
+      return { index: restored, header, bytes, ms: performance.now() - started };
+    } catch (error) {
+      log.warn({ file, err: error }, 'search snapshot not used: building the index anew');
+      return null;
+    }
+  };
+
+  /**
+   * Writes the index to the snapshot file in the background, when it holds something the file does not and the last
+   * write is SNAPSHOT_EVERY_MS old; never while the index is being updated, and the file is dropped if the index
+   * changes while it is written.
+   */
+  const saveSnapshot = () => {
+    const target = index;
+    if (!options.snapshot || !target || snapshotWriting || updating || rebuilding) return;
+    const changes = target.changeCount;
+    if (snapshotOf.index === target && snapshotOf.changes === changes) return;
+    if (Date.now() - snapshotAt < (options.snapshot.everyMs ?? SNAPSHOT_EVERY_MS)) return;
+    snapshotAt = Date.now();
+    const { file } = options.snapshot;
+    const header = {
+      fingerprint: indexFingerprint(),
+      revision,
+      versions,
+      documents: target.size,
+      writtenAt: Date.now(),
+    };
+    const started = performance.now();
+    snapshotWriting = writeSnapshot(file, header, target.pieces(), () => target.changeCount === changes)
+      .then((bytes) => {
+        const ms = Math.round(performance.now() - started);
+        if (bytes === null)
+          return log.info({ file, ms }, 'search snapshot dropped: the index changed meanwhile');
+        snapshotOf = { index: target, changes };
+        log.info({ file, bytes, ms, documents: target.size }, 'search snapshot written');
+      })
+      .catch((error: unknown) => log.warn({ file, err: error }, 'search snapshot not written'))
+      .finally(() => {
+        snapshotWriting = null;
+      });
+  };
 
   /**
    * Brings the index to the content's revision: a first build, or an update of only the articles whose version
@@ -256,14 +337,19 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
     // During a background rebuild, a revision already looked at has nothing more to apply.
     if (rebuilding && index && restrictedAt === seen) return Promise.resolve(index);
     updating ??= (async () => {
+      // A first index comes from the snapshot when there is one, then goes through the same diff as any update.
+      const snapshot = !index && !snapshotTried ? await loadSnapshot() : null;
+      snapshotTried = true;
       const { versions: next, restricted } = await loadVersions(db);
+      const existing = index ?? snapshot?.index ?? null;
+      const known = index ? versions : (snapshot?.header.versions ?? versions);
       // Who may read each article is applied at once, even to an index a background rebuild is about to replace:
       // an article just restricted must not be found by anyone else meanwhile (nor kept in an answer).
-      if (index?.restrict(restricted)) generation++;
+      if (existing?.restrict(restricted)) generation++;
       restrictedAt = seen;
       if (rebuilding && index) return index;
-      const changed = [...next].filter(([id, version]) => versions.get(id) !== version).map(([id]) => id);
-      const removed = [...versions.keys()].filter((id) => !next.has(id));
+      const changed = [...next].filter(([id, version]) => known.get(id) !== version).map(([id]) => id);
+      const removed = [...known.keys()].filter((id) => !next.has(id));
       const install = (built: SearchIndex) => {
         index = built;
         versions = next;
@@ -271,9 +357,11 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
         generation++;
         return built;
       };
-      const existing = index;
       const rebuild = !existing || changed.length + removed.length > next.size * REBUILD_SHARE;
-      if (!existing || (rebuild && next.size < backgroundFrom)) {
+      // A snapshot far behind the database is not searched meanwhile: it is built anew, as without one.
+      if (!existing || (rebuild && (next.size < backgroundFrom || snapshot))) {
+        if (snapshot)
+          log.info({ changed: changed.length, removed: removed.length }, 'search snapshot too far behind');
         return install(await SearchIndex.build(loaded(await loadSearchDocuments(db))));
       }
       if (rebuild) {
@@ -291,6 +379,24 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       existing.removeArticles(changed, new Set(documents.map((doc) => doc.id)));
       existing.removeArticles(removed);
       semantic?.remove(removed);
+      if (snapshot) {
+        // Meaning is matched from the embeddings kept in the database, read for every article as after a build.
+        loaded([...existing.documents()]);
+        // What the file holds is the index as restored (no changes counted yet); it is written again only after
+        // SNAPSHOT_EVERY_MS, not at every start.
+        snapshotOf = { index: existing, changes: 0 };
+        snapshotAt = Date.now();
+        log.info(
+          {
+            documents: existing.size,
+            bytes: snapshot.bytes,
+            loadMs: Math.round(snapshot.ms),
+            changed: changed.length,
+            removed: removed.length,
+          },
+          'search index loaded from its snapshot',
+        );
+      }
       return install(existing);
     })().finally(() => {
       updating = null;
@@ -433,6 +539,7 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
      */
     refresh: async () => {
       await current();
+      saveSnapshot();
       if (semantic?.behind && Date.now() - semanticRetryAt > SEMANTIC_RETRY_MS) {
         semanticRetryAt = Date.now();
         await semantic.update(await loadSearchDocuments(db));
@@ -442,6 +549,11 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
     settled: async () => {
       await (rebuilding ?? Promise.resolve());
       await semantic?.settled();
+      await snapshotWriting;
+    },
+    /** Where to say what became of the snapshot. */
+    logTo(target: SearchLog) {
+      log = target;
     },
     /** Articles with an embedding (semantic matching only). */
     get embedded() {

@@ -8,6 +8,30 @@ const FULL_TWO_EDITS_FROM = 9;
 
 type Expansions<T> = ReturnType<SearchableMap<T>['fuzzyGet']>;
 
+/** MiniSearch's own figures, besides its documents and terms: what a snapshot keeps of them. */
+export interface MiniSearchFigures {
+  documentCount: number;
+  nextId: number;
+  fieldIds: Record<string, number>;
+  avgFieldLength: number[];
+  dirtCount: number;
+}
+
+/**
+ * A branch of the term tree: the edges from the root to it, and the node there (or a term's postings, under LEAF).
+ * Restored in the order written, the tree is the same node for node, so terms are walked in the same order and a
+ * restored index ranks ties and adds up scores exactly as the one written.
+ */
+type Branch = [path: string[], node: unknown];
+/** The parts of MiniSearch's index a snapshot keeps, each a list of entries restored in turn. */
+export interface MiniSearchParts {
+  /** Short id to document id. */
+  ids: [number, unknown][];
+  /** Short id to the length of each field. */
+  lengths: [number, number[]][];
+  branches: Branch[];
+}
+
 /**
  * MiniSearch's tree of indexed terms, with its typo lookups made cheaper. A lookup at two edits walks much of the
  * tree (40% of a query's time at 10,000 articles): below nine letters it is one edit, or two neighbouring letters
@@ -71,5 +95,94 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
   override discard(id: unknown): void {
     this.terms.forget();
     super.discard(id);
+  }
+
+  figures(): MiniSearchFigures {
+    return {
+      documentCount: this._documentCount,
+      nextId: this._nextId,
+      fieldIds: this._fieldIds,
+      avgFieldLength: this._avgFieldLength,
+      dirtCount: this._dirtCount,
+    };
+  }
+
+  /**
+   * Each part's entries as they are now, read lazily, so a snapshot is written in slices; the term tree in branches
+   * of at most `postings` postings each where it can be cut so (a term's postings are never cut).
+   */
+  parts(postings: number): {
+    ids: Iterable<MiniSearchParts['ids'][number]>;
+    lengths: Iterable<MiniSearchParts['lengths'][number]>;
+    branches: Iterable<{ branch: Branch; postings: number }>;
+  } {
+    return {
+      ids: this._documentIds.entries() as Iterable<[number, unknown]>,
+      lengths: this._fieldLength.entries(),
+      branches: branchesOf(this.terms._tree as Tree, [], postings),
+    };
+  }
+
+  /** Takes a snapshot's figures, on an index just made with the same options. */
+  restoreFigures(figures: MiniSearchFigures): void {
+    this._documentCount = figures.documentCount;
+    this._nextId = figures.nextId;
+    this._fieldIds = figures.fieldIds;
+    this._avgFieldLength = figures.avgFieldLength;
+    this._dirtCount = figures.dirtCount;
+  }
+
+  /** Adds a snapshot's entries of one part, as written (terms go into the tree as they are, not analysed again). */
+  restorePart<K extends keyof MiniSearchParts>(part: K, entries: MiniSearchParts[K]): void {
+    if (part === 'ids') {
+      for (const [shortId, id] of entries as MiniSearchParts['ids']) {
+        this._documentIds.set(shortId, id);
+        this._idToShortId.set(id, shortId);
+      }
+    } else if (part === 'lengths') {
+      for (const [shortId, lengths] of entries as MiniSearchParts['lengths'])
+        this._fieldLength.set(shortId, lengths);
+    } else {
+      for (const [path, node] of entries as MiniSearchParts['branches']) {
+        let parent = this.terms._tree as Tree;
+        for (const edge of path.slice(0, -1)) {
+          let child = parent.get(edge) as Tree | undefined;
+          if (!child) parent.set(edge, (child = new Map()));
+          parent = child;
+        }
+        parent.set(path.at(-1) as string, node);
+      }
+    }
+  }
+}
+
+/** MiniSearch keeps a term's postings under this key of its last node. */
+const LEAF = '';
+
+type Tree = Map<string, unknown>;
+
+/** How many postings a term's data (by field, by document) or a branch of terms holds. */
+function postingsIn(edge: string, node: unknown): number {
+  if (edge === LEAF) {
+    let count = 0;
+    for (const documents of (node as Map<number, Map<number, number>>).values()) count += documents.size;
+    return count;
+  }
+  let count = 0;
+  for (const [next, child] of node as Tree) count += postingsIn(next, child);
+  return count;
+}
+
+/** The tree's branches in order, each whole when it holds at most `most` postings, else cut further. */
+function* branchesOf(
+  tree: Tree,
+  path: string[],
+  most: number,
+): Generator<{ branch: Branch; postings: number }> {
+  for (const [edge, node] of tree) {
+    const at = [...path, edge];
+    const postings = postingsIn(edge, node);
+    if (edge === LEAF || postings <= most) yield { branch: [at, node], postings };
+    else yield* branchesOf(node as Tree, at, most);
   }
 }

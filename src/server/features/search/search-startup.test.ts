@@ -7,7 +7,7 @@ import { touchContent } from '../../revisions/revision.repository.ts';
 const ARTICLES = 5_000;
 
 describe('a server starting on a large help centre', () => {
-  it('answers other calls while its search index is still being built, then searches', async () => {
+  it('answers other calls while its search index is still being built, then searches; restarted, it searches from its snapshot with what changed meanwhile', async () => {
     const environment = await createTestEnvironment('sqlite', { DEMO_CONTENT: 'false' });
     try {
       const ctx = await createContext(environment.config);
@@ -87,8 +87,35 @@ describe('a server starting on a large help centre', () => {
           await fetch(`${server.url}/api/search/knowledge/suggestions?text=quokka`)
         ).json();
         expect(found.items.map((item: { title: string }) => item.title)).toEqual(['Quokka care']);
+        for (let i = 0; i < 600 && !server.output().includes('search snapshot written'); i++)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(server.output()).toContain('search snapshot written');
       } finally {
         await server.stop();
+      }
+
+      // Changed while no server runs: found by the restarted one, which reads the rest from its snapshot.
+      const offline = await createContext(environment.config);
+      try {
+        await offline.db
+          .updateTable('articles')
+          .set({ title: 'Quokka feeding', updated_at: Date.now() + 1000 })
+          .where('title', '=', 'Quokka care')
+          .execute();
+        await touchContent(offline.db);
+      } finally {
+        await offline.database.close();
+      }
+      const restarted = await startServe(environment.env);
+      try {
+        const found = await (
+          await fetch(`${restarted.url}/api/search/knowledge/suggestions?text=quokka`)
+        ).json();
+        expect(found.items.map((item: { title: string }) => item.title)).toEqual(['Quokka feeding']);
+        expect(restarted.output()).toContain('search index loaded from its snapshot');
+        expect(restarted.output()).not.toContain('search snapshot not used');
+      } finally {
+        await restarted.stop();
       }
     } finally {
       await environment.cleanup();
