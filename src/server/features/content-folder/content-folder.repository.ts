@@ -104,4 +104,3 @@ export async function readAllTranslations(db: Executor) {
   ]);
   return { sections, categories, articles, files };
 }
-

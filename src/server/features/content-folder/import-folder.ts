@@ -530,7 +530,12 @@ async function reconcileTranslations(
   translations: {
     existing: { row: { lang: string }; itemId: number }[];
     imported: Set<number>;
-    wanted: { itemId: number; lang: string; changed: (found: object) => boolean; write: () => Promise<void> }[];
+    wanted: {
+      itemId: number;
+      lang: string;
+      changed: (found: object) => boolean;
+      write: () => Promise<void>;
+    }[];
   },
 ): Promise<void> {
   const count = summary.translations;
