@@ -26,7 +26,8 @@ import {
   pagePublishedArticles,
 } from './knowledge.repository.ts';
 import type { ArticleRow, ArticleTranslationRow, FileRow } from '../../db/tables.ts';
-import { LANGUAGES, RELATED_ARTICLES, SIDEBAR_ARTICLES, type Language } from '../../../shared/constants.ts';
+import { LANGUAGES, RELATED_ARTICLES, type Language } from '../../../shared/constants.ts';
+import { articleNeighbourhood } from '../../content/article-neighbourhood.ts';
 import { getBranding } from '../../settings/branding.ts';
 import { shownVersion, type Reading, type ShownVersion } from '../../content/translations.ts';
 import {
@@ -329,33 +330,11 @@ export async function getInstructionNearby(
     await getInstruction(source, id, audience, reading);
     throw notFound(`Article ${id}`);
   }
-  const link = ({ id: articleId, title, lang }: InstructionSummary): ArticleLink => ({
-    id: articleId,
-    title,
-    lang,
-  });
-  const inSection = items.filter((item) => item.section_id === article.section_id);
-  const inPlace = inSection.filter((item) => item.category_id === article.category_id);
-  const at = inPlace.indexOf(article);
-  const previous = at > 0 ? link(inPlace[at - 1]!) : null;
-  const next = inPlace[at + 1] ? link(inPlace[at + 1]!) : null;
+  const around = articleNeighbourhood(items, article);
   const found = await findRelated(article.title, RELATED_ARTICLES + 3);
   const related = found.items
-    .filter((other) => other.id !== id && other.id !== previous?.id && other.id !== next?.id)
+    .filter((other) => other.id !== id && other.id !== around.previous?.id && other.id !== around.next?.id)
     .slice(0, RELATED_ARTICLES)
     .map(({ id: otherId, title, lang }) => ({ id: otherId, title, lang }));
-  const around = { previous, next, related };
-  if (inSection.length <= SIDEBAR_ARTICLES)
-    return { nearby: { siblings: inSection.map(link), all: null, ...around }, fresh: found.fresh };
-  // A window of its place's articles with the article in the middle, moved in from either end.
-  const start = Math.max(
-    0,
-    Math.min(at - Math.floor(SIDEBAR_ARTICLES / 2), inPlace.length - SIDEBAR_ARTICLES),
-  );
-  const nearby = {
-    siblings: inPlace.slice(start, start + SIDEBAR_ARTICLES).map(link),
-    all: { total: inPlace.length, section_id: article.section_id, category_id: article.category_id },
-    ...around,
-  };
-  return { nearby, fresh: found.fresh };
+  return { nearby: { ...around, related }, fresh: found.fresh };
 }

@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ArticlePreviewBody } from '../../../shared/api/admin.ts';
-import type { Category, Instruction, InstructionSummary, Section } from '../../../shared/api/knowledge.ts';
+import type {
+  Category,
+  Instruction,
+  InstructionNearby,
+  InstructionSummary,
+  Section,
+} from '../../../shared/api/knowledge.ts';
+import { articleNeighbourhood } from '../../content/article-neighbourhood.ts';
 import type { PagedList } from '../../../shared/api/common.ts';
 import { apiPaths, href } from '../../../shared/paths.ts';
 import type { Executor } from '../../db/database.ts';
@@ -14,7 +21,7 @@ import { cleanHtml } from '../../html/clean-html.ts';
 import { requireContentFiles, requireSection } from '../../content/content-rules.ts';
 import { resolveContainer } from '../../content/placement.ts';
 import { getBranding } from '../../settings/branding.ts';
-import type { Language } from '../../../shared/constants.ts';
+import { RELATED_ARTICLES, type Language } from '../../../shared/constants.ts';
 
 /** The id an article not saved yet stands in with: a valid page id no row will reach soon. */
 const UNSAVED_ID = 999_999_999;
@@ -65,8 +72,11 @@ export async function renderArticlePreview(
   };
   const chain = categoryChain(categories, place.categoryId);
 
+  const nearbyPath = apiPaths.instructionNearby.replace(':id', String(id));
   const { page } = await renderPage(app, href.instruction(id), async (path, answer): Promise<CallAnswer> => {
     if (path === href.instructionApi(id)) return { status: 200, body: instruction };
+    // Around it as it would be once published: placed among what visitors read, unsaved changes included.
+    if (path === nearbyPath) return { status: 200, body: await previewNearby(app, summary, answer) };
     const answered = await answer();
     if (answered.status !== 200) return answered;
     if (path === apiPaths.instructions) {
@@ -113,6 +123,35 @@ export async function renderArticlePreview(
     '<base target="_blank">',
     { hydrate: false },
   );
+}
+
+/**
+ * The sidebar, pager and related articles of an article placed among the published ones: the related ones are the
+ * stored article's when it has them, else what the search finds for the title.
+ */
+async function previewNearby(
+  app: FastifyInstance,
+  summary: InstructionSummary,
+  answer: () => Promise<CallAnswer>,
+): Promise<InstructionNearby> {
+  const bundle = (await app.inject({ url: apiPaths.instructions })).json<PagedList<InstructionSummary>>();
+  const items = bundle.items.some((item) => item.id === summary.id)
+    ? bundle.items.map((item) => (item.id === summary.id ? summary : item))
+    : [...bundle.items, summary];
+  const around = articleNeighbourhood(items, summary);
+  const stored = await answer();
+  let related = stored.status === 200 ? (stored.body as InstructionNearby).related : [];
+  if (stored.status !== 200) {
+    const query = new URLSearchParams({ text: summary.title, limit: String(RELATED_ARTICLES + 3) });
+    const found = await app.inject({ url: `${apiPaths.suggestions}?${query}` });
+    if (found.statusCode === 200)
+      related = found
+        .json<{ items: InstructionNearby['related'] }>()
+        .items.filter((other) => ![summary.id, around.previous?.id, around.next?.id].includes(other.id))
+        .slice(0, RELATED_ARTICLES)
+        .map(({ id, title, lang }) => ({ id, title, lang }));
+  }
+  return { ...around, related };
 }
 
 /** The category and those above it, nearest first. Parent links are followed at most once each. */

@@ -1,0 +1,30 @@
+import { SIDEBAR_ARTICLES } from '../../shared/constants.ts';
+import type { ArticleLink, InstructionNearby, InstructionSummary } from '../../shared/api/knowledge.ts';
+
+const link = ({ id, title, lang }: InstructionSummary): ArticleLink => ({ id, title, lang });
+
+/**
+ * What the article page shows around `article` among the articles a reader gets (the bundle, in its order): the
+ * sidebar's list (its section's articles, or past SIDEBAR_ARTICLES a window of those in its own place with `all`
+ * saying how many and where) and the previous and next articles in its place (its category, or the section's
+ * articles outside any).
+ */
+export function articleNeighbourhood(
+  items: readonly InstructionSummary[],
+  article: InstructionSummary,
+): Omit<InstructionNearby, 'related'> {
+  const inSection = items.filter((item) => item.section_id === article.section_id);
+  const inPlace = inSection.filter((item) => item.category_id === article.category_id);
+  const at = inPlace.findIndex((item) => item.id === article.id);
+  const previous = at > 0 ? link(inPlace[at - 1]!) : null;
+  const next = at >= 0 && inPlace[at + 1] ? link(inPlace[at + 1]!) : null;
+  if (inSection.length <= SIDEBAR_ARTICLES) return { siblings: inSection.map(link), all: null, previous, next };
+  // A window of its place's articles with the article in the middle, moved in from either end.
+  const start = Math.max(0, Math.min(at - Math.floor(SIDEBAR_ARTICLES / 2), inPlace.length - SIDEBAR_ARTICLES));
+  return {
+    siblings: inPlace.slice(start, start + SIDEBAR_ARTICLES).map(link),
+    all: { total: inPlace.length, section_id: article.section_id, category_id: article.category_id },
+    previous,
+    next,
+  };
+}
