@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { href } from '../../shared/paths.ts';
 import {
   Link,
@@ -121,10 +121,11 @@ function SearchResults({ query, results }: { query: string; results: Suggestion[
   const capped = results.length >= SUGGESTIONS_LIMIT_MAX;
 
   // After "Show more", focus moves to the first result it added, so keyboard and screen-reader users go on from
-  // there; the page as first shown (or reloaded) keeps the focus where the browser put it.
+  // there; the page as first shown (or reloaded) keeps the focus where the browser put it. In the commit that adds
+  // them (a layout effect): after it, a key pressed as the results appear would still act on the button.
   const list = useRef<HTMLDivElement>(null);
   const shownBefore = useRef(shown);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (shown > shownBefore.current) {
       const first = list.current?.querySelector<HTMLElement>(`#result-${shownBefore.current + 1} a`);
       first?.focus();
