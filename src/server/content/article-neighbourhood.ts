@@ -1,7 +1,7 @@
-import { SIDEBAR_ARTICLES } from '../../shared/constants.ts';
+import { RELATED_ARTICLES, SIDEBAR_ARTICLES } from '../../shared/constants.ts';
 import type { ArticleLink, InstructionNearby, InstructionSummary } from '../../shared/api/knowledge.ts';
 
-const link = ({ id, title, lang }: InstructionSummary): ArticleLink => ({ id, title, lang });
+const link = ({ id, title, lang }: ArticleLink): ArticleLink => ({ id, title, lang });
 
 /**
  * What the article page shows around `article` among the articles a reader gets (the bundle, in its order): the
@@ -27,4 +27,26 @@ export function articleNeighbourhood(
     previous,
     next,
   };
+}
+
+/** Articles a title's words find for a reader, and whether the search index had caught up with the content. */
+export type FindRelated = (title: string, limit: number) => Promise<{ items: ArticleLink[]; fresh: boolean }>;
+
+/**
+ * The article page's related articles: the first RELATED_ARTICLES that `findRelated` gives for its title, other than
+ * the article itself and the pager's previous and next (already linked beside them).
+ */
+export async function relatedAround(
+  article: InstructionSummary,
+  around: Pick<InstructionNearby, 'previous' | 'next'>,
+  findRelated: FindRelated,
+): Promise<{ related: ArticleLink[]; fresh: boolean }> {
+  const shown = new Set([article.id, around.previous?.id, around.next?.id]);
+  // A few more than shown, as the three above may be among them.
+  const found = await findRelated(article.title, RELATED_ARTICLES + shown.size);
+  const related = found.items
+    .filter((other) => !shown.has(other.id))
+    .slice(0, RELATED_ARTICLES)
+    .map(link);
+  return { related, fresh: found.fresh };
 }

@@ -551,6 +551,35 @@ describe.each(testDialects())('the admin content API on %s', (dialect) => {
       expect(await stored()).toEqual(before);
     });
 
+    it("lists an unsaved article's related articles as its page will once published: by its title's words as written", async () => {
+      const shelf = await section('Related shelf');
+      const elsewhere = await section('Related elsewhere');
+      await article({ section_id: elsewhere.id, title: 'Router placement', published: true });
+      const draft = (title: string) => ({
+        section_id: shelf.id,
+        category_id: null,
+        title,
+        body_html: '<p>Draft</p>',
+        can_create_issue: false,
+        file_ids: [],
+      });
+      const preview = async (title: string) =>
+        (await ok<{ document: string }>(as('POST', '/api/admin/preview/article', draft(title)))).document;
+      const nearbyOnceSaved = async (title: string) => {
+        const saved = await article({ ...draft(title), published: true });
+        const nearby = await t.app.inject(`/api/knowledge/instruction/${saved.id}/nearby`);
+        await as('DELETE', `/api/admin/articles/${saved.id}`);
+        return nearby.json<{ related: { title: string }[] }>().related.map((related) => related.title);
+      };
+
+      // Its words find it: related in the preview and once published.
+      expect(await preview('Router placement tips')).toContain('Router placement');
+      expect(await nearbyOnceSaved('Router placement tips')).toEqual(['Router placement']);
+      // A word's start is a visitor typing, not a title: neither lists it.
+      expect(await preview('Cable rout')).not.toContain('Router placement');
+      expect(await nearbyOnceSaved('Cable rout')).toEqual([]);
+    });
+
     it('creates drafts, saves, publishes and deletes articles', async () => {
       const s = await section('Articles');
       const created = await article({

@@ -4,7 +4,6 @@ import {
   CATEGORY_PAGE_SIZE,
   type Category,
   type CategoryListQuery,
-  type ArticleLink,
   type Instruction,
   type InstructionListQuery,
   type InstructionNearby,
@@ -26,8 +25,12 @@ import {
   pagePublishedArticles,
 } from './knowledge.repository.ts';
 import type { ArticleRow, ArticleTranslationRow, FileRow } from '../../db/tables.ts';
-import { LANGUAGES, RELATED_ARTICLES, type Language } from '../../../shared/constants.ts';
-import { articleNeighbourhood } from '../../content/article-neighbourhood.ts';
+import { LANGUAGES, type Language } from '../../../shared/constants.ts';
+import {
+  articleNeighbourhood,
+  relatedAround,
+  type FindRelated,
+} from '../../content/article-neighbourhood.ts';
 import { getBranding } from '../../settings/branding.ts';
 import { shownVersion, type Reading, type ShownVersion } from '../../content/translations.ts';
 import {
@@ -308,9 +311,6 @@ export async function getInstruction(
   return restricted ? withSignedLinks(instruction, await contentLinkSigner(db)) : instruction;
 }
 
-/** Articles a title's words find for this reader, and whether the index had caught up with the content. */
-export type FindRelated = (title: string, limit: number) => Promise<{ items: ArticleLink[]; fresh: boolean }>;
-
 /**
  * What the article page shows around an article (InstructionNearby), from the bundle this reader gets: the page
  * renders a few dozen links however many articles the help centre has. Not `fresh` when the related articles came
@@ -331,10 +331,6 @@ export async function getInstructionNearby(
     throw notFound(`Article ${id}`);
   }
   const around = articleNeighbourhood(items, article);
-  const found = await findRelated(article.title, RELATED_ARTICLES + 3);
-  const related = found.items
-    .filter((other) => other.id !== id && other.id !== around.previous?.id && other.id !== around.next?.id)
-    .slice(0, RELATED_ARTICLES)
-    .map(({ id: otherId, title, lang }) => ({ id: otherId, title, lang }));
-  return { nearby: { ...around, related }, fresh: found.fresh };
+  const { related, fresh } = await relatedAround(article, around, findRelated);
+  return { nearby: { ...around, related }, fresh };
 }

@@ -7,7 +7,11 @@ import type {
   InstructionSummary,
   Section,
 } from '../../../shared/api/knowledge.ts';
-import { articleNeighbourhood } from '../../content/article-neighbourhood.ts';
+import {
+  articleNeighbourhood,
+  relatedAround,
+  type FindRelated,
+} from '../../content/article-neighbourhood.ts';
 import type { PagedList } from '../../../shared/api/common.ts';
 import { apiPaths, href } from '../../../shared/paths.ts';
 import type { Executor } from '../../db/database.ts';
@@ -21,7 +25,7 @@ import { cleanHtml } from '../../html/clean-html.ts';
 import { requireContentFiles, requireSection } from '../../content/content-rules.ts';
 import { resolveContainer } from '../../content/placement.ts';
 import { getBranding } from '../../settings/branding.ts';
-import { RELATED_ARTICLES, type Language } from '../../../shared/constants.ts';
+import type { Language } from '../../../shared/constants.ts';
 
 /** The id an article not saved yet stands in with: a valid page id no row will reach soon. */
 const UNSAVED_ID = 999_999_999;
@@ -37,6 +41,8 @@ export async function renderArticlePreview(
   db: Executor,
   assets: WebAssets,
   body: ArticlePreviewBody,
+  /** The search the nearby call asks for related articles (an anonymous reader's, in the site's language). */
+  findRelated: FindRelated,
 ): Promise<string> {
   const section = await requireSection(db, body.section_id);
   const place = await resolveContainer(
@@ -76,7 +82,8 @@ export async function renderArticlePreview(
   const { page } = await renderPage(app, href.instruction(id), async (path, answer): Promise<CallAnswer> => {
     if (path === href.instructionApi(id)) return { status: 200, body: instruction };
     // Around it as it would be once published: placed among what visitors read, unsaved changes included.
-    if (path === nearbyPath) return { status: 200, body: await previewNearby(app, summary, answer) };
+    if (path === nearbyPath)
+      return { status: 200, body: await previewNearby(app, summary, answer, findRelated) };
     const answered = await answer();
     if (answered.status !== 200) return answered;
     if (path === apiPaths.instructions) {
@@ -127,12 +134,13 @@ export async function renderArticlePreview(
 
 /**
  * The sidebar, pager and related articles of an article placed among the published ones: the related ones are the
- * stored article's when it has them, else what the search finds for the title.
+ * stored article's when it has them, else what the nearby call's search finds for the title.
  */
 async function previewNearby(
   app: FastifyInstance,
   summary: InstructionSummary,
   answer: () => Promise<CallAnswer>,
+  findRelated: FindRelated,
 ): Promise<InstructionNearby> {
   const bundle = (await app.inject({ url: apiPaths.instructions })).json<PagedList<InstructionSummary>>();
   const items = bundle.items.some((item) => item.id === summary.id)
@@ -140,17 +148,8 @@ async function previewNearby(
     : [...bundle.items, summary];
   const around = articleNeighbourhood(items, summary);
   const stored = await answer();
-  let related = stored.status === 200 ? (stored.body as InstructionNearby).related : [];
-  if (stored.status !== 200) {
-    const query = new URLSearchParams({ text: summary.title, limit: String(RELATED_ARTICLES + 3) });
-    const found = await app.inject({ url: `${apiPaths.suggestions}?${query}` });
-    if (found.statusCode === 200)
-      related = found
-        .json<{ items: InstructionNearby['related'] }>()
-        .items.filter((other) => ![summary.id, around.previous?.id, around.next?.id].includes(other.id))
-        .slice(0, RELATED_ARTICLES)
-        .map(({ id, title, lang }) => ({ id, title, lang }));
-  }
+  if (stored.status === 200) return { ...around, related: (stored.body as InstructionNearby).related };
+  const { related } = await relatedAround(summary, around, findRelated);
   return { ...around, related };
 }
 
