@@ -55,7 +55,8 @@
  *   npm run bench:search
  *   BENCH_SIZES=10000 npm run bench:search          (sizes to run, comma separated)
  *   BENCH_LANGUAGE_ARTICLES=10000 (then one language against five: that many articles in English, and the same
- *     each also in ru, pt-BR, it and sk; index documents, build time and heap, first search, suggestions; 0 skips)
+ *     each also in ru, pt-BR, it and sk; index documents, build time and heap, first search after listening and
+ *     after a restart from the snapshot, suggestions, article renders; 0 skips)
  *   BENCH_DATABASE_URL=postgres://... (default postgres://postgres@127.0.0.1:5432/test; a fresh schema is dropped after)
  *   BENCH_DURATION=10 (seconds of HTTP load per size)
  *   BENCH_LEARNED_KEYS=5000, BENCH_PART_ROUNDS=3, BENCH_PART_HTTP_QUERIES=3000, BENCH_PART_HTTP_SYNONYM_QUERIES=1000
@@ -1912,7 +1913,8 @@ const started = performance.now();
 for (const size of sizes) await benchSize(size);
 if (LANGUAGE_ARTICLES > 0) {
   // One language against five (bench/support/languages.ts): the index's documents, build time and heap, and a
-  // server's first search and suggestions for different queries, readers spread over the languages.
+  // server's first search (built, then restarted from its snapshot) and suggestions for different queries, readers
+  // spread over the languages.
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-languages-'));
   try {
     await compareLanguages({ articles: LANGUAGE_ARTICLES, workDir, parts: ['index', 'served'] });

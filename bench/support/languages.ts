@@ -16,6 +16,7 @@ import { touchContent } from '../../src/server/revisions/revision.repository.ts'
 import { SearchIndex } from '../../src/server/search/search-index.ts';
 import { loadSearchDocuments } from '../../src/server/search/search.service.ts';
 import { startServe } from '../../src/server/testing/run-cli.ts';
+import { SEARCH_SNAPSHOT_FILE } from '../../src/server/context-factory.ts';
 
 const LETTERS: Record<Language, { letters: string; endings: string[] }> = {
   en: { letters: 'abcdefghiklmnoprstuvwy', endings: ['', 's', 'ed', 'ing', 'er'] },
@@ -259,36 +260,53 @@ export async function sendEach(base: string, paths: string[], connections: numbe
 }
 
 export interface ServedFigures {
-  /** Ready: the first search answered, from the moment the server listens. */
+  /** Ready: the first search answered, from the moment the server listens (the index built from the database). */
   readyMs: number;
+  /** The same for the server started again, which reads the index from the snapshot the first one wrote. */
+  restartReadyMs: number;
   suggestions: LoadFigures;
   rendered: LoadFigures;
   kept: LoadFigures;
 }
 
-/** Serves a corpus with `signpost serve` and loads it as visitors in its languages would. */
+const serve = (corpus: Corpus) =>
+  startServe({ DATA_DIR: corpus.dataDir, DEMO_CONTENT: 'false', NODE_ENV: 'production', WORKERS: '1' });
+
+/** Milliseconds from now until `path`, a search, answers with results. */
+async function untilFound(base: string, path: string): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const response = await fetch(`${base}${path}`);
+    const body = (await response.json()) as { items?: unknown[] };
+    if (response.ok && (body.items?.length ?? 0) > 0) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits, up to a minute, for the server to write its snapshot of the index after building it. */
+async function snapshotWritten(corpus: Corpus): Promise<void> {
+  const file = path.join(corpus.dataDir, SEARCH_SNAPSHOT_FILE);
+  for (let i = 0; i < 600 && !fs.existsSync(file); i++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  if (!fs.existsSync(file)) throw new Error(`no snapshot of the index at ${file}`);
+}
+
+/**
+ * Serves a corpus with `signpost serve` and loads it as visitors in its languages would; then starts it again, to
+ * time the first search of a server that reads the index from its snapshot.
+ */
 export async function measureServed(
   corpus: Corpus,
   { connections, renders, searches }: { connections: number; renders: number; searches: number },
 ): Promise<ServedFigures> {
-  const server = await startServe({
-    DATA_DIR: corpus.dataDir,
-    DEMO_CONTENT: 'false',
-    NODE_ENV: 'production',
-    WORKERS: '1',
-  });
+  fs.rmSync(path.join(corpus.dataDir, SEARCH_SNAPSHOT_FILE), { force: true });
+  const text = textMaker();
+  const langs = corpus.languages;
+  const first = `/api/search/knowledge/suggestions?text=${encodeURIComponent(text.query(langs[0] as Language, 0))}`;
+  const server = await serve(corpus);
+  let figures: Omit<ServedFigures, 'restartReadyMs'>;
   try {
-    const listening = performance.now();
-    const text = textMaker();
-    const langs = corpus.languages;
-    const first = `/api/search/knowledge/suggestions?text=${encodeURIComponent(text.query(langs[0] as Language, 0))}`;
-    for (;;) {
-      const response = await fetch(`${server.url}${first}`);
-      const body = (await response.json()) as { items?: unknown[] };
-      if (response.ok && (body.items?.length ?? 0) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const readyMs = performance.now() - listening;
+    const readyMs = await untilFound(server.url, first);
     const count = corpus.ids.length;
     // Readers spread over the corpus's languages; each query is a different article's, asked in its reader's language.
     const suggestionPaths = Array.from({ length: searches }, (_, i) => {
@@ -320,9 +338,16 @@ export async function measureServed(
       Array.from({ length: renders * 3 }, () => keptPath),
       connections,
     );
-    return { readyMs, suggestions, rendered, kept };
+    figures = { readyMs, suggestions, rendered, kept };
+    await snapshotWritten(corpus);
   } finally {
     await server.stop();
+  }
+  const again = await serve(corpus);
+  try {
+    return { ...figures, restartReadyMs: await untilFound(again.url, first) };
+  } finally {
+    await again.stop();
   }
 }
 
@@ -354,6 +379,7 @@ export async function compareLanguages(options: {
     console.error('serving five languages...');
     const b = await measureServed(five, load);
     row('first search after listening, ms', a.readyMs, b.readyMs, 0);
+    row('first search after a restart (snapshot), ms', a.restartReadyMs, b.restartReadyMs, 0);
     for (const [name, x, y] of [
       ['suggestions, different queries', a.suggestions, b.suggestions],
       ['article page, each rendered', a.rendered, b.rendered],
