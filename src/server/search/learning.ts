@@ -15,7 +15,8 @@ const HALF_AT = 6;
 const MIN_WEIGHT = 2.5;
 /**
  * Counts of votes at which what is learned for a query moves enough to tell the servers (a new content revision in
- * the `search` scope); between them a vote is stored but changes no answer until the next revision or day.
+ * the scopes `search` and `learned:KEY`, revision.repository.ts learnedScopes), which then read that query's votes
+ * again; between them a vote is stored but changes no answer until the query's next tell or the next day.
  */
 export const TELL_AT = new Set([3, 5, 8, 12, 18, 27, 40, 60, 90]);
 
