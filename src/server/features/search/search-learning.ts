@@ -2,7 +2,7 @@ import type { LearnedRow } from '../../../shared/api/synonyms.ts';
 import type { Language } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import { learnedScopes, touchContent } from '../../revisions/revision.repository.ts';
-import { cutoffDay, factorOf, learningKey, TELL_AT, tallies, weigh } from '../../search/learning.ts';
+import { cutoffDay, factorOf, learningKey, TELL_AT, weighAll } from '../../search/learning.ts';
 import { findArticle } from '../../content/content.repository.ts';
 import { countVotes, deleteVotes, insertVote, titlesOf } from '../../search/learning.repository.ts';
 import { dailyClientKey, dayOf } from '../../privacy/daily-key.ts';
@@ -32,7 +32,7 @@ export async function recordVote(
 /** What was learned, for the team: each query's chosen articles with their weighed votes, strongest first. */
 export async function listLearned(db: Executor, limit: number, now = Date.now()): Promise<LearnedRow[]> {
   const rows: Omit<LearnedRow, 'title'>[] = [];
-  for (const [key, articles] of weigh(await tallies(db, now), now)) {
+  for (const [key, articles] of await weighAll(db, now)) {
     for (const [id, weight] of articles) {
       rows.push({
         query: key,
