@@ -28,8 +28,10 @@
  *   p50/p99 of the benchmark's queries (3 rounds) and of 1 in 20 of the different queries, with and without the
  *   synonym word, in wall time and in the process's CPU time (which other processes on the machine do not lengthen);
  * - over HTTP under load as above (to the microsecond): the server's synonym sets and votes set as the admin calls
- *   and visitors would (votes in search_votes, loaded by the service), the revision moved, then the first answer
- *   (which reads them again), whether the server's answers to the benchmark's queries are the direct calls' (same
+ *   and visitors would (votes in search_votes, loaded by the service), the revision moved (in the scope of a reset
+ *   of all learning when the votes were replaced, else of the synonyms only), then the first answer (which waits
+ *   up to 50 ms for what changed to be read again) and the time until an answer is fresh (all votes read, a page
+ *   at a time, in the background), whether the server's answers to the benchmark's queries are the direct calls' (same
  *   top 10), and 3,000 different queries (1,000 with a synonym word) each asked once, three times per part in three
  *   orders with no part twice in a row (a b c d, c a d b, d b a c), medians, with the server's CPU time per request
  *   (the server runs in this process), which other processes on the machine do not lengthen;
@@ -80,11 +82,12 @@ import { startServe } from '../src/server/testing/run-cli.ts';
 import { SEARCH_SNAPSHOT_FILE } from '../src/server/context-factory.ts';
 import type { Language } from '../src/shared/constants.ts';
 import { dayOf } from '../src/server/privacy/daily-key.ts';
-import { touchContent } from '../src/server/revisions/revision.repository.ts';
+import { learnedScopes, touchContent } from '../src/server/revisions/revision.repository.ts';
 import {
   factorOf,
   learningKey,
   loadLearned,
+  loadLearnedKey,
   weigh,
   type Learned,
   type Tally,
@@ -1282,7 +1285,7 @@ async function benchSize(size: number) {
 
     // --- The parts over HTTP (a to d; joins and splits cannot be turned off there): the server's synonym sets
     // (none, or the defaults) and votes (none, or the generated ones) are set and the revision moved, as the admin
-    // calls do; then the time of the first answer (it reads them again), whether the server answers the benchmark's
+    // calls do; then the time of the first answer (it reads them again) and until they are in place, whether the server answers the benchmark's
     // queries as the direct calls did, and the different queries each asked once (with the server's CPU time per
     // request: this process is the server). Three runs per part in three orders, no part twice in a row (a burst of
     // load from elsewhere on the machine falls on one run of a part, not two), medians reported.
@@ -1290,7 +1293,10 @@ async function benchSize(size: number) {
     let learningOn = false;
     const setParts = async (part: Part) => {
       const wantLearning = part.learned.size > 0;
+      // Synonyms only, unless the votes were replaced (as a reset of all would): then every vote is read again.
+      let scopes: Parameters<typeof touchContent>[1] = ['search'];
       if (wantLearning !== learningOn) {
+        scopes = learnedScopes();
         await db.deleteFrom('search_votes').execute();
         if (wantLearning) {
           for (let i = 0; i < votes.length; i += 500)
@@ -1302,7 +1308,7 @@ async function benchSize(size: number) {
         learningOn = wantLearning;
       }
       await writeSynonyms(db, part.synonyms === defaultSynonyms ? DEFAULT_SYNONYMS : {});
-      await touchContent(db, ['search']);
+      await touchContent(db, scopes);
       server.ctx.revisions.invalidate();
     };
     const askServer = async (text: string) => {
@@ -1314,6 +1320,8 @@ async function benchSize(size: number) {
     interface PartRuns {
       runs: Run[];
       firstAnswer: number[];
+      /** Until an answer is fresh: the synonyms and votes read again, in place. */
+      inPlace: number[];
       same: number;
       synonymRuns: Run[];
       single: Run[];
@@ -1342,12 +1350,15 @@ async function benchSize(size: number) {
     await runLoad(server.url, httpSynonym, DURATION, { once: true });
     let loadedLearned = -1;
     let loadLearnedMs = NaN;
+    let loadLearnedStall = NaN;
+    let loadKeyMs = NaN;
     const httpOrder = [1, 2, 3, 4, 3, 1, 4, 2, 4, 2, 1, 3].map((p) => parts[p] as Part);
     for (const [turn, part] of httpOrder.entries()) {
       await setParts(part);
       const entry = overHttp.get(part) ?? {
         runs: [],
         firstAnswer: [],
+        inPlace: [],
         same: 0,
         synonymRuns: [],
         single: [],
@@ -1357,11 +1368,40 @@ async function benchSize(size: number) {
       const asked = performance.now();
       await askServer(`${queries[0]?.text ?? 'x'} ${turn}`);
       entry.firstAnswer.push(performance.now() - asked);
+      // Answers come from the synonyms and votes there are while all the votes are read again in the background
+      // (marked not to be kept): the part is in place when an answer is fresh.
+      for (let tries = 0; ; tries++) {
+        const response = await fetch(
+          `${server.url}${suggestionsPath(`${queries[0]?.text ?? 'x'} ${turn}.${tries}`)}`,
+        );
+        await response.arrayBuffer();
+        if (response.headers.get('cache-control') !== 'no-store') break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      entry.inPlace.push(performance.now() - asked);
       if (turn < 4) {
         if (part.learned.size > 0 && loadedLearned < 0) {
+          // As the server reads them when the day turns, with the event loop's longest stall meanwhile (what a
+          // request waits at worst), then one query's votes as after its tell.
+          const stalls = monitorEventLoopDelay({ resolution: 1 });
+          stalls.enable();
           const reading = performance.now();
-          loadedLearned = (await loadLearned(db)).size;
+          const whole = await loadLearned(db);
           loadLearnedMs = performance.now() - reading;
+          stalls.disable();
+          loadedLearned = whole.size;
+          loadLearnedStall = stalls.max / 1e6;
+          const keys = [...whole.keys()];
+          const timings: number[] = [];
+          for (let k = 0; k < 20; k++) {
+            const oneKey = performance.now();
+            await loadLearnedKey(db, keys[Math.floor((k * keys.length) / 20)] as string);
+            timings.push(performance.now() - oneKey);
+          }
+          loadKeyMs = percentile(
+            timings.sort((a, b) => a - b),
+            0.5,
+          );
         }
         const direct = partsBench.answers[parts.indexOf(part)] as number[][];
         for (const [q, query] of queries.entries()) {
@@ -1389,6 +1429,7 @@ async function benchSize(size: number) {
     // Back to what the rest measures: the shipped synonym sets, nothing learned.
     await db.deleteFrom('search_votes').execute();
     await db.deleteFrom('settings').where('key', '=', 'search_synonyms').execute();
+    await touchContent(db, learnedScopes());
     await changedHere();
     // Its first answer reads them again: asked here, so the bad input below is not the one to wait for it.
     await askServer(`${queries[0]?.text ?? 'x'} restored`);
@@ -1615,7 +1656,8 @@ async function benchSize(size: number) {
       `\n    parts of search: learned table of ${learned.size} query keys, ${factors.length} articles ` +
         `(factors ${fmt(factors[0] ?? NaN, 2)} to ${fmt(factors.at(-1) ?? NaN, 2)}, median ${fmt(percentile(factors, 0.5), 2)}), ` +
         `${votes.length} votes, made in ${fmt(learningMade / 1000, 1)} s; the server loaded ${loadedLearned} keys ` +
-        `(loadLearned ${fmt(loadLearnedMs, 0)} ms). Something learned for ${share(
+        `(loadLearned ${fmt(loadLearnedMs, 0)} ms, a page at a time: the event loop's longest stall meanwhile ` +
+        `${fmt(loadLearnedStall, 1)} ms; one query key's reload ${fmt(loadKeyMs, 1)} ms). Something learned for ${share(
           queries.map((q) => q.text),
           hasLearned,
         )} ` +
@@ -1703,7 +1745,7 @@ async function benchSize(size: number) {
       `\n    suggestion latency by part over HTTP (ms, to the microsecond; autocannon, 10 connections): ` +
         `${httpDifferent.length} different queries each asked once, and ${httpSynonym.length} with a synonym word; ` +
         `three runs per part in three orders (medians; each run's p99 shown); the server's CPU time per request ` +
-        `(this process); first answer after the revision moved`,
+        `(this process); first answer after the revision moved, and until answers are fresh (what changed in place)`,
     );
     console.log(
       table([
@@ -1723,7 +1765,7 @@ async function benchSize(size: number) {
           'x syn. p99',
           'syn. CPU/req',
           'x syn. CPU',
-          'first answer',
+          'first answer→in place (ms)',
           'same top 10 as direct',
         ],
         ...parts.map((part) => {
@@ -1745,7 +1787,9 @@ async function benchSize(size: number) {
             ratio(mine.synonymP99, httpBase.synonymP99),
             fmt(mine.synonymCpu, 2),
             ratio(mine.synonymCpu, httpBase.synonymCpu),
-            mine.entry.firstAnswer.map((ms) => fmt(ms, 0)).join(' / '),
+            mine.entry.firstAnswer
+              .map((ms, r) => `${fmt(ms, 0)}→${fmt(mine.entry.inPlace[r] ?? NaN, 0)}`)
+              .join(' / '),
             `${mine.entry.same}/${queries.length}`,
           ];
         }),

@@ -7,7 +7,8 @@ import { restrictionsOf, type Audience, type Restrictions } from '../content/vis
 import { getBranding } from '../settings/branding.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import { dayOf } from '../privacy/daily-key.ts';
-import { learningKey, loadLearned, type Learned } from './learning.ts';
+import { learningKey, loadLearned, loadLearnedKey, type Learned } from './learning.ts';
+import { changedScopes, learnedChanges } from '../revisions/revision.repository.ts';
 import { SearchIndex, yieldToEventLoop, type SearchDocument } from './search-index.ts';
 import { compileSynonyms, NO_SYNONYMS, readSynonyms, type SynonymTable } from './synonyms.ts';
 import {
@@ -205,6 +206,8 @@ const ANSWER_CACHE_SIZE = 10_000;
 const SEMANTIC_RETRY_MS = 30_000;
 /** How long a search waits for synonyms and votes being read again before answering with those there are. */
 const EXTRAS_WAIT_MS = 50;
+/** Past this many query keys changed since the last read, all the votes are read again rather than key by key. */
+const KEYS_READ_APART = 100;
 
 /** Least time between two snapshots written after changes (the first after a build is written at once). */
 const SNAPSHOT_EVERY_MS = 5 * 60_000;
@@ -420,22 +423,53 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
   /**
    * What queries take besides the index: the team's synonyms and what visitors taught search. Read again when the
    * revision moves (a change to either moves it, in the `search` scope) or the day turns (votes lose weight daily).
+   * The votes only as far as they may have changed (learnedToRead).
    */
   let synonyms: SynonymTable = NO_SYNONYMS;
   let learned: Learned = new Map();
   let siteLang: Language = 'en';
   let extrasAt: string | null = null;
   let loadingExtras: Promise<void> | null = null;
-  /** Reads them for `at` and puts them in place; answers kept under the old ones are no longer kept. */
+  /** The content's revision counter read before the votes were (none newer is missed), and the day they were weighed. */
+  let learnedAt: { counter: number; day: string } | null = null;
+  /**
+   * Which of what was learned to read again: all of it the first time, when the day has turned (every vote weighs
+   * less), or when the change log says so or cannot say; else only the query keys told about (a vote reaching
+   * TELL_AT, a reset of one query), or none, as after an edit of the content, however many. An article deleted takes
+   * its votes with it, but its id is never given again, so what was learned for it matches nothing meanwhile.
+   */
+  const learnedToRead = async (counter: number, day: string): Promise<'all' | Set<string>> => {
+    if (!learnedAt || learnedAt.day !== day) return 'all';
+    const keys = learnedChanges(await changedScopes(db, learnedAt.counter, counter));
+    return keys !== 'all' && keys.size > KEYS_READ_APART ? 'all' : keys;
+  };
+  /**
+   * Reads them for `at` and puts them in place, all at once when all are read; answers kept under the old ones are
+   * no longer kept.
+   */
   const loadExtras = (at: string) => {
     loadingExtras ??= (async () => {
-      const [{ sets }, nextLearned, { lang }] = await Promise.all([
+      const now = Date.now();
+      const day = dayOf(now);
+      const counter = Number(await readSetting<number>(db, 'content_revision')) || 0;
+      const [{ sets }, { lang }, toRead] = await Promise.all([
         readSynonyms(db),
-        loadLearned(db),
         getBranding(db),
+        learnedToRead(counter, day),
       ]);
+      let nextLearned = learned;
+      if (toRead === 'all') nextLearned = await loadLearned(db, now);
+      else if (toRead.size) {
+        nextLearned = new Map(learned);
+        for (const key of toRead) {
+          const factors = await loadLearnedKey(db, key, now);
+          if (factors) nextLearned.set(key, factors);
+          else nextLearned.delete(key);
+        }
+      }
       synonyms = compileSynonyms(sets);
       learned = nextLearned;
+      learnedAt = { counter, day };
       siteLang = lang;
       extrasAt = at;
       generation++;
@@ -449,16 +483,27 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
   };
   /**
    * Whether the extras are those of the revision `seen` (and of today). The first read is waited for; later ones
-   * are waited for up to EXTRAS_WAIT_MS (a help centre's synonyms and votes read in a few milliseconds, so an edit
-   * shows to the next search), and past that searches answer with the ones there are, not to be kept, while a
-   * large table of votes is read in the background.
+   * are waited for up to EXTRAS_WAIT_MS (synonyms and one query's votes read in a few milliseconds, so an edit shows
+   * to the next search), and past that searches answer with the ones there are, not to be kept, while all the votes
+   * are read in the background, a page at a time (learning.ts weighAll). A read under way may be one for an
+   * earlier revision: when it ends within the wait, one for `seen` follows it, in what is left of the wait.
    */
   const refreshExtras = async (seen: unknown): Promise<boolean> => {
     const at = `${String(seen)}@${dayOf(Date.now())}`;
-    if (extrasAt === at) return true;
-    const loading = loadExtras(at);
-    if (extrasAt === null) await loading;
-    else await Promise.race([loading, new Promise((resolve) => setTimeout(resolve, EXTRAS_WAIT_MS).unref())]);
+    const waitUntil = performance.now() + EXTRAS_WAIT_MS;
+    for (let reads = 0; extrasAt !== at && reads < 2; reads++) {
+      const loading = loadExtras(at);
+      if (extrasAt === null) {
+        await loading;
+        continue;
+      }
+      const left = waitUntil - performance.now();
+      const ended = await Promise.race([
+        loading.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), Math.max(0, left)).unref()),
+      ]);
+      if (!ended) break;
+    }
     return extrasAt === at;
   };
 

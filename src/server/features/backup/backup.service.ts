@@ -360,7 +360,8 @@ export async function restoreBackup(
       // counter goes on from the higher of the two, never back to a value a server may have known other content by.
       const restored = Number(await readSetting<number>(trx, 'content_revision')) || 0;
       await writeSetting(trx, 'content_revision', Math.max(restored, revisionBefore));
-      await touchContent(trx);
+      // The votes search learns from were replaced too, which `*` alone does not say.
+      await touchContent(trx, ['*', 'learned']);
       return previous;
     });
     // The replaced help centre's files that nothing restored uses.

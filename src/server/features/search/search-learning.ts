@@ -1,8 +1,8 @@
 import type { LearnedRow } from '../../../shared/api/synonyms.ts';
 import type { Language } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
-import { touchContent } from '../../revisions/revision.repository.ts';
-import { cutoffDay, factorOf, learningKey, TELL_AT, tallies, weigh } from '../../search/learning.ts';
+import { learnedScopes, touchContent } from '../../revisions/revision.repository.ts';
+import { cutoffDay, factorOf, learningKey, TELL_AT, weighAll } from '../../search/learning.ts';
 import { findArticle } from '../../content/content.repository.ts';
 import { countVotes, deleteVotes, insertVote, titlesOf } from '../../search/learning.repository.ts';
 import { dailyClientKey, dayOf } from '../../privacy/daily-key.ts';
@@ -10,7 +10,8 @@ import { dailyClientKey, dayOf } from '../../privacy/daily-key.ts';
 /**
  * Records that a visitor who searched `query` opened article `id`: their first choice for that query today counts,
  * once. Returns whether it was counted. When the article's votes for the query reach the next of TELL_AT, the
- * servers are told, so their suggestions and kept answers follow within the revision interval.
+ * servers are told, so their suggestions and kept answers follow within the revision interval: they read that
+ * query's votes again, and no other's.
  */
 export async function recordVote(
   db: Executor,
@@ -23,14 +24,15 @@ export async function recordVote(
   const voter = await dailyClientKey(db, vote.client, `search\n${key}`, now);
   const stored = await insertVote(db, { query_key: key, day: dayOf(now), voter, article_id: vote.id });
   if (!stored) return false;
-  if (TELL_AT.has(await countVotes(db, key, vote.id, cutoffDay(now)))) await touchContent(db, ['search']);
+  if (TELL_AT.has(await countVotes(db, key, vote.id, cutoffDay(now))))
+    await touchContent(db, learnedScopes(key));
   return true;
 }
 
 /** What was learned, for the team: each query's chosen articles with their weighed votes, strongest first. */
 export async function listLearned(db: Executor, limit: number, now = Date.now()): Promise<LearnedRow[]> {
   const rows: Omit<LearnedRow, 'title'>[] = [];
-  for (const [key, articles] of weigh(await tallies(db, now), now)) {
+  for (const [key, articles] of await weighAll(db, now)) {
     for (const [id, weight] of articles) {
       rows.push({
         query: key,
@@ -48,6 +50,6 @@ export async function listLearned(db: Executor, limit: number, now = Date.now())
 /** Forgets what was learned, for one query key or all, and tells the servers. Returns the votes deleted. */
 export async function resetLearned(db: Executor, queryKey?: string): Promise<number> {
   const deleted = await deleteVotes(db, queryKey);
-  await touchContent(db, ['search']);
+  await touchContent(db, learnedScopes(queryKey));
   return deleted;
 }
