@@ -473,7 +473,12 @@ export function NewIssuePage() {
           onChange={set('message')}
           error={errors.message ?? errors.description}
         />
-        <RequestSuggestions message={values.message} onOpen={suggestions.onOpen} headingLevel={2} />
+        <RequestSuggestions
+          id="suggestions"
+          message={values.message}
+          onOpen={suggestions.onOpen}
+          headingLevel={2}
+        />
         <FilePicker
           id="files"
           files={files}

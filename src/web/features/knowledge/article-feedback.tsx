@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { FeedbackBody } from '../../../shared/api/feedback.ts';
 import { AUTH_HEADER } from '../../../shared/constants.ts';
 import { FEEDBACK_COMMENT_MAX, reasonsFor, type FeedbackReason } from '../../../shared/feedback.ts';
@@ -37,7 +37,8 @@ function sendFeedback(articleId: number, body: FeedbackBody) {
  */
 export function ArticleFeedback({ articleId }: { articleId: number }) {
   const { t } = useI18n();
-  const id = useId();
+  // Not `useId`: the server's React and the browser's Preact would give different ids. One article, one feedback.
+  const id = `feedback-${articleId}`;
   const [stage, setStage] = useState<Stage>({ step: 'ask' });
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);

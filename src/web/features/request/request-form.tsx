@@ -231,6 +231,7 @@ export default function RequestForm({
           {fieldError('description')}
         </div>
         <RequestSuggestions
+          id={`${formId}-suggestions`}
           message={values.description}
           excludeId={instruction.id}
           onOpen={suggestions.onOpen}
