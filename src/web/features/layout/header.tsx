@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { href } from '../../../shared/paths.ts';
 import { Link, useLocation } from 'react-router';
 import type { Branding } from '../../../shared/api/settings.ts';
@@ -47,7 +47,9 @@ export function Header({
   const [menuOpen, setMenuOpen] = useState(false);
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
-  useEffect(() => {
+  // In the commit that opens or closes the menu, not a frame later: Preact runs passive effects after paint, where
+  // React runs them at once after a click.
+  useLayoutEffect(() => {
     document.body.classList.toggle('menu-open', menuOpen);
     if (!menuOpen) return;
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setMenuOpen(false);
