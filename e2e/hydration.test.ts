@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/server/accounts/accounts.service.ts';
+import { updateBranding } from '../src/server/settings/branding.ts';
 import { SESSION_COOKIE } from '../src/shared/constants.ts';
 import { gotoHydrated, launchBrowser, openPage } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
@@ -18,22 +19,27 @@ const CUSTOMER = { email: 'hana@example.com', name: 'Hana Hydrate', password: 'l
 
 /**
  * The public page types. `waits` names what a page rightly changes after hydration, which the server cannot know:
- * there, only the hydrated page and the page the browser renders alone are compared.
+ * there, only the hydrated page and the page the browser renders alone are compared, once both show `until`.
  */
 interface PageCase {
   path: string;
+  /** On a second server whose site language is Russian (the portal's pages are in the site's language). */
+  russianSite?: boolean;
   signedIn?: boolean;
   notFound?: boolean;
-  waits?: string;
+  waits?: { why: string; until: string };
 }
 
 let server: RunningServer;
+let russian: RunningServer;
 let browser: Browser;
 let session: string;
 const cases: Record<string, PageCase> = {};
 
 beforeAll(async () => {
   server = await startServer();
+  russian = await startServer();
+  await updateBranding(russian.ctx.db, { lang: 'ru' });
   browser = await launchBrowser();
   await createUser(server.ctx.db, server.ctx.passwords, { ...CUSTOMER, role: 'customer' });
   const login = await fetch(`${server.url}/api/auth/login`, {
@@ -45,7 +51,12 @@ beforeAll(async () => {
   const get = async (path: string) => (await fetch(`${server.url}${path}`)).json();
   const article = (await get('/api/knowledge/instruction')).items[0];
   const category = (await get('/api/knowledge/category')).items[0];
-  const signedOut = 'a page for signed-in visitors waits for the token in storage to be checked';
+  // The request form can be sent once its captcha is solved in the browser.
+  const formReady = '.portal-form button[type="submit"]:not([disabled])';
+  const signedOut = {
+    why: 'the page waits for the token in storage to be checked, then solves its captcha',
+    until: formReady,
+  };
   Object.assign(cases, {
     home: { path: '/knowledge/' },
     category: { path: `/knowledge/category/${category.id}` },
@@ -58,10 +69,15 @@ beforeAll(async () => {
     'portal new request, signed in': {
       path: '/issues/create',
       signedIn: true,
-      waits: "the form fills in the account's name and solves its captcha once hydrated",
+      waits: {
+        why: "the form fills in the account's name and solves its captcha once hydrated",
+        until: formReady,
+      },
     },
     'portal requests, signed in': { path: '/issues', signedIn: true },
     'portal profile, signed in': { path: '/user/profile', signedIn: true },
+    'home, site in Russian': { path: '/knowledge/', russianSite: true },
+    'portal sign-in, site in Russian': { path: '/login', russianSite: true },
     'not found': { path: '/knowledge/no/such/page', notFound: true },
     'standalone not found': { path: '/knowledge/notFound', notFound: true },
   } satisfies Record<string, PageCase>);
@@ -70,6 +86,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await russian?.close();
 });
 
 /**
@@ -115,9 +132,15 @@ function canonicalDom(): string {
 
 /**
  * Opens the page with an init script that, once the HTML is parsed and before the module scripts run (the document
- * turns `interactive` first), keeps the server's DOM as text and, when `empty`, removes it from the root.
+ * turns `interactive` first), keeps the server's DOM as text and, when `empty`, removes it from the root; then waits
+ * for hydration (and for `until`, when given).
  */
-async function load(page: Page, url: string, empty: boolean): Promise<{ server: string; browser: string }> {
+async function load(
+  page: Page,
+  url: string,
+  empty: boolean,
+  until?: string,
+): Promise<{ server: string; browser: string }> {
   // As source text, not a function made from a string in the page: the page's Content-Security-Policy allows no eval.
   await page.addInitScript({
     content: `(() => {
@@ -131,6 +154,7 @@ async function load(page: Page, url: string, empty: boolean): Promise<{ server: 
     })();`,
   });
   await gotoHydrated(page, url);
+  if (until) await page.waitForSelector(until);
   // Effects the first render scheduled have run by the next frame and the task after it.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
   return page.evaluate(() => {
@@ -152,6 +176,8 @@ describe('hydration', () => {
     'portal new request, signed in',
     'portal requests, signed in',
     'portal profile, signed in',
+    'home, site in Russian',
+    'portal sign-in, site in Russian',
     'not found',
     'standalone not found',
   ];
@@ -160,7 +186,8 @@ describe('hydration', () => {
     const probe = await openPage(browser);
     if (page.signedIn)
       await probe.context.addCookies([{ name: SESSION_COOKIE, value: session, url: server.url }]);
-    const dom = await load(probe.page, `${server.url}${page.path}`, empty);
+    const origin = (page.russianSite ? russian : server).url;
+    const dom = await load(probe.page, `${origin}${page.path}`, empty, page.waits?.until);
     // The not-found pages answer 404, which the browser reports for the document itself.
     const problems = probe.problems.filter(
       (problem) => !(page.notFound && problem.includes('status of 404 (Not Found)')),
