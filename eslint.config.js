@@ -7,6 +7,13 @@ const importBan = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
 
+/** What no browser code imports. */
+const WEB_IMPORT_BANS = [
+  { group: ['**/server/**', '**/cli/**'], message: 'The web client talks to the server over HTTP only.' },
+  { group: ['**/shared/api/**'], allowTypeImports: true, message: 'Import only types from shared/api.' },
+  { group: ['typebox', 'typebox/*'], message: 'The schema library stays out of the browser bundle.' },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'coverage'] },
   js.configs.recommended,
@@ -80,30 +87,31 @@ export default tseslint.config(
     ),
   },
   // The browser bundle must not pull in the schema library: values come from shared/constants and shared/paths.
+  // The public site's pages are rendered by React on the server and hydrated by Preact in the browser, whose
+  // `useId`s differ from React's: its ids are its own (docs/decisions.md, "First-load JavaScript").
   {
     files: ['src/web/**'],
+    ignores: ['src/web/admin/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
+          patterns: WEB_IMPORT_BANS,
+          paths: [
             {
-              group: ['**/server/**', '**/cli/**'],
-              message: 'The web client talks to the server over HTTP only.',
-            },
-            {
-              group: ['**/shared/api/**'],
-              allowTypeImports: true,
-              message: 'Import only types from shared/api.',
-            },
-            {
-              group: ['typebox', 'typebox/*'],
-              message: 'The schema library stays out of the browser bundle.',
+              name: 'react',
+              importNames: ['useId'],
+              message:
+                "React's and Preact's useId differ: give the element an id of its own (a prop, the page's).",
             },
           ],
         },
       ],
     },
+  },
+  {
+    files: ['src/web/admin/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: WEB_IMPORT_BANS }] },
   },
   // SQL lives in repositories (`*.repository.ts`) and in the database layer (db/, the database file store); services,
   // routes and the import and export call repository functions that take `db` or a transaction. Tests may query.

@@ -30,8 +30,33 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The public site's browser build runs on Preact's React-compatible layer, a third of React's size; the server still
+ * renders with React and the admin app stays on React (docs/decisions.md, "First-load JavaScript"). Vite has no alias
+ * per environment, so this resolves React's entry points to Preact's in the public build only.
+ */
+const PREACT_FOR_REACT: Record<string, string> = {
+  react: 'preact/compat',
+  'react-dom': 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react/jsx-runtime': 'preact/compat/jsx-runtime',
+  'react/jsx-dev-runtime': 'preact/compat/jsx-dev-runtime',
+};
+
+function preactInPublicBrowser(): Plugin {
+  return {
+    name: 'signpost-preact-in-public-browser',
+    enforce: 'pre',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    resolveId(source, importer, options) {
+      const target = PREACT_FOR_REACT[source];
+      return target ? this.resolve(target, importer, { ...options, skipSelf: true }) : null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [preactInPublicBrowser(), react(), precompress()],
   publicDir: false,
   build: {
     outDir: OUT_DIR,
@@ -44,7 +69,18 @@ export default defineConfig({
   // The admin app is a second, separate build into the same folder: sharing chunks with the public entry would
   // reshape the public site's JavaScript, so each keeps its own bundle and manifest (see docs/decisions.md).
   environments: {
-    client: {},
+    client: {
+      build: {
+        rollupOptions: {
+          input: 'src/web/entry-client.tsx',
+          onwarn(warning, warn) {
+            // React Router looks `useOptimistic` up on React and does without it when it is missing, as in Preact.
+            if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) return;
+            warn(warning);
+          },
+        },
+      },
+    },
     admin: {
       consumer: 'client',
       build: {

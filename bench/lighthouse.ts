@@ -1,7 +1,8 @@
 /**
- * Lighthouse (mobile preset) on the home, a category, an article and the search page of a production build, served
- * by the real server with the demo content. Prints the four category scores and the JavaScript transferred.
- * Targets: performance ≥ 0.95; accessibility, best practices and SEO 1.00; ≤ 100 KB compressed JS on an article.
+ * Lighthouse (mobile preset) on the home, a category, an article, the search page and the portal's sign-in page of a
+ * production build, served by the real server with the demo content. Prints the four category scores and the
+ * JavaScript transferred. Targets: performance ≥ 0.95; accessibility, best practices and SEO 1.00; ≤ 60 KB compressed
+ * JS on every page.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -22,7 +23,10 @@ const pages = {
   category: `/knowledge/category/${category.id}`,
   article: `/knowledge/instruction/${articles[0].id}`,
   search: '/knowledge/search?query=heating',
+  'portal sign-in': '/login',
 };
+
+const NOT_INDEXED = ['search', 'portal sign-in'];
 
 const chrome = await chromeLauncher.launch({
   chromePath: CHROMIUM,
@@ -53,8 +57,9 @@ try {
     const failed = Object.values(audits)
       .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
       .map((a) => a.id)
-      // The search results ask not to be indexed (noindex, and robots.txt), as they should: not a failure.
-      .filter((id) => !(name === 'search' && id === 'is-crawlable'));
+      // The search results and the portal's pages ask not to be indexed (noindex, and robots.txt), as they should:
+      // not a failure.
+      .filter((id) => !(NOT_INDEXED.includes(name) && id === 'is-crawlable'));
     rows.push([
       name,
       (scores.performance?.score ?? 0).toFixed(2),
@@ -89,5 +94,9 @@ const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] 
 const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
 console.log(line(header));
 for (const row of rows) console.log(line(row));
-console.log('targets: performance >= 0.95; accessibility, best-practices, seo = 1.00; article JS <= 100 KB');
-console.log('the search page asks not to be indexed, so its SEO score leaves out is-crawlable by design');
+console.log(
+  'targets: performance >= 0.95; accessibility, best-practices, seo = 1.00; JS <= 60 KB on every page',
+);
+console.log(
+  'the search and portal pages ask not to be indexed, so their SEO score leaves out is-crawlable by design',
+);

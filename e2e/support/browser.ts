@@ -32,7 +32,10 @@ export async function launchBrowser(): Promise<Browser> {
 export interface PageProbe {
   page: Page;
   context: BrowserContext;
-  /** Console errors and warnings, hydration mismatches among them. */
+  /**
+   * Console errors and warnings. Preact, which hydrates the public site, reports no hydration mismatch:
+   * e2e/hydration.test.ts compares the server's DOM with the hydrated one instead.
+   */
   problems: string[];
 }
 
@@ -54,7 +57,7 @@ export async function openPage(
   return { page, context, problems };
 }
 
-/** Opens a page and waits until React has hydrated it, so typing and clicking reach the app. */
+/** Opens a page and waits until it has hydrated, so typing and clicking reach the app. */
 export async function gotoHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForSelector('html[data-hydrated]');

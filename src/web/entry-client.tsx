@@ -3,6 +3,8 @@ import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider, type HydrationState } from 'react-router';
 import { LANGUAGES, type Language } from '../shared/constants.ts';
 import { loadMessages } from './i18n/i18n.tsx';
+import { loadPortalTexts } from './portal/portal-languages.ts';
+import { PORTAL_ROUTE_ID } from './portal/portal-routes.tsx';
 import { routes } from './routes.tsx';
 import './styles/app.css';
 
@@ -19,8 +21,9 @@ const hydrationData: HydrationState | undefined = hydrationElement?.textContent
  * The matched pages' own code, before the router starts: the first render must be the page the server sent, not a
  * fallback. The server preloaded these chunks, so this waits on no new request.
  */
+const matches = matchRoutes(routes, window.location) ?? [];
+
 async function loadMatchedRoutes() {
-  const matches = matchRoutes(routes, window.location) ?? [];
   await Promise.all(
     matches.map(async ({ route }) => {
       if (typeof route.lazy !== 'function') return;
@@ -41,7 +44,12 @@ function pageLanguages(): Language[] {
   return LANGUAGES.filter((lang) => named.includes(lang));
 }
 
-await Promise.all([loadMatchedRoutes(), ...pageLanguages().map(loadMessages)]);
+// A portal page shows the portal's texts too, a chunk of each language of their own (also preloaded).
+const portalPage = matches.some(({ route }) => route.id === PORTAL_ROUTE_ID);
+await Promise.all([
+  loadMatchedRoutes(),
+  ...pageLanguages().flatMap((lang) => [loadMessages(lang), ...(portalPage ? [loadPortalTexts(lang)] : [])]),
+]);
 
 const router = createBrowserRouter(routes, { hydrationData });
 

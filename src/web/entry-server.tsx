@@ -17,6 +17,8 @@ import { BASE_PATH } from '../shared/paths.ts';
 import { pageLanguageOf } from '../shared/page-language.ts';
 import { inertJson } from '../shared/html.ts';
 import { ROUTE_CHUNKS, routes } from './routes.tsx';
+import { loadAllPortalTexts, portalTextsChunk } from './portal/portal-languages.ts';
+import { PORTAL_ROUTE_ID } from './portal/portal-routes.tsx';
 import { FONT_ICON_MARKER } from './components/font-icon.tsx';
 
 export type RenderResult =
@@ -66,7 +68,7 @@ export function hydrationJson(context: StaticHandlerContext): string {
 const handler = createStaticHandler(routes);
 
 // A page may be in any language, and its texts must be there when it renders.
-await loadAllMessages();
+await Promise.all([loadAllMessages(), loadAllPortalTexts()]);
 
 /** An element of ours with the icon-font marker (stored HTML keeps only the sanitiser's few content classes). */
 const FONT_ICON_USE = new RegExp(`<span class="${FONT_ICON_MARKER}[ "]`);
@@ -133,6 +135,10 @@ export async function render(
     chunks: [
       ...context.matches.flatMap((match) => ROUTE_CHUNKS[match.route.id] ?? []),
       ...new Set([lang, branding?.lang ?? 'en'].flatMap((language) => messagesChunk(language) ?? [])),
+      // A portal page's texts are in the site's language.
+      ...(context.matches.some((match) => match.route.id === PORTAL_ROUTE_ID)
+        ? [portalTextsChunk(branding?.lang ?? 'en') ?? []].flat()
+        : []),
     ],
   };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type DragEvent } from 'react';
 import { ISSUE_FILES_MAX, UPLOAD_FILE_MAX_BYTES } from '../../shared/constants.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import { sizeInKb } from '../lib/format.ts';
@@ -32,7 +32,9 @@ export function FilePicker({
   // After a removal, focus goes to the remove button now in its place (or the one before, or the picker).
   const focusAfterRemoval = useRef<number | null>(null);
 
-  useEffect(() => {
+  // In the commit that removed the button, so focus is never left on nothing (Preact runs passive effects a frame
+  // later, where React ran them at once after the click).
+  useLayoutEffect(() => {
     const index = focusAfterRemoval.current;
     if (index === null) return;
     focusAfterRemoval.current = null;

@@ -8,6 +8,7 @@ import { Footer } from '../features/layout/footer.tsx';
 import { Header } from '../features/layout/header.tsx';
 import { AuthProvider, useAuth } from '../features/layout/use-auth.tsx';
 import { I18nProvider, loadMessages, useI18n } from '../i18n/i18n.tsx';
+import { loadPortalTexts } from './portal-languages.ts';
 import { portalLinks } from '../lib/portal-links.ts';
 import { pageHead } from '../routes/head.ts';
 import { PageMain, useHydratedMarker } from '../routes/layout.tsx';
@@ -33,7 +34,7 @@ export async function portalLoader({ context }: LoaderFunctionArgs): Promise<Por
   ]);
   if (branding.status === 'rejected' || environments.status === 'rejected')
     throw new BundleError('bundleFailed');
-  await loadMessages(branding.value.lang);
+  await Promise.all([loadMessages(branding.value.lang), loadPortalTexts(branding.value.lang)]);
   return {
     branding: branding.value,
     environments: environments.value,

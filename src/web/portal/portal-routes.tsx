@@ -2,6 +2,9 @@ import type { RouteObject } from 'react-router';
 import { portalPagePaths, type PortalPagePath } from '../../shared/paths.ts';
 import { LayoutError, PageError } from '../routes/layout.tsx';
 
+/** The route of the portal's layout, whose loader has the portal's data; a page under it shows the portal's texts. */
+export const PORTAL_ROUTE_ID = 'portal';
+
 /** The chunk with the portal's layout, pages and texts (Vite's manifest key), which the server preloads. */
 export const PORTAL_CHUNK = 'src/web/portal/portal-pages.tsx';
 
@@ -19,7 +22,7 @@ const page = (path: PortalPagePath): RouteObject => ({
  */
 export const portalRoutes: RouteObject[] = [
   {
-    id: 'portal',
+    id: PORTAL_ROUTE_ID,
     lazy: async () => (await import('./portal-pages.tsx')).portalLayout,
     ErrorBoundary: LayoutError,
     shouldRevalidate: () => false,

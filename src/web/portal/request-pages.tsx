@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLoaderData, useParams, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import type { PagedList } from '../../shared/api/common.ts';
 import type { PortalTicket, PortalTicketSummary } from '../../shared/api/portal.ts';
@@ -397,8 +397,8 @@ export function NewIssuePage() {
   const sentNote = useRef<HTMLDivElement>(null);
   const captcha = useCaptcha(environments, failures);
   const suggestions = useOpenedSuggestions();
-  // The form is gone once sent: focus goes to what replaced it rather than to the page's start.
-  useEffect(() => {
+  // The form is gone once sent: focus goes to what replaced it rather than to the page's start, in the same commit.
+  useLayoutEffect(() => {
     if (sent) sentNote.current?.focus();
   }, [sent]);
   useEffect(() => {
@@ -473,7 +473,12 @@ export function NewIssuePage() {
           onChange={set('message')}
           error={errors.message ?? errors.description}
         />
-        <RequestSuggestions message={values.message} onOpen={suggestions.onOpen} headingLevel={2} />
+        <RequestSuggestions
+          id="suggestions"
+          message={values.message}
+          onOpen={suggestions.onOpen}
+          headingLevel={2}
+        />
         <FilePicker
           id="files"
           files={files}

@@ -45,7 +45,7 @@ function useDocumentTitle() {
   }, [lang]);
 }
 
-/** Marks the document once React has taken over, for tests and for styles that need JavaScript. */
+/** Marks the document once the browser has hydrated the page, for tests and for styles that need JavaScript. */
 export function useHydratedMarker() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';

@@ -3,6 +3,7 @@ import type { Language } from '../../shared/constants.ts';
 import { apiFrom } from '../api/api-context.ts';
 import { I18nProvider, loadMessages, useI18n } from '../i18n/i18n.tsx';
 import type { RouteHandle } from './head.ts';
+import { useHydratedMarker } from './layout.tsx';
 
 export async function standaloneLoader({
   context,
@@ -30,6 +31,7 @@ export function StandaloneNotFound() {
 
 function Body() {
   const { t } = useI18n();
+  useHydratedMarker();
   return (
     <main className="page standalone-not-found">
       <h1>{t('pageNotFound')}</h1>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { FeedbackBody } from '../../../shared/api/feedback.ts';
 import { AUTH_HEADER } from '../../../shared/constants.ts';
 import { FEEDBACK_COMMENT_MAX, reasonsFor, type FeedbackReason } from '../../../shared/feedback.ts';
@@ -37,7 +37,8 @@ function sendFeedback(articleId: number, body: FeedbackBody) {
  */
 export function ArticleFeedback({ articleId }: { articleId: number }) {
   const { t } = useI18n();
-  const id = useId();
+  // Not `useId`: the server's React and the browser's Preact would give different ids. One article, one feedback.
+  const id = `feedback-${articleId}`;
   const [stage, setStage] = useState<Stage>({ step: 'ask' });
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -50,8 +51,9 @@ export function ArticleFeedback({ articleId }: { articleId: number }) {
     if (answeredToday(articleId)) setStage({ step: 'done', detailed: false });
   }, [articleId]);
 
-  // The buttons that had focus are gone: the thanks takes it, so a keyboard or screen reader carries on from there.
-  useEffect(() => {
+  // The buttons that had focus are gone: the thanks takes it, so a keyboard or screen reader carries on from there,
+  // in the commit that removed them (a layout effect), never a frame with focus on nothing.
+  useLayoutEffect(() => {
     if (answeredHere.current) message.current?.focus();
   }, [stage.step]);
 

@@ -59,12 +59,10 @@ const longDate = (lang: string) => {
 function UpdatedOn({ iso }: { iso: string }) {
   const { t, lang } = useI18n();
   const date = longDate(lang).format(new Date(iso));
-  // The browser's own date names may differ from the server's in a letter: not worth re-rendering the page for.
-  return (
-    <time dateTime={iso} suppressHydrationWarning>
-      {t('updatedOn', { date })}
-    </time>
-  );
+  // The browser's own date names may differ from the server's in a letter: Preact, which hydrates the page, takes the
+  // browser's text without a word. No `suppressHydrationWarning`: Preact knows it not and would write it out as an
+  // attribute when it renders the article itself.
+  return <time dateTime={iso}>{t('updatedOn', { date })}</time>;
 }
 
 /** Under the title: when it last changed, how long it takes to read, and the spec's 'Copy URL'. */

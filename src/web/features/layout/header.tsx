@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { href } from '../../../shared/paths.ts';
 import { Link, useLocation } from 'react-router';
 import type { Branding } from '../../../shared/api/settings.ts';
@@ -9,6 +9,13 @@ import { LogoMark } from '../../components/logo-mark.tsx';
 import { SearchBox } from '../search/search-box.tsx';
 import { useAuth } from './use-auth.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';
+
+/**
+ * The narrow menu's id. Ids are our own, not `useId`'s: the server renders with React and the public site's browser
+ * build hydrates with Preact, whose `useId` gives other ids (see docs/decisions.md, "First-load JavaScript"). A page
+ * has one header.
+ */
+const MENU_ID = 'site-menu';
 
 /** What the header shows of the branding: the layout's, or the one being edited in the admin's preview. */
 export type HeaderBranding = Pick<
@@ -38,10 +45,11 @@ export function Header({
   const { user, exit } = useAuth();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
-  const menuId = useId();
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
-  useEffect(() => {
+  // In the commit that opens or closes the menu, not a frame later: Preact runs passive effects after paint, where
+  // React runs them at once after a click.
+  useLayoutEffect(() => {
     document.body.classList.toggle('menu-open', menuOpen);
     if (!menuOpen) return;
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setMenuOpen(false);
@@ -120,7 +128,7 @@ export function Header({
             type="button"
             className="burger"
             aria-expanded={menuOpen}
-            aria-controls={menuId}
+            aria-controls={MENU_ID}
             aria-label={menuOpen ? t('closeMenu') : t('menu')}
             onClick={() => setMenuOpen((open) => !open)}
           >
@@ -129,7 +137,7 @@ export function Header({
         )}
       </div>
       {hasMenu && (
-        <nav id={menuId} className="nav-narrow" hidden={!menuOpen} aria-label={t('menu')}>
+        <nav id={MENU_ID} className="nav-narrow" hidden={!menuOpen} aria-label={t('menu')}>
           <ul>
             <li>
               <Link className="nav-link" to={localHref(href.home())}>

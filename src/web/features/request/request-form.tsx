@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
 import { SENT_STATE_MS } from '../../../shared/constants.ts';
@@ -102,8 +102,9 @@ export default function RequestForm({
     const timer = setTimeout(() => setStatus('idle'), SENT_STATE_MS);
     return () => clearTimeout(timer);
   }, [status]);
-  // The note is where the visitor's eyes and focus go once sent: the button they pressed is disabled.
-  useEffect(() => {
+  // The note is where the visitor's eyes and focus go once sent: the button they pressed is disabled. In the commit
+  // that shows it (a layout effect), not a frame later.
+  useLayoutEffect(() => {
     if (!sent) return;
     sentNote.current?.focus();
     sentNote.current?.scrollIntoView({ block: 'nearest' });
@@ -231,6 +232,7 @@ export default function RequestForm({
           {fieldError('description')}
         </div>
         <RequestSuggestions
+          id={`${formId}-suggestions`}
           message={values.description}
           excludeId={instruction.id}
           onOpen={suggestions.onOpen}

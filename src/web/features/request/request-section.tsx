@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { useI18n } from '../../i18n/i18n.tsx';
@@ -10,7 +10,8 @@ const RequestForm = lazy(() => import('./request-form.tsx'));
 /** The article's "make request" button, which expands into the support-request form. */
 export function RequestSection({ instruction, trail }: { instruction: Instruction; trail: TrailStep[] }) {
   const { t } = useI18n();
-  const formId = useId();
+  // Not `useId`: the server's React and the browser's Preact would give different ids. One article, one form.
+  const formId = `request-${instruction.id}`;
   const [open, setOpen] = useState(false);
   return (
     <section className="request" aria-labelledby={`${formId}-title`}>

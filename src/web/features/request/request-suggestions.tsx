@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SearchEvent, Suggestion } from '../../../shared/api/search.ts';
 import { OPENED_SUGGESTIONS_MAX, SEARCH_TEXT_MAX } from '../../../shared/constants.ts';
 import { href } from '../../../shared/paths.ts';
@@ -65,11 +65,17 @@ export function useOpenedSuggestions() {
  * The count is announced politely; focus stays where the visitor types.
  */
 export function RequestSuggestions({
+  id,
   message,
   excludeId,
   onOpen,
   headingLevel = 3,
 }: {
+  /**
+   * The list's heading's id, unique on the page: given, not `useId`'s, which differs between the server's React and
+   * the browser's Preact.
+   */
+  id: string;
   message: string;
   /** The article the form is on: it is not suggested to its own reader. */
   excludeId?: number;
@@ -77,7 +83,7 @@ export function RequestSuggestions({
   headingLevel?: 2 | 3;
 }) {
   const { t, lang, pageLang, localHref } = useI18n();
-  const headingId = useId();
+  const headingId = `${id}-title`;
   const query = useDebouncedValue(suggestionQuery(message), REQUEST_SUGGESTIONS_DEBOUNCE_MS);
   const [items, setItems] = useState<Suggestion[]>([]);
 

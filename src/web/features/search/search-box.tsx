@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { href, isHomePath } from '../../../shared/paths.ts';
 import { useLocation, useNavigate } from 'react-router';
 import type { Suggestion } from '../../../shared/api/search.ts';
@@ -12,6 +12,13 @@ import { reportSearch } from './search-events.ts';
 type Status = 'idle' | 'loading' | 'done' | 'error';
 
 /**
+ * Ids of our own, the same from either renderer (the server's React and the browser's Preact give different `useId`s):
+ * a page has one search box, in its header.
+ */
+const LIST_ID = 'site-search';
+const HINT_ID = 'site-search-hint';
+
+/**
  * The search field: an ARIA 1.2 combobox. Typing saves the query and, after a pause, lists matching articles;
  * arrows move through them, Enter opens the chosen one or the search page, Escape or a click elsewhere closes.
  */
@@ -19,8 +26,6 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
   const { t, lang, pageLang, localHref } = useI18n();
   const navigate = useNavigate();
   const location = useLocation();
-  const listId = useId();
-  const hintId = useId();
   const [text, setText] = useState(initialQuery);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -126,7 +131,7 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
   };
 
   const expanded = open && text.trim().length > 0;
-  const optionId = (index: number) => `${listId}-option-${index}`;
+  const optionId = (index: number) => `${LIST_ID}-option-${index}`;
   const announcement =
     status === 'loading'
       ? t('searching')
@@ -148,11 +153,11 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
           submit();
         }}
       >
-        <label className="visually-hidden" htmlFor={`${listId}-input`}>
+        <label className="visually-hidden" htmlFor={`${LIST_ID}-input`}>
           {t('searchLabel')}
         </label>
         <input
-          id={`${listId}-input`}
+          id={`${LIST_ID}-input`}
           className="search-input"
           type="search"
           name="query"
@@ -162,8 +167,8 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
           placeholder={t('searchPlaceholder')}
           aria-autocomplete="list"
           aria-expanded={expanded}
-          aria-controls={listId}
-          aria-describedby={prompt ? hintId : undefined}
+          aria-controls={LIST_ID}
+          aria-describedby={prompt ? HINT_ID : undefined}
           aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
           value={text}
           onChange={(event) => change(event.target.value)}
@@ -177,7 +182,7 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
         )}
       </form>
       {prompt && (
-        <p id={hintId} className="search-prompt" role="alert">
+        <p id={HINT_ID} className="search-prompt" role="alert">
           {t('enterRequest')}
         </p>
       )}
@@ -185,7 +190,7 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
         {expanded ? announcement : ''}
       </div>
       <div className="search-dropdown" hidden={!expanded}>
-        <ul id={listId} role="listbox" aria-label={t('searchLabel')}>
+        <ul id={LIST_ID} role="listbox" aria-label={t('searchLabel')}>
           {items.map((item, index) => (
             <li
               key={item.id}
