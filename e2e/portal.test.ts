@@ -323,6 +323,8 @@ describe('the customer portal', () => {
 
       await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
       await page.waitForURL(/\/login\?from=knowledge_base$/);
+      // A page of its own (the portal may be another site): filled in once its scripts run.
+      await page.waitForSelector('html[data-hydrated]');
       await page.getByLabel('Email').fill(member.email);
       await page.getByLabel('Password').fill(member.password);
       await page.getByRole('button', { name: 'Sign in' }).click();

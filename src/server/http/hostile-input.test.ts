@@ -210,6 +210,30 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   'GET /issues/create': { input: () => ({}) },
   'GET /issues/:id': { input: (fx) => ({ params: { id: fx.ticketId } }) },
   'GET /user/profile': { input: () => ({}) },
+  // A portal form sent before its page's scripts ran comes back to its page, whatever it carries.
+  'POST /login': { accept: [303], input: () => ({ body: { email: 'a@example.com', password: 'x' } }) },
+  'POST /signup': { accept: [303], input: () => ({ body: { email: 'a@example.com', password: 'x' } }) },
+  'POST /forgot-password': {
+    accept: [303],
+    input: () => ({ body: { email: 'a@example.com', password: 'x' } }),
+  },
+  'POST /request-link': { accept: [303], input: () => ({ body: { email: 'a@example.com', password: 'x' } }) },
+  'POST /new-password': { accept: [303], input: () => ({ body: { email: 'a@example.com', password: 'x' } }) },
+  'POST /accept-invite': {
+    accept: [303],
+    input: () => ({ body: { email: 'a@example.com', password: 'x' } }),
+  },
+  'POST /verify-email': { accept: [303], input: () => ({ body: { email: 'a@example.com', password: 'x' } }) },
+  'POST /issues': { accept: [303], input: () => ({ body: { email: 'a@example.com', password: 'x' } }) },
+  'POST /issues/create': {
+    accept: [303],
+    input: () => ({ body: { email: 'a@example.com', password: 'x' } }),
+  },
+  'POST /user/profile': { accept: [303], input: () => ({ body: { email: 'a@example.com', password: 'x' } }) },
+  'POST /issues/:id': {
+    accept: [303],
+    input: (fx) => ({ params: { id: fx.ticketId }, body: { message: 'x' } }),
+  },
   'GET /knowledge': { input: () => ({}) },
   'GET /knowledge/*': [
     { label: 'home', input: () => ({ params: { '*': '' } }) },

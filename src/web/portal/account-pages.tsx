@@ -52,14 +52,9 @@ export function LoginPage() {
   const { user, signedIn } = useAuth();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const back = useRef<string>(href.portalIssues());
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { errors, busy, send, complete } = usePortalForm();
-  useEffect(() => {
-    // From the help centre's sign-in link (from=knowledge_base): back to the page it was on.
-    if (params.get('from') === 'knowledge_base') back.current = knowledgeReferrer();
-  }, [params]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -67,7 +62,8 @@ export function LoginPage() {
     await send(
       async () => {
         signedIn(await call('login', { body: { email: email.trim(), password } }));
-        navigate(back.current);
+        // From the help centre's sign-in link (from=knowledge_base): back to the page it was on.
+        navigate(params.get('from') === 'knowledge_base' ? knowledgeReferrer() : href.portalIssues());
       },
       (error) =>
         error instanceof ApiRequestError && error.status === 401
@@ -85,7 +81,7 @@ export function LoginPage() {
     );
   return (
     <Panel title={p('signInTitle')}>
-      <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="portal-form" method="post" noValidate onSubmit={(event) => void submit(event)}>
         <EmailField value={email} onChange={setEmail} error={errors.email} />
         <PasswordField
           id="password"
@@ -162,7 +158,7 @@ export function SignUpPage() {
   const domains = environments.accounts.signup_domains;
   return (
     <Panel title={p('signUpTitle')}>
-      <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="portal-form" method="post" noValidate onSubmit={(event) => void submit(event)}>
         <TextField
           id="name"
           label={t('nameLabel')}
@@ -240,7 +236,7 @@ function MailLinkPage({
   return (
     <Panel title={title}>
       <p>{intro}</p>
-      <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="portal-form" method="post" noValidate onSubmit={(event) => void submit(event)}>
         <EmailField value={email} onChange={setEmail} error={errors.email} />
         <CaptchaSubmit captcha={captcha} errors={errors} busy={busy}>
           {p('sendLink')}
@@ -326,7 +322,7 @@ function ChoosePasswordForm({
       ) : (
         <>
           {intro}
-          <form className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+          <form className="portal-form" method="post" noValidate onSubmit={(event) => void submit(event)}>
             <PasswordField
               id="password"
               label={label}

@@ -41,7 +41,7 @@ function ProfileForm({
   children: ReactNode;
 }) {
   return (
-    <form className="portal-form" noValidate onSubmit={(event) => void form.run(event, action)}>
+    <form className="portal-form" method="post" noValidate onSubmit={(event) => void form.run(event, action)}>
       {children}
       <FormError message={form.errors.form} />
       <button type="submit" className="button" disabled={form.busy}>
@@ -205,6 +205,7 @@ function Profile({ user }: { user: AuthUser }) {
           <p>{p('deleteText')}</p>
           <form
             className="portal-form"
+            method="post"
             noValidate
             onSubmit={(event) =>
               void deleteForm.run(event, async () => {

@@ -336,7 +336,13 @@ function Thread({
       {ticket.status === 'closed' ? (
         <p className="banner">{p('closedNote')}</p>
       ) : (
-        <form ref={form} className="portal-form" noValidate onSubmit={(event) => void reply(event)}>
+        <form
+          ref={form}
+          className="portal-form"
+          method="post"
+          noValidate
+          onSubmit={(event) => void reply(event)}
+        >
           <TextField
             id="reply"
             label={p('replyLabel')}
@@ -442,7 +448,13 @@ export function NewIssuePage() {
   if (!checked) return <PageLoading />;
   return (
     <Panel title={p('createTitle')}>
-      <form ref={form} className="portal-form" noValidate onSubmit={(event) => void submit(event)}>
+      <form
+        ref={form}
+        className="portal-form"
+        method="post"
+        noValidate
+        onSubmit={(event) => void submit(event)}
+      >
         <div className="field-row">
           <TextField
             id="name"

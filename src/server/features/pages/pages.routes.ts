@@ -122,7 +122,25 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
   app.get('/', async (_request, reply) => reply.redirect(`${BASE_PATH}/`, 302));
   app.get(BASE_PATH, async (request, reply) => handlePage(request, reply));
   app.get(`${BASE_PATH}/*`, async (request, reply) => handlePage(request, reply));
-  if (options.portal)
+  if (options.portal) {
     for (const path of portalPagePaths)
       app.get(path, async (request, reply) => handlePage(request, reply, true));
+    void app.register(registerPortalFormReturns);
+  }
+}
+
+/**
+ * The portal's forms post (method="post"), so one sent by the browser itself, before the page's scripts ran, never
+ * puts its fields (a password) in the address, the history or a log as a GET's query would. Such a post is not read:
+ * it comes back to its page (303), whose scripts then send the form as the page does. Its own scope, so only these
+ * routes take any body without parsing it.
+ */
+async function registerPortalFormReturns(scope: FastifyInstance): Promise<void> {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', (_request, payload, done) => {
+    payload.resume();
+    done(null);
+  });
+  for (const path of portalPagePaths)
+    scope.post(path, async (request, reply) => reply.redirect(request.url, 303));
 }

@@ -122,6 +122,35 @@ describe.each(testDialects())("a signed-in visitor's pages and calls on %s", (di
     );
   });
 
+  it('keeps a form sent before its page runs out of the address: the forms post, and a post comes back to the page', async () => {
+    // Sent by the browser itself before the scripts ran, a form's fields (a password) would otherwise land in the
+    // address, the history and the logs as a GET's query.
+    const page = await t.app.inject('/login?from=knowledge_base');
+    // The search box's form is a GET on purpose: its query is the results page's shareable address.
+    const forms = (page.body.match(/<form\b[^>]*>/g) ?? []).filter((form) => !form.includes('role="search"'));
+    expect(forms.length).toBeGreaterThan(0);
+    for (const form of forms) expect(form).toMatch(/\bmethod="post"/);
+    for (const url of ['/login?from=knowledge_base', '/signup', '/issues/create']) {
+      const sent = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'email=zelda%40example.com&password=secret',
+      });
+      expect(sent.statusCode, url).toBe(303);
+      expect(sent.headers.location, url).toBe(url);
+      expect(sent.body, url).not.toContain('secret');
+    }
+    // Whatever it carries, however it is sent.
+    const odd = await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x--',
+    });
+    expect(odd.statusCode).toBe(303);
+  });
+
   it('answers their own calls by the cookie on reads, never on writes', async () => {
     const me = await t.app.inject({ url: '/api/user/me', headers: { cookie } });
     expect(me.statusCode).toBe(200);
