@@ -13,12 +13,15 @@ function randomFrom(seed: number): () => number {
 }
 
 describe('postings', () => {
-  it('behave as a Map of document to frequency, also when removed from while walked', () => {
+  it.each([
+    ['', 1],
+    [', made wide by an id past 24 bits', 2 ** 24 - 3_000],
+  ])('behave as a Map of document to frequency, also when removed from while walked%s', (_, firstId) => {
     const random = randomFrom(7);
     const postings = new Postings();
     const map = new Map<number, number>();
     // As MiniSearch's short ids, a new document's id is above every id used before.
-    let nextId = 1;
+    let nextId = firstId;
     const some = () => [...map.keys()][Math.floor(random() * map.size)] ?? nextId;
     for (let step = 0; step < 5_000; step++) {
       const choice = random();
@@ -81,6 +84,24 @@ describe('postings', () => {
     expect(postings.size).toBe(39);
     expect(postings.get(143)).toBe(72);
     expect(postings.get(141)).toBeUndefined();
+  });
+
+  it('keep what a narrow cell cannot hold: a frequency of 256 or 0', () => {
+    const postings = Postings.from([
+      [1, 1],
+      [2, 255],
+      [3, 7],
+    ]);
+    postings.delete(3);
+    postings.set(2, 256).set(4, 0).set(5, 1);
+    expect([...postings]).toEqual([
+      [1, 1],
+      [2, 256],
+      [4, 0],
+      [5, 1],
+    ]);
+    expect(postings.has(3)).toBe(false);
+    expect([...Postings.decode(postings.encode())]).toEqual([...postings]);
   });
 
   it('refuse what a typed array cannot hold, and bytes that are not theirs', () => {

@@ -1,10 +1,17 @@
 /**
  * MiniSearch keeps, for every term, a `Map` from field to a `Map` from document to the term's frequency there: about
  * 50 bytes a posting, most of the index's heap (77 of 93 MB at 10,000 articles). These classes stand in for both
- * maps with the same behaviour where MiniSearch uses them, a posting being two 32-bit integers in one typed array.
+ * maps with the same behaviour where MiniSearch uses them, a posting being 4 bytes of a typed array (8 past 16
+ * million documents added, or for a word 256 times in one field).
  */
 
-/** The frequency of a removed pair (MiniSearch's frequencies count occurrences, far below it). */
+/**
+ * A narrow list keeps a pair in one 32-bit cell, the document id's 24 bits then the frequency's 8, 0 marking a removed
+ * pair; a list that meets a larger id or frequency is made wide, a pair in two cells.
+ */
+const NARROW_DOCUMENTS = 2 ** 24;
+const NARROW_FREQUENCIES = 2 ** 8;
+/** The frequency of a removed pair in a wide list (MiniSearch's frequencies count occurrences, far below it). */
 const REMOVED = 0xffff_ffff;
 /** Pairs a new list has room for: most terms are in a few documents. */
 const FIRST_ROOM = 2;
@@ -17,16 +24,18 @@ const FIRST_ROOM = 2;
  * A removed pair is marked and dropped once they are half of the list, so removing from a long list stays cheap.
  */
 export class Postings {
-  /** [document, frequency] pairs by document id, then unused room. */
-  private pairs: Uint32Array;
-  /** Pairs in `pairs`, removed ones included. */
+  /** The pairs by document id (see NARROW_DOCUMENTS), then unused room. */
+  private cells: Uint32Array;
+  private wide: boolean;
+  /** Pairs in `cells`, removed ones included. */
   private used = 0;
   private removed = 0;
   /** The pair last looked at: MiniSearch reads a document's frequency right after reaching it in `keys()`. */
   private hint = 0;
 
-  constructor(room = FIRST_ROOM) {
-    this.pairs = new Uint32Array(2 * Math.max(1, room));
+  constructor(room = FIRST_ROOM, wide = false) {
+    this.wide = wide;
+    this.cells = new Uint32Array((wide ? 2 : 1) * Math.max(1, room));
   }
 
   /** A copy of a map of document to frequency (MiniSearch makes one for a term new to a field). */
@@ -42,9 +51,7 @@ export class Postings {
 
   get(document: number): number | undefined {
     const at = this.find(document);
-    if (at < 0) return undefined;
-    const frequency = this.pairs[2 * at + 1] as number;
-    return frequency === REMOVED ? undefined : frequency;
+    return at < 0 || this.isRemoved(at) ? undefined : this.frequencyAt(at);
   }
 
   has(document: number): boolean {
@@ -56,18 +63,20 @@ export class Postings {
       throw new RangeError(
         `a posting holds 32-bit document ids and frequencies, not ${document}: ${frequency}`,
       );
+    if (!this.wide && !(document < NARROW_DOCUMENTS && frequency > 0 && frequency < NARROW_FREQUENCIES))
+      this.widen();
     const at = this.find(document);
     if (at >= 0) {
-      if (this.pairs[2 * at + 1] === REMOVED) this.removed--;
-      this.pairs[2 * at + 1] = frequency;
+      if (this.isRemoved(at)) this.removed--;
+      this.write(at, document, frequency);
       return this;
     }
     const to = -at - 1;
-    if (2 * (this.used + 1) > this.pairs.length) this.grow();
+    if (this.used === this.room) this.grow();
     // MiniSearch only appends (its short ids grow); an earlier id goes in its place to keep the pairs sorted.
-    if (to < this.used) this.pairs.copyWithin(2 * to + 2, 2 * to, 2 * this.used);
-    this.pairs[2 * to] = document;
-    this.pairs[2 * to + 1] = frequency;
+    const width = this.wide ? 2 : 1;
+    if (to < this.used) this.cells.copyWithin(width * (to + 1), width * to, width * this.used);
+    this.write(to, document, frequency);
     this.used++;
     this.hint = to;
     return this;
@@ -75,10 +84,11 @@ export class Postings {
 
   delete(document: number): boolean {
     const at = this.find(document);
-    if (at < 0 || this.pairs[2 * at + 1] === REMOVED) return false;
-    this.pairs[2 * at + 1] = REMOVED;
+    if (at < 0 || this.isRemoved(at)) return false;
+    if (this.wide) this.cells[2 * at + 1] = REMOVED;
+    else this.cells[at] = (this.cells[at] as number) - ((this.cells[at] as number) & 0xff);
     this.removed++;
-    while (this.used > 0 && this.pairs[2 * this.used - 1] === REMOVED) {
+    while (this.used > 0 && this.isRemoved(this.used - 1)) {
       this.used--;
       this.removed--;
     }
@@ -87,7 +97,8 @@ export class Postings {
   }
 
   clear(): void {
-    this.pairs = new Uint32Array(2 * FIRST_ROOM);
+    this.cells = new Uint32Array(FIRST_ROOM);
+    this.wide = false;
     this.used = 0;
     this.removed = 0;
     this.hint = 0;
@@ -115,18 +126,17 @@ export class Postings {
 
   /**
    * The live pairs as bytes, for a snapshot: their count, then each document as the difference from the one before
-   * and its frequency, each a LEB128 varint (about 2 bytes a posting, against 8 in memory).
+   * and its frequency, each a LEB128 varint (about 2 bytes a posting, against 4 or 8 in memory).
    */
   encode(): Uint8Array {
     const bytes = new Uint8Array(5 + 10 * this.size);
     let at = writeVarint(bytes, 0, this.size);
     let previous = 0;
     for (let pair = 0; pair < this.used; pair++) {
-      const frequency = this.pairs[2 * pair + 1] as number;
-      if (frequency === REMOVED) continue;
-      const document = this.pairs[2 * pair] as number;
+      if (this.isRemoved(pair)) continue;
+      const document = this.documentAt(pair);
       at = writeVarint(bytes, at, document - previous);
-      at = writeVarint(bytes, at, frequency);
+      at = writeVarint(bytes, at, this.frequencyAt(pair));
       previous = document;
     }
     return bytes.subarray(0, at);
@@ -134,27 +144,15 @@ export class Postings {
 
   /** Postings from `encode`'s bytes, at their exact size. Throws when the bytes are not such. */
   static decode(bytes: Uint8Array): Postings {
-    const reader = { bytes, at: 0 };
-    const count = readVarint(reader);
+    const count = readVarint({ bytes, at: 0 });
     // Each pair takes two bytes at least: a count past that is not believed (nor allocated).
     if (2 * count > bytes.length) throw new Error('postings cut short');
-    const postings = new Postings(count);
-    let document = 0;
-    for (let pair = 0; pair < count; pair++) {
-      const step = readVarint(reader);
-      document += step;
-      const frequency = readVarint(reader);
-      if (
-        (pair > 0 && step === 0) ||
-        document >>> 0 !== document ||
-        frequency >>> 0 !== frequency ||
-        frequency === REMOVED
-      )
-        throw new Error('postings out of order or out of range');
-      postings.pairs[2 * pair] = document;
-      postings.pairs[2 * pair + 1] = frequency;
-    }
-    if (reader.at !== bytes.length) throw new Error('postings of another length');
+    let narrow = true;
+    decodePairs(bytes, count, (document, frequency) => {
+      narrow &&= document < NARROW_DOCUMENTS && frequency > 0 && frequency < NARROW_FREQUENCIES;
+    });
+    const postings = new Postings(count, !narrow);
+    decodePairs(bytes, count, (document, frequency, pair) => postings.write(pair, document, frequency));
     postings.used = count;
     return postings;
   }
@@ -162,18 +160,18 @@ export class Postings {
   /** Gives back the room past the last pair (a list grows by half its size at a time). */
   trim(): void {
     if (this.removed > 0) this.compact();
-    const room = 2 * Math.max(1, this.used);
-    if (this.pairs.length > room) this.pairs = this.pairs.slice(0, room);
+    const cells = (this.wide ? 2 : 1) * Math.max(1, this.used);
+    if (this.cells.length > cells) this.cells = this.cells.slice(0, cells);
   }
 
   /** The pair after the one at `at - 1`, which held `last`, skipping removed ones (for iterators). */
   nextPair(at: number, last: number): number {
     // A compaction meanwhile moved the pairs: the next one is the first after `last`.
-    if (at > 0 && (at - 1 >= this.used || this.pairs[2 * (at - 1)] !== last)) {
+    if (at > 0 && (at - 1 >= this.used || this.documentAt(at - 1) !== last)) {
       const found = this.find(last + 1);
       at = found < 0 ? -found - 1 : found;
     }
-    while (at < this.used && this.pairs[2 * at + 1] === REMOVED) at++;
+    while (at < this.used && this.isRemoved(at)) at++;
     if (at < this.used) this.hint = at;
     return at;
   }
@@ -183,25 +181,39 @@ export class Postings {
   }
 
   documentAt(pair: number): number {
-    return this.pairs[2 * pair] as number;
+    return this.wide ? (this.cells[2 * pair] as number) : (this.cells[pair] as number) >>> 8;
   }
 
   frequencyAt(pair: number): number {
-    return this.pairs[2 * pair + 1] as number;
+    return this.wide ? (this.cells[2 * pair + 1] as number) : (this.cells[pair] as number) & 0xff;
+  }
+
+  private isRemoved(pair: number): boolean {
+    return this.wide ? this.cells[2 * pair + 1] === REMOVED : ((this.cells[pair] as number) & 0xff) === 0;
+  }
+
+  private write(pair: number, document: number, frequency: number): void {
+    if (this.wide) {
+      this.cells[2 * pair] = document;
+      this.cells[2 * pair + 1] = frequency;
+    } else this.cells[pair] = document * NARROW_FREQUENCIES + frequency;
+  }
+
+  private get room(): number {
+    return this.wide ? this.cells.length / 2 : this.cells.length;
   }
 
   /** Where `document`'s pair is (removed or not), or -(where it would go) - 1. */
   private find(document: number): number {
-    const pairs = this.pairs;
     const hint = this.hint;
-    if (hint < this.used && pairs[2 * hint] === document) return hint;
+    if (hint < this.used && this.documentAt(hint) === document) return hint;
     let low = 0;
     let high = this.used - 1;
-    // Appending (MiniSearch's adds) and reading the last pair are the usual cases.
-    if (high >= 0 && (pairs[2 * high] as number) < document) return -this.used - 1;
+    // Appending (MiniSearch's adds) is the usual case.
+    if (high >= 0 && this.documentAt(high) < document) return -this.used - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      const found = pairs[2 * middle] as number;
+      const found = this.documentAt(middle);
       if (found < document) low = middle + 1;
       else if (found > document) high = middle - 1;
       else return middle;
@@ -210,27 +222,62 @@ export class Postings {
   }
 
   private grow(): void {
-    const room = this.pairs.length / 2;
-    const bigger = new Uint32Array(2 * (room + Math.max(FIRST_ROOM, room >>> 1)));
-    bigger.set(this.pairs.subarray(0, 2 * this.used));
-    this.pairs = bigger;
+    const room = this.room;
+    const bigger = new Uint32Array((this.wide ? 2 : 1) * (room + Math.max(FIRST_ROOM, room >>> 1)));
+    bigger.set(this.cells.subarray(0, (this.wide ? 2 : 1) * this.used));
+    this.cells = bigger;
+  }
+
+  /** Two cells a pair from now on, for an id or frequency a narrow cell cannot hold. */
+  private widen(): void {
+    const cells = new Uint32Array(2 * Math.max(1, this.room));
+    for (let pair = 0; pair < this.used; pair++) {
+      cells[2 * pair] = this.documentAt(pair);
+      cells[2 * pair + 1] = this.isRemoved(pair) ? REMOVED : this.frequencyAt(pair);
+    }
+    this.cells = cells;
+    this.wide = true;
   }
 
   /** Drops the removed pairs, and room past twice what is left. */
   private compact(): void {
     let to = 0;
     for (let pair = 0; pair < this.used; pair++) {
-      if (this.pairs[2 * pair + 1] === REMOVED) continue;
-      this.pairs[2 * to] = this.pairs[2 * pair] as number;
-      this.pairs[2 * to + 1] = this.pairs[2 * pair + 1] as number;
-      to++;
+      if (this.isRemoved(pair)) continue;
+      this.write(to++, this.documentAt(pair), this.frequencyAt(pair));
     }
     this.used = to;
     this.removed = 0;
     this.hint = 0;
-    if (this.pairs.length > 4 * Math.max(FIRST_ROOM, to))
-      this.pairs = this.pairs.slice(0, 2 * Math.max(FIRST_ROOM, to));
+    const width = this.wide ? 2 : 1;
+    if (this.cells.length > 4 * width * Math.max(FIRST_ROOM, to))
+      this.cells = this.cells.slice(0, 2 * width * Math.max(FIRST_ROOM, to));
   }
+}
+
+/** Reads `count` pairs of `encode`'s bytes. Throws when they are not such. */
+function decodePairs(
+  bytes: Uint8Array,
+  count: number,
+  each: (document: number, frequency: number, pair: number) => void,
+): void {
+  const reader = { bytes, at: 0 };
+  readVarint(reader);
+  let document = 0;
+  for (let pair = 0; pair < count; pair++) {
+    const step = readVarint(reader);
+    document += step;
+    const frequency = readVarint(reader);
+    if (
+      (pair > 0 && step === 0) ||
+      document >>> 0 !== document ||
+      frequency >>> 0 !== frequency ||
+      frequency === REMOVED
+    )
+      throw new Error('postings out of order or out of range');
+    each(document, frequency, pair);
+  }
+  if (reader.at !== bytes.length) throw new Error('postings of another length');
 }
 
 const KEYS = 0;
