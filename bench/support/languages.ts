@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import v8 from 'node:v8';
 import { LANGUAGES, type Language } from '../../src/shared/constants.ts';
 import { migrateToLatest, openDatabase } from '../../src/server/db/database.ts';
 import { touchContent } from '../../src/server/revisions/revision.repository.ts';
@@ -196,18 +195,19 @@ export interface IndexFigures {
   heapMb: number;
 }
 
-/** Builds the search index of a corpus in this process: documents, time, and heap it holds (after a full GC). */
+/**
+ * Builds the search index of a corpus in this process: documents, time, and the memory it holds after a full GC (its
+ * heap, and the typed arrays its postings keep outside the heap).
+ */
 export async function measureIndex(corpus: Corpus): Promise<IndexFigures> {
   const gc = (globalThis as { gc?: () => void }).gc;
   const handle = openDatabase({ dialect: 'sqlite', file: corpus.file, timeoutMs: 0 });
   try {
-    gc?.();
-    const before = v8.getHeapStatistics().used_heap_size;
+    const before = await memoryInUse(gc);
     const started = performance.now();
     const index = await SearchIndex.build(await loadSearchDocuments(handle.db));
     const buildMs = performance.now() - started;
-    gc?.();
-    const heapMb = (v8.getHeapStatistics().used_heap_size - before) / 1024 / 1024;
+    const heapMb = ((await memoryInUse(gc)) - before) / 1024 / 1024;
     return { documents: index.size, buildMs, heapMb };
   } finally {
     await handle.close();
@@ -398,4 +398,13 @@ export async function compareLanguages(options: {
   );
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+}
+
+/** The heap and the typed arrays' contents in use, collected first (with a turn for freed arrays to be swept). */
+async function memoryInUse(gc: (() => void) | undefined): Promise<number> {
+  gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  gc?.();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
 }

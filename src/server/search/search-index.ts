@@ -140,6 +140,13 @@ export class SearchIndex {
   static async build(documents: SearchDocument[]): Promise<SearchIndex> {
     const index = new SearchIndex();
     await index.upsert(documents);
+    // Postings grow by half at a time: made whole, they give back the room left (a fifth of them at 100,000 articles).
+    let sliceStarted = performance.now();
+    for (const _ of index.mini.trimPostings()) {
+      if (performance.now() - sliceStarted <= SLICE_MS) continue;
+      await yieldToEventLoop();
+      sliceStarted = performance.now();
+    }
     return index;
   }
 

@@ -19,10 +19,10 @@ const TAIL = Buffer.from('\nend\n');
 const DIGEST_BYTES = 32;
 
 /** Raised by hand when what a snapshot holds changes shape in a way the sources hashed below would not show. */
-const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 2;
 
 /** The sources that decide which terms an article is indexed under, and the packages that keep them. */
-const INDEX_SOURCES = ['analysis.ts', 'search-index.ts', 'term-tree.ts', 'search-snapshot.ts'];
+const INDEX_SOURCES = ['analysis.ts', 'search-index.ts', 'term-tree.ts', 'postings.ts', 'search-snapshot.ts'];
 const INDEX_PACKAGES = ['minisearch', 'snowball-stemmers'];
 
 export interface SnapshotHeader {
