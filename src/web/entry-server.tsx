@@ -134,10 +134,10 @@ export async function render(
     fontIcons: FONT_ICON_USE.test(html),
     chunks: [
       ...context.matches.flatMap((match) => ROUTE_CHUNKS[match.route.id] ?? []),
-      ...new Set([lang, branding?.lang ?? 'en'].flatMap((language) => messagesChunk(language) ?? [])),
+      ...new Set([lang, branding?.lang ?? 'en'].map(messagesChunk)),
       // A portal page's texts are in the site's language.
       ...(context.matches.some((match) => match.route.id === PORTAL_ROUTE_ID)
-        ? [portalTextsChunk(branding?.lang ?? 'en') ?? []].flat()
+        ? [portalTextsChunk(branding?.lang ?? 'en')]
         : []),
     ],
   };

@@ -1,29 +1,29 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { withLang } from '../../shared/page-language.ts';
 import { LANGUAGES, type Language } from '../../shared/constants.ts';
-import { en, type MessageKey, type Messages } from './en.ts';
+import type { MessageKey, Messages } from './en.ts';
 
 /**
- * English is built in (it is also every missing text's fallback); each other language is a chunk of its own, fetched
- * only for a page in that language, so a page's first load carries one language's texts, not five.
+ * Each language's texts are a chunk of their own, English's too, fetched only for a page in that language: every
+ * language has every text (Messages), so a page's first load carries its own language's texts and no other's.
+ * English stays the fallback for a language not loaded yet, when it is.
  */
-const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<Messages>> = {
+const LOADERS: Record<Language, () => Promise<Messages>> = {
+  en: () => import('./en.ts').then((module) => module.en),
   ru: () => import('./ru.ts').then((module) => module.ru),
   'pt-BR': () => import('./pt-BR.ts').then((module) => module.ptBR),
   it: () => import('./it.ts').then((module) => module.it),
   sk: () => import('./sk.ts').then((module) => module.sk),
 };
 
-/** The chunk of a language's texts, as Vite's manifest names it (the server preloads it); none for English. */
-export const messagesChunk = (lang: Language): string | null =>
-  lang in LOADERS ? `src/web/i18n/${lang}.ts` : null;
+/** The chunk of a language's texts, as Vite's manifest names it (the server preloads it). */
+export const messagesChunk = (lang: Language): string => `src/web/i18n/${lang}.ts`;
 
-const DICTIONARIES: Partial<Record<Language, Messages>> = { en };
+const DICTIONARIES: Partial<Record<Language, Messages>> = {};
 
 /** Makes a language's texts available to createTranslator; loaders await it before their page renders. */
 export async function loadMessages(lang: Language): Promise<void> {
-  if (DICTIONARIES[lang] || !(lang in LOADERS)) return;
-  DICTIONARIES[lang] = await LOADERS[lang as keyof typeof LOADERS]();
+  DICTIONARIES[lang] ??= await LOADERS[lang]();
 }
 
 /** Every language at once, where any may be shown without a loader first (the server, the admin app's previews). */
@@ -42,11 +42,13 @@ const fill = (template: string, vars: Vars = {}) =>
 
 /** Texts of one language; plural families pick their form with Intl.PluralRules, so every language gets its own. */
 export function createTranslator(lang: Language): Translate {
-  const messages = (DICTIONARIES[lang] ?? en) as Record<string, string>;
-  const fallback = en as Record<string, string>;
   const rules = new Intl.PluralRules(lang);
   return ((key: string, vars?: Vars) => {
-    if (vars && typeof vars.count === 'number' && !(key in fallback)) {
+    // Looked up at each call: a translator made before its language's chunk arrived (the context's default) reads
+    // the texts once they are there.
+    const fallback = (DICTIONARIES.en ?? {}) as Record<string, string>;
+    const messages = (DICTIONARIES[lang] ?? fallback) as Record<string, string>;
+    if (vars && typeof vars.count === 'number' && !(key in messages) && !(key in fallback)) {
       const form = `${key}_${rules.select(vars.count)}`;
       const template = messages[form] ?? messages[`${key}_other`] ?? fallback[`${key}_other`] ?? key;
       return fill(template, { ...vars, count: vars.count.toLocaleString(lang) });
