@@ -160,11 +160,12 @@ describe.each(testDialects())('limits on stored HTML on %s', (dialect) => {
       if (response.statusCode !== 200)
         expect(expectApiError(response, 400, ['body_html']).code).toBe('html_too_complex');
     }
-    // Not a time limit but a ratio that holds on a slow or loaded machine: cleaning on the main thread would stall
-    // the loop and every other request for about as long as the save itself took.
+    // Not a time limit but ratios that hold on a slow or loaded machine: cleaning on the main thread would stall the
+    // loop for about as long as the save itself took, and the pings would wait behind it, one or two answered in all.
+    // (A ping’s own time is not compared: the first may wait for a new database connection while the saves hold the
+    // open ones.)
     const shortestSave = Math.min(...saves.map((save) => save.ms));
-    expect(pings.length).toBeGreaterThan(0);
-    expect(Math.max(...pings)).toBeLessThan(shortestSave / 2);
+    expect(pings.length).toBeGreaterThanOrEqual(Math.max(3, Math.floor(shortestSave / 50)));
     expect(loop.max / 1e6).toBeLessThan(shortestSave / 2);
   });
 });
