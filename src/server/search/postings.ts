@@ -188,6 +188,15 @@ export class Postings {
     return this.wide ? (this.cells[2 * pair + 1] as number) : (this.cells[pair] as number) & 0xff;
   }
 
+  /**
+   * The pairs as kept, for a loop that reads them itself: `cells` (a narrow pair in one, the document id's bits then
+   * the frequency's 8, a removed pair's frequency 0; a wide pair in two, a removed one's frequency 0xffffffff) and
+   * how many pairs they hold, removed ones included. Valid until the postings next change.
+   */
+  view(): { cells: Uint32Array; wide: boolean; pairs: number } {
+    return { cells: this.cells, wide: this.wide, pairs: this.used };
+  }
+
   private isRemoved(pair: number): boolean {
     return this.wide ? this.cells[2 * pair + 1] === REMOVED : ((this.cells[pair] as number) & 0xff) === 0;
   }

@@ -1,4 +1,4 @@
-import type { Query, SearchOptions, SearchResult } from 'minisearch';
+import type { Query } from 'minisearch';
 import type { Language } from '../../shared/constants.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import { mayRead, type Audience } from '../content/visibility.ts';
@@ -12,6 +12,7 @@ import {
   wordPattern,
   words,
 } from './analysis.ts';
+import type { Ranked } from './ranking.ts';
 import { findSynonyms, type SynonymTable } from './synonyms.ts';
 import { TypoTolerantMiniSearch, type MiniSearchFigures, type MiniSearchParts } from './term-tree.ts';
 
@@ -131,6 +132,8 @@ export class SearchIndex {
   private readonly docs = new Map<number, SearchDocument>();
   /** The documents of each article: its own version and its translations. */
   private readonly versions = new Map<number, Set<number>>();
+  /** The documents whose article has other versions too (a result is one per article). */
+  private readonly sharing = new Set<number>();
   /** Every folded whole word indexed (kept as articles go: a word gone only costs a lookup that finds nothing). */
   private readonly vocabulary = new Set<string>();
   /** Counts every change to what the index holds, so a snapshot written meanwhile is known to be mixed. */
@@ -224,6 +227,7 @@ export class SearchIndex {
     const versions = this.versions.get(article) ?? new Set();
     versions.add(doc.id);
     this.versions.set(article, versions);
+    if (versions.size > 1) for (const id of versions) this.sharing.add(id);
   }
 
   /** How many changes the index has had: equal counts mean it holds the same. */
@@ -277,6 +281,8 @@ export class SearchIndex {
       this.changes++;
       const versions = this.versions.get(articleOf(doc));
       versions?.delete(id);
+      this.sharing.delete(id);
+      if (versions?.size === 1) for (const last of versions) this.sharing.delete(last);
       if (versions?.size === 0) this.versions.delete(articleOf(doc));
     }
   }
@@ -427,47 +433,89 @@ export class SearchIndex {
     // each query term stands for one word (a repeated word, one word's stem among another's forms, or a joined
     // word standing for two, needs two).
     const shared = [...wordsOf.values()].some((indexes) => indexes.size > 1);
-    const options: SearchOptions = {};
     const anyone = mayRead(audience, 'signed_in');
-    const only = extras.only;
-    if (!anyone || only)
-      options.filter = (result: SearchResult) =>
-        (anyone || this.docs.get(result.id as number)?.restricted === false) &&
-        (!only || only.has(result.id as number));
-    const { boost, lang } = extras;
-    if (boost || lang)
-      options.boostDocument = (id: unknown) => {
-        const doc = this.docs.get(id as number);
-        if (!doc) return 1;
-        return (boost ? boost(articleOf(doc)) : 1) * (lang && doc.lang === lang ? LANGUAGE_BOOST : 1);
-      };
+    const { boost, lang, only } = extras;
+    // Whether the reader may see a document (0 when not), and what its score is multiplied by.
+    const weigh =
+      anyone && !only && !boost && !lang
+        ? undefined
+        : (id: unknown) => {
+            const doc = this.docs.get(id as number);
+            if (!doc || (!anyone && doc.restricted) || (only && !only.has(doc.id))) return 0;
+            return (boost ? boost(articleOf(doc)) : 1) * (lang && doc.lang === lang ? LANGUAGE_BOOST : 1);
+          };
     // An article found in two versions (the reader's language and the site's) is one result, the better one.
     const seen = new Set<number>();
-    const first = (result: SearchResult) => {
-      const doc = this.docs.get(result.id as number);
-      const article = doc ? articleOf(doc) : (result.id as number);
+    const first = (ranked: Ranked, at: number) => {
+      const id = ranked.ids[at] as number;
+      if (!this.sharing.has(id)) return true;
+      const article = articleOf(this.docs.get(id) as SearchDocument);
       if (seen.has(article)) return false;
       seen.add(article);
       return true;
     };
-    const present = (result: SearchResult) => this.present(result, extras.shown);
+    const present = (ranked: Ranked, at: number) =>
+      this.present(ranked.ids[at] as number, ranked.scores[at] as number, ranked.termsOf(at), extras.shown);
+    const hits: SearchHit[] = [];
+    const take = (ranked: Ranked, among?: Int32Array) => {
+      for (const at of ranked.order(among)) {
+        if (hits.length >= limit) return;
+        if (first(ranked, at)) hits.push(present(ranked, at));
+      }
+    };
     if (shared) {
-      const strict = this.mini.search({ combineWith: 'AND', queries: strictGroups }, options).filter(first);
-      const results =
-        strict.length >= limit
-          ? strict
-          : [...strict, ...this.mini.search({ combineWith: 'OR', queries: groups }, options).filter(first)];
-      return results.slice(0, limit).map(present);
+      take(this.mini.rank({ combineWith: 'AND', queries: strictGroups }, weigh));
+      if (hits.length < limit) take(this.mini.rank({ combineWith: 'OR', queries: groups }, weigh));
+      return hits;
     }
-    const every: SearchResult[] = [];
-    const most: SearchResult[] = [];
-    for (const result of this.mini.search({ combineWith: 'OR', queries: groups }, options)) {
-      if (!first(result)) continue;
-      const matched = new Set(result.queryTerms.flatMap((term) => [...(wordsOf.get(term) ?? [])]));
-      (matched.size === counted.length ? every : most).push(result);
-      if (every.length >= limit) break;
+    // Articles that match every word, best first; then, if fewer than `limit`, the best of those matching some.
+    const ranked = this.mini.rank({ combineWith: 'OR', queries: groups }, weigh);
+    const meaning = new Map<string, number>();
+    for (const [term, indexes] of wordsOf) {
+      let bits = 0;
+      for (const index of indexes) bits |= 1 << index;
+      meaning.set(term, bits);
     }
-    return [...every, ...most].slice(0, limit).map(present);
+    const all = (1 << counted.length) - 1;
+    const behind = this.shadowed(ranked);
+    const every = new Int32Array(ranked.count);
+    const most = new Int32Array(ranked.count);
+    let everyCount = 0;
+    let mostCount = 0;
+    for (let at = 0; at < ranked.count; at++) {
+      if (behind?.[at]) continue;
+      if (ranked.union(at, meaning) === all) every[everyCount++] = at;
+      else most[mostCount++] = at;
+    }
+    take(ranked, every.subarray(0, everyCount));
+    if (hits.length < limit) take(ranked, most.subarray(0, mostCount));
+    return hits;
+  }
+
+  /**
+   * Which documents found rank behind another version of their article that was also found (only the best version
+   * of an article is a result); null when none does.
+   */
+  private shadowed(ranked: Ranked): Uint8Array | null {
+    if (this.sharing.size === 0) return null;
+    let behind: Uint8Array | null = null;
+    const best = new Map<number, number>();
+    for (let at = 0; at < ranked.count; at++) {
+      const id = ranked.ids[at] as number;
+      if (!this.sharing.has(id)) continue;
+      const article = articleOf(this.docs.get(id) as SearchDocument);
+      const other = best.get(article);
+      if (other === undefined) {
+        best.set(article, at);
+        continue;
+      }
+      behind ??= new Uint8Array(ranked.count);
+      if (ranked.before(at, other)) {
+        behind[other] = 1;
+        best.set(article, at);
+      } else behind[at] = 1;
+    }
+    return behind;
   }
 
   /**
@@ -514,8 +562,13 @@ export class SearchIndex {
   }
 
   /** A result as the reader sees it: in the version they are shown (`shown`), which may not be the one found. */
-  private present(result: SearchResult, shown?: ReadonlyMap<number, number>): SearchHit {
-    const found = this.docs.get(result.id as number) as SearchDocument;
+  private present(
+    foundId: number,
+    score: number,
+    terms: string[],
+    shown?: ReadonlyMap<number, number>,
+  ): SearchHit {
+    const found = this.docs.get(foundId) as SearchDocument;
     const shownId = shown?.get(articleOf(found));
     const doc = (shownId !== undefined ? this.docs.get(shownId) : undefined) ?? found;
     return {
@@ -524,8 +577,8 @@ export class SearchIndex {
       category_id: doc.category_id,
       section_id: doc.section_id,
       lang: doc.lang,
-      score: result.score,
-      snippet: snippet(doc, new Set(result.terms)),
+      score,
+      snippet: snippet(doc, new Set(terms)),
     };
   }
 }

@@ -1,6 +1,7 @@
-import MiniSearch, { type Options } from 'minisearch';
+import MiniSearch, { type Options, type Query } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
 import { FieldPostings } from './postings.ts';
+import { Ranker, type Ranked, type RankedIndex } from './ranking.ts';
 
 /** Typo lookups remembered per index: a help centre's visitors type the same words again and again. */
 const EXPANSIONS_KEPT = 10_000;
@@ -90,6 +91,9 @@ class TermTree extends SearchableMap<FieldPostings> {
 /** MiniSearch over a TermTree, whose remembered lookups are forgotten whenever a document comes or goes. */
 export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
   private readonly terms = new TermTree();
+  private readonly ranker = new Ranker(() => this.arrays());
+  /** The documents as the ranking reads them (ranking.ts), kept up as documents come and go; null when to be made. */
+  private documents: RankedIndex | null = null;
 
   constructor(options: Options<T>) {
     super(options);
@@ -99,12 +103,72 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
 
   override add(document: T): void {
     this.terms.forget();
+    const shortId = this._nextId;
     super.add(document);
+    const documents = this.documents;
+    if (!documents) return;
+    if (shortId >= documents.live.length) {
+      this.documents = null;
+      return;
+    }
+    documents.live[shortId] = 1;
+    (documents.ids as unknown[])[shortId] = this._documentIds.get(shortId);
+    const lengths = this._fieldLength.get(shortId) ?? [];
+    for (let field = 0; field < documents.fieldCount; field++)
+      documents.fieldLengths[shortId * documents.fieldCount + field] = lengths[field] ?? 0;
   }
 
   override discard(id: unknown): void {
     this.terms.forget();
+    const shortId = this._idToShortId.get(id);
     super.discard(id);
+    if (shortId !== undefined && this.documents) this.documents.live[shortId] = 0;
+  }
+
+  /** Every document the query finds, as MiniSearch's `search` finds them, in arrays (see ranking.ts). */
+  rank(query: Query, weigh?: (id: unknown) => number): Ranked {
+    return this.ranker.search(query, weigh);
+  }
+
+  /** The ranking's view of the index, made again (with room to grow) when a document outgrew it or after a restore. */
+  private arrays(): RankedIndex {
+    if (this.documents) {
+      this.documents.documentCount = this._documentCount;
+      return this.documents;
+    }
+    const fieldCount = Math.max(0, ...Object.values(this._fieldIds)) + 1;
+    const room = Math.ceil(this._nextId * 1.25) + 64;
+    const live = new Uint8Array(room);
+    const ids: unknown[] = new Array(room);
+    const fieldLengths = new Uint32Array(room * fieldCount);
+    for (const [shortId, id] of this._documentIds) {
+      live[shortId] = 1;
+      ids[shortId] = id;
+    }
+    for (const [shortId, lengths] of this._fieldLength)
+      for (let field = 0; field < fieldCount; field++)
+        fieldLengths[shortId * fieldCount + field] = lengths[field] ?? 0;
+    const { searchOptions, fields, tokenize, processTerm } = this._options;
+    const terms = this.terms;
+    this.documents = {
+      documentCount: this._documentCount,
+      fieldIds: this._fieldIds,
+      avgFieldLength: this._avgFieldLength,
+      fields,
+      searchOptions,
+      tokenize: searchOptions.tokenize ?? tokenize,
+      processTerm: searchOptions.processTerm ?? processTerm,
+      terms: {
+        get: (term) => terms.get(term),
+        atPrefix: (prefix) => terms.atPrefix(prefix),
+        fuzzyGet: (term, distance) => terms.fuzzyGet(term, distance),
+      },
+      live,
+      fieldLengths,
+      fieldCount,
+      ids,
+    };
+    return this.documents;
   }
 
   /** Gives back the room the postings grew into, a term at a time (see `Postings.trim`). */
@@ -143,6 +207,7 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
 
   /** Takes a snapshot's figures, on an index just made with the same options. */
   restoreFigures(figures: MiniSearchFigures): void {
+    this.documents = null;
     this._documentCount = figures.documentCount;
     this._nextId = figures.nextId;
     this._fieldIds = figures.fieldIds;
@@ -152,6 +217,7 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
 
   /** Adds a snapshot's entries of one part, as written (terms go into the tree as they are, not analysed again). */
   restorePart<K extends keyof MiniSearchParts>(part: K, entries: MiniSearchParts[K]): void {
+    this.documents = null;
     if (part === 'ids') {
       for (const [shortId, id] of entries as MiniSearchParts['ids']) {
         this._documentIds.set(shortId, id);

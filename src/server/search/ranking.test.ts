@@ -1,0 +1,188 @@
+import type { Query, SearchResult } from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import type { Ranked } from './ranking.ts';
+import { TypoTolerantMiniSearch } from './term-tree.ts';
+
+/** A repeatable sequence of numbers in [0, 1). */
+function randomFrom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+interface Doc {
+  id: number;
+  title: string;
+  text: string;
+  lang: string;
+}
+
+const random = randomFrom(11);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const syllables = ['ka', 'lo', 'mi', 're', 'tu', 'san', 'vel', 'or', 'pi', 'den'];
+/** Words sharing beginnings and a letter or two apart, so prefixes and typos find several. */
+const vocabulary = [
+  ...new Set(
+    Array.from({ length: 400 }, () =>
+      Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(syllables)).join(''),
+    ),
+  ),
+];
+/** A few words in most documents, as 'the' or a product's name would be. */
+const common = vocabulary.slice(0, 4);
+
+const makeDoc = (id: number): Doc => ({
+  id,
+  title: Array.from({ length: 2 + Math.floor(random() * 5) }, () => pick(vocabulary)).join(' '),
+  text: Array.from({ length: 10 + Math.floor(random() * 60) }, () =>
+    random() < 0.3 ? pick(common) : pick(vocabulary),
+  ).join(' '),
+  lang: random() < 0.5 ? 'en' : 'it',
+});
+
+const fuzziness = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
+
+function makeIndex() {
+  const mini = new TypoTolerantMiniSearch<Doc>({
+    fields: ['title', 'text'],
+    storeFields: [],
+    tokenize: (text) => text.split(' '),
+    processTerm: (term) => term || null,
+    searchOptions: {
+      boost: { title: 4 },
+      weights: { fuzzy: 0.4, prefix: 0.5 },
+      tokenize: (text) => text.split(' '),
+      processTerm: (term) => term || null,
+    },
+  });
+  return mini;
+}
+
+/** A query as the search index makes them: words OR'ed or AND'ed, each in forms, with prefixes, typos, fields, weights. */
+function randomQuery(): Query {
+  const count = 1 + Math.floor(random() * 3);
+  const words = Array.from({ length: count }, (_, i) => {
+    const word = pick(vocabulary);
+    const last = i === count - 1;
+    const typed = random() < 0.3 ? `${word.slice(0, 2)}x${word.slice(3)}` : word;
+    const forms: Query[] = [
+      { queries: [last && random() < 0.5 ? typed.slice(0, 3) : typed], prefix: last, fuzzy: fuzziness },
+    ];
+    if (random() < 0.4) forms.push({ queries: [pick(vocabulary)], fields: ['title'], boostTerm: () => 0.3 });
+    if (random() < 0.3)
+      forms.push({
+        combineWith: 'AND',
+        queries: [pick(common), pick(vocabulary)],
+        boostTerm: () => 0.9,
+      });
+    return { combineWith: 'OR', queries: forms } as Query;
+  });
+  return { combineWith: random() < 0.3 ? 'AND' : 'OR', queries: words };
+}
+
+/** MiniSearch's results as [id, score, query terms, terms], by score then id. */
+const expected = (results: SearchResult[]) =>
+  results
+    .map((r) => [r.id as number, r.score, [...r.queryTerms].sort(), [...r.terms].sort()] as const)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+
+const actual = (ranked: Ranked) =>
+  [...ranked.order()]
+    .map(
+      (at) =>
+        [
+          ranked.ids[at] as number,
+          ranked.scores[at] as number,
+          ranked.queryTermsOf(at).sort(),
+          ranked.termsOf(at).sort(),
+        ] as const,
+    )
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+
+describe('ranking', () => {
+  const docs = Array.from({ length: 1_500 }, (_, i) => makeDoc(i + 1));
+  const queries = Array.from({ length: 300 }, randomQuery);
+
+  it('finds what MiniSearch finds, with the same scores to the bit, query terms and matched terms', () => {
+    const mini = makeIndex();
+    mini.addAll(docs);
+    let found = 0;
+    for (const query of queries) {
+      const want = expected(mini.search(query));
+      expect(actual(mini.rank(query)), JSON.stringify(query)).toEqual(want);
+      found += want.length;
+    }
+    // The queries find something, many documents each: the comparison is not of empty lists.
+    expect(found).toBeGreaterThan(300 * 50);
+  });
+
+  it('weighs and leaves out documents as MiniSearch’s boost and filter do, within rounding', () => {
+    const mini = makeIndex();
+    mini.addAll(docs);
+    const boost = (id: number) => (id % 7 === 0 ? 2.5 : id % 5 === 0 ? 1.5 : 1);
+    const shown = (id: number) => id % 3 !== 0;
+    for (const query of queries.slice(0, 100)) {
+      const want = mini.search(query, {
+        boostDocument: (id) => boost(id as number),
+        filter: (result) => shown(result.id as number),
+      });
+      const ranked = mini.rank(query, (id) => (shown(id as number) ? boost(id as number) : 0));
+      const got = new Map(
+        [...ranked.order()].map((at) => [ranked.ids[at] as number, ranked.scores[at] as number]),
+      );
+      expect([...got.keys()].sort((a, b) => a - b)).toEqual(
+        want.map((r) => r.id as number).sort((a, b) => a - b),
+      );
+      for (const result of want) expect(got.get(result.id as number)).toBeCloseTo(result.score, 9);
+    }
+  });
+
+  it('orders the best first, equal scores by the order documents were added, and only those asked for', () => {
+    const mini = makeIndex();
+    mini.addAll(docs);
+    const ranked = mini.rank({ queries: [common[0] as string] });
+    expect(ranked.count).toBeGreaterThan(500);
+    const order = [...ranked.order()];
+    expect(new Set(order).size).toBe(ranked.count);
+    for (let i = 1; i < order.length; i++) {
+      const [a, b] = [order[i - 1] as number, order[i] as number];
+      expect(ranked.scores[a]).toBeGreaterThanOrEqual(ranked.scores[b] as number);
+      if (ranked.scores[a] === ranked.scores[b])
+        expect(ranked.ids[a] as number).toBeLessThan(ranked.ids[b] as number);
+    }
+    const among = Int32Array.from(order.filter((_, i) => i % 3 === 1).reverse());
+    expect([...ranked.order(among)]).toEqual(order.filter((_, i) => i % 3 === 1));
+  });
+
+  it('keeps up with documents added and discarded after a search, before and after the vacuum', async () => {
+    const mini = makeIndex();
+    mini.addAll(docs.slice(0, 1_000));
+    const query = queries[0] as Query;
+    mini.rank(query);
+    // More than the room left after the first search: the ranking's arrays are made again.
+    mini.addAll(docs.slice(1_000));
+    const gone = docs.filter((doc) => doc.id % 4 === 0);
+    for (const doc of gone) mini.discard(doc.id);
+    const word = common[1] as string;
+    const before = mini.rank({ queries: [word] });
+    const left = new Set(
+      docs.filter((doc) => doc.id % 4 !== 0 && doc.text.split(' ').includes(word)).map((d) => d.id),
+    );
+    const foundIds = (ranked: Ranked) => new Set([...ranked.order()].map((at) => ranked.ids[at] as number));
+    expect(foundIds(before)).toEqual(
+      new Set([
+        ...left,
+        ...docs.filter((d) => d.title.split(' ').includes(word) && d.id % 4 !== 0).map((d) => d.id),
+      ]),
+    );
+    await mini.vacuum();
+    for (const query of queries.slice(0, 100))
+      expect(actual(mini.rank(query)), JSON.stringify(query)).toEqual(expected(mini.search(query)));
+    // A document added after the vacuum is found with its own words.
+    const added = { id: 5_000, title: 'zzunique', text: 'zzunique words', lang: 'en' };
+    mini.add(added);
+    expect([...foundIds(mini.rank({ queries: ['zzunique'] }))]).toEqual([5_000]);
+  });
+});

@@ -1,0 +1,501 @@
+import type { Query } from 'minisearch';
+import type { FieldPostings, Postings } from './postings.ts';
+
+/** A removed pair's frequency in a wide list (see `Postings.view`). */
+const REMOVED = 0xffff_ffff;
+
+/**
+ * A query's answer ranked over the index's arrays, for what MiniSearch's `search` costs most at 100,000 articles: it
+ * keeps every matching document as an object in a `Map` (a word in a fifth of all bodies is 20,000 of them), merges
+ * those maps, makes a result object for each and sorts them all, when a visitor is shown ten.
+ *
+ * Here each part of the query finds its documents as sorted arrays (ids, scores, and which query terms matched,
+ * as bits), parts are merged as sorted lists, and only what is shown is ordered. Scores are MiniSearch's to the bit:
+ * the same BM25 terms, multiplied and added in the same order (ranking.test.ts compares them). What differs: a
+ * document's boost is asked once per query (ours depends on the document alone), equal scores rank by the order
+ * documents were added, and a removed document still counted in a term's postings (until MiniSearch's vacuum takes
+ * it out) is passed over without changing the term's weight for the others.
+ */
+
+/** What the ranking reads of the index: MiniSearch's figures and term tree, and its documents as arrays. */
+export interface RankedIndex {
+  documentCount: number;
+  fieldIds: Readonly<Record<string, number>>;
+  avgFieldLength: readonly number[];
+  /** The index's fields, in the order MiniSearch scores them when a query names none. */
+  fields: readonly string[];
+  /** MiniSearch's search options with its defaults (`_options.searchOptions`). */
+  searchOptions: SearchDefaults;
+  tokenize: (text: string) => string[];
+  processTerm: (term: string) => string | string[] | null | undefined | false;
+  terms: {
+    get(term: string): FieldPostings | undefined;
+    atPrefix(prefix: string): Iterable<[string, FieldPostings]>;
+    fuzzyGet(term: string, maxDistance: number): Map<string, [FieldPostings, number]>;
+  };
+  /** Per short id: 1 while the document is in the index. */
+  live: Uint8Array;
+  /** Per short id, `fieldCount` lengths (by field id). */
+  fieldLengths: Uint32Array;
+  fieldCount: number;
+  /** Per short id, the document's own id. */
+  ids: readonly unknown[];
+}
+
+interface SearchDefaults {
+  boost?: Record<string, number>;
+  weights?: { fuzzy?: number; prefix?: number };
+  maxFuzzy?: number;
+  bm25?: { k: number; b: number; d: number };
+}
+
+/** The options a query's parts take from those around them, as MiniSearch passes them down. */
+interface Inherited {
+  fields?: string[];
+  prefix?: boolean | ((term: string, i: number, terms: string[]) => boolean);
+  fuzzy?: boolean | number | ((term: string, i: number, terms: string[]) => boolean | number);
+  boostTerm?: (term: string, i: number, terms: string[]) => number;
+  combineWith?: string;
+  boost?: Record<string, number>;
+  weights?: { fuzzy?: number; prefix?: number };
+  maxFuzzy?: number;
+  bm25?: { k: number; b: number; d: number };
+}
+
+/** One word of the query looked up: its terms in the index (itself, completions, typos), each with its weight. */
+interface TermPlan {
+  kind: 'term';
+  /** Which bit stands for the query term (MiniSearch's `queryTerms`). */
+  bit: number;
+  found: { term: string; weight: number; data: FieldPostings }[];
+  fields: { id: number; boost: number }[];
+  bm25: { k: number; b: number; d: number };
+}
+
+type Plan = TermPlan | { kind: 'and' | 'or'; parts: Plan[] };
+
+/** Documents found by a part of the query, by short id ascending, with their scores and query terms (as bits). */
+interface Found {
+  count: number;
+  docs: Int32Array;
+  scores: Float64Array;
+  /** `words` 32-bit cells per document. */
+  bits: Uint32Array;
+}
+
+const EMPTY: Found = {
+  count: 0,
+  docs: new Int32Array(0),
+  scores: new Float64Array(0),
+  bits: new Uint32Array(0),
+};
+
+/** What a search found: every matching document the filter lets through, unordered (see `order`). */
+export class Ranked {
+  constructor(
+    readonly count: number,
+    /** Short ids. */
+    readonly docs: Int32Array,
+    /** Each document's own id. */
+    readonly ids: unknown[],
+    /** Final scores: MiniSearch's score times the number of query terms matched. */
+    readonly scores: Float64Array,
+    private readonly bits: Uint32Array,
+    private readonly words: number,
+    private readonly queryTerms: string[],
+    private readonly plan: Plan,
+  ) {}
+
+  /** The query terms the `at`-th document matched (MiniSearch's `queryTerms`). */
+  queryTermsOf(at: number): string[] {
+    const terms: string[] = [];
+    for (let bit = 0; bit < this.queryTerms.length; bit++) {
+      if (((this.bits[at * this.words + (bit >>> 5)] as number) >>> (bit & 31)) & 1)
+        terms.push(this.queryTerms[bit] as string);
+    }
+    return terms;
+  }
+
+  /**
+   * What the query terms the `at`-th document matched stand for, as bits: the union of `meaning`'s values for them
+   * (a query term it does not name stands for none).
+   */
+  union(at: number, meaning: ReadonlyMap<string, number>): number {
+    let union = 0;
+    for (let bit = 0; bit < this.queryTerms.length; bit++) {
+      if (((this.bits[at * this.words + (bit >>> 5)] as number) >>> (bit & 31)) & 1)
+        union |= meaning.get(this.queryTerms[bit] as string) ?? 0;
+    }
+    return union;
+  }
+
+  /** The terms of the index the `at`-th document was found by (MiniSearch's `terms`), for its snippet. */
+  termsOf(at: number): string[] {
+    return [...(matchedTerms(this.plan, this.docs[at] as number) ?? [])];
+  }
+
+  /** Whether the `a`-th document ranks before the `b`-th. */
+  before(a: number, b: number): boolean {
+    const sa = this.scores[a] as number;
+    const sb = this.scores[b] as number;
+    return sa > sb || (sa === sb && (this.docs[a] as number) < (this.docs[b] as number));
+  }
+
+  /**
+   * Positions of the documents (all, or those `among` gives), best first, ordered as they are taken: a caller that
+   * wants ten pays for ten. Equal scores keep the order documents were added to the index.
+   */
+  *order(among?: Int32Array): Generator<number> {
+    let heap: Int32Array;
+    if (among) heap = Int32Array.from(among);
+    else {
+      heap = new Int32Array(this.count);
+      for (let at = 0; at < this.count; at++) heap[at] = at;
+    }
+    let size = heap.length;
+    const better = (a: number, b: number) => this.before(a, b);
+    const down = (from: number) => {
+      let at = from;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= size) return;
+        const right = left + 1;
+        const child = right < size && better(heap[right] as number, heap[left] as number) ? right : left;
+        if (!better(heap[child] as number, heap[at] as number)) return;
+        [heap[at], heap[child]] = [heap[child] as number, heap[at] as number];
+        at = child;
+      }
+    };
+    for (let at = (size >>> 1) - 1; at >= 0; at--) down(at);
+    while (size > 0) {
+      const top = heap[0] as number;
+      heap[0] = heap[--size] as number;
+      down(0);
+      yield top;
+    }
+  }
+}
+
+/** Room reused by every search on one index (searches run one at a time on the event loop). */
+class Scratch {
+  scores = new Float64Array(0);
+  stamps = new Uint32Array(0);
+  touched = new Int32Array(0);
+  stamp = 0;
+
+  fit(documents: number): void {
+    if (this.scores.length >= documents) return;
+    const room = Math.max(documents, Math.ceil(this.scores.length * 1.5));
+    this.scores = new Float64Array(room);
+    this.stamps = new Uint32Array(room);
+    this.touched = new Int32Array(room);
+    this.stamp = 0;
+  }
+
+  nextStamp(): number {
+    if (this.stamp === 0xffff_ffff) {
+      this.stamps.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
+  }
+}
+
+/** Ranks queries over one index (see the file's comment); `search` gives what MiniSearch's would, unordered. */
+export class Ranker {
+  private readonly scratch = new Scratch();
+
+  constructor(private readonly index: () => RankedIndex) {}
+
+  /**
+   * Every document the query finds, unordered. `weigh` gives a document's factor from its id, 0 to leave it out:
+   * MiniSearch's `boostDocument` and `filter` in one, asked once per document found.
+   */
+  search(query: Query, weigh?: (id: unknown) => number): Ranked {
+    const index = this.index();
+    const queryTerms: string[] = [];
+    const plan = this.planOf(index, query, {}, queryTerms);
+    const words = Math.max(1, Math.ceil(queryTerms.length / 32));
+    this.scratch.fit(index.live.length);
+    const found = this.run(index, plan, words);
+    const docs = new Int32Array(found.count);
+    const ids: unknown[] = [];
+    const scores = new Float64Array(found.count);
+    const bits = new Uint32Array(found.count * words);
+    let count = 0;
+    for (let at = 0; at < found.count; at++) {
+      const doc = found.docs[at] as number;
+      const id = index.ids[doc];
+      const factor = weigh ? weigh(id) : 1;
+      if (!factor) continue;
+      let quality = 0;
+      for (let word = 0; word < words; word++) {
+        const cell = found.bits[at * words + word] as number;
+        quality += bitCount(cell);
+        bits[count * words + word] = cell;
+      }
+      docs[count] = doc;
+      ids.push(id);
+      scores[count] = (found.scores[at] as number) * factor * (quality || 1);
+      count++;
+    }
+    return new Ranked(count, docs, ids, scores, bits, words, queryTerms, plan);
+  }
+
+  /** The query as a tree of looked-up words, each part with the options MiniSearch would give it. */
+  private planOf(index: RankedIndex, query: Query, inherited: Inherited, queryTerms: string[]): Plan {
+    if (typeof query !== 'string') {
+      const { queries, ...own } = query as unknown as Inherited & { queries: Query[] };
+      const options: Inherited = { ...inherited, ...own };
+      return {
+        kind: combination(options.combineWith),
+        parts: queries.map((part) => this.planOf(index, part, options, queryTerms)),
+      };
+    }
+    const options: Inherited & typeof index.searchOptions = { ...index.searchOptions, ...inherited };
+    const terms = index
+      .tokenize(query)
+      .flatMap((term) => index.processTerm(term))
+      .filter((term): term is string => !!term);
+    return {
+      kind: combination(options.combineWith ?? 'or'),
+      parts: terms.map((term, i) => this.termPlan(index, term, i, terms, options, queryTerms)),
+    };
+  }
+
+  private termPlan(
+    index: RankedIndex,
+    term: string,
+    i: number,
+    terms: string[],
+    options: Inherited,
+    queryTerms: string[],
+  ): TermPlan {
+    const fuzzyOption =
+      typeof options.fuzzy === 'function' ? options.fuzzy(term, i, terms) : options.fuzzy || false;
+    const prefix =
+      typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true;
+    const termBoost = typeof options.boostTerm === 'function' ? options.boostTerm(term, i, terms) : 1;
+    const fields = (options.fields ?? index.fields).map((field) => ({
+      id: index.fieldIds[field] as number,
+      boost:
+        (Object.hasOwn(options.boost ?? {}, field) ? (options.boost as Record<string, number>)[field] : 0) ||
+        1,
+    }));
+    const weights = { fuzzy: 0.45, prefix: 0.375, ...options.weights };
+    const found: TermPlan['found'] = [];
+    const exact = index.terms.get(term);
+    if (exact) found.push({ term, weight: termBoost, data: exact });
+    let fuzzyMatches: Map<string, [FieldPostings, number]> | undefined;
+    if (fuzzyOption) {
+      const fuzzy = fuzzyOption === true ? 0.2 : fuzzyOption;
+      const maxDistance =
+        fuzzy < 1 ? Math.min(options.maxFuzzy ?? 6, Math.round(term.length * fuzzy)) : fuzzy;
+      if (maxDistance) fuzzyMatches = index.terms.fuzzyGet(term, maxDistance);
+    }
+    if (prefix) {
+      for (const [completion, data] of index.terms.atPrefix(term)) {
+        const distance = completion.length - term.length;
+        if (!distance) continue;
+        fuzzyMatches?.delete(completion);
+        const weight = (weights.prefix * completion.length) / (completion.length + 0.3 * distance);
+        found.push({ term: completion, weight: weight * termBoost, data });
+      }
+    }
+    if (fuzzyMatches) {
+      for (const [typo, [data, distance]] of fuzzyMatches) {
+        if (!distance) continue;
+        const weight = (weights.fuzzy * typo.length) / (typo.length + distance);
+        found.push({ term: typo, weight: weight * termBoost, data });
+      }
+    }
+    let bit = queryTerms.indexOf(term);
+    if (bit < 0) bit = queryTerms.push(term) - 1;
+    return { kind: 'term', bit, found, fields, bm25: options.bm25 ?? { k: 1.2, b: 0.7, d: 0.5 } };
+  }
+
+  private run(index: RankedIndex, plan: Plan, words: number): Found {
+    if (plan.kind === 'term') return this.lookUp(index, plan, words);
+    const parts = plan.parts.map((part) => this.run(index, part, words));
+    if (parts.length === 0) return EMPTY;
+    return parts.reduce((a, b) => (plan.kind === 'or' ? either(a, b, words) : both(a, b, words)));
+  }
+
+  /** One word's documents: MiniSearch's `termResults` for each of its terms in turn, added up per document. */
+  private lookUp(index: RankedIndex, plan: TermPlan, words: number): Found {
+    const scratch = this.scratch;
+    const stamp = scratch.nextStamp();
+    const { scores, stamps, touched } = scratch;
+    const { live, fieldLengths, fieldCount, documentCount } = index;
+    const { k, b, d } = plan.bm25;
+    let count = 0;
+    let sorted = true;
+    for (const { weight, data } of plan.found) {
+      for (const field of plan.fields) {
+        const postings = data.get(field.id) as Postings | undefined;
+        if (postings === undefined) continue;
+        const matching = postings.size;
+        const average = index.avgFieldLength[field.id] as number;
+        // MiniSearch works these out per document; the same operations in the same order give the same bits.
+        const inverse = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+        const scale = weight * field.boost;
+        const { cells, wide, pairs } = postings.view();
+        for (let pair = 0; pair < pairs; pair++) {
+          let doc: number;
+          let frequency: number;
+          if (wide) {
+            doc = cells[2 * pair] as number;
+            frequency = cells[2 * pair + 1] as number;
+            if (frequency === REMOVED) continue;
+          } else {
+            const cell = cells[pair] as number;
+            doc = cell >>> 8;
+            frequency = cell & 0xff;
+            if (frequency === 0) continue;
+          }
+          if (live[doc] !== 1) continue;
+          const length = fieldLengths[doc * fieldCount + field.id] as number;
+          const weighted =
+            scale *
+            (inverse * (d + (frequency * (k + 1)) / (frequency + k * (1 - b + (b * length) / average))));
+          if (stamps[doc] === stamp) scores[doc] = (scores[doc] as number) + weighted;
+          else {
+            stamps[doc] = stamp;
+            scores[doc] = weighted;
+            if (count > 0 && (touched[count - 1] as number) > doc) sorted = false;
+            touched[count++] = doc;
+          }
+        }
+      }
+    }
+    const found: Found = {
+      count,
+      docs: new Int32Array(count),
+      scores: new Float64Array(count),
+      bits: new Uint32Array(count * words),
+    };
+    if (count === 0) return found;
+    if (sorted) found.docs.set(touched.subarray(0, count));
+    else if (count * Math.log2(count) < live.length / 4) found.docs.set(touched.subarray(0, count).sort());
+    else {
+      // Many documents: reading the stamps in order is cheaper than sorting them.
+      let at = 0;
+      for (let doc = 0; doc < live.length && at < count; doc++)
+        if (stamps[doc] === stamp) found.docs[at++] = doc;
+    }
+    const cell = plan.bit >>> 5;
+    const mask = 1 << (plan.bit & 31);
+    for (let at = 0; at < count; at++) {
+      found.scores[at] = scores[found.docs[at] as number] as number;
+      found.bits[at * words + cell] = mask;
+    }
+    return found;
+  }
+}
+
+const combination = (combineWith: string | undefined): 'and' | 'or' => {
+  const operator = (combineWith ?? 'or').toLowerCase();
+  if (operator !== 'and' && operator !== 'or')
+    throw new Error(`Invalid combination operator: ${combineWith}`);
+  return operator;
+};
+
+/** Documents in `a` or `b`, scores added (a's first, as MiniSearch adds them). */
+function either(a: Found, b: Found, words: number): Found {
+  if (b.count === 0) return a;
+  if (a.count === 0) return b;
+  const room = a.count + b.count;
+  const out: Found = {
+    count: 0,
+    docs: new Int32Array(room),
+    scores: new Float64Array(room),
+    bits: new Uint32Array(room * words),
+  };
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.count || j < b.count) {
+    const da = i < a.count ? (a.docs[i] as number) : Infinity;
+    const db = j < b.count ? (b.docs[j] as number) : Infinity;
+    if (da < db) {
+      out.docs[n] = da;
+      out.scores[n] = a.scores[i] as number;
+      for (let w = 0; w < words; w++) out.bits[n * words + w] = a.bits[i * words + w] as number;
+      i++;
+    } else if (db < da) {
+      out.docs[n] = db;
+      out.scores[n] = b.scores[j] as number;
+      for (let w = 0; w < words; w++) out.bits[n * words + w] = b.bits[j * words + w] as number;
+      j++;
+    } else {
+      out.docs[n] = da;
+      out.scores[n] = (a.scores[i] as number) + (b.scores[j] as number);
+      for (let w = 0; w < words; w++)
+        out.bits[n * words + w] = (a.bits[i * words + w] as number) | (b.bits[j * words + w] as number);
+      i++;
+      j++;
+    }
+    n++;
+  }
+  out.count = n;
+  return out;
+}
+
+/** Documents in both `a` and `b`, scores added. */
+function both(a: Found, b: Found, words: number): Found {
+  const room = Math.min(a.count, b.count);
+  const out: Found = {
+    count: 0,
+    docs: new Int32Array(room),
+    scores: new Float64Array(room),
+    bits: new Uint32Array(room * words),
+  };
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.count && j < b.count) {
+    const da = a.docs[i] as number;
+    const db = b.docs[j] as number;
+    if (da < db) i++;
+    else if (db < da) j++;
+    else {
+      out.docs[n] = da;
+      out.scores[n] = (a.scores[i] as number) + (b.scores[j] as number);
+      for (let w = 0; w < words; w++)
+        out.bits[n * words + w] = (a.bits[i * words + w] as number) | (b.bits[j * words + w] as number);
+      n++;
+      i++;
+      j++;
+    }
+  }
+  out.count = n;
+  return out;
+}
+
+/** The index's terms a document was found by under this part of the query, or null when the part does not find it. */
+function matchedTerms(plan: Plan, doc: number): Set<string> | null {
+  if (plan.kind === 'term') {
+    const terms = new Set<string>();
+    for (const { term, data } of plan.found) {
+      if (plan.fields.some((field) => data.get(field.id)?.has(doc))) terms.add(term);
+    }
+    return terms.size ? terms : null;
+  }
+  let terms: Set<string> | null = null;
+  for (const part of plan.parts) {
+    const found = matchedTerms(part, doc);
+    if (!found) {
+      if (plan.kind === 'and') return null;
+      continue;
+    }
+    terms ??= new Set();
+    for (const term of found) terms.add(term);
+  }
+  return terms;
+}
+
+function bitCount(cell: number): number {
+  let n = cell - ((cell >>> 1) & 0x5555_5555);
+  n = (n & 0x3333_3333) + ((n >>> 2) & 0x3333_3333);
+  return (((n + (n >>> 4)) & 0x0f0f_0f0f) * 0x0101_0101) >>> 24;
+}
