@@ -501,7 +501,7 @@ function timeParts(index: SearchIndex, parts: Part[], texts: string[], rounds: n
       const chosen = part.learned.get(learningKey(text, lang));
       return index.search(text, 10, 'everyone', {
         synonyms: part.synonyms,
-        boost: chosen ? (id) => chosen.get(id) ?? 1 : undefined,
+        boost: chosen,
       });
     } finally {
       internals.vocabulary = vocabulary;

@@ -216,7 +216,7 @@ describe('an index with compact postings', () => {
   };
 
   it('answers as MiniSearch with its own maps, scores and order of ties included, across edits and removals', async () => {
-    const compact = new TypoTolerantMiniSearch<Doc>(options);
+    const compact = new TypoTolerantMiniSearch<Doc>(options, () => undefined);
     const plain = new MiniSearch<Doc>(options);
     const documents = Array.from({ length: 400 }, (_, at) => document(at + 1));
     for (const doc of documents) {

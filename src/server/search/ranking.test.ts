@@ -42,21 +42,26 @@ const makeDoc = (id: number): Doc => ({
   lang: random() < 0.5 ? 'en' : 'it',
 });
 
+const byId = new Map<number, Doc>();
 const fuzziness = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
 
 function makeIndex() {
-  const mini = new TypoTolerantMiniSearch<Doc>({
-    fields: ['title', 'text'],
-    storeFields: [],
-    tokenize: (text) => text.split(' '),
-    processTerm: (term) => term || null,
-    searchOptions: {
-      boost: { title: 4 },
-      weights: { fuzzy: 0.4, prefix: 0.5 },
+  const mini = new TypoTolerantMiniSearch<Doc>(
+    {
+      fields: ['title', 'text'],
+      storeFields: [],
       tokenize: (text) => text.split(' '),
       processTerm: (term) => term || null,
+      searchOptions: {
+        boost: { title: 4 },
+        weights: { fuzzy: 0.4, prefix: 0.5 },
+        tokenize: (text) => text.split(' '),
+        processTerm: (term) => term || null,
+      },
     },
-  });
+    // For a ranking made after documents were added (from a snapshot, in the search index).
+    (id) => byId.get(id as number),
+  );
   return mini;
 }
 
@@ -88,12 +93,12 @@ const expected = (results: SearchResult[]) =>
     .map((r) => [r.id as number, r.score, [...r.queryTerms].sort(), [...r.terms].sort()] as const)
     .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
 
-const actual = (ranked: Ranked) =>
+const actual = (ranked: Ranked<Doc>) =>
   [...ranked.order()]
     .map(
       (at) =>
         [
-          ranked.ids[at] as number,
+          ranked.document(at).id,
           ranked.scores[at] as number,
           ranked.queryTermsOf(at).sort(),
           ranked.termsOf(at).sort(),
@@ -103,6 +108,7 @@ const actual = (ranked: Ranked) =>
 
 describe('ranking', () => {
   const docs = Array.from({ length: 1_500 }, (_, i) => makeDoc(i + 1));
+  for (const doc of docs) byId.set(doc.id, doc);
   const queries = Array.from({ length: 300 }, randomQuery);
 
   it('finds what MiniSearch finds, with the same scores to the bit, query terms and matched terms', () => {
@@ -128,9 +134,16 @@ describe('ranking', () => {
         boostDocument: (id) => boost(id as number),
         filter: (result) => shown(result.id as number),
       });
-      const ranked = mini.rank(query, (id) => (shown(id as number) ? boost(id as number) : 0));
+      // Every document's factor, 0 for those left out; some boosted apart, as what visitors chose is.
+      const factors = mini.factors((doc) => (shown(doc.id) ? (doc.id % 5 === 0 ? 1.5 : 1) : 0));
+      const boosts = new Map(
+        docs
+          .filter((doc) => doc.id % 7 === 0)
+          .map((doc) => [mini.shortIdOf(doc.id) as number, 2.5 / 1.5 ** Number(doc.id % 5 === 0)]),
+      );
+      const ranked = mini.rank(query, { factors, boosts });
       const got = new Map(
-        [...ranked.order()].map((at) => [ranked.ids[at] as number, ranked.scores[at] as number]),
+        [...ranked.order()].map((at) => [ranked.document(at).id, ranked.scores[at] as number]),
       );
       expect([...got.keys()].sort((a, b) => a - b)).toEqual(
         want.map((r) => r.id as number).sort((a, b) => a - b),
@@ -150,7 +163,7 @@ describe('ranking', () => {
       const [a, b] = [order[i - 1] as number, order[i] as number];
       expect(ranked.scores[a]).toBeGreaterThanOrEqual(ranked.scores[b] as number);
       if (ranked.scores[a] === ranked.scores[b])
-        expect(ranked.ids[a] as number).toBeLessThan(ranked.ids[b] as number);
+        expect(ranked.document(a).id).toBeLessThan(ranked.document(b).id);
     }
     const among = Int32Array.from(order.filter((_, i) => i % 3 === 1).reverse());
     expect([...ranked.order(among)]).toEqual(order.filter((_, i) => i % 3 === 1));
@@ -170,7 +183,8 @@ describe('ranking', () => {
     const left = new Set(
       docs.filter((doc) => doc.id % 4 !== 0 && doc.text.split(' ').includes(word)).map((d) => d.id),
     );
-    const foundIds = (ranked: Ranked) => new Set([...ranked.order()].map((at) => ranked.ids[at] as number));
+    const foundIds = (ranked: Ranked<Doc>) =>
+      new Set([...ranked.order()].map((at) => ranked.document(at).id));
     expect(foundIds(before)).toEqual(
       new Set([
         ...left,
@@ -182,6 +196,7 @@ describe('ranking', () => {
       expect(actual(mini.rank(query)), JSON.stringify(query)).toEqual(expected(mini.search(query)));
     // A document added after the vacuum is found with its own words.
     const added = { id: 5_000, title: 'zzunique', text: 'zzunique words', lang: 'en' };
+    byId.set(added.id, added);
     mini.add(added);
     expect([...foundIds(mini.rank({ queries: ['zzunique'] }))]).toEqual([5_000]);
   });

@@ -12,7 +12,7 @@ import {
   wordPattern,
   words,
 } from './analysis.ts';
-import type { Ranked } from './ranking.ts';
+import type { Ranked, Weights } from './ranking.ts';
 import { findSynonyms, type SynonymTable } from './synonyms.ts';
 import { TypoTolerantMiniSearch, type MiniSearchFigures, type MiniSearchParts } from './term-tree.ts';
 
@@ -93,8 +93,8 @@ function* batches<T>(entries: Iterable<T>): Generator<T[]> {
 /** What a search may take into account besides the words: the team's synonyms, what visitors chose. */
 export interface QueryExtras {
   synonyms?: SynonymTable;
-  /** A factor for an article's score, 1 for none. */
-  boost?: (id: number) => number;
+  /** Factors for some articles' scores (what visitors chose), by article id. */
+  boost?: ReadonlyMap<number, number>;
   /** The documents that may be found (the reader's language, the site's, and the versions shown); all when absent. */
   only?: ReadonlySet<number>;
   /** The document of each article the reader is shown, when it may be another than the one found. */
@@ -110,6 +110,8 @@ export interface QueryExtras {
 
 /** How much more a match in the reader's own language counts than one in the version shown in its place. */
 const LANGUAGE_BOOST = 1.5;
+/** Readers' documents' factors kept per index state: a help centre in five languages, read signed in and not. */
+const FACTORS_KEPT = 12;
 
 /** The article a document is a version of. */
 export const articleOf = (doc: SearchDocument): number => doc.article_id ?? doc.id;
@@ -132,6 +134,13 @@ export class SearchIndex {
   private readonly docs = new Map<number, SearchDocument>();
   /** The documents of each article: its own version and its translations. */
   private readonly versions = new Map<number, Set<number>>();
+  /** Each document's factor for a few readers and languages (see `weights`), for the index as it was then. */
+  private factorsKept: {
+    key: string;
+    only: ReadonlySet<number> | undefined;
+    changes: number;
+    factors: Float64Array;
+  }[] = [];
   /** The documents whose article has other versions too (a result is one per article). */
   private readonly sharing = new Set<number>();
   /** Every folded whole word indexed (kept as articles go: a word gone only costs a lookup that finds nothing). */
@@ -177,26 +186,29 @@ export class SearchIndex {
   }
 
   private constructor() {
-    this.mini = new TypoTolerantMiniSearch<SearchDocument>({
-      fields: [...FIELDS],
-      idField: 'id',
-      extractField: (doc, field) => {
-        if (field === 'id') return doc.id as unknown as string;
-        const value = doc[field as keyof SearchDocument];
-        // Whole words (for typos) in titles and names only: bodies are most of the index, and stems serve them.
-        return typeof value === 'string'
-          ? analyseText(value, doc.lang, field !== 'text', this.vocabulary).join(' ')
-          : String(value ?? '');
-      },
-      tokenize: (text) => text.split(' '),
-      processTerm: (term) => term || null,
-      searchOptions: {
-        boost: { title: 4, category: 1.5, section: 1, text: 1 },
-        weights: { fuzzy: 0.4, prefix: 0.5 },
+    this.mini = new TypoTolerantMiniSearch<SearchDocument>(
+      {
+        fields: [...FIELDS],
+        idField: 'id',
+        extractField: (doc, field) => {
+          if (field === 'id') return doc.id as unknown as string;
+          const value = doc[field as keyof SearchDocument];
+          // Whole words (for typos) in titles and names only: bodies are most of the index, and stems serve them.
+          return typeof value === 'string'
+            ? analyseText(value, doc.lang, field !== 'text', this.vocabulary).join(' ')
+            : String(value ?? '');
+        },
         tokenize: (text) => text.split(' '),
         processTerm: (term) => term || null,
+        searchOptions: {
+          boost: { title: 4, category: 1.5, section: 1, text: 1 },
+          weights: { fuzzy: 0.4, prefix: 0.5 },
+          tokenize: (text) => text.split(' '),
+          processTerm: (term) => term || null,
+        },
       },
-    });
+      (id) => this.docs.get(id as number),
+    );
   }
 
   get size(): number {
@@ -433,49 +445,38 @@ export class SearchIndex {
     // each query term stands for one word (a repeated word, one word's stem among another's forms, or a joined
     // word standing for two, needs two).
     const shared = [...wordsOf.values()].some((indexes) => indexes.size > 1);
-    const anyone = mayRead(audience, 'signed_in');
-    const { boost, lang, only } = extras;
-    // Whether the reader may see a document (0 when not), and what its score is multiplied by.
-    const weigh =
-      anyone && !only && !boost && !lang
-        ? undefined
-        : (id: unknown) => {
-            const doc = this.docs.get(id as number);
-            if (!doc || (!anyone && doc.restricted) || (only && !only.has(doc.id))) return 0;
-            return (boost ? boost(articleOf(doc)) : 1) * (lang && doc.lang === lang ? LANGUAGE_BOOST : 1);
-          };
+    const weights = this.weights(audience, extras);
     // An article found in two versions (the reader's language and the site's) is one result, the better one.
     const seen = new Set<number>();
-    const first = (ranked: Ranked, at: number) => {
-      const id = ranked.ids[at] as number;
-      if (!this.sharing.has(id)) return true;
-      const article = articleOf(this.docs.get(id) as SearchDocument);
+    const first = (ranked: Ranked<SearchDocument>, at: number) => {
+      const doc = ranked.document(at);
+      if (!this.sharing.has(doc.id)) return true;
+      const article = articleOf(doc);
       if (seen.has(article)) return false;
       seen.add(article);
       return true;
     };
-    const present = (ranked: Ranked, at: number) =>
-      this.present(ranked.ids[at] as number, ranked.scores[at] as number, ranked.termsOf(at), extras.shown);
+    const present = (ranked: Ranked<SearchDocument>, at: number) =>
+      this.present(ranked.document(at), ranked.scores[at] as number, ranked.termsOf(at), extras.shown);
     const hits: SearchHit[] = [];
-    const take = (ranked: Ranked, among?: Int32Array) => {
+    const take = (ranked: Ranked<SearchDocument>, among?: Int32Array) => {
       for (const at of ranked.order(among)) {
         if (hits.length >= limit) return;
         if (first(ranked, at)) hits.push(present(ranked, at));
       }
     };
     if (shared) {
-      take(this.mini.rank({ combineWith: 'AND', queries: strictGroups }, weigh));
-      if (hits.length < limit) take(this.mini.rank({ combineWith: 'OR', queries: groups }, weigh));
+      take(this.mini.rank({ combineWith: 'AND', queries: strictGroups }, weights));
+      if (hits.length < limit) take(this.mini.rank({ combineWith: 'OR', queries: groups }, weights));
       return hits;
     }
     // Articles that match every word, best first; then, if fewer than `limit`, the best of those matching some.
-    const ranked = this.mini.rank({ combineWith: 'OR', queries: groups }, weigh);
-    const meaning = new Map<string, number>();
-    for (const [term, indexes] of wordsOf) {
+    const ranked = this.mini.rank({ combineWith: 'OR', queries: groups }, weights);
+    const meaning = ranked.perTerm((term) => {
       let bits = 0;
-      for (const index of indexes) bits |= 1 << index;
-      meaning.set(term, bits);
-    }
+      for (const index of wordsOf.get(term) ?? []) bits |= 1 << index;
+      return bits;
+    });
     const all = (1 << counted.length) - 1;
     const behind = this.shadowed(ranked);
     const every = new Int32Array(ranked.count);
@@ -493,17 +494,60 @@ export class SearchIndex {
   }
 
   /**
+   * What each document's score is multiplied by for this reader: 0 for one they may not read or are not shown
+   * (`only`), LANGUAGE_BOOST in their language, and what visitors chose (`boost`). Every document's factor is worked
+   * out once per index state, reader and language, and kept (a few such at a time).
+   */
+  private weights(audience: Audience, extras: QueryExtras): Weights {
+    const anyone = mayRead(audience, 'signed_in');
+    const { boost, lang, only } = extras;
+    const weights: Weights = {};
+    if (!anyone || only || lang) {
+      const key = `${anyone}\u0000${lang ?? ''}`;
+      let kept = this.factorsKept.find(
+        (entry) => entry.key === key && entry.only === only && entry.changes === this.changes,
+      );
+      if (!kept) {
+        const factors = this.mini.factors((doc) =>
+          (!anyone && doc.restricted) || (only && !only.has(doc.id))
+            ? 0
+            : lang && doc.lang === lang
+              ? LANGUAGE_BOOST
+              : 1,
+        );
+        kept = { key, only, changes: this.changes, factors };
+        this.factorsKept = [
+          kept,
+          ...this.factorsKept.filter((entry) => entry.changes === this.changes),
+        ].slice(0, FACTORS_KEPT);
+      }
+      weights.factors = kept.factors;
+    }
+    if (boost?.size) {
+      const boosts = new Map<number, number>();
+      for (const [article, factor] of boost) {
+        for (const id of this.versions.get(article) ?? []) {
+          const shortId = this.mini.shortIdOf(id);
+          if (shortId !== undefined) boosts.set(shortId, factor);
+        }
+      }
+      weights.boosts = boosts;
+    }
+    return weights;
+  }
+
+  /**
    * Which documents found rank behind another version of their article that was also found (only the best version
    * of an article is a result); null when none does.
    */
-  private shadowed(ranked: Ranked): Uint8Array | null {
+  private shadowed(ranked: Ranked<SearchDocument>): Uint8Array | null {
     if (this.sharing.size === 0) return null;
     let behind: Uint8Array | null = null;
     const best = new Map<number, number>();
     for (let at = 0; at < ranked.count; at++) {
-      const id = ranked.ids[at] as number;
-      if (!this.sharing.has(id)) continue;
-      const article = articleOf(this.docs.get(id) as SearchDocument);
+      const doc = ranked.document(at);
+      if (!this.sharing.has(doc.id)) continue;
+      const article = articleOf(doc);
       const other = best.get(article);
       if (other === undefined) {
         best.set(article, at);
@@ -563,12 +607,11 @@ export class SearchIndex {
 
   /** A result as the reader sees it: in the version they are shown (`shown`), which may not be the one found. */
   private present(
-    foundId: number,
+    found: SearchDocument,
     score: number,
     terms: string[],
     shown?: ReadonlyMap<number, number>,
   ): SearchHit {
-    const found = this.docs.get(foundId) as SearchDocument;
     const shownId = shown?.get(articleOf(found));
     const doc = (shownId !== undefined ? this.docs.get(shownId) : undefined) ?? found;
     return {

@@ -543,7 +543,7 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       const extras = {
         synonyms,
         exact: related,
-        boost: chosen ? (id: number) => chosen.get(id) ?? 1 : undefined,
+        boost: chosen,
         ...(view && { only: view.searched, shown: view.shown, lang: reader }),
       };
       // A query of stopwords only finds nothing by its words, nor is it asked about.

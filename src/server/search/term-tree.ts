@@ -1,7 +1,7 @@
 import MiniSearch, { type Options, type Query } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
 import { FieldPostings } from './postings.ts';
-import { Ranker, type Ranked, type RankedIndex } from './ranking.ts';
+import { Ranker, type Ranked, type RankedIndex, type Weights } from './ranking.ts';
 
 /** Typo lookups remembered per index: a help centre's visitors type the same words again and again. */
 const EXPANSIONS_KEPT = 10_000;
@@ -91,11 +91,15 @@ class TermTree extends SearchableMap<FieldPostings> {
 /** MiniSearch over a TermTree, whose remembered lookups are forgotten whenever a document comes or goes. */
 export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
   private readonly terms = new TermTree();
-  private readonly ranker = new Ranker(() => this.arrays());
+  private readonly ranker = new Ranker<T>(() => this.arrays());
   /** The documents as the ranking reads them (ranking.ts), kept up as documents come and go; null when to be made. */
-  private documents: RankedIndex | null = null;
+  private documents: RankedIndex<T> | null = null;
 
-  constructor(options: Options<T>) {
+  /** `documentOf` gives a document by its id, for those the index has from a snapshot rather than by `add`. */
+  constructor(
+    options: Options<T>,
+    private readonly documentOf: (id: unknown) => T | undefined,
+  ) {
     super(options);
     // The package declares its tree's types twice (here and in 'minisearch/SearchableMap'), alike but unrelated.
     this._index = this.terms as unknown as typeof this._index;
@@ -112,7 +116,7 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
       return;
     }
     documents.live[shortId] = 1;
-    (documents.ids as unknown[])[shortId] = this._documentIds.get(shortId);
+    (documents.documents as T[])[shortId] = document;
     const lengths = this._fieldLength.get(shortId) ?? [];
     for (let field = 0; field < documents.fieldCount; field++)
       documents.fieldLengths[shortId * documents.fieldCount + field] = lengths[field] ?? 0;
@@ -122,16 +126,32 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
     this.terms.forget();
     const shortId = this._idToShortId.get(id);
     super.discard(id);
-    if (shortId !== undefined && this.documents) this.documents.live[shortId] = 0;
+    if (shortId === undefined || !this.documents) return;
+    this.documents.live[shortId] = 0;
+    (this.documents.documents as (T | undefined)[])[shortId] = undefined;
   }
 
   /** Every document the query finds, as MiniSearch's `search` finds them, in arrays (see ranking.ts). */
-  rank(query: Query, weigh?: (id: unknown) => number): Ranked {
-    return this.ranker.search(query, weigh);
+  rank(query: Query, weights?: Weights): Ranked<T> {
+    return this.ranker.search(query, weights);
+  }
+
+  /** A factor for every document by short id (see `Weights`), from `factor`; 0 where there is no document. */
+  factors(factor: (document: T) => number): Float64Array {
+    const { documents, live } = this.arrays();
+    const factors = new Float64Array(live.length);
+    for (let shortId = 0; shortId < live.length; shortId++)
+      if (live[shortId] === 1) factors[shortId] = factor(documents[shortId] as T);
+    return factors;
+  }
+
+  /** A document's short id, by which `Weights` name it. */
+  shortIdOf(id: unknown): number | undefined {
+    return this._idToShortId.get(id);
   }
 
   /** The ranking's view of the index, made again (with room to grow) when a document outgrew it or after a restore. */
-  private arrays(): RankedIndex {
+  private arrays(): RankedIndex<T> {
     if (this.documents) {
       this.documents.documentCount = this._documentCount;
       return this.documents;
@@ -139,11 +159,13 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
     const fieldCount = Math.max(0, ...Object.values(this._fieldIds)) + 1;
     const room = Math.ceil(this._nextId * 1.25) + 64;
     const live = new Uint8Array(room);
-    const ids: unknown[] = new Array(room);
+    // Filled one by one: an array made at a large length keeps its elements in a dictionary, a lookup each.
+    const documents: (T | undefined)[] = [];
+    for (let shortId = 0; shortId < room; shortId++) documents.push(undefined);
     const fieldLengths = new Uint32Array(room * fieldCount);
     for (const [shortId, id] of this._documentIds) {
       live[shortId] = 1;
-      ids[shortId] = id;
+      documents[shortId] = this.documentOf(id);
     }
     for (const [shortId, lengths] of this._fieldLength)
       for (let field = 0; field < fieldCount; field++)
@@ -166,7 +188,7 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
       live,
       fieldLengths,
       fieldCount,
-      ids,
+      documents,
     };
     return this.documents;
   }
