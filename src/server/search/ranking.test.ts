@@ -171,26 +171,27 @@ describe('ranking', () => {
 
   it('keeps up with documents added and discarded after a search, before and after the vacuum', async () => {
     const mini = makeIndex();
-    mini.addAll(docs.slice(0, 1_000));
-    const query = queries[0] as Query;
-    mini.rank(query);
-    // More than the room left after the first search: the ranking's arrays are made again.
-    mini.addAll(docs.slice(1_000));
-    const gone = docs.filter((doc) => doc.id % 4 === 0);
-    for (const doc of gone) mini.discard(doc.id);
-    const word = common[1] as string;
-    const before = mini.rank({ queries: [word] });
-    const left = new Set(
-      docs.filter((doc) => doc.id % 4 !== 0 && doc.text.split(' ').includes(word)).map((d) => d.id),
-    );
     const foundIds = (ranked: Ranked<Doc>) =>
       new Set([...ranked.order()].map((at) => ranked.document(at).id));
-    expect(foundIds(before)).toEqual(
-      new Set([
-        ...left,
-        ...docs.filter((d) => d.title.split(' ').includes(word) && d.id % 4 !== 0).map((d) => d.id),
-      ]),
-    );
+    const word = common[1] as string;
+    /** What a search for `word` must find among the first `upTo` documents, those discarded left out. */
+    const holding = (upTo: number) =>
+      new Set(
+        docs
+          .slice(0, upTo)
+          .filter((doc) => doc.id % 4 !== 0 && `${doc.title} ${doc.text}`.split(' ').includes(word))
+          .map((doc) => doc.id),
+      );
+    mini.addAll(docs.slice(0, 1_000));
+    mini.rank(queries[0] as Query);
+    // Within the room the ranking's arrays were made with: added to them, and discarded from them, in place.
+    mini.addAll(docs.slice(1_000, 1_200));
+    for (const doc of docs.slice(0, 1_200)) if (doc.id % 4 === 0) mini.discard(doc.id);
+    expect(foundIds(mini.rank({ queries: [word] }))).toEqual(holding(1_200));
+    // Past that room: the arrays are made again.
+    mini.addAll(docs.slice(1_200));
+    for (const doc of docs.slice(1_200)) if (doc.id % 4 === 0) mini.discard(doc.id);
+    expect(foundIds(mini.rank({ queries: [word] }))).toEqual(holding(docs.length));
     await mini.vacuum();
     for (const query of queries.slice(0, 100))
       expect(actual(mini.rank(query)), JSON.stringify(query)).toEqual(expected(mini.search(query)));

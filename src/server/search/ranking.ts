@@ -35,7 +35,7 @@ export interface RankedIndex<D> {
   };
   /** Per short id: 1 while the document is in the index. */
   live: Uint8Array;
-  /** Per short id, `fieldCount` lengths (by field id). */
+  /** Per short id, `fieldCount` lengths (by field id), all 0 for a short id with no document. */
   fieldLengths: Uint32Array;
   fieldCount: number;
   /** Per short id, the document (undefined where none is). */
@@ -371,8 +371,9 @@ export class Ranker<D> {
             frequency = cell & 0xff;
             if (frequency === 0) continue;
           }
-          if (live[doc] !== 1) continue;
+          // A removed document's lengths are 0, where one with the term in this field has at least 1.
           const length = fieldLengths[doc * fieldCount + field.id] as number;
+          if (length === 0) continue;
           const weighted =
             scale *
             (inverse * (d + (frequency * (k + 1)) / (frequency + k * (1 - b + (b * length) / average))));

@@ -127,7 +127,9 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
     const shortId = this._idToShortId.get(id);
     super.discard(id);
     if (shortId === undefined || !this.documents) return;
-    this.documents.live[shortId] = 0;
+    const { live, fieldLengths, fieldCount } = this.documents;
+    live[shortId] = 0;
+    fieldLengths.fill(0, shortId * fieldCount, (shortId + 1) * fieldCount);
     (this.documents.documents as (T | undefined)[])[shortId] = undefined;
   }
 
