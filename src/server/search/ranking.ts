@@ -387,12 +387,8 @@ export class Ranker<D> {
         }
       }
     }
-    const found: Found = {
-      count,
-      docs: new Int32Array(count),
-      scores: new Float64Array(count),
-      bits: new Uint32Array(count * words),
-    };
+    const found = foundRoom(count, words);
+    found.count = count;
     if (count === 0) return found;
     if (sorted) found.docs.set(touched.subarray(0, count));
     else if (count * Math.log2(count) < live.length / 4) found.docs.set(touched.subarray(0, count).sort());
@@ -419,75 +415,60 @@ const combination = (combineWith: string | undefined): 'and' | 'or' => {
   return operator;
 };
 
+/** Room for `room` documents found. */
+const foundRoom = (room: number, words: number): Found => ({
+  count: 0,
+  docs: new Int32Array(room),
+  scores: new Float64Array(room),
+  bits: new Uint32Array(room * words),
+});
+
+/** Appends the `at`-th document of `from` to `out`, as it is. */
+function copy(out: Found, from: Found, at: number, words: number): void {
+  const n = out.count++;
+  out.docs[n] = from.docs[at] as number;
+  out.scores[n] = from.scores[at] as number;
+  for (let w = 0; w < words; w++) out.bits[n * words + w] = from.bits[at * words + w] as number;
+}
+
+/** Appends the document at `a`'s `i`-th and `b`'s `j`-th place to `out`: scores added (a's first), terms joined. */
+function join(out: Found, a: Found, i: number, b: Found, j: number, words: number): void {
+  const n = out.count++;
+  out.docs[n] = a.docs[i] as number;
+  out.scores[n] = (a.scores[i] as number) + (b.scores[j] as number);
+  for (let w = 0; w < words; w++)
+    out.bits[n * words + w] = (a.bits[i * words + w] as number) | (b.bits[j * words + w] as number);
+}
+
 /** Documents in `a` or `b`, scores added (a's first, as MiniSearch adds them). */
 function either(a: Found, b: Found, words: number): Found {
   if (b.count === 0) return a;
   if (a.count === 0) return b;
-  const room = a.count + b.count;
-  const out: Found = {
-    count: 0,
-    docs: new Int32Array(room),
-    scores: new Float64Array(room),
-    bits: new Uint32Array(room * words),
-  };
+  const out = foundRoom(a.count + b.count, words);
   let i = 0;
   let j = 0;
-  let n = 0;
   while (i < a.count || j < b.count) {
     const da = i < a.count ? (a.docs[i] as number) : Infinity;
     const db = j < b.count ? (b.docs[j] as number) : Infinity;
-    if (da < db) {
-      out.docs[n] = da;
-      out.scores[n] = a.scores[i] as number;
-      for (let w = 0; w < words; w++) out.bits[n * words + w] = a.bits[i * words + w] as number;
-      i++;
-    } else if (db < da) {
-      out.docs[n] = db;
-      out.scores[n] = b.scores[j] as number;
-      for (let w = 0; w < words; w++) out.bits[n * words + w] = b.bits[j * words + w] as number;
-      j++;
-    } else {
-      out.docs[n] = da;
-      out.scores[n] = (a.scores[i] as number) + (b.scores[j] as number);
-      for (let w = 0; w < words; w++)
-        out.bits[n * words + w] = (a.bits[i * words + w] as number) | (b.bits[j * words + w] as number);
-      i++;
-      j++;
-    }
-    n++;
+    if (da < db) copy(out, a, i++, words);
+    else if (db < da) copy(out, b, j++, words);
+    else join(out, a, i++, b, j++, words);
   }
-  out.count = n;
   return out;
 }
 
 /** Documents in both `a` and `b`, scores added. */
 function both(a: Found, b: Found, words: number): Found {
-  const room = Math.min(a.count, b.count);
-  const out: Found = {
-    count: 0,
-    docs: new Int32Array(room),
-    scores: new Float64Array(room),
-    bits: new Uint32Array(room * words),
-  };
+  const out = foundRoom(Math.min(a.count, b.count), words);
   let i = 0;
   let j = 0;
-  let n = 0;
   while (i < a.count && j < b.count) {
     const da = a.docs[i] as number;
     const db = b.docs[j] as number;
     if (da < db) i++;
     else if (db < da) j++;
-    else {
-      out.docs[n] = da;
-      out.scores[n] = (a.scores[i] as number) + (b.scores[j] as number);
-      for (let w = 0; w < words; w++)
-        out.bits[n * words + w] = (a.bits[i * words + w] as number) | (b.bits[j * words + w] as number);
-      n++;
-      i++;
-      j++;
-    }
+    else join(out, a, i++, b, j++, words);
   }
-  out.count = n;
   return out;
 }
 
