@@ -10,11 +10,12 @@ const REMOVED = 0xffff_ffff;
  * those maps, makes a result object for each and sorts them all, when a visitor is shown ten.
  *
  * Here each part of the query finds its documents as sorted arrays (ids, scores, and which query terms matched,
- * as bits), parts are merged as sorted lists, and only what is shown is ordered. Scores are MiniSearch's to the bit:
- * the same BM25 terms, multiplied and added in the same order (ranking.test.ts compares them). What differs: a
- * document's boost is asked once per query (ours depends on the document alone), equal scores rank by the order
- * documents were added, and a removed document still counted in a term's postings (until MiniSearch's vacuum takes
- * it out) is passed over without changing the term's weight for the others.
+ * as bits), parts are merged as sorted lists, and only what is shown is ordered. Without factors (`Weights`),
+ * scores are MiniSearch's to the bit: the same BM25 terms, multiplied and added in the same order (ranking.test.ts
+ * compares them). What differs: a document's factor multiplies its summed score rather than each term's (ours
+ * depends on the document alone; the last bits may differ), equal scores rank by the order documents were added,
+ * and a removed document still counted in a term's postings (until MiniSearch's vacuum takes it out) is passed over
+ * without changing the term's weight for the others.
  */
 
 /** What the ranking reads of the index: MiniSearch's figures and term tree, and its documents as arrays. */
