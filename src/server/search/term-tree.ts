@@ -118,8 +118,9 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
     documents.live[shortId] = 1;
     (documents.documents as T[])[shortId] = document;
     const lengths = this._fieldLength.get(shortId) ?? [];
+    const room = documents.live.length;
     for (let field = 0; field < documents.fieldCount; field++)
-      documents.fieldLengths[shortId * documents.fieldCount + field] = lengths[field] ?? 0;
+      documents.fieldLengths[field * room + shortId] = lengths[field] ?? 0;
   }
 
   override discard(id: unknown): void {
@@ -129,7 +130,7 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
     if (shortId === undefined || !this.documents) return;
     const { live, fieldLengths, fieldCount } = this.documents;
     live[shortId] = 0;
-    fieldLengths.fill(0, shortId * fieldCount, (shortId + 1) * fieldCount);
+    for (let field = 0; field < fieldCount; field++) fieldLengths[field * live.length + shortId] = 0;
     (this.documents.documents as (T | undefined)[])[shortId] = undefined;
   }
 
@@ -171,7 +172,7 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
     }
     for (const [shortId, lengths] of this._fieldLength)
       for (let field = 0; field < fieldCount; field++)
-        fieldLengths[shortId * fieldCount + field] = lengths[field] ?? 0;
+        fieldLengths[field * room + shortId] = lengths[field] ?? 0;
     const { searchOptions, fields, tokenize, processTerm } = this._options;
     const terms = this.terms;
     this.documents = {
