@@ -124,6 +124,25 @@ describe('ranking', () => {
     expect(found).toBeGreaterThan(300 * 50);
   });
 
+  it('keeps the query terms of a query with more than 32, in room earlier searches left full', () => {
+    const mini = makeIndex();
+    mini.addAll(docs);
+    for (const query of queries.slice(0, 20)) mini.rank(query);
+    const words = [...new Set(Array.from({ length: 60 }, () => pick(vocabulary)))].slice(0, 40);
+    expect(words.length).toBeGreaterThan(32);
+    for (const combineWith of ['OR', 'AND']) {
+      const query: Query = {
+        combineWith,
+        queries: [
+          { combineWith: 'OR', queries: words },
+          { combineWith: 'OR', queries: words.slice(0, 2) },
+        ],
+      };
+      for (const query2 of queries.slice(20, 25)) mini.rank(query2);
+      expect(actual(mini.rank(query)), combineWith).toEqual(expected(mini.search(query)));
+    }
+  });
+
   it('weighs and leaves out documents as MiniSearch’s boost and filter do, within rounding', () => {
     const mini = makeIndex();
     mini.addAll(docs);
