@@ -41,7 +41,12 @@ const initials = new Map<string, string>();
 
 /** A word's first letter as its analysed forms begin: lower case, without diacritics. */
 export function initialOf(word: string): string {
-  const first = String.fromCodePoint(word.codePointAt(0) ?? 0);
+  return initialAt(word, 0);
+}
+
+/** `initialOf` the word that begins at `at` in `text`, without cutting it out. */
+export function initialAt(text: string, at: number): string {
+  const first = String.fromCodePoint(text.codePointAt(at) ?? 0);
   let folded = initials.get(first);
   if (folded === undefined) {
     folded = fold(first.toLowerCase().replace(/ё/g, 'е'));

@@ -130,7 +130,7 @@ describe('ranking', () => {
     for (const query of queries.slice(0, 20)) mini.rank(query);
     const words = [...new Set(Array.from({ length: 60 }, () => pick(vocabulary)))].slice(0, 40);
     expect(words.length).toBeGreaterThan(32);
-    for (const combineWith of ['OR', 'AND']) {
+    for (const combineWith of ['OR', 'AND'] as const) {
       const query: Query = {
         combineWith,
         queries: [

@@ -118,6 +118,7 @@ export class Ranked<D> {
     private readonly words: number,
     private readonly queryTerms: string[],
     private readonly plan: Plan,
+    private readonly fieldIds: Readonly<Record<string, number>>,
   ) {}
 
   /** The `at`-th document found. */
@@ -154,9 +155,17 @@ export class Ranked<D> {
     return union;
   }
 
-  /** The terms of the index the `at`-th document was found by (MiniSearch's `terms`), for its snippet. */
-  termsOf(at: number): string[] {
-    return [...(matchedTerms(this.plan, this.docs[at] as number) ?? [])];
+  /**
+   * The terms of the index the `at`-th document was found by (MiniSearch's `terms`); with `field`, only those the
+   * document holds in that field (for a snippet of the body: the terms that can mark a word there).
+   */
+  termsOf(at: number, field?: string): string[] {
+    const doc = this.docs[at] as number;
+    const found = matchedTerms(this.plan, doc);
+    if (!found) return [];
+    if (field === undefined) return [...found.keys()];
+    const id = this.fieldIds[field];
+    return [...found].filter(([, data]) => id !== undefined && data.get(id)?.has(doc)).map(([term]) => term);
   }
 
   /** Whether the `a`-th document ranks before the `b`-th. */
@@ -312,7 +321,7 @@ export class Ranker<D> {
       scores[count] = (found.scores[at] as number) * factor * (quality || 1);
       count++;
     }
-    return new Ranked(count, docs, index.documents, scores, bits, words, queryTerms, plan);
+    return new Ranked(count, docs, index.documents, scores, bits, words, queryTerms, plan, index.fieldIds);
   }
 
   /** The query as a tree of looked-up words, each part with the options MiniSearch would give it. */
@@ -539,24 +548,31 @@ function both(a: Found, b: Found, words: number, arena: Arena): Found {
   return out;
 }
 
-/** The index's terms a document was found by under this part of the query, or null when the part does not find it. */
-function matchedTerms(plan: Plan, doc: number): Set<string> | null {
+/**
+ * The index's terms a document was found by under this part of the query, with their postings, or null when the part
+ * does not find it.
+ */
+function matchedTerms(plan: Plan, doc: number): Map<string, FieldPostings> | null {
   if (plan.kind === 'term') {
-    const terms = new Set<string>();
+    let terms: Map<string, FieldPostings> | null = null;
     for (const { term, data } of plan.found) {
-      if (plan.fields.some((field) => data.get(field.id)?.has(doc))) terms.add(term);
+      for (const field of plan.fields) {
+        if (!data.get(field.id)?.has(doc)) continue;
+        (terms ??= new Map()).set(term, data);
+        break;
+      }
     }
-    return terms.size ? terms : null;
+    return terms;
   }
-  let terms: Set<string> | null = null;
+  let terms: Map<string, FieldPostings> | null = null;
   for (const part of plan.parts) {
     const found = matchedTerms(part, doc);
     if (!found) {
       if (plan.kind === 'and') return null;
       continue;
     }
-    terms ??= new Set();
-    for (const term of found) terms.add(term);
+    terms ??= new Map();
+    for (const [term, data] of found) if (!terms.has(term)) terms.set(term, data);
   }
   return terms;
 }

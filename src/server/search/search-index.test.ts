@@ -187,3 +187,38 @@ describe('a title looked for as written (exact)', () => {
     expect(ids('heating', true)).not.toContain(longer.id);
   });
 });
+
+describe('snippets', () => {
+  const filler = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(' ');
+
+  it('shows the beginning of the body, nothing marked, for an article found by its title alone', async () => {
+    const body = `${filler(60)} and the end.`;
+    const titled = doc('Invoices explained', body);
+    const index = await SearchIndex.build([titled]);
+    const [hit] = index.search('invoices', 5);
+    expect(hit?.id).toBe(titled.id);
+    expect(hit?.snippet).toBe(`${body.slice(0, 160)}…`);
+    expect(hit?.snippet).not.toContain('<mark>');
+  });
+
+  it('opens the window at the first matching word far into the body, with its capital and accents', async () => {
+    const body = `${filler(80)}, then Réfunds arrive; refunding takes a day. ${filler(20)}`;
+    const deep = doc('Money matters', body);
+    const index = await SearchIndex.build([deep, doc('Other', 'Nothing here.')]);
+    const [hit] = index.search('refund', 5);
+    expect(hit?.id).toBe(deep.id);
+    expect(hit?.snippet.startsWith('…')).toBe(true);
+    expect(hit?.snippet).toContain('<mark>Réfunds</mark> arrive; <mark>refunding</mark> takes');
+  });
+
+  it('marks the words of the version shown, found by another version', async () => {
+    const own = doc('Refund a payment', 'Choose the payment.');
+    const shown = { ...doc('Refund a payment', 'A refund takes a day.'), article_id: own.id };
+    const index = await SearchIndex.build([own, shown]);
+    const [hit] = index.search('refund', 5, 'everyone', {
+      only: new Set([own.id]),
+      shown: new Map([[own.id, shown.id]]),
+    });
+    expect(hit?.snippet).toBe('A <mark>refund</mark> takes a day.');
+  });
+});

@@ -6,6 +6,7 @@ import {
   analyse,
   analyseText,
   fold,
+  initialAt,
   initialOf,
   isStopword,
   variants,
@@ -456,8 +457,15 @@ export class SearchIndex {
       seen.add(article);
       return true;
     };
-    const present = (ranked: Ranked<SearchDocument>, at: number) =>
-      this.present(ranked.document(at), ranked.scores[at] as number, ranked.termsOf(at), extras.shown);
+    const present = (ranked: Ranked<SearchDocument>, at: number) => {
+      const found = ranked.document(at);
+      const shownId = extras.shown?.get(articleOf(found));
+      // The snippet is of the found document's body, unless another version of the article is shown: the terms it
+      // holds there are all that can mark a word of it.
+      const own = shownId === undefined || shownId === found.id;
+      const terms = own ? ranked.termsOf(at, 'text') : ranked.termsOf(at);
+      return this.present(found, ranked.scores[at] as number, terms, extras.shown);
+    };
     const hits: SearchHit[] = [];
     const take = (ranked: Ranked<SearchDocument>, among?: Int32Array) => {
       for (const at of ranked.order(among)) {
@@ -632,17 +640,30 @@ export class SearchIndex {
  * term is passed over, and only the window is read twice.
  */
 export function snippet(doc: SearchDocument, matched: Set<string>): string {
+  const text = doc.text;
+  if (matched.size === 0) {
+    // Nothing to mark: the body's beginning, without reading it word by word.
+    const end = Math.min(text.length, SNIPPET_CHARS);
+    return end < text.length ? `${escapeHtml(text.slice(0, end))}…` : escapeHtml(text);
+  }
   const initials = new Set([...matched].map((term) => String.fromCodePoint(term.codePointAt(0) ?? 0)));
   const isMatch = (word: string) => initials.has(initialOf(word)) && matched.has(analyse(word, doc.lang));
-  const text = doc.text;
-  const pattern = wordPattern();
+  // The first match is looked for word by word without cutting out a word unless its first letter may match (a long
+  // body read with `exec` made a match object for every word before it).
   let firstStart = -1;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    if (isMatch(m[0])) {
-      firstStart = m.index;
+  for (let at = 0; at < text.length;) {
+    NOT_WORD.lastIndex = at;
+    NOT_WORD.test(text);
+    const start = NOT_WORD.lastIndex;
+    WORD_RUN.lastIndex = start;
+    if (!WORD_RUN.test(text)) break;
+    at = WORD_RUN.lastIndex;
+    if (initials.has(initialAt(text, start)) && matched.has(analyse(text.slice(start, at), doc.lang))) {
+      firstStart = start;
       break;
     }
   }
+  const pattern = wordPattern();
   const from = firstStart === -1 ? 0 : Math.max(0, firstStart - 40);
   let start = from === 0 ? 0 : text.indexOf(' ', from) + 1;
   if (start <= 0) start = from;
@@ -662,3 +683,6 @@ export function snippet(doc: SearchDocument, matched: Set<string>): string {
 }
 
 const WORD_END = /[\p{L}\p{N}]$/u;
+/** Sticky: what lies between words, and a word, from `lastIndex` (see `snippet`). */
+const NOT_WORD = /[^\p{L}\p{N}]*/uy;
+const WORD_RUN = /[\p{L}\p{N}]+/uy;
