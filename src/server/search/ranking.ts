@@ -221,6 +221,8 @@ class Scratch {
   marks = new Uint32Array(0);
   /** The documents found, in the order first found. */
   touched = new Int32Array(0);
+  /** Query terms matched (as bits), `words` cells per short id: read only where `marks` has the document. */
+  private cells = new Uint32Array(0);
 
   fit(documents: number): void {
     if (this.scores.length >= documents) return;
@@ -228,6 +230,13 @@ class Scratch {
     this.scores = new Float64Array(room);
     this.marks = new Uint32Array(Math.ceil(room / 32));
     this.touched = new Int32Array(room);
+  }
+
+  /** Room for `words` cells of bits per document. */
+  cellsFor(words: number): Uint32Array {
+    const wanted = this.scores.length * words;
+    if (this.cells.length < wanted) this.cells = new Uint32Array(wanted);
+    return this.cells;
   }
 }
 
@@ -401,9 +410,60 @@ export class Ranker<D> {
     const parts = plan.parts.map((part) => this.run(index, part, words));
     if (parts.length === 0) return EMPTY;
     const arena = this.arena;
-    return parts.reduce((a, b) =>
-      plan.kind === 'or' ? either(a, b, words, arena) : both(a, b, words, arena),
-    );
+    if (plan.kind === 'and') return parts.reduce((a, b) => both(a, b, words, arena));
+    const found = parts.filter((part) => part.count > 0);
+    if (found.length < 3) return found.reduce((a, b) => either(a, b, words, arena), EMPTY);
+    return this.anyOf(found, words);
+  }
+
+  /**
+   * Documents in any of three or more parts, gathered by short id rather than merged two at a time (which copies the
+   * first part once for each part after it). Scores are added in the parts' order, as `either` folded over them adds
+   * them, so they are the same to the bit.
+   */
+  private anyOf(parts: Found[], words: number): Found {
+    const { scores, marks } = this.scratch;
+    const cells = this.scratch.cellsFor(words);
+    let count = 0;
+    let lowest = Infinity;
+    let highest = -1;
+    for (const part of parts) {
+      for (let at = 0; at < part.count; at++) {
+        const doc = part.docs[at] as number;
+        const word = doc >>> 5;
+        const bit = 1 << (doc & 31);
+        const marked = marks[word] as number;
+        if (marked & bit) {
+          scores[doc] = (scores[doc] as number) + (part.scores[at] as number);
+          for (let w = 0; w < words; w++)
+            cells[doc * words + w] =
+              (cells[doc * words + w] as number) | (part.bits[at * words + w] as number);
+        } else {
+          marks[word] = marked | bit;
+          scores[doc] = part.scores[at] as number;
+          for (let w = 0; w < words; w++) cells[doc * words + w] = part.bits[at * words + w] as number;
+          count++;
+          if (doc < lowest) lowest = doc;
+          if (doc > highest) highest = doc;
+        }
+      }
+    }
+    const out = this.arena.found(count, words);
+    for (let word = lowest >>> 5; word <= highest >>> 5; word++) {
+      let cell = marks[word] as number;
+      if (cell === 0) continue;
+      marks[word] = 0;
+      while (cell !== 0) {
+        const low = cell & -cell;
+        const doc = word * 32 + 31 - Math.clz32(low);
+        const n = out.count++;
+        out.docs[n] = doc;
+        out.scores[n] = scores[doc] as number;
+        for (let w = 0; w < words; w++) out.bits[n * words + w] = cells[doc * words + w] as number;
+        cell ^= low;
+      }
+    }
+    return out;
   }
 
   /** One word's documents: MiniSearch's `termResults` for each of its terms in turn, added up per document. */
