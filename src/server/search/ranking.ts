@@ -232,6 +232,26 @@ class Scratch {
     this.touched = new Int32Array(room);
   }
 
+  /**
+   * The marked documents from short id `lowest` to `highest`, in order, into `into`, a word of 32 documents at a time;
+   * the marks are left clear for the next. Returns how many.
+   */
+  readOut(lowest: number, highest: number, into: Int32Array): number {
+    const marks = this.marks;
+    let count = 0;
+    for (let word = lowest >>> 5; word <= highest >>> 5; word++) {
+      let cell = marks[word] as number;
+      if (cell === 0) continue;
+      marks[word] = 0;
+      while (cell !== 0) {
+        const low = cell & -cell;
+        into[count++] = word * 32 + 31 - Math.clz32(low);
+        cell ^= low;
+      }
+    }
+    return count;
+  }
+
   /** Room for `words` cells of bits per document. */
   cellsFor(words: number): Uint32Array {
     const wanted = this.scores.length * words;
@@ -449,19 +469,11 @@ export class Ranker<D> {
       }
     }
     const out = this.arena.found(count, words);
-    for (let word = lowest >>> 5; word <= highest >>> 5; word++) {
-      let cell = marks[word] as number;
-      if (cell === 0) continue;
-      marks[word] = 0;
-      while (cell !== 0) {
-        const low = cell & -cell;
-        const doc = word * 32 + 31 - Math.clz32(low);
-        const n = out.count++;
-        out.docs[n] = doc;
-        out.scores[n] = scores[doc] as number;
-        for (let w = 0; w < words; w++) out.bits[n * words + w] = cells[doc * words + w] as number;
-        cell ^= low;
-      }
+    out.count = this.scratch.readOut(lowest, highest, out.docs);
+    for (let n = 0; n < out.count; n++) {
+      const doc = out.docs[n] as number;
+      out.scores[n] = scores[doc] as number;
+      for (let w = 0; w < words; w++) out.bits[n * words + w] = cells[doc * words + w] as number;
     }
     return out;
   }
@@ -528,20 +540,7 @@ export class Ranker<D> {
     if (sorted) {
       found.docs.set(touched.subarray(0, count));
       for (let at = 0; at < count; at++) marks[(touched[at] as number) >>> 5] = 0;
-    } else {
-      // Read out in order from the marks, a word of 32 documents at a time, which leaves them clear for the next.
-      let at = 0;
-      for (let word = lowest >>> 5; word <= highest >>> 5; word++) {
-        let cell = marks[word] as number;
-        if (cell === 0) continue;
-        marks[word] = 0;
-        while (cell !== 0) {
-          const low = cell & -cell;
-          found.docs[at++] = word * 32 + 31 - Math.clz32(low);
-          cell ^= low;
-        }
-      }
-    }
+    } else this.scratch.readOut(lowest, highest, found.docs);
     const cell = plan.bit >>> 5;
     const mask = 1 << (plan.bit & 31);
     for (let at = 0; at < count; at++) {
