@@ -457,15 +457,7 @@ export class SearchIndex {
       seen.add(article);
       return true;
     };
-    const present = (ranked: Ranked<SearchDocument>, at: number) => {
-      const found = ranked.document(at);
-      const shownId = extras.shown?.get(articleOf(found));
-      // The snippet is of the found document's body, unless another version of the article is shown: the terms it
-      // holds there are all that can mark a word of it.
-      const own = shownId === undefined || shownId === found.id;
-      const terms = own ? ranked.termsOf(at, 'text') : ranked.termsOf(at);
-      return this.present(found, ranked.scores[at] as number, terms, extras.shown);
-    };
+    const present = (ranked: Ranked<SearchDocument>, at: number) => this.present(ranked, at, extras.shown);
     const hits: SearchHit[] = [];
     const take = (ranked: Ranked<SearchDocument>, among?: Int32Array) => {
       for (const at of ranked.order(among)) {
@@ -613,22 +605,27 @@ export class SearchIndex {
     };
   }
 
-  /** A result as the reader sees it: in the version they are shown (`shown`), which may not be the one found. */
+  /**
+   * The `at`-th result as the reader sees it: in the version they are shown (`shown`), which may not be the one found.
+   * Its snippet marks the terms the found document holds in its body, or, when another version is shown, every term
+   * it was found by (that version's body may hold others).
+   */
   private present(
-    found: SearchDocument,
-    score: number,
-    terms: string[],
+    ranked: Ranked<SearchDocument>,
+    at: number,
     shown?: ReadonlyMap<number, number>,
   ): SearchHit {
+    const found = ranked.document(at);
     const shownId = shown?.get(articleOf(found));
     const doc = (shownId !== undefined ? this.docs.get(shownId) : undefined) ?? found;
+    const terms = doc === found ? ranked.termsOf(at, 'text') : ranked.termsOf(at);
     return {
       id: articleOf(doc),
       title: doc.title,
       category_id: doc.category_id,
       section_id: doc.section_id,
       lang: doc.lang,
-      score,
+      score: ranked.scores[at] as number,
       snippet: snippet(doc, new Set(terms)),
     };
   }
