@@ -1,13 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+/** Journeys in a real browser: two files at a time, after the data tests (each waits on its page, not on a clock). */
+const BROWSER = ['e2e/**/*.test.ts'];
+
 /**
- * Tests whose own timing is part of what they check, or that load the machine themselves: a real browser, child
- * processes started and stopped (the CLI, several servers, shutdown), and mail pollers against a real IMAP server.
- * They run one file at a time, after the rest: beside another file on a 2-core machine, a child process's start or a
- * poller's round could outlast its wait.
+ * Tests whose own timing is part of what they check, or that load the machine themselves: child processes started and
+ * stopped (the CLI, several servers, shutdown), and mail pollers against a real IMAP server. They run one file at a
+ * time, last: beside another file on a 2-core machine, a child process's start or a poller's round could outlast its
+ * wait.
  */
 const ALONE = [
-  'e2e/**/*.test.ts',
   'src/cli/**/*.test.ts',
   'src/server/cluster.test.ts',
   'src/server/main.test.ts',
@@ -33,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'together',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
-          exclude: ALONE,
+          exclude: [...BROWSER, ...ALONE],
           // Two files at a time: most of a data test's time is spent waiting on its database.
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
@@ -42,10 +44,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'browser',
+          include: BROWSER,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'alone',
           include: ALONE,
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServer } from '../e2e/support/server.ts';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../e2e/support/browser.ts';
+import { CHROMIUM_FLAGS } from '../e2e/support/browser.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 execFileSync(process.execPath, [path.join(root, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
@@ -28,8 +28,9 @@ const pages = {
 
 const NOT_INDEXED = ['search', 'portal sign-in'];
 
+// The full browser, as a visitor's is (the tests drive its headless shell).
 const chrome = await chromeLauncher.launch({
-  chromePath: CHROMIUM,
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
 });
 
