@@ -757,8 +757,15 @@ function rowText(row: Record<string, unknown>): string {
   );
 }
 
-/** SHA-1 of every table's rows, per table, so a difference names the table. */
-async function digestTables(ctx: AppContext, dialect: Dialect, skip: Set<string>) {
+/** SHA-1 of one table's rows, so a difference names the table. */
+async function digestTable(ctx: AppContext, name: string) {
+  const rows = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(ctx.db);
+  const hash = crypto.createHash('sha1');
+  for (const line of rows.rows.map(rowText).sort()) hash.update(line).update('\n');
+  return hash.digest('hex');
+}
+
+async function tableNames(ctx: AppContext, dialect: Dialect) {
   const tables =
     dialect === 'sqlite'
       ? await sql<{
@@ -770,15 +777,87 @@ async function digestTables(ctx: AppContext, dialect: Dialect, skip: Set<string>
           where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(
           ctx.db,
         );
-  const digests = new Map<string, string>();
-  for (const { name } of tables.rows) {
-    if (skip.has(name)) continue;
-    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(ctx.db);
-    const hash = crypto.createHash('sha1');
-    for (const line of rows.rows.map(rowText).sort()) hash.update(line).update('\n');
-    digests.set(name, hash.digest('hex'));
+  return tables.rows.map((row) => row.name).filter((name) => name !== TOUCHED);
+}
+
+/** The log of written tables that the digests read; not one of the app's. */
+const TOUCHED = 'hostile_touched';
+
+/**
+ * Digests of every table, each read again only when a write may have changed it since it was last read. Triggers
+ * log the name of each table written to: temporary ones on SQLite (the app's one connection is the one they live
+ * on, and they leave its schema as it was), statement triggers on PostgreSQL. Taking the log deletes what it
+ * returns, so a write committed meanwhile is read the next time. SQLite's full-text tables, which take no
+ * trigger, are read every time. `check` reads every table again and names those that changed unlogged: it keeps
+ * the log honest.
+ */
+async function trackTables(ctx: AppContext, dialect: Dialect) {
+  const names = await tableNames(ctx, dialect);
+  const untracked = new Set<string>();
+  if (dialect === 'sqlite') {
+    const virtual = await sql<{ name: string }>`select name from sqlite_master
+      where type = 'table' and sql like 'CREATE VIRTUAL TABLE%'`.execute(ctx.db);
+    for (const name of names)
+      if (virtual.rows.some((v) => name === v.name || name.startsWith(`${v.name}_`))) untracked.add(name);
+    await sql`create temp table ${sql.raw(TOUCHED)} (id integer primary key, name text not null)`.execute(
+      ctx.db,
+    );
+    for (const name of names) {
+      if (untracked.has(name)) continue;
+      for (const event of ['insert', 'update', 'delete']) {
+        await sql`create temp trigger ${sql.raw(`"${TOUCHED}_${name}_${event}"`)} after ${sql.raw(event)}
+          on main.${sql.table(name)} begin insert into temp.${sql.raw(TOUCHED)} (name) values (${sql.lit(name)}); end`.execute(
+          ctx.db,
+        );
+      }
+    }
+  } else {
+    await sql`create table ${sql.raw(TOUCHED)} (id bigserial primary key, name text not null)`.execute(
+      ctx.db,
+    );
+    await sql`create function hostile_touch() returns trigger language plpgsql as $$
+      begin insert into ${sql.raw(TOUCHED)} (name) values (TG_TABLE_NAME); return null; end $$`.execute(
+      ctx.db,
+    );
+    for (const name of names) {
+      await sql`create trigger hostile_touch after insert or update or delete or truncate on ${sql.table(name)}
+        for each statement execute function hostile_touch()`.execute(ctx.db);
+    }
   }
-  return digests;
+  const takeLog = async () => {
+    const taken = await sql<{ name: string }>`delete from ${sql.raw(TOUCHED)} returning name`.execute(ctx.db);
+    return new Set(taken.rows.map((row) => row.name));
+  };
+  const known = new Map<string, string>();
+  return {
+    /** Every table's digest but those skipped, per table. */
+    async digests(skip: Set<string>) {
+      const written = await takeLog();
+      const digests = new Map<string, string>();
+      for (const name of await tableNames(ctx, dialect)) {
+        if (skip.has(name)) continue;
+        let digest = known.get(name);
+        if (digest === undefined || written.has(name) || untracked.has(name) || !names.includes(name)) {
+          digest = await digestTable(ctx, name);
+          known.set(name, digest);
+        }
+        digests.set(name, digest);
+      }
+      for (const name of written) if (skip.has(name)) known.delete(name);
+      return digests;
+    },
+    /** The tables whose rows changed since they were last read with no write logged. */
+    async check() {
+      const written = await takeLog();
+      const unlogged: string[] = [];
+      for (const [name, digest] of known) {
+        const now = await digestTable(ctx, name);
+        if (!written.has(name) && now !== digest) unlogged.push(name);
+        known.set(name, now);
+      }
+      return unlogged;
+    },
+  };
 }
 
 const changedTables = (before: Map<string, string>, after: Map<string, string>) =>
@@ -1006,9 +1085,10 @@ async function runSuite(dialect: Dialect): Promise<Findings> {
     const { fx, tokens } = await createFixture(ctx, call);
 
     // The comparison must see what it is meant to: every table of the schema, and a change to any of them.
-    const tablesBefore = await digestTables(ctx, dialect, NOT_COMPARED);
+    const tracked = await trackTables(ctx, dialect);
+    const tablesBefore = await tracked.digests(NOT_COMPARED);
     await buildSection(ctx.db);
-    const seenChange = changedTables(tablesBefore, await digestTables(ctx, dialect, NOT_COMPARED));
+    const seenChange = changedTables(tablesBefore, await tracked.digests(NOT_COMPARED));
     for (const table of ['sections', 'categories', 'articles', 'files', 'users', 'tickets', 'settings']) {
       if (!tablesBefore.has(table)) findings.dataChanged.push(`the digest leaves out the table ${table}`);
     }
@@ -1192,11 +1272,11 @@ async function runSuite(dialect: Dialect): Promise<Findings> {
       const readOnly = c.route.method === 'GET';
       if (mode === 'single') {
         for (const { planned, request } of prepared) {
-          const before = await digestTables(ctx, dialect, skip);
+          const before = await tracked.digests(skip);
           const response = await sendRaw(port, request);
           check(c, planned.label, request, response);
           if (response.status >= 400 || readOnly) {
-            const changed = changedTables(before, await digestTables(ctx, dialect, skip));
+            const changed = changedTables(before, await tracked.digests(skip));
             if (changed.length) {
               findings.dataChanged.push(
                 `${c.label} ${planned.label} (${response.status}) changed ${changed.join(', ')}`,
@@ -1206,7 +1286,7 @@ async function runSuite(dialect: Dialect): Promise<Findings> {
         }
         return;
       }
-      const before = await digestTables(ctx, dialect, skip);
+      const before = await tracked.digests(skip);
       const refused: Planned[] = [];
       let anyAccepted = false;
       for (const { planned, request } of prepared) {
@@ -1216,7 +1296,7 @@ async function runSuite(dialect: Dialect): Promise<Findings> {
         else anyAccepted = true;
       }
       if (readOnly || !anyAccepted) {
-        const changed = changedTables(before, await digestTables(ctx, dialect, skip));
+        const changed = changedTables(before, await tracked.digests(skip));
         if (changed.length) {
           const reported = findings.dataChanged.length;
           // Which request was it? Sent again one by one; if none does it again, the batch is named.
@@ -1330,6 +1410,9 @@ async function runSuite(dialect: Dialect): Promise<Findings> {
       });
       if (health.status !== 200)
         findings.health.push(`after ${c.label}: /healthz answered ${health.status} ${health.error ?? ''}`);
+      const unlogged = await tracked.check();
+      if (unlogged.length)
+        findings.dataChanged.push(`after ${c.label}: ${unlogged.join(', ')} changed with no write logged`);
     }
     // The last lines of a request are written once its answer has gone.
     await new Promise((resolve) => setTimeout(resolve, 50));
