@@ -1,7 +1,8 @@
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Value } from 'typebox/value';
 import { expect } from 'vitest';
 import { ErrorBody } from '../../shared/api/common.ts';
+import type { Suggestion } from '../../shared/api/search.ts';
 
 /**
  * Asserts the one error shape every failure answers: JSON, the contract's ErrorBody, the status repeated in the
@@ -21,4 +22,11 @@ export function expectApiError(
   expect(response.body).not.toMatch(/\bat .+:\d+:\d+|stack/i);
   if (fields) expect(error.data.errors.map((e) => e.field).sort()).toEqual([...fields].sort());
   return error;
+}
+
+/** The ids the suggestions call answers for `text`, in order, asserting it answered 200. */
+export async function suggestionIds(app: FastifyInstance, text: string): Promise<number[]> {
+  const response = await app.inject(`/api/search/knowledge/suggestions?text=${encodeURIComponent(text)}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ items: Suggestion[] }>().items.map((item) => item.id);
 }

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Suggestion } from '../../../shared/api/search.ts';
 import { dayOf } from '../../privacy/daily-key.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 import { learningKey } from '../../search/learning.ts';
 import { adminAndUserTokens } from '../../testing/admin-content.ts';
+import { suggestionIds } from '../../testing/api-expect.ts';
 import { buildArticle, buildSection } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 
@@ -21,11 +21,7 @@ describe.each(testDialects())('what was learned, read again on %s', (dialect) =>
   let other: number;
   let voters = 0;
 
-  const suggest = async (text: string) => {
-    const response = await t.app.inject(`/api/search/knowledge/suggestions?text=${encodeURIComponent(text)}`);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<{ items: Suggestion[] }>().items.map((item) => item.id);
-  };
+  const suggest = (text: string) => suggestionIds(t.app, text);
   /** Votes for `id` under `query`, today, stored as visitors leave them, with no server told. */
   const untoldVotes = (query: string, id: number, count: number) =>
     t.ctx.db

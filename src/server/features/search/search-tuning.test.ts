@@ -3,9 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Suggestion } from '../../../shared/api/search.ts';
 import type { LearnedList, SynonymsResponse } from '../../../shared/api/synonyms.ts';
-import { expectApiError } from '../../testing/api-expect.ts';
+import { expectApiError, suggestionIds } from '../../testing/api-expect.ts';
 import { adminAndUserTokens } from '../../testing/admin-content.ts';
 import { buildArticle, buildSection } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
@@ -25,11 +24,7 @@ describe.each(testDialects())('synonyms and learning on %s', (dialect) => {
   let plain: number;
   let guide: number;
 
-  const suggest = async (text: string) => {
-    const response = await t.app.inject(`/api/search/knowledge/suggestions?text=${encodeURIComponent(text)}`);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<{ items: Suggestion[] }>().items.map((item) => item.id);
-  };
+  const suggest = (text: string) => suggestionIds(t.app, text);
   const putSynonyms = (sets: unknown, token = adminToken) =>
     t.app.inject({
       method: 'PUT',
