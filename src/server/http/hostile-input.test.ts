@@ -834,10 +834,11 @@ async function trackTables(ctx: AppContext, dialect: Dialect) {
     async digests(skip: Set<string>) {
       const written = await takeLog();
       const digests = new Map<string, string>();
-      for (const name of await tableNames(ctx, dialect)) {
+      // The schema is the migrations' for the whole run: the names read once are every table.
+      for (const name of names) {
         if (skip.has(name)) continue;
         let digest = known.get(name);
-        if (digest === undefined || written.has(name) || untracked.has(name) || !names.includes(name)) {
+        if (digest === undefined || written.has(name) || untracked.has(name)) {
           digest = await digestTable(ctx, name);
           known.set(name, digest);
         }
