@@ -131,13 +131,17 @@ const VOCABULARY_WORD_MAX = 24;
 
 /**
  * A query word as the index may hold it. The language of a query is unknown, so `stems` are the word's stems in
- * every language, with and without its diacritics (people type 'subor' for 'súbor'); `whole` is the folded word,
- * the one form worth a fuzzy (typo-tolerant) lookup, since whole words are indexed too.
+ * each of `languages` (those of the documents searched: every document is stemmed in its own), with and without its
+ * diacritics (people type 'subor' for 'súbor'); `whole` is the folded word, the one form worth a fuzzy
+ * (typo-tolerant) lookup, since whole words are indexed too.
  */
-export function variants(word: string): { whole: string; stems: string[] } {
+export function variants(
+  word: string,
+  languages: readonly Language[] = ANALYSED_LANGUAGES,
+): { whole: string; stems: string[] } {
   const whole = fold(word.replace(/ё/gi, 'е'));
   const stems = new Set<string>();
-  for (const lang of ANALYSED_LANGUAGES) {
+  for (const lang of languages) {
     stems.add(analyse(word, lang));
     stems.add(analyse(whole, lang));
   }

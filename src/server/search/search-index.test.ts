@@ -137,6 +137,22 @@ describe('synonyms', () => {
   });
 });
 
+describe('the languages a query word is stemmed in', () => {
+  it('are those of the documents the index holds, as they come and go', async () => {
+    // 'casas' is 'cas' by the Portuguese stemmer and 'casa' by the English one; 'cas' is a word of the English title.
+    const english = doc('Cas latency explained', 'Memory timings.');
+    const index = await SearchIndex.build([english, doc('Laptop battery', 'Charge it.')]);
+    expect(index.search('casas', 5)).toEqual([]);
+    const portuguese = doc('Casa inteligente', 'Luzes e portas.', 'pt-BR');
+    await index.upsert([portuguese]);
+    expect(index.search('casas', 5).map((hit) => hit.id)).toEqual(
+      expect.arrayContaining([portuguese.id, english.id]),
+    );
+    index.remove([portuguese.id]);
+    expect(index.search('casas', 5)).toEqual([]);
+  });
+});
+
 describe('typos', () => {
   it('finds a word with two neighbouring letters swapped, and one with two edits from ten letters', async () => {
     const workload = doc('Balance the workload', 'Share tasks.');
@@ -162,10 +178,14 @@ describe('typos', () => {
 
 describe('the last word as typed', () => {
   it('completes a stem shorter than five letters from titles and names only', async () => {
-    // 'topar' is 'top' in Portuguese: in bodies that begins hundreds of words.
+    // 'topar' is 'top' in Portuguese (a language of the index): in bodies that begins hundreds of words.
     const titled = doc('Topology of the network', 'Draw it.');
     const body = doc('Network map', 'The topology is drawn for you.');
-    const index = await SearchIndex.build([titled, body]);
+    const index = await SearchIndex.build([
+      titled,
+      body,
+      doc('Mapa da rede', 'Desenhado para você.', 'pt-BR'),
+    ]);
     expect(index.search('topar', 5).map((r) => r.id)).toEqual([titled.id]);
   });
 });
