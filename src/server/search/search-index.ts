@@ -152,7 +152,7 @@ export class SearchIndex {
   /**
    * How many documents the index holds in each language, in the order of ANALYSED_LANGUAGES. A query word is stemmed
    * in these only: a stem in a language no document is in can meet a term only by chance (a one-language help centre
-   * stemmed each new word five times over, a tenth of a query's CPU).
+   * stemmed each new word five times over, and looked each stem up).
    */
   private readonly perLanguage = ANALYSED_LANGUAGES.map(() => 0);
   private held: Language[] | null = null;
