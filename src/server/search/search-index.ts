@@ -150,12 +150,11 @@ export class SearchIndex {
   /** Counts every change to what the index holds, so a snapshot written meanwhile is known to be mixed. */
   private changes = 0;
   /**
-   * How many documents the index holds in each language, in the order of ANALYSED_LANGUAGES. A query word is stemmed
-   * in these only: a stem in a language no document is in can meet a term only by chance (a one-language help centre
-   * stemmed each new word five times over, and looked each stem up).
+   * How many documents the index holds in each language it holds. A query word is stemmed in these only: a stem in
+   * a language no document is in can meet a term only by chance (a one-language help centre stemmed each new word
+   * five times over, and looked each stem up).
    */
-  private readonly perLanguage = ANALYSED_LANGUAGES.map(() => 0);
-  private held: Language[] | null = null;
+  private readonly perLanguage = new Map<Language, number>();
 
   /** Builds in chunks, giving the event loop back between them, so other requests are answered meanwhile. */
   static async build(documents: SearchDocument[]): Promise<SearchIndex> {
@@ -255,15 +254,14 @@ export class SearchIndex {
   }
 
   private countLanguage(lang: Language, by: 1 | -1): void {
-    const at = ANALYSED_LANGUAGES.indexOf(lang);
-    const before = this.perLanguage[at] ?? 0;
-    this.perLanguage[at] = before + by;
-    if (before === 0 || before + by === 0) this.held = null;
+    const count = (this.perLanguage.get(lang) ?? 0) + by;
+    if (count > 0) this.perLanguage.set(lang, count);
+    else this.perLanguage.delete(lang);
   }
 
-  /** The languages of the documents the index holds. */
+  /** The languages of the documents the index holds, in the order of ANALYSED_LANGUAGES. */
   private languages(): Language[] {
-    return (this.held ??= ANALYSED_LANGUAGES.filter((_, at) => (this.perLanguage[at] ?? 0) > 0));
+    return ANALYSED_LANGUAGES.filter((lang) => this.perLanguage.has(lang));
   }
 
   /** How many changes the index has had: equal counts mean it holds the same. */
