@@ -241,4 +241,25 @@ describe('snippets', () => {
     });
     expect(hit?.snippet).toBe('A <mark>refund</mark> takes a day.');
   });
+
+  it('gives an article once, in the version that ranks best, also after versions come and go', async () => {
+    // Words no stemmer changes, so the versions differ only by the reader's language.
+    const own = doc('Zorblat qwix', 'Blick zorblat qwix.');
+    const translated = {
+      ...doc('Zorblat qwix', 'Blick zorblat qwix.', 'pt-BR'),
+      article_id: own.id,
+    };
+    const other = doc('Qwix methods', 'Cards and transfers.');
+    const index = await SearchIndex.build([own, translated, other]);
+    // A hit names its article, in the language of the version found.
+    const hits = (lang: Language) =>
+      index.search('zorblat qwix', 5, 'everyone', { lang }).map((hit) => `${hit.id} ${hit.lang}`);
+    // The reader's language weighs more, so their version ranks first and stands for the article.
+    expect(hits('pt-BR')).toEqual([`${own.id} pt-BR`, `${other.id} en`]);
+    expect(hits('en')).toEqual([`${own.id} en`, `${other.id} en`]);
+    index.remove([translated.id]);
+    expect(hits('pt-BR')).toEqual([`${own.id} en`, `${other.id} en`]);
+    await index.upsert([translated]);
+    expect(hits('pt-BR')).toEqual([`${own.id} pt-BR`, `${other.id} en`]);
+  });
 });
