@@ -631,6 +631,57 @@ async function startAndSearch(dataDir: string, query: string, waitForSnapshot = 
   }
 }
 
+/** CPU time a process has used so far, in ms: user and system, all its threads (Linux, 100 ticks a second). */
+function cpuOfProcess(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Different queries to a server in its own process, as one is deployed: restarted from its snapshot on this
+ * database, with the shipped synonyms and nothing learned. The parts above are measured on the server in this
+ * process, whose heap also holds the benchmark's corpus, the index built for direct calls and the parts' tables, so
+ * its collector has those to walk and move as well. The same measures as a part's, its capacity its own.
+ */
+async function servedApart(dataDir: string, different: string[], warm: string[]) {
+  const server = await startServe({ DATA_DIR: dataDir, DEMO_CONTENT: 'false' });
+  try {
+    for (let tries = 0; ; tries++) {
+      const response = await fetch(`${server.url}${warm[0] ?? '/'}`);
+      await response.arrayBuffer();
+      if (response.ok) break;
+      if (tries > 600) throw new Error(`the server apart answered ${response.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Its code compiled and its caches of the benchmark's own queries made, as a server's that has run a while.
+    await runLoad(server.url, warm, DURATION, { once: true });
+    let next = 0;
+    const take = (count: number) => {
+      if (next + count > different.length)
+        throw new Error('too few different queries for the server apart: raise BENCH_UNIQUE_QUERIES');
+      next += count;
+      return different.slice(next - count, next);
+    };
+    const cpuBefore = cpuOfProcess(server.pid);
+    const closed = await runLoad(server.url, take(PART_HTTP_QUERIES), DURATION, { once: true });
+    const cpuPerRequest = (cpuOfProcess(server.pid) - cpuBefore) / closed.total;
+    const single = await runLoad(server.url, take(PART_HTTP_SINGLE_QUERIES), DURATION, {
+      once: true,
+      connections: 1,
+    });
+    const open: LoadResult[] = [];
+    for (const rate of [...OPEN_LOOP_SHARES.map((share) => share * closed.rps), OPEN_LOOP_RATE]) {
+      const warmup = Array.from({ length: Math.ceil(rate) }, (_, i) => warm[i % warm.length] as string);
+      open.push(
+        await runLoad(server.url, take(Math.round(rate * OPEN_LOOP_SECONDS)), DURATION, { rate, warmup }),
+      );
+    }
+    return { closed, cpuPerRequest, single, open };
+  } finally {
+    await server.stop();
+  }
+}
+
 /**
  * The index written to a snapshot and restored from it in this process: the heap the restored copy takes (its maps
  * are made at their final size, unlike a build's), and whether it answers every query as the built one.
@@ -1120,6 +1171,12 @@ async function benchSize(size: number) {
 
     // --- A second server started on the same database: other calls answer while it builds its index.
     const startup = await measureStartup(server.ctx.config.dataDir, queries[0]?.text ?? 'x');
+    // --- Different queries to a server in its own process (restarted from the snapshot measureStartup left).
+    const apart = await servedApart(
+      server.ctx.config.dataDir,
+      different.map(suggestionsPath),
+      queries.map((q) => suggestionsPath(q.text)),
+    );
 
     // --- PostgreSQL.
     loadStarted = performance.now();
@@ -1471,6 +1528,20 @@ async function benchSize(size: number) {
           ];
         }),
       ]),
+    );
+    console.log(
+      `\n    a server in its own process, as deployed (restarted from its snapshot; the shipped synonyms, nothing ` +
+        `learned; each request logged, at the default level; different queries new to its index): ten connections p50 ${fmt(apart.closed.p50Exact, 2)} ms, p99 ` +
+        `${fmt(apart.closed.p99Exact, 2)} ms, ${fmt(apart.closed.rps, 0)} req/s, ${fmt(apart.cpuPerRequest, 2)} ms of ` +
+        `its CPU per request; one connection p50 ${fmt(apart.single.p50Exact, 2)} ms, p99 ` +
+        `${fmt(apart.single.p99Exact, 2)} ms; open loop ${openLabels
+          .map((label, r) => {
+            const run = apart.open[r] as LoadResult;
+            return `at ${label} (${fmt(run.rps, 0)} req/s) p50 ${fmt(run.p50Exact, 2)} ms, p99 ${fmt(run.p99Exact, 2)} ms`;
+          })
+          .join(
+            '; ',
+          )}; failed ${apart.closed.non2xx + apart.closed.errors + apart.single.non2xx + apart.single.errors + apart.open.reduce((sum, run) => sum + run.non2xx + run.errors, 0)}`,
     );
     const baseAnswers = partsBench.answers[at(base)] as number[][];
     console.log(

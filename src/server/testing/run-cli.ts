@@ -39,12 +39,17 @@ export async function startServe(env: Record<string, string>) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let listening = false;
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
+      // Once listening, the log is only kept: matching the whole of it again for each chunk made the log of a
+      // server under load (a line per request) cost this process time in proportion to all of it so far.
+      if (listening) return;
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match?.[1]) {
+        listening = true;
         clearTimeout(timer);
         resolve(match[1]);
       }
@@ -55,6 +60,8 @@ export async function startServe(env: Record<string, string>) {
   });
   return {
     url,
+    /** The server's process id (with WORKERS unset, the one process that answers). */
+    pid: child.pid as number,
     output: () => output,
     stop: () =>
       new Promise<number | null>((resolve) => {
