@@ -44,7 +44,10 @@
  *   same queries, so words typed with a typo are looked up afresh only in its first run (the index remembers its typo
  *   lookups); the 20,000 different queries above are each the index's first sight of them;
  * - recall@10 of each part on the benchmark's queries (with and without the synonym word), and how many of their
- *   top 10 the part changes, so synonyms and learning are seen not to cost recall.
+ *   top 10 the part changes, so synonyms and learning are seen not to cost recall;
+ * - the same HTTP measures (ten connections, one, the open loop) on a server in its own process, as one is deployed:
+ *   restarted from its snapshot on this database, the shipped synonyms, nothing learned, its CPU time per request
+ *   read from /proc (the parts' server shares this process's heap with the corpus and the direct-call index).
  *
  * It also re-titles 1% of the articles (as a re-import would) and times until they are found, then 50% (rebuilt in
  * the background) with the latency of the searches answered meanwhile, and starts a second server on the same
