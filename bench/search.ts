@@ -634,6 +634,15 @@ async function startAndSearch(dataDir: string, query: string, waitForSnapshot = 
   }
 }
 
+/** The open loop's rates for a capacity: OPEN_LOOP_SHARES of it, then OPEN_LOOP_RATE. */
+const openLoopRates = (capacity: number) => [
+  ...OPEN_LOOP_SHARES.map((share) => share * capacity),
+  OPEN_LOOP_RATE,
+];
+/** A second of `paths` (in turn) at `rate`, sent untimed before an open loop so the load process is warm. */
+const warmupAt = (rate: number, paths: string[]) =>
+  Array.from({ length: Math.ceil(rate) }, (_, i) => paths[i % paths.length] as string);
+
 /** CPU time a process has used so far, in ms: user and system, all its threads (Linux, 100 ticks a second). */
 function cpuOfProcess(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
@@ -673,10 +682,12 @@ async function servedApart(dataDir: string, different: string[], warm: string[])
       connections: 1,
     });
     const open: LoadResult[] = [];
-    for (const rate of [...OPEN_LOOP_SHARES.map((share) => share * closed.rps), OPEN_LOOP_RATE]) {
-      const warmup = Array.from({ length: Math.ceil(rate) }, (_, i) => warm[i % warm.length] as string);
+    for (const rate of openLoopRates(closed.rps)) {
       open.push(
-        await runLoad(server.url, take(Math.round(rate * OPEN_LOOP_SECONDS)), DURATION, { rate, warmup }),
+        await runLoad(server.url, take(Math.round(rate * OPEN_LOOP_SECONDS)), DURATION, {
+          rate,
+          warmup: warmupAt(rate, warm),
+        }),
       );
     }
     return { closed, cpuPerRequest, single, open };
@@ -934,12 +945,9 @@ async function benchSize(size: number) {
     // visitors repeating each other cost: answered from the server's memory).
     const suggestionsPath = (text: string) =>
       `${SUGGESTIONS_PATH}?text=${encodeURIComponent(text)}&limit=10&perPage=10`;
+    const benchmarkPaths = queries.map((q) => suggestionsPath(q.text));
     const uncached = await runLoad(server.url, different.map(suggestionsPath), DURATION, { once: true });
-    const load = await runLoad(
-      server.url,
-      queries.map((q) => suggestionsPath(q.text)),
-      DURATION,
-    );
+    const load = await runLoad(server.url, benchmarkPaths, DURATION);
 
     // --- The parts over HTTP (a to d; joins and splits cannot be turned off there): the server's synonym sets
     // (none, or the defaults) and votes (none, or the generated ones) are set and the revision moved, as the admin
@@ -1072,20 +1080,16 @@ async function benchSize(size: number) {
       entry.synonymRuns.push(await measuredLoad(httpSynonym));
       entry.single.push(await measuredLoad(httpSingle, { once: true, connections: 1 }));
       let next = openFrom;
-      for (const [r, rate] of [
-        ...OPEN_LOOP_SHARES.map((share) => share * closed.rps),
-        OPEN_LOOP_RATE,
-      ].entries()) {
+      for (const [r, rate] of openLoopRates(closed.rps).entries()) {
         const count = Math.min(Math.round(rate * OPEN_LOOP_SECONDS), different.length - next);
         if (count <= 0)
           throw new Error('too few different queries for the open loop: raise BENCH_UNIQUE_QUERIES');
         const paths = different.slice(next, next + count).map(suggestionsPath);
         next += count;
         // The warm-up asks the benchmark's own queries, answered here before (from memory, or searched again).
-        const warmup = Array.from({ length: Math.ceil(rate) }, (_, i) =>
-          suggestionsPath((queries[i % queries.length] as Query).text),
+        (entry.open[r] ??= []).push(
+          await measuredLoad(paths, { rate, warmup: warmupAt(rate, benchmarkPaths) }),
         );
-        (entry.open[r] ??= []).push(await measuredLoad(paths, { rate, warmup }));
       }
     }
     // Back to what the rest measures: the shipped synonym sets, nothing learned.
@@ -1178,7 +1182,7 @@ async function benchSize(size: number) {
     const apart = await servedApart(
       server.ctx.config.dataDir,
       different.map(suggestionsPath),
-      queries.map((q) => suggestionsPath(q.text)),
+      benchmarkPaths,
     );
 
     // --- PostgreSQL.
