@@ -44,6 +44,8 @@ export interface RankedIndex<D> {
   fieldCount: number;
   /** Per short id, the document (undefined where none is). */
   documents: readonly (D | undefined)[];
+  /** The terms a document holds in a field (by field id), as the index was given them. */
+  termsIn(document: D, field: number): readonly string[];
 }
 
 interface SearchDefaults {
@@ -74,6 +76,8 @@ interface TermPlan {
   found: { term: string; weight: number; data: FieldPostings }[];
   fields: { id: number; boost: number }[];
   bm25: { k: number; b: number; d: number };
+  /** `found` by term, made when first needed (see `matchedTerms`). */
+  byTerm?: Map<string, FieldPostings>;
 }
 
 type Plan = TermPlan | { kind: 'and' | 'or'; parts: Plan[] };
@@ -110,20 +114,19 @@ export class Ranked<D> {
     readonly count: number,
     /** Short ids. */
     readonly docs: Int32Array,
-    /** Every document in the index, by short id. */
-    private readonly all: readonly (D | undefined)[],
+    /** What the documents were found in. */
+    private readonly index: RankedIndex<D>,
     /** Final scores: MiniSearch's score times the number of query terms matched. */
     readonly scores: Float64Array,
     private readonly bits: Uint32Array,
     private readonly words: number,
     private readonly queryTerms: string[],
     private readonly plan: Plan,
-    private readonly fieldIds: Readonly<Record<string, number>>,
   ) {}
 
   /** The `at`-th document found. */
   document(at: number): D {
-    return this.all[this.docs[at] as number] as D;
+    return this.index.documents[this.docs[at] as number] as D;
   }
 
   /** The query terms the `at`-th document matched (MiniSearch's `queryTerms`). */
@@ -161,10 +164,10 @@ export class Ranked<D> {
    */
   termsOf(at: number, field?: string): string[] {
     const doc = this.docs[at] as number;
-    const found = matchedTerms(this.plan, doc);
+    const found = matchedTerms(this.plan, new DocumentTerms(this.index, doc));
     if (!found) return [];
     if (field === undefined) return [...found.keys()];
-    const id = this.fieldIds[field];
+    const id = this.index.fieldIds[field];
     return [...found].filter(([, data]) => id !== undefined && data.get(id)?.has(doc)).map(([term]) => term);
   }
 
@@ -350,7 +353,7 @@ export class Ranker<D> {
       scores[count] = (found.scores[at] as number) * factor * (quality || 1);
       count++;
     }
-    return new Ranked(count, docs, index.documents, scores, bits, words, queryTerms, plan, index.fieldIds);
+    return new Ranked(count, docs, index, scores, bits, words, queryTerms, plan);
   }
 
   /** The query as a tree of looked-up words, each part with the options MiniSearch would give it. */
@@ -607,25 +610,55 @@ function both(a: Found, b: Found, words: number, arena: Arena): Found {
   return out;
 }
 
+/** One document's terms in each field, read from the document when first needed (see `matchedTerms`). */
+class DocumentTerms<D> {
+  private readonly read: (readonly string[] | undefined)[] = [];
+
+  constructor(
+    private readonly index: RankedIndex<D>,
+    /** Its short id. */
+    readonly doc: number,
+  ) {}
+
+  /** How many terms it has in the field. */
+  count(field: number): number {
+    return this.index.fieldLengths[field * this.index.live.length + this.doc] ?? 0;
+  }
+
+  in(field: number): readonly string[] {
+    return (this.read[field] ??= this.index.termsIn(this.index.documents[this.doc] as D, field));
+  }
+}
+
 /**
  * The index's terms a document was found by under this part of the query, with their postings, or null when the part
- * does not find it.
+ * does not find it. Per field, whichever is shorter is read: the part's terms, each looked for in the document's
+ * postings, or the document's own terms, each looked for among the part's (a word's beginning may stand for hundreds
+ * of terms, a title for a few: asking each of 500 terms whether ten titles hold it was a quarter of such a query).
  */
-function matchedTerms(plan: Plan, doc: number): Map<string, FieldPostings> | null {
+function matchedTerms<D>(plan: Plan, own: DocumentTerms<D>): Map<string, FieldPostings> | null {
+  const doc = own.doc;
   if (plan.kind === 'term') {
     let terms: Map<string, FieldPostings> | null = null;
-    for (const { term, data } of plan.found) {
-      for (const field of plan.fields) {
-        if (!data.get(field.id)?.has(doc)) continue;
+    for (const field of plan.fields) {
+      if (own.count(field.id) < plan.found.length) {
+        const byTerm = (plan.byTerm ??= new Map(plan.found.map(({ term, data }) => [term, data])));
+        for (const term of own.in(field.id)) {
+          const data = byTerm.get(term);
+          if (data?.get(field.id)?.has(doc)) (terms ??= new Map()).set(term, data);
+        }
+        continue;
+      }
+      for (const { term, data } of plan.found) {
+        if (terms?.has(term) || !data.get(field.id)?.has(doc)) continue;
         (terms ??= new Map()).set(term, data);
-        break;
       }
     }
     return terms;
   }
   let terms: Map<string, FieldPostings> | null = null;
   for (const part of plan.parts) {
-    const found = matchedTerms(part, doc);
+    const found = matchedTerms(part, own);
     if (!found) {
       if (plan.kind === 'and') return null;
       continue;

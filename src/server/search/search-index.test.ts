@@ -231,6 +231,24 @@ describe('snippets', () => {
     expect(hit?.snippet).toContain('<mark>Réfunds</mark> arrive; <mark>refunding</mark> takes');
   });
 
+  it('marks what a word begun stands for in the body, when it begins more words than the article has', async () => {
+    // Forty other titles begin with the same letters: the article's own words are fewer than the completions.
+    const others = Array.from({ length: 40 }, (_, i) =>
+      doc(`Calen${String.fromCharCode(97 + (i % 26))}${i} notes`, 'Nothing here.'),
+    );
+    const long = doc('Sync', 'Open the calendars, then calendaring starts. The calculator waits.');
+    const short = doc('Colours of the calendar', 'The calendar and the calculator.');
+    const index = await SearchIndex.build([...others, long, short, doc('Calculator', 'Sums.')]);
+    const snippetOf = (query: string, id: number) =>
+      index.search(query, 50).find((hit) => hit.id === id)?.snippet;
+    // Five letters and more are completed everywhere: every completion the body holds is marked.
+    expect(snippetOf('calen', long.id)).toBe(
+      'Open the <mark>calendars</mark>, then <mark>calendaring</mark> starts. The calculator waits.',
+    );
+    // Three are completed from titles and names only: a body word is marked when the article was found by it.
+    expect(snippetOf('cal', short.id)).toBe('The <mark>calendar</mark> and the calculator.');
+  });
+
   it('marks the words of the version shown, found by another version', async () => {
     const own = doc('Refund a payment', 'Choose the payment.');
     const shown = { ...doc('Refund a payment', 'A refund takes a day.'), article_id: own.id };

@@ -127,6 +127,17 @@ const SNIPPET_CHARS = 160;
 const fuzziness = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
 
 /**
+ * The terms a document is indexed under in a field, the whole words of the text added to `vocabulary` when given.
+ * Whole words (for typos) in titles and names only: bodies are most of the index, and stems serve them.
+ */
+function termsOf(doc: SearchDocument, field: string, vocabulary?: Set<string>): string[] {
+  const value = doc[field as keyof SearchDocument];
+  return typeof value === 'string'
+    ? analyseText(value, doc.lang, field !== 'text', vocabulary)
+    : String(value ?? '').split(' ');
+}
+
+/**
  * The in-process full-text index over published articles. Every field is analysed in its document's language
  * (stemmed, then folded); a query word is looked up in all its language variants, the last one also as a prefix,
  * longer ones with typos tolerated. Titles weigh most.
@@ -209,14 +220,8 @@ export class SearchIndex {
       {
         fields: [...FIELDS],
         idField: 'id',
-        extractField: (doc, field) => {
-          if (field === 'id') return doc.id as unknown as string;
-          const value = doc[field as keyof SearchDocument];
-          // Whole words (for typos) in titles and names only: bodies are most of the index, and stems serve them.
-          return typeof value === 'string'
-            ? analyseText(value, doc.lang, field !== 'text', this.vocabulary).join(' ')
-            : String(value ?? '');
-        },
+        extractField: (doc, field) =>
+          field === 'id' ? (doc.id as unknown as string) : termsOf(doc, field, this.vocabulary).join(' '),
         tokenize: (text) => text.split(' '),
         processTerm: (term) => term || null,
         searchOptions: {
@@ -227,6 +232,7 @@ export class SearchIndex {
         },
       },
       (id) => this.docs.get(id as number),
+      (doc, field) => termsOf(doc, field).filter(Boolean),
     );
   }
 

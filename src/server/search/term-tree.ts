@@ -275,10 +275,15 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
   /** The documents as the ranking reads them (ranking.ts), kept up as documents come and go; null when to be made. */
   private documents: RankedIndex<T> | null = null;
 
-  /** `documentOf` gives a document by its id, for those the index has from a snapshot rather than by `add`. */
+  /**
+   * `documentOf` gives a document by its id, for those the index has from a snapshot rather than by `add`. `termsOf`
+   * gives the terms a document is indexed under in a field, when they are worked out otherwise than as the options say
+   * (MiniSearch's `extractField`, `tokenize` and `processTerm`).
+   */
   constructor(
     options: Options<T>,
     private readonly documentOf: (id: unknown) => T | undefined,
+    private readonly termsOf?: (document: T, field: string) => readonly string[],
   ) {
     super(options);
     // The package declares its tree's types twice (here and in 'minisearch/SearchableMap'), alike but unrelated.
@@ -353,8 +358,21 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
     for (const [shortId, lengths] of this._fieldLength)
       for (let field = 0; field < fieldCount; field++)
         fieldLengths[field * room + shortId] = lengths[field] ?? 0;
-    const { searchOptions, fields, tokenize, processTerm } = this._options;
+    const { searchOptions, fields, tokenize, processTerm, extractField, stringifyField } = this._options;
     const terms = this.terms;
+    const fieldNames: string[] = [];
+    for (const [name, id] of Object.entries(this._fieldIds)) fieldNames[id] = name;
+    // As MiniSearch's `add` reads a document's field.
+    const termsOf =
+      this.termsOf ??
+      ((document: T, field: string) => {
+        const value = extractField(document, field) as unknown;
+        if (value === null || value === undefined) return [];
+        return tokenize(stringifyField(value, field), field).flatMap((token) => {
+          const processed = processTerm(token, field);
+          return Array.isArray(processed) ? processed : processed ? [processed] : [];
+        });
+      });
     this.documents = {
       documentCount: this._documentCount,
       fieldIds: this._fieldIds,
@@ -372,6 +390,10 @@ export class TypoTolerantMiniSearch<T> extends MiniSearch<T> {
       fieldLengths,
       fieldCount,
       documents,
+      termsIn: (document, field) => {
+        const name = fieldNames[field];
+        return name === undefined ? [] : termsOf(document, name);
+      },
     };
     return this.documents;
   }
