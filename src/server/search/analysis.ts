@@ -24,8 +24,12 @@ const STEMMERS: Record<Language, Stemmer> = {
 };
 export const ANALYSED_LANGUAGES = Object.keys(STEMMERS) as Language[];
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower case without diacritics: 'subor' meets 'súbor', 'ежик' meets 'ёжик'. */
 export function fold(text: string): string {
+  // ASCII has no diacritics to take off (most words of most queries).
+  if (ASCII.test(text)) return text.toLowerCase();
   return text
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')

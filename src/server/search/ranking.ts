@@ -610,6 +610,12 @@ function both(a: Found, b: Found, words: number, arena: Arena): Found {
   return out;
 }
 
+/**
+ * What reading a document's term costs against looking a term up in its postings, about: its word is cut out of the
+ * text, analysed (a lookup, or a stemmer on a word not met since the server started) and looked for among a part's.
+ */
+const DOCUMENT_TERM_COST = 8;
+
 /** One document's terms in each field, read from the document when first needed (see `matchedTerms`). */
 class DocumentTerms<D> {
   private readonly read: (readonly string[] | undefined)[] = [];
@@ -641,7 +647,7 @@ function matchedTerms<D>(plan: Plan, own: DocumentTerms<D>): Map<string, FieldPo
   if (plan.kind === 'term') {
     let terms: Map<string, FieldPostings> | null = null;
     for (const field of plan.fields) {
-      if (own.count(field.id) < plan.found.length) {
+      if (own.count(field.id) * DOCUMENT_TERM_COST < plan.found.length) {
         const byTerm = (plan.byTerm ??= new Map(plan.found.map(({ term, data }) => [term, data])));
         for (const term of own.in(field.id)) {
           const data = byTerm.get(term);

@@ -232,15 +232,15 @@ describe('snippets', () => {
   });
 
   it('marks what a word begun stands for in the body, when it begins more words than the article has', async () => {
-    // Forty other titles begin with the same letters: the article's own words are fewer than the completions.
-    const others = Array.from({ length: 40 }, (_, i) =>
+    // A hundred and twenty other titles begin with the same letters: many more completions than the article has words.
+    const others = Array.from({ length: 120 }, (_, i) =>
       doc(`Calen${String.fromCharCode(97 + (i % 26))}${i} notes`, 'Nothing here.'),
     );
     const long = doc('Sync', 'Open the calendars, then calendaring starts. The calculator waits.');
     const short = doc('Colours of the calendar', 'The calendar and the calculator.');
     const index = await SearchIndex.build([...others, long, short, doc('Calculator', 'Sums.')]);
     const snippetOf = (query: string, id: number) =>
-      index.search(query, 50).find((hit) => hit.id === id)?.snippet;
+      index.search(query, 200).find((hit) => hit.id === id)?.snippet;
     // Five letters and more are completed everywhere: every completion the body holds is marked.
     expect(snippetOf('calen', long.id)).toBe(
       'Open the <mark>calendars</mark>, then <mark>calendaring</mark> starts. The calculator waits.',
