@@ -24,7 +24,7 @@ const STEMMERS: Record<Language, Stemmer> = {
 };
 export const ANALYSED_LANGUAGES = Object.keys(STEMMERS) as Language[];
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^[^\u0080-\uffff]*$/;
 
 /** Lower case without diacritics: 'subor' meets 'súbor', 'ежик' meets 'ёжик'. */
 export function fold(text: string): string {
