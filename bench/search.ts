@@ -1296,7 +1296,7 @@ async function benchSize(size: number) {
         `${uncached.non2xx} non-2xx, ${uncached.errors} errors, ${uncached.timeouts} timeouts`,
     );
     console.log(
-      `    HTTP suggestions, the ${queries.length} queries cycled for ${DURATION} s (answered from memory after the first round): ` +
+      `    HTTP suggestions, the ${queries.length} queries cycled for ${DURATION} s (answered from memory from the third round: kept from their second asking): ` +
         `p50 ${load.p50} ms, p99 ${load.p99} ms, ${fmt(load.rps, 0)} req/s, ${load.total} requests, ` +
         `${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts`,
     );

@@ -85,6 +85,29 @@ describe.each(testDialects())('public answers cached per revision on %s', (diale
     expect(second.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it('keeps the answer to what a visitor typed from its second asking, with the same headers each time', async () => {
+    const url = '/api/search/knowledge/suggestions?text=button';
+    const entries = t.app.responseCache.stats().entries;
+    const first = await get(url);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-cache']).toBe('miss');
+    expect(t.app.responseCache.stats().entries).toBe(entries);
+    const second = await get(url);
+    expect(second.headers['x-cache']).toBe('miss');
+    expect(t.app.responseCache.stats().entries).toBe(entries + 1);
+    const third = await get(url);
+    expect(third.headers['x-cache']).toBe('hit');
+    for (const answer of [first, second]) {
+      expect(answer.headers.etag).toBe(third.headers.etag);
+      expect(answer.headers['cache-control']).toBe(third.headers['cache-control']);
+      expect(answer.body).toBe(third.body);
+    }
+    // An answer not kept still has its ETag, and a browser holding it is told it is current.
+    const other = '/api/search/knowledge/suggestions?text=hold';
+    const etag = (await get(other)).headers.etag as string;
+    expect((await get(other, { 'if-none-match': etag })).statusCode).toBe(304);
+  });
+
   it('answers 304 to a request that has the current ETag, from memory or not', async () => {
     const url = '/api/knowledge/all-sections';
     const first = await get(url);
@@ -111,6 +134,7 @@ describe.each(testDialects())('public answers cached per revision on %s', (diale
 
   it('serves nothing made before a content change, and nothing made before a branding change', async () => {
     const url = '/api/search/knowledge/suggestions?text=router';
+    await get(url);
     const before = await get(url);
     expect((await get(url)).headers['x-cache']).toBe('hit');
     await buildArticle(t.ctx.db, { title: 'Router lights explained' });

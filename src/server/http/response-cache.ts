@@ -6,6 +6,7 @@ import { AUTH_HEADER, SESSION_COOKIE } from '../../shared/constants.ts';
 import { endpoints, type Endpoint } from '../../shared/api/endpoints.ts';
 import { apiPaths, BASE_PATH, LANG_PARAM, pageQueryParams } from '../../shared/paths.ts';
 import { pageCacheHit, pageCacheMiss } from './cache-metrics.ts';
+import { Doorkeeper } from './doorkeeper.ts';
 import type { RevisionWatch } from '../revisions/revision-watch.ts';
 
 /**
@@ -36,6 +37,12 @@ const PUBLIC_PREFIXES = [
 ];
 
 const CACHED_STATUSES = new Set([200, 301, 302, 303, 307, 308, 404]);
+
+/**
+ * Answers to what visitors type, any text: kept from the second time their address is asked (see doorkeeper.ts).
+ * Pages and the other calls are as many as the content makes them, and are kept at once.
+ */
+const askedTwice = (url: string) => url.startsWith(`${apiPaths.suggestions}?`);
 
 /** Headers that belong to one response only, never replayed. */
 const PER_RESPONSE = new Set([
@@ -384,6 +391,7 @@ export function createResponseCache(
 ) {
   const entries = new Map<string, Entry>();
   const stats: CacheStats = { hits: 0, misses: 0, entries: 0, bytes: 0 };
+  const doorkeeper = new Doorkeeper();
   const cacheControl = options.maxAge > 0 ? `public, max-age=${options.maxAge}` : 'public, no-cache';
 
   const evict = () => {
@@ -587,10 +595,13 @@ export function createResponseCache(
         bytes: identity.length,
         wire: [],
       };
-      stats.bytes += entry.bytes - (entries.get(state.key)?.bytes ?? 0);
+      stats.bytes -= entries.get(state.key)?.bytes ?? 0;
       entries.delete(state.key);
-      entries.set(state.key, entry);
-      evict();
+      if (!askedTwice(request.url) || doorkeeper.metBefore(state.key)) {
+        stats.bytes += entry.bytes;
+        entries.set(state.key, entry);
+        evict();
+      }
 
       const encoding = negotiate(request.headers['accept-encoding']);
       const compressed = encoded(entry, encoding);

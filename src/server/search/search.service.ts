@@ -2,6 +2,7 @@ import type { Suggestion } from '../../shared/api/search.ts';
 import type { Language } from '../../shared/constants.ts';
 import type { Executor } from '../db/database.ts';
 import { chunks } from '../lib/chunks.ts';
+import { Doorkeeper } from '../http/doorkeeper.ts';
 import { listAllCategories, listAllSections } from '../content/content.repository.ts';
 import { restrictionsOf, type Audience, type Restrictions } from '../content/visibility.ts';
 import { getBranding } from '../settings/branding.ts';
@@ -511,6 +512,7 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
   // are kept per index, so a repeated query costs a map lookup. A new index starts with an empty cache.
   let answers = new Map<string, Suggestion[]>();
   let answersFor = -1;
+  const askedBefore = new Doorkeeper();
   /** What each language's readers search, worked out again with every new generation. */
   let views: Map<Language, ReaderView> | null = null;
 
@@ -572,7 +574,8 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
         section_id,
         snippet,
       }));
-      if (keep) {
+      // A related list is one per article; what visitors type is kept from its second asking (doorkeeper.ts).
+      if (keep && (related || askedBefore.metBefore(key))) {
         if (answers.size >= ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
         answers.set(key, hits);
       }
