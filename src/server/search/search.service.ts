@@ -509,7 +509,8 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
   };
 
   // Visitors repeat each other (an incident sends many to the same words) and retype the same prefixes: answers
-  // are kept per index, so a repeated query costs a map lookup. A new index starts with an empty cache.
+  // are kept per index from a query's second asking, so a query asked again costs a map lookup. A new index starts
+  // with an empty cache.
   let answers = new Map<string, Suggestion[]>();
   let answersFor = -1;
   const askedBefore = new Doorkeeper();
