@@ -24,6 +24,21 @@ const STEMMERS: Record<Language, Stemmer> = {
 };
 export const ANALYSED_LANGUAGES = Object.keys(STEMMERS) as Language[];
 
+/**
+ * The letters each stemmer's rules are written in. A word without one of them is not changed by that stemmer
+ * (checked over every letter of other scripts, in analysis.test.ts), so it is not asked: a Russian article's
+ * 'Wi-Fi', or an English word among the five languages a query word is stemmed in.
+ */
+const LATIN = /[a-z\u00c0-\u024f\u1e00-\u1eff]/i;
+const CYRILLIC = /[\u0400-\u04ff]/;
+const ALPHABETS: Record<Language, RegExp> = { en: LATIN, ru: CYRILLIC, 'pt-BR': LATIN, it: LATIN, sk: LATIN };
+
+/** Whether `word` has a letter `lang`'s stemmer could change. */
+export const writtenFor = (word: string, lang: Language) => ALPHABETS[lang].test(word);
+
+/** A lower-case word through `lang`'s stemmer, as it is (`analyse` asks it only where it can change the word). */
+export const stem = (lower: string, lang: Language) => STEMMERS[lang].stem(lower);
+
 const ASCII = /^[^\u0080-\uffff]*$/;
 
 /** Lower case without diacritics: 'subor' meets 'súbor', 'ежик' meets 'ёжик'. */
@@ -86,8 +101,8 @@ function analysed(word: string, lang: Language): Analysed {
   if (entry === undefined) {
     const lower = word.toLowerCase().replace(/ё/g, 'е');
     const whole = fold(lower);
-    const stem = lower.length > 2 && !/^\d+$/.test(lower) ? fold(STEMMERS[lang].stem(lower)) : whole;
-    entry = { stem, whole };
+    const stemmable = lower.length > 2 && !/^\d+$/.test(lower) && writtenFor(lower, lang);
+    entry = { stem: stemmable ? fold(stem(lower, lang)) : whole, whole };
     // Dropping the oldest entries keeps the common words cached, unlike clearing everything. They go from the
     // largest language's cache: one language's few words must not be evicted again and again for another's many.
     if (cached >= CACHE_LIMIT) {
@@ -146,6 +161,8 @@ export function variants(
   const whole = fold(word.replace(/ё/gi, 'е'));
   const stems = new Set<string>();
   for (const lang of languages) {
+    // A language whose letters the word has none of would give the whole word, which is not a stem to add.
+    if (!writtenFor(word, lang)) continue;
     stems.add(analyse(word, lang));
     stems.add(analyse(whole, lang));
   }

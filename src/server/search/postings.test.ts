@@ -1,16 +1,8 @@
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { describe, expect, it } from 'vitest';
+import { randomFrom } from '../testing/random.ts';
 import { FieldPostings, Postings } from './postings.ts';
 import { TypoTolerantMiniSearch } from './term-tree.ts';
-
-/** A repeatable sequence of numbers in [0, 1). */
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-}
 
 describe('postings', () => {
   it.each([

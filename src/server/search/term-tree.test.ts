@@ -1,16 +1,8 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import { describe, expect, it } from 'vitest';
+import { randomFrom } from '../testing/random.ts';
 import { FieldPostings } from './postings.ts';
 import { TermTree, withinEdits } from './term-tree.ts';
-
-/** A repeatable sequence of numbers in [0, 1). */
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-}
 
 /** Terms and their distances, in one order, as the two walks may list them in different ones. */
 const sorted = (found: Map<string, [number, number]>) =>
