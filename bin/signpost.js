@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The operators' command. It runs the TypeScript sources directly through tsx, so the CLI and the server are
 // always the same code, with no build step to forget.
+import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 
 // React (which renders the public pages) and other libraries choose their production builds by NODE_ENV: an
@@ -19,6 +20,8 @@ if (command && !['help', '--help', '-h'].includes(command)) {
     import('kysely'),
   ]);
 }
-register();
+// The project's own TypeScript settings (JSX for React among them), wherever the command is started from: tsx would
+// otherwise look for them in the working folder, and a server started elsewhere failed every page.
+register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signpost, startServe } from './testing/run-cli.ts';
 import { writeFolder } from './testing/folder.ts';
@@ -24,6 +27,26 @@ describe('starting the server', () => {
         await server.stop();
       }
     } finally {
+      await environment.cleanup();
+    }
+  });
+});
+
+describe('started from another folder', () => {
+  it('renders its pages as when started from its own', async () => {
+    const environment = await createTestEnvironment('sqlite', { DEMO_CONTENT: 'false' });
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-elsewhere-'));
+    try {
+      const server = await startServe(environment.env, { cwd: elsewhere });
+      try {
+        const response = await fetch(`${server.url}/knowledge`);
+        expect(response.status).toBe(200);
+        expect(await response.text()).toContain('<div id="root">');
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
       await environment.cleanup();
     }
   });

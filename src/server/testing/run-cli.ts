@@ -25,9 +25,13 @@ export function signpost(args: string[], env: Record<string, string>): Promise<R
   });
 }
 
-/** Starts `signpost serve` on a free port and answers its base URL once it listens. */
-export async function startServe(env: Record<string, string>) {
+/**
+ * Starts `signpost serve` on a free port and answers its base URL once it listens; in `cwd` when given (an operator's
+ * service may start it from any folder), else in this one.
+ */
+export async function startServe(env: Record<string, string>, options: { cwd?: string } = {}) {
   const child = spawn(process.execPath, [BIN, 'serve'], {
+    cwd: options.cwd,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
