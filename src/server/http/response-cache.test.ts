@@ -231,6 +231,47 @@ describe.each(testDialects())('public answers cached per revision on %s', (diale
   });
 });
 
+describe('an answer not kept', () => {
+  it('is compressed for sending once, under a weak tag that still names the kept form', async () => {
+    const t = await createTestApp('sqlite');
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url, headers });
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 8])
+      await buildArticle(t.ctx.db, { title: `Resetting the router, button colours, way ${n}` });
+    const url = '/api/search/knowledge/suggestions?text=router';
+    const br = { 'accept-encoding': 'gzip, deflate, br' };
+    const plain = (await get(url)).body;
+    const once = await get(url.replace('router', 'resetting'), br);
+    expect(once.headers['content-encoding']).toBe('br');
+    expect(once.headers.etag).toMatch(/^W\/"[\w-]+-br"$/);
+    // The first asking of this text (above, without brotli) was not kept either: this one is the second.
+    const second = await get(url, br);
+    const kept = await get(url, br);
+    expect(kept.headers['x-cache']).toBe('hit');
+    expect(second.headers.etag).toBe(kept.headers.etag);
+    expect(kept.headers.etag).toMatch(/^"[\w-]+-br"$/);
+    for (const answer of [second, kept])
+      expect(zlib.brotliDecompressSync(answer.rawPayload).toString()).toBe(plain);
+    const gzip = await get(url.replace('router', 'button'), { 'accept-encoding': 'gzip' });
+    expect(gzip.headers.etag).toMatch(/^W\/"[\w-]+-gzip"$/);
+    expect(JSON.parse(zlib.gunzipSync(gzip.rawPayload).toString())).toEqual(
+      JSON.parse((await get(url.replace('router', 'button'))).body),
+    );
+    // A browser holding the form sent once is told it is current, by the kept answer as by one not kept.
+    const weak = once.headers.etag as string;
+    expect((await get(url.replace('router', 'resetting'), { ...br, 'if-none-match': weak })).statusCode).toBe(
+      304,
+    );
+    const notYetKept = await get('/api/search/knowledge/suggestions?text=colours', br);
+    const keptNow = await get('/api/search/knowledge/suggestions?text=colours', {
+      ...br,
+      'if-none-match': notYetKept.headers.etag as string,
+    });
+    expect(keptNow.statusCode).toBe(304);
+    await t.close();
+  });
+});
+
 describe('a cache with no room (CACHE_MAX_MB=0)', () => {
   it('keeps nothing and counts no bytes, while every answer is still sent compressed', async () => {
     const t = await createTestApp('sqlite', { CACHE_MAX_MB: '0' });
@@ -243,6 +284,8 @@ describe('a cache with no room (CACHE_MAX_MB=0)', () => {
         });
         expect(page.headers['x-cache']).toBe('miss');
         expect(page.headers['content-encoding']).toBe('br');
+        expect(page.headers.etag).toMatch(/^W\//);
+        expect(zlib.brotliDecompressSync(page.rawPayload).toString()).toContain('Rendered each time');
       }
       expect(t.app.responseCache.stats()).toMatchObject({ entries: 0, bytes: 0 });
     } finally {
