@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../shared/constants.ts';
 import { buildApp } from '../app.ts';
 import { createContext } from '../context-factory.ts';
 import { adminAndUserTokens } from '../testing/admin-content.ts';
@@ -269,6 +270,50 @@ describe('an answer not kept', () => {
     });
     expect(keptNow.statusCode).toBe(304);
     await t.close();
+  });
+});
+
+describe('answers never kept', () => {
+  let t: TestApp;
+  let adminToken: string;
+  let userToken: string;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    ({ adminToken, userToken } = await adminAndUserTokens(t));
+    for (let n = 1; n <= 12; n++)
+      await buildArticle(t.ctx.db, {
+        title: `Printer troubleshooting, part ${n}`,
+        body_html: '<p>Check the tray.</p>',
+      });
+  });
+  afterAll(async () => t?.close());
+
+  const get = (url: string, headers: Record<string, string>) => t.app.inject({ method: 'GET', url, headers });
+
+  it('are compressed for clients that take it when a header, not a cookie, signs them in', async () => {
+    const url = '/api/admin/tree';
+    const plain = await get(url, { 'x-auth-token': adminToken });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.body.length).toBeGreaterThan(1024);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await get(url, { 'x-auth-token': adminToken, 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/);
+    expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gzip = await get(url, { 'x-auth-token': adminToken, 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+  });
+
+  it("are sent as they are when a cookie signs them in, so another site's requests cannot measure them", async () => {
+    const cookie = `${SESSION_COOKIE}=${userToken}`;
+    for (const url of ['/knowledge/', '/api/knowledge/all-sections']) {
+      const answer = await get(url, { cookie, 'accept-encoding': 'gzip, deflate, br' });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['cache-control']).toBe('private, no-store');
+      expect(answer.headers['content-encoding']).toBeUndefined();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_HEADER, SESSION_COOKIE } from '../../shared/constants.ts';
 import { endpoints, type Endpoint } from '../../shared/api/endpoints.ts';
 import { apiPaths, BASE_PATH, LANG_PARAM, pageQueryParams } from '../../shared/paths.ts';
@@ -323,6 +323,36 @@ function compress(body: Buffer, encoding: 'br' | 'gzip', use: 'kept' | 'once'): 
   });
 }
 
+/** Larger answers that are not kept go as they are: compressing them would hold up every other request. */
+const SENT_ONCE_COMPRESSED_UP_TO = 2 * 1024 * 1024;
+
+/**
+ * An answer that is not kept (the admin app's and the portal's calls, errors, a signed-in visitor's pages), compressed
+ * quickly for a client that takes it, as a kept one is. Not when a cookie signed the request in: a page of another
+ * site can have the browser send it, with words of its own that the answer repeats, and tell from the compressed
+ * sizes whether they match the visitor's own data beside them (BREACH). A header (`x-auth-token`) cannot be sent so.
+ */
+function sentOnce(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload; // streams, nothing
+  if (reply.statusCode === 204 || reply.statusCode === 304 || reply.hasHeader('content-encoding'))
+    return payload;
+  if ((request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`)) return payload;
+  const length = Buffer.byteLength(payload);
+  if (length <= 512 || length > SENT_ONCE_COMPRESSED_UP_TO || !compressible(reply.getHeader('content-type')))
+    return payload;
+  const vary = reply.getHeader('vary');
+  if (!vary) reply.header('Vary', 'Accept-Encoding');
+  else if (!/accept-encoding|\*/i.test(String(vary)))
+    reply.header('Vary', `${String(vary)}, Accept-Encoding`);
+  const encoding = negotiate(request.headers['accept-encoding']);
+  if (!encoding) return payload;
+  const body = compress(Buffer.from(payload), encoding, 'once');
+  const etag = reply.getHeader('etag');
+  if (typeof etag === 'string' && etag.startsWith('"')) reply.header('ETag', `W/${etag}`);
+  reply.header('Content-Encoding', encoding).header('Content-Length', String(body.length));
+  return body;
+}
+
 /** Browsers send a handful of Accept-Encoding values: each is parsed once. */
 const negotiated = new Map<string, Encoding>();
 
@@ -561,7 +591,7 @@ export function createResponseCache(
       if (carriesSession(request) && (isPublicPath(request.url) || request.url.startsWith('/api/'))) {
         // Nor kept by a browser's shared cache or a CDN.
         reply.header('Cache-Control', 'private, no-store');
-        return payload;
+        return sentOnce(request, reply, payload);
       }
       const state = request.responseCache;
       if (
@@ -570,7 +600,7 @@ export function createResponseCache(
         reply.hasHeader('set-cookie') ||
         /no-store/.test(String(reply.getHeader('cache-control') ?? ''))
       )
-        return payload;
+        return sentOnce(request, reply, payload);
       if (
         payload !== undefined &&
         payload !== null &&
