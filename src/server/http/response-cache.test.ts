@@ -233,7 +233,7 @@ describe.each(testDialects())('public answers cached per revision on %s', (diale
 });
 
 describe('an answer not kept', () => {
-  it('is compressed for sending once, under a weak tag that still names the kept form', async () => {
+  it('is compressed for sending once, under a weak tag as every compressed form, that still names the kept one', async () => {
     const t = await createTestApp('sqlite');
     const get = (url: string, headers: Record<string, string> = {}) =>
       t.app.inject({ method: 'GET', url, headers });
@@ -250,7 +250,9 @@ describe('an answer not kept', () => {
     const kept = await get(url, br);
     expect(kept.headers['x-cache']).toBe('hit');
     expect(second.headers.etag).toBe(kept.headers.etag);
-    expect(kept.headers.etag).toMatch(/^"[\w-]+-br"$/);
+    expect(kept.headers.etag).toMatch(/^W\/"[\w-]+-br"$/);
+    // The plain form's tag is strong: its bytes are the content's own.
+    expect((await get(url)).headers.etag).toMatch(/^"[\w-]+"$/);
     for (const answer of [second, kept])
       expect(zlib.brotliDecompressSync(answer.rawPayload).toString()).toBe(plain);
     const gzip = await get(url.replace('router', 'button'), { 'accept-encoding': 'gzip' });
@@ -306,14 +308,37 @@ describe('answers never kept', () => {
     expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
   });
 
-  it("are sent as they are when a cookie signs them in, so another site's requests cannot measure them", async () => {
+  it("are sent as they are when only a cookie signs them in, so another site's requests cannot measure them", async () => {
     const cookie = `${SESSION_COOKIE}=${userToken}`;
     for (const url of ['/knowledge/', '/api/knowledge/all-sections']) {
       const answer = await get(url, { cookie, 'accept-encoding': 'gzip, deflate, br' });
       expect(answer.statusCode).toBe(200);
       expect(answer.headers['cache-control']).toBe('private, no-store');
       expect(answer.headers['content-encoding']).toBeUndefined();
+      // The browser's own calls carry the header beside the cookie: the header signs them in, and they are compressed.
+      const call = await get(url, { cookie, 'x-auth-token': userToken, 'accept-encoding': 'br' });
+      expect(call.headers['content-encoding']).toBe('br');
+      expect(zlib.brotliDecompressSync(call.rawPayload).toString()).toBe(answer.body);
     }
+  });
+
+  it('are compressed in the thread pool when large, sent as they are when small, and alike for HEAD', async () => {
+    const openapi = await get('/api/openapi.json', {});
+    expect(openapi.body.length).toBeGreaterThan(64 * 1024);
+    const br = await get('/api/openapi.json', { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(openapi.body);
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: '/api/openapi.json',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(head.headers['content-length']).toBe(br.headers['content-length']);
+    const small = await get('/api/admin/users', { 'x-auth-token': adminToken, 'accept-encoding': 'br' });
+    expect(small.statusCode).toBe(200);
+    expect(small.body.length).toBeLessThanOrEqual(512);
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 });
 
@@ -330,6 +355,11 @@ describe('a cache with no room (CACHE_MAX_MB=0)', () => {
         expect(page.headers['x-cache']).toBe('miss');
         expect(page.headers['content-encoding']).toBe('br');
         expect(page.headers.etag).toMatch(/^W\//);
+        const current = await t.app.inject({
+          url: `/knowledge/instruction/${article.id}`,
+          headers: { 'accept-encoding': 'br', 'if-none-match': page.headers.etag as string },
+        });
+        expect(current.statusCode).toBe(304);
         expect(zlib.brotliDecompressSync(page.rawPayload).toString()).toContain('Rendered each time');
       }
       expect(t.app.responseCache.stats()).toMatchObject({ entries: 0, bytes: 0 });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_HEADER, SESSION_COOKIE } from '../../shared/constants.ts';
@@ -311,8 +312,18 @@ const windowBits = (size: number) =>
  * 345 µs for 5.6 KB and quality 4 takes 147 µs for 6.0 KB.
  */
 function compress(body: Buffer, encoding: 'br' | 'gzip', use: 'kept' | 'once'): Buffer {
-  if (encoding === 'gzip') return zlib.gzipSync(body, { level: use === 'kept' ? 9 : 6 });
-  return zlib.brotliCompressSync(body, {
+  return encoding === 'gzip'
+    ? zlib.gzipSync(body, options(body, encoding, use))
+    : zlib.brotliCompressSync(body, options(body, encoding, use));
+}
+
+function options(
+  body: Buffer,
+  encoding: 'br' | 'gzip',
+  use: 'kept' | 'once',
+): zlib.BrotliOptions & zlib.ZlibOptions {
+  if (encoding === 'gzip') return { level: use === 'kept' ? 9 : 6 };
+  return {
     params: {
       [zlib.constants.BROTLI_PARAM_QUALITY]: use === 'kept' ? 9 : 4,
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
@@ -320,23 +331,32 @@ function compress(body: Buffer, encoding: 'br' | 'gzip', use: 'kept' | 'once'): 
       // compressing every renewed page leaves behind as fragmented native memory.
       [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits(body.length),
     },
-  });
+  };
 }
 
-/** Larger answers that are not kept go as they are: compressing them would hold up every other request. */
-const SENT_ONCE_COMPRESSED_UP_TO = 2 * 1024 * 1024;
+/** Answers larger than this that are not kept are compressed off the event loop, in Node's thread pool. */
+const COMPRESSED_IN_THE_POOL_FROM = 64 * 1024;
+/** Answers larger than this that are not kept go as they are. */
+const SENT_ONCE_COMPRESSED_UP_TO = 8 * 1024 * 1024;
+
+const compressInThePool = {
+  br: promisify(zlib.brotliCompress),
+  gzip: promisify(zlib.gzip),
+};
 
 /**
  * An answer that is not kept (the admin app's and the portal's calls, errors, a signed-in visitor's pages), compressed
- * quickly for a client that takes it, as a kept one is. Not when a cookie signed the request in: a page of another
- * site can have the browser send it, with words of its own that the answer repeats, and tell from the compressed
- * sizes whether they match the visitor's own data beside them (BREACH). A header (`x-auth-token`) cannot be sent so.
+ * quickly for a client that takes it, as a kept one is. Not when only the session cookie signed the request in: a
+ * page of another site can have the browser send it, with words of its own that the answer repeats, and tell from
+ * the compressed sizes whether they match the visitor's own data beside them (BREACH). A header (`x-auth-token`)
+ * cannot be sent so, and where it is sent it, not the cookie, is what signs the request in.
  */
-function sentOnce(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+async function sentOnce(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload; // streams, nothing
   if (reply.statusCode === 204 || reply.statusCode === 304 || reply.hasHeader('content-encoding'))
     return payload;
-  if ((request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`)) return payload;
+  if ((request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`) && !request.headers[AUTH_HEADER])
+    return payload;
   const length = Buffer.byteLength(payload);
   if (length <= 512 || length > SENT_ONCE_COMPRESSED_UP_TO || !compressible(reply.getHeader('content-type')))
     return payload;
@@ -346,7 +366,11 @@ function sentOnce(request: FastifyRequest, reply: FastifyReply, payload: unknown
     reply.header('Vary', `${String(vary)}, Accept-Encoding`);
   const encoding = negotiate(request.headers['accept-encoding']);
   if (!encoding) return payload;
-  const body = compress(Buffer.from(payload), encoding, 'once');
+  const identity = Buffer.from(payload);
+  const body =
+    length < COMPRESSED_IN_THE_POOL_FROM
+      ? compress(identity, encoding, 'once')
+      : await compressInThePool[encoding](identity, options(identity, encoding, 'once'));
   const etag = reply.getHeader('etag');
   if (typeof etag === 'string' && etag.startsWith('"')) reply.header('ETag', `W/${etag}`);
   reply.header('Content-Encoding', encoding).header('Content-Length', String(body.length));
@@ -380,7 +404,12 @@ function parseAcceptEncoding(acceptEncoding: string): Encoding {
 }
 
 /** Each encoding's bytes are another representation, with an ETag of their own (a CDN may compare them). */
-const etagOf = (etag: string, encoding: Encoding) => (encoding ? `${etag.slice(0, -1)}-${encoding}"` : etag);
+/**
+ * An answer's tag in an encoding. A compressed form's is weak: its bytes depend on how it was compressed (quickly for an
+ * answer sent once, thoroughly for one kept), though its content does not.
+ */
+const etagOf = (etag: string, encoding: Encoding) =>
+  encoding ? `W/${etag.slice(0, -1)}-${encoding}"` : etag;
 
 /**
  * Whether a conditional request names the answer: any encoding's tag will do, since all of them are the same
@@ -643,9 +672,7 @@ export function createResponseCache(
       const negotiated = negotiate(request.headers['accept-encoding']);
       const encoding = entry.compressible ? negotiated : null;
       const kept = entries.get(state.key) === entry;
-      // A form sent once is compressed quickly, so its bytes differ from the kept form's: its tag is weak, which a
-      // conditional request still matches against the kept one.
-      const etag = `${encoding && !kept ? 'W/' : ''}${etagOf(entry.etag, encoding)}`;
+      const etag = etagOf(entry.etag, encoding);
       reply.header('ETag', etag).header('Cache-Control', cacheControl).header('Vary', entry.vary);
       reply.header('X-Cache', 'miss');
       if (matches(request.headers['if-none-match'], entry.etag)) {

@@ -3,16 +3,20 @@ import { LANGUAGES, type Language } from '../../shared/constants.ts';
 import { randomFrom } from '../testing/random.ts';
 import { ANALYSED_LANGUAGES, analyse, fold, stem, variants, writtenFor } from './analysis.ts';
 
-/** Every letter and digit Unicode has that lower-cases to one code unit or pair, as a stemmer would be given it. */
-const LETTERS = (() => {
+/** Every letter and digit below U+30000, as it is. */
+const LETTERS_AS_THEY_ARE = (() => {
   const letters: string[] = [];
   for (let code = 0x30; code < 0x3_0000; code++) {
     const char = String.fromCodePoint(code);
-    if (/[\p{L}\p{N}]/u.test(char) && char.toLowerCase().length === char.length)
-      letters.push(char.toLowerCase());
+    if (/[\p{L}\p{N}]/u.test(char)) letters.push(char);
   }
   return letters;
 })();
+
+/** Those letters that lower-case to one code unit or pair, lower-cased, as a stemmer would be given them. */
+const LETTERS = LETTERS_AS_THEY_ARE.filter((char) => char.toLowerCase().length === char.length).map((char) =>
+  char.toLowerCase(),
+);
 
 /** `variants` as it was before it skipped any stemmer: every language asked, for the word and its folded form. */
 function everyStemmerAsked(word: string, languages: readonly Language[]) {
@@ -88,6 +92,14 @@ describe('the stemmers a word is given to', () => {
           everyStemmerAsked(word, languages),
         );
       }
+    }
+    // Every letter whose lower case or folded form is another letter (the kelvin sign is 'k'), as a word.
+    const changing = LETTERS_AS_THEY_ARE.filter(
+      (letter) => fold(letter) !== letter || letter.toLowerCase() !== letter,
+    );
+    expect(changing.length).toBeGreaterThan(1_000);
+    for (const word of changing.map((letter) => letter.repeat(4)).concat(['\u212A\u212B\u212A\u212B'])) {
+      expect([...variants(word).stems].sort(), word).toEqual(everyStemmerAsked(word, ANALYSED_LANGUAGES));
     }
     // A word of both scripts is stemmed in both: 'roуter' has a Cyrillic 'у'.
     expect(writtenFor('roуter', 'ru') && writtenFor('roуter', 'en')).toBe(true);

@@ -26,8 +26,8 @@ export const ANALYSED_LANGUAGES = Object.keys(STEMMERS) as Language[];
 
 /**
  * The letters each stemmer's rules are written in. A word without one of them is not changed by that stemmer
- * (checked over every letter of other scripts, in analysis.test.ts), so it is not asked: a Russian article's
- * 'Wi-Fi', or an English word among the five languages a query word is stemmed in.
+ * (checked over every other letter and digit below U+30000, in analysis.test.ts), so it is not asked: a Russian
+ * article's 'Wi-Fi', or an English word among the five languages a query word is stemmed in.
  */
 const LATIN = /[a-z\u00c0-\u024f\u1e00-\u1eff]/i;
 const CYRILLIC = /[\u0400-\u04ff]/;
@@ -161,8 +161,9 @@ export function variants(
   const whole = fold(word.replace(/ё/gi, 'е'));
   const stems = new Set<string>();
   for (const lang of languages) {
-    // A language whose letters the word has none of would give the whole word, which is not a stem to add.
-    if (!writtenFor(word, lang)) continue;
+    // A language whose letters neither form has would give the whole word, which is not a stem to add. Both forms are
+    // asked: lower-casing or folding can make a letter of the stemmer's own ('\u212A', the kelvin sign, is 'k').
+    if (!writtenFor(word.toLowerCase(), lang) && !writtenFor(whole, lang)) continue;
     stems.add(analyse(word, lang));
     stems.add(analyse(whole, lang));
   }
