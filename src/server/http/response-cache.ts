@@ -152,8 +152,11 @@ const isContentWrite = (url: string) => url.startsWith('/api/admin/');
  * Whether the request carries the session cookie (set at sign-in) or a token: its answer is then one visitor's (their
  * name, content for signed-in visitors), never answered from memory nor kept there.
  */
+const carriesSessionCookie = (request: Pick<IncomingMessage, 'headers'>) =>
+  (request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`);
+
 export const carriesSession = (request: Pick<IncomingMessage, 'headers'>) =>
-  (request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`) || Boolean(request.headers[AUTH_HEADER]);
+  carriesSessionCookie(request) || Boolean(request.headers[AUTH_HEADER]);
 
 /** Each public prefix as itself and as a folder (what it names, and what lies under it), made once. */
 const PUBLIC_FOLDERS = PUBLIC_PREFIXES.map((prefix) => ({
@@ -344,6 +347,12 @@ const compressInThePool = {
   gzip: promisify(zlib.gzip),
 };
 
+/** An answer sent once, compressed quickly: on the event loop when small, in the thread pool when large. */
+const compressOnce = async (body: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer> =>
+  body.length < COMPRESSED_IN_THE_POOL_FROM
+    ? compress(body, encoding, 'once')
+    : compressInThePool[encoding](body, options(body, encoding, 'once'));
+
 /**
  * An answer that is not kept (the admin app's and the portal's calls, errors, a signed-in visitor's pages), compressed
  * quickly for a client that takes it, as a kept one is. Not when only the session cookie signed the request in: a
@@ -355,8 +364,7 @@ async function sentOnce(request: FastifyRequest, reply: FastifyReply, payload: u
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload; // streams, nothing
   if (reply.statusCode === 204 || reply.statusCode === 304 || reply.hasHeader('content-encoding'))
     return payload;
-  if ((request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`) && !request.headers[AUTH_HEADER])
-    return payload;
+  if (carriesSessionCookie(request) && !request.headers[AUTH_HEADER]) return payload;
   const length = Buffer.byteLength(payload);
   if (length <= 512 || length > SENT_ONCE_COMPRESSED_UP_TO || !compressible(reply.getHeader('content-type')))
     return payload;
@@ -366,11 +374,7 @@ async function sentOnce(request: FastifyRequest, reply: FastifyReply, payload: u
     reply.header('Vary', `${String(vary)}, Accept-Encoding`);
   const encoding = negotiate(request.headers['accept-encoding']);
   if (!encoding) return payload;
-  const identity = Buffer.from(payload);
-  const body =
-    length < COMPRESSED_IN_THE_POOL_FROM
-      ? compress(identity, encoding, 'once')
-      : await compressInThePool[encoding](identity, options(identity, encoding, 'once'));
+  const body = await compressOnce(Buffer.isBuffer(payload) ? payload : Buffer.from(payload), encoding);
   const etag = reply.getHeader('etag');
   if (typeof etag === 'string' && etag.startsWith('"')) reply.header('ETag', `W/${etag}`);
   reply.header('Content-Encoding', encoding).header('Content-Length', String(body.length));
@@ -403,10 +407,10 @@ function parseAcceptEncoding(acceptEncoding: string): Encoding {
   return null;
 }
 
-/** Each encoding's bytes are another representation, with an ETag of their own (a CDN may compare them). */
 /**
- * An answer's tag in an encoding. A compressed form's is weak: its bytes depend on how it was compressed (quickly for an
- * answer sent once, thoroughly for one kept), though its content does not.
+ * An answer's tag in an encoding: each encoding's bytes are another representation, with a tag of its own (a CDN may
+ * compare them). A compressed form's is weak: its bytes depend on how it was compressed (quickly for an answer sent
+ * once, thoroughly for one kept), though its content does not.
  */
 const etagOf = (etag: string, encoding: Encoding) =>
   encoding ? `W/${etag.slice(0, -1)}-${encoding}"` : etag;
@@ -669,8 +673,7 @@ export function createResponseCache(
         evict();
       }
 
-      const negotiated = negotiate(request.headers['accept-encoding']);
-      const encoding = entry.compressible ? negotiated : null;
+      const encoding = entry.compressible ? negotiate(request.headers['accept-encoding']) : null;
       const kept = entries.get(state.key) === entry;
       const etag = etagOf(entry.etag, encoding);
       reply.header('ETag', etag).header('Cache-Control', cacheControl).header('Vary', entry.vary);
@@ -682,7 +685,7 @@ export function createResponseCache(
       if (!encoding) return payload;
       const compressed = kept
         ? (encoded(entry, encoding) as Buffer)
-        : compress(entry.identity, encoding, 'once');
+        : await compressOnce(entry.identity, encoding);
       reply
         .header('Content-Encoding', encoding as string)
         .header('Content-Length', String(compressed.length));

@@ -159,11 +159,12 @@ export function variants(
   languages: readonly Language[] = ANALYSED_LANGUAGES,
 ): { whole: string; stems: string[] } {
   const whole = fold(word.replace(/ё/gi, 'е'));
+  const lower = word.toLowerCase();
   const stems = new Set<string>();
   for (const lang of languages) {
     // A language whose letters neither form has would give the whole word, which is not a stem to add. Both forms are
     // asked: lower-casing or folding can make a letter of the stemmer's own ('\u212A', the kelvin sign, is 'k').
-    if (!writtenFor(word.toLowerCase(), lang) && !writtenFor(whole, lang)) continue;
+    if (!writtenFor(lower, lang) && !writtenFor(whole, lang)) continue;
     stems.add(analyse(word, lang));
     stems.add(analyse(whole, lang));
   }
