@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { inSiteLanguage } from '../lib/field-messages.ts';
+import { outgoingRequest } from '../lib/outgoing-request.ts';
 import { insertSettingIfAbsent, readSetting } from '../settings/settings.repository.ts';
 import { deleteExpiredUses, recordUse } from './captcha.repository.ts';
 
@@ -88,11 +89,12 @@ async function verifyRecaptcha(
   { secret, verifyUrl }: { secret: string; verifyUrl: string },
 ): Promise<CaptchaProblem | null> {
   try {
-    const response = await fetch(verifyUrl, {
+    // The secret is in the body: a redirect is not followed with it.
+    const response = await outgoingRequest(verifyUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ secret, response: token }),
-      signal: AbortSignal.timeout(5000),
+      timeoutMs: 5000,
     });
     const result = (await response.json()) as { success?: boolean };
     if (!result.success) return 'captchaInvalid';

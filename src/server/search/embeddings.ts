@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { EmbeddingsConfig } from '../config/config.ts';
 import type { Executor } from '../db/database.ts';
 import { chunks } from '../lib/chunks.ts';
+import { outgoingRequest } from '../lib/outgoing-request.ts';
 import { readEmbeddings, writeEmbeddings } from './embeddings.repository.ts';
 import type { SearchDocument } from './search-index.ts';
 
@@ -27,14 +28,14 @@ export function httpEmbedder(config: EmbeddingsConfig): Embedder {
   return {
     model: config.model,
     async embed(texts, timeoutMs = 60_000) {
-      const response = await fetch(config.url, {
+      const response = await outgoingRequest(config.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
         },
         body: JSON.stringify({ model: config.model, input: texts }),
-        signal: AbortSignal.timeout(timeoutMs),
+        timeoutMs,
       });
       if (!response.ok) throw new Error(`the embeddings endpoint answered ${response.status}`);
       const body = (await response.json()) as { data?: { embedding?: unknown; index?: number }[] };

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Suggestion } from '../../shared/api/search.ts';
@@ -65,6 +67,38 @@ describe('EMBEDDINGS_* settings', () => {
       minSimilarity: 0.5,
       timeoutMs: 1000,
     });
+  });
+});
+
+describe('the embeddings endpoint', () => {
+  it('is asked at its own address only: a redirect elsewhere gets neither the article text nor the key', async () => {
+    const endpoint = await startEmbeddingsServer(trainRandomIndexing(['Refund a payment']));
+    const asked: http.IncomingHttpHeaders[] = [];
+    const moved = http.createServer((request, response) => {
+      asked.push(request.headers);
+      request.resume();
+      // 307 keeps the method and the body: a client that follows it posts the texts to the new address.
+      response.writeHead(307, { location: endpoint.url.replace('127.0.0.1', 'localhost') }).end();
+    });
+    await new Promise<void>((resolve) => moved.listen(0, '127.0.0.1', resolve));
+    try {
+      const embedder = httpEmbedder({
+        url: `http://127.0.0.1:${(moved.address() as AddressInfo).port}/v1/embeddings`,
+        model: 'random-indexing-256',
+        apiKey: 'key-1',
+        weight: 1,
+        minSimilarity: 0.15,
+        timeoutMs: 1000,
+      });
+      await expect(embedder.embed(['Refund a payment: the private draft'])).rejects.toThrow(
+        'the embeddings endpoint answered 307',
+      );
+      expect(asked.map((headers) => headers.authorization)).toEqual(['Bearer key-1']);
+      expect(endpoint.texts).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => moved.close(() => resolve()));
+      await endpoint.close();
+    }
   });
 });
 

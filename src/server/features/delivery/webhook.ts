@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { readStatusEvent } from '../../tickets/tickets.repository.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 import { signFileLink } from '../../tickets/file-links.ts';
+import { outgoingRequest } from '../../lib/outgoing-request.ts';
 
 export const SIGNATURE_HEADER = 'x-signpost-signature';
 export const DELIVERY_HEADER = 'x-signpost-delivery';
@@ -130,13 +131,13 @@ export async function sendWebhook(
   if (webhookSecret) headers[SIGNATURE_HEADER] = signBody(webhookSecret, body);
   let response: Response;
   try {
-    response = await fetch(webhookUrl, {
+    // No redirect followed: one is the receiver's misconfiguration to fix, not a place to send tickets to.
+    response = await outgoingRequest(webhookUrl, {
       method: 'POST',
       headers,
       body,
-      // A redirect is the receiver's misconfiguration to fix, not a place to send tickets to.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
+      secretHeaders: [SIGNATURE_HEADER],
     });
   } catch (error) {
     if (error instanceof Error && error.name === 'TimeoutError') {
