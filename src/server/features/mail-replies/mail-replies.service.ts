@@ -10,6 +10,7 @@ import type { OutboxTarget, TicketRow } from '../../db/tables.ts';
 import { insertFile } from '../../files/files.repository.ts';
 import { uploadRow } from '../../files/store-uploads.ts';
 import { ApiError } from '../../http/errors.ts';
+import { giveBackUploadsOfFiles, takeUploadOfFile } from '../../rate-limit/upload-budget.ts';
 import type { StoredBlob } from '../../storage/file-storage.ts';
 import { cleanFileName, cleanText } from '../../lib/clean-text.ts';
 import { isReplyToken, replyReferencesIn } from '../../tickets/reply-token.ts';
@@ -126,6 +127,63 @@ function filesOf(mail: ParsedMail) {
   return { files, leftOut };
 }
 
+/**
+ * Emailed files count as uploads, against the sender's hourly allowance (UPLOADS_PER_HOUR, UPLOAD_MB_PER_HOUR) as
+ * web uploads count against the client address's: keyed by the request's address, which the sender was checked to
+ * be, so all of one person's requests share it. Files past it are left out and named, as too large ones are; the
+ * text is kept.
+ */
+const mailUploader = (email: string) => `mail:${email.trim().toLowerCase()}`;
+
+type StoreDecision = Extract<Decision, { kind: 'store' }>;
+
+async function withinUploadLimits(
+  ctx: AppContext,
+  decision: StoreDecision,
+  now: number,
+): Promise<StoreDecision> {
+  const { tickets } = ctx.config;
+  const files: Attachment[] = [];
+  const leftOut: string[] = [];
+  for (const file of decision.files) {
+    const refused = await takeUploadOfFile(
+      ctx.db,
+      tickets,
+      mailUploader(decision.ticket.email),
+      file.size,
+      now,
+    );
+    const name = cleanFileName(file.filename ?? 'file');
+    if (refused === 'files') leftOut.push(`${name} (more than ${tickets.uploadsPerHour} files an hour)`);
+    else if (refused === 'bytes')
+      leftOut.push(`${name} (more than ${tickets.uploadBytesPerHour / (1024 * 1024)} MB an hour)`);
+    else files.push(file);
+  }
+  if (leftOut.length === 0) return decision;
+  const notes = leftOut.map((name) => `[not kept: ${name}]`).join('\n');
+  const joint = decision.filesLeftOut.length > 0 ? '\n' : decision.text ? '\n\n' : '';
+  const text = `${decision.text}${joint}${notes}`.slice(0, TICKET_MESSAGE_MAX);
+  return { ...decision, text, files, filesLeftOut: [...decision.filesLeftOut, ...leftOut] };
+}
+
+/** Stores the reply with the files its sender's allowance takes; a reply not stored gives them back. */
+async function storeWithinLimits(
+  ctx: AppContext,
+  mailKey: string,
+  mail: ParsedMail,
+  decision: StoreDecision,
+  now: number,
+) {
+  const kept = await withinUploadLimits(ctx, decision, now);
+  try {
+    return { message: await storeReply(ctx, mailKey, mail, kept, now), filesLeftOut: kept.filesLeftOut };
+  } catch (error) {
+    const sizes = kept.files.map((file) => file.size);
+    await giveBackUploadsOfFiles(ctx.db, mailUploader(decision.ticket.email), sizes, now);
+    throw error;
+  }
+}
+
 /** Decides what becomes of one parsed mail: a requester's message, or left for the team with a reason. */
 export async function decideMail(ctx: AppContext, mail: ParsedMail): Promise<Decision> {
   if (isAutomatic(mail)) return unmatched('auto_reply');
@@ -238,13 +296,13 @@ export async function processMail(
   if (decision.kind === 'unmatched')
     return report(decision.reason, decision.ticketId, decision.claimedTicketId);
   try {
-    const message = await storeReply(ctx, mailKey, mail, decision, now);
+    const { message, filesLeftOut } = await storeWithinLimits(ctx, mailKey, mail, decision, now);
     return {
       uid,
       outcome: 'stored',
       ticketId: decision.ticket.id,
       messageId: message.id,
-      filesLeftOut: decision.filesLeftOut,
+      filesLeftOut,
     };
   } catch (error) {
     if (isUniqueViolation(error)) return { uid, outcome: 'known', stored: true };

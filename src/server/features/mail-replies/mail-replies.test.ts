@@ -348,3 +348,102 @@ describe.each(testDialects())('replies by email on %s', (dialect) => {
     ]);
   });
 });
+
+describe.each(testDialects())('files of replies by email, within the upload limits on %s', (dialect) => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startMailServer>>;
+  let uid = 0;
+  beforeAll(async () => {
+    smtp = await startMailServer();
+    t = await createTestApp(dialect, {
+      PUBLIC_URL: 'https://help.example.com',
+      SMTP_URL: smtp.url,
+      SUPPORT_EMAIL: 'support@example.com',
+      MAIL_FROM: 'Signpost <help@example.com>',
+      UPLOADS_PER_HOUR: '3',
+      UPLOAD_MB_PER_HOUR: '1',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  /** A request the team has answered by mail, and the Message-ID the requester's client answers. */
+  async function answeredTicket(email: string) {
+    const ticket = await buildTicket(t.ctx, { email, targets: [] });
+    const text = `Send us the pages, please (${ticket.id}).`;
+    await addMessage(t.ctx.db, ticket, {
+      author: { id: null, name: 'Dana Desk', fromTeam: true },
+      text,
+      internal: false,
+      fileIds: [],
+      targets: ['requester'],
+    });
+    await deliverDue(t.ctx);
+    const sent = smtp.mails.find((mail) => mail.to.includes(email) && mail.raw.includes(text));
+    return { ticket, answered: headerOf(sent!.raw, 'Message-ID')! };
+  }
+
+  /** The requester's reply with these files, processed as a pass would. */
+  async function reply(answered: string, from: string, files: RawMail['files']) {
+    const messageId = newMessageId();
+    const source = Buffer.from(
+      rawMail({ from, messageId, inReplyTo: answered, text: 'Here they are.', files }),
+    );
+    return processMail(t.ctx, ++uid, mailKeyOf(messageId, `INBOX:1:${uid}`), source);
+  }
+  const keptFiles = async (ticketId: number) =>
+    (await threadFiles(t.ctx.db, ticketId)).map((file) => file.original_name).sort();
+  const texts = async (ticketId: number) =>
+    (await messagesOf(t.ctx.db, ticketId, { internal: false }))
+      .filter((m) => !m.from_team)
+      .map((m) => m.body_text);
+  const pages = (names: string[]) =>
+    names.map((name) => ({ name, type: 'text/plain', content: Buffer.from(`${name} of the manual`) }));
+
+  it('count each file against UPLOADS_PER_HOUR for the sender, over all their requests at once; the rest are named and the text kept', async () => {
+    const { ticket: first, answered: toFirst } = await answeredTicket('ed@example.com');
+    const { ticket: second, answered: toSecond } = await answeredTicket('ed@example.com');
+    const outcomes = await Promise.all([
+      reply(toFirst, 'Ed <Ed@Example.com>', pages(['a-1.txt', 'a-2.txt'])),
+      reply(toSecond, 'ed@example.com', pages(['b-1.txt', 'b-2.txt'])),
+    ]);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['stored', 'stored']);
+    const leftOut = outcomes.flatMap((o) => (o.outcome === 'stored' ? o.filesLeftOut : []));
+    expect(leftOut).toEqual([expect.stringMatching(/^[ab]-2\.txt \(more than 3 files an hour\)$/)]);
+    const kept = [...(await keptFiles(first.id)), ...(await keptFiles(second.id))];
+    expect(kept).toHaveLength(3);
+    expect(kept).not.toContain(leftOut[0]!.split(' ')[0]);
+    expect([...(await texts(first.id)), ...(await texts(second.id))].sort()).toEqual([
+      'Here they are.',
+      `Here they are.\n\n[not kept: ${leftOut[0]}]`,
+    ]);
+
+    // Another sender has an allowance of their own.
+    const { ticket: other, answered: toOther } = await answeredTicket('flo@example.com');
+    expect(await reply(toOther, 'flo@example.com', pages(['c-1.txt']))).toMatchObject({ filesLeftOut: [] });
+    expect(await keptFiles(other.id)).toEqual(['c-1.txt']);
+  });
+
+  it('count their bytes against UPLOAD_MB_PER_HOUR: a file past it is named, those within it kept', async () => {
+    const { ticket, answered } = await answeredTicket('gus@example.com');
+    const big = (name: string, kib: number) => ({
+      name,
+      type: 'application/pdf',
+      content: Buffer.alloc(kib * 1024, 7),
+    });
+    expect(await reply(answered, 'gus@example.com', [big('scan-1.pdf', 700)])).toMatchObject({
+      outcome: 'stored',
+      filesLeftOut: [],
+    });
+    expect(
+      await reply(answered, 'gus@example.com', [big('scan-2.pdf', 400), big('note.pdf', 100)]),
+    ).toMatchObject({ outcome: 'stored', filesLeftOut: ['scan-2.pdf (more than 1 MB an hour)'] });
+    expect(await keptFiles(ticket.id)).toEqual(['note.pdf', 'scan-1.pdf']);
+    expect(await texts(ticket.id)).toEqual([
+      'Here they are.',
+      'Here they are.\n\n[not kept: scan-2.pdf (more than 1 MB an hour)]',
+    ]);
+  });
+});

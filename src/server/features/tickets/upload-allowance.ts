@@ -4,19 +4,17 @@ import { takeTransactionLock, type Executor, type Tx } from '../../db/database.t
 import { ApiError } from '../../http/errors.ts';
 import type { ByteAllowance } from '../../files/store-uploads.ts';
 import { giveBack, RateLimitError, recentUse, takeAllowance } from '../../rate-limit/rate-limit.ts';
+import { KIB, toKib, UPLOAD_BYTES_BUCKET } from '../../rate-limit/upload-budget.ts';
 import { UPLOAD_LIFETIME_MS } from './stale-uploads.ts';
 import { untakenUploadBytes } from '../../tickets/tickets.repository.ts';
 
-/** Counters count kibibytes: a PostgreSQL integer holds 2 TiB of them, where bytes would stop at 2 GiB. */
-const KIB = 1024;
-const toKib = (bytes: number) => Math.ceil(bytes / KIB);
 /** The most one request can store (ten files of 25 MB): a longer declared body takes no more than this. */
 const REQUEST_MAX_BYTES = ISSUE_FILES_MAX * UPLOAD_FILE_MAX_BYTES;
 /** Taken at a time while a body without a declared length streams in. */
 const STEP_KIB = 1024;
 
-/** Each client address's uploaded kibibytes this hour. */
-const BUDGET = 'upload-kib';
+/** Each client address's uploaded kibibytes this hour (emailed files count in it too, by their sender). */
+const BUDGET = UPLOAD_BYTES_BUCKET;
 /** Kibibytes being uploaded right now, by everyone: not yet file rows, already on their way to storage. */
 const IN_FLIGHT = 'upload-kib-in-flight';
 const EVERYONE = '*';
