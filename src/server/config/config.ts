@@ -78,6 +78,11 @@ export interface ImapConfig {
   mailbox: string;
   /** Time between two reads of the mailbox (`IMAP_POLL_SECONDS`), in ms. */
   pollMs: number;
+  /**
+   * The authserv-id the mailbox's own mail server writes its Authentication-Results under (`IMAP_AUTHSERV_ID`): set,
+   * a reply joins its thread only if that server vouched for its From; null: not asked.
+   */
+  authservId: string | null;
 }
 
 /**
@@ -456,6 +461,7 @@ function parseImap(env: NodeJS.ProcessEnv): ImapConfig | null {
   const raw = env.IMAP_URL?.trim();
   if (!raw) {
     if (env.IMAP_POLL_SECONDS) throw new ConfigError('IMAP_POLL_SECONDS', 'needs IMAP_URL');
+    if (env.IMAP_AUTHSERV_ID) throw new ConfigError('IMAP_AUTHSERV_ID', 'needs IMAP_URL');
     return null;
   }
   const example = 'e.g. imaps://user:password@imap.example.com/INBOX';
@@ -478,6 +484,13 @@ function parseImap(env: NodeJS.ProcessEnv): ImapConfig | null {
     throw new ConfigError('IMAP_URL', 'has a user, password or mailbox that is not valid percent-encoding');
   }
   const secure = url.protocol === 'imaps:';
+  const authservId = env.IMAP_AUTHSERV_ID?.trim() || null;
+  // A host name as RFC 8601 writes it (e.g. mx.example.com): one token, nothing a header could hide behind.
+  if (authservId !== null && !/^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$/.test(authservId))
+    throw new ConfigError(
+      'IMAP_AUTHSERV_ID',
+      'must be the host name the mail server writes (e.g. mx.example.com)',
+    );
   return {
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port: url.port ? Number(url.port) : secure ? 993 : 143,
@@ -486,6 +499,7 @@ function parseImap(env: NodeJS.ProcessEnv): ImapConfig | null {
     password,
     mailbox: mailbox || 'INBOX',
     pollMs: parsePositive('IMAP_POLL_SECONDS', env.IMAP_POLL_SECONDS, 60) * 1000,
+    authservId,
   };
 }
 

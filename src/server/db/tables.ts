@@ -181,6 +181,11 @@ export interface TicketTable {
   assignee_id: number | null;
   /** When anything last happened to it (sent, status, assignment); null only before it was first stored. */
   updated_at: Millis | null;
+  /**
+   * Sent for an address nobody proved: until when the sender's browser cookie (or account) opens it; 0 once the
+   * address's owner took it up; null when the address was proved (and for requests from before).
+   */
+  sender_access_until: Generated<Millis | null>;
 }
 
 export interface TicketFileTable {

@@ -194,3 +194,14 @@ export async function anonymiseTicketsOfUser(db: Executor, userId: number, now: 
     .where('user_id', '=', userId)
     .execute();
 }
+
+/** The address's owner took the request up: the sender's cookie (or account) opens it no more. */
+export async function endSenderAccess(db: Executor, ticketId: number): Promise<void> {
+  await db
+    .updateTable('tickets')
+    .set({ sender_access_until: 0 })
+    .where('id', '=', ticketId)
+    .where('sender_access_until', 'is not', null)
+    .where('sender_access_until', '!=', 0)
+    .execute();
+}

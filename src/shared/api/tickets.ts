@@ -40,7 +40,7 @@ export const IssueOpenResult = Type.Object({
   data: Type.Object({ id: Type.Integer(), files: Type.Array(Type.Integer()) }),
   link: Type.Union([Type.String(), Type.Null()], {
     description:
-      "the request's page in this server's portal (with its private key when sent without an account); null with PORTAL_URL",
+      "the request's page in this server's portal, for a sender signed in; null without an account (the private link is mailed to the request's address, and the answer sets an HttpOnly cookie per request, scoped to /issues/{id} and /api/portal/issues/{id}, that opens the request in this browser until the address's owner answers by mail or opens the mailed link) and with PORTAL_URL",
   }),
 });
 export type IssueOpenResult = Static<typeof IssueOpenResult>;

@@ -10,12 +10,12 @@ import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
 import { absoluteLinks } from '../../html/mail-text.ts';
-import { receivedEmailText, replyEmail, teamEmailText } from './reply-email.ts';
+import { neutralReceivedEmail, receivedEmailText, replyEmail, teamEmailText } from './reply-email.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
 import { messageIdOf, receivedMessageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
 import { sendMail } from '../../mail/send-mail.ts';
 import { saveTicketLink } from '../../tickets/ticket-links.ts';
-import { replyTokenOf } from '../../tickets/reply-token.ts';
+import { replyTokenFor } from '../../tickets/reply-token.ts';
 import { href } from '../../../shared/paths.ts';
 import { buildReplyPayload, buildWebhookPayload, sendWebhook, WEBHOOK_TIMEOUT_MS } from './webhook.ts';
 
@@ -54,7 +54,18 @@ async function deliverMessage(
 ) {
   const files = await filesOfMessage(ctx.db, message.id);
   const threading = {
-    messageId: replyMessageIdOf(ticket.id, message.id, await replyTokenOf(ctx.db, ticket.id)),
+    // Signed for this mail and its recipient: the requester's answer joins the thread; the team's mail is for
+    // nobody's answer to join it (their mail clients answer the requester, its Reply-To).
+    messageId: replyMessageIdOf(
+      ticket.id,
+      message.id,
+      await replyTokenFor(
+        ctx.db,
+        ticket.id,
+        `message-${message.id}`,
+        row.target === 'requester' ? ticket.email : 'team',
+      ),
+    ),
     inReplyTo: messageIdOf(ticket.id),
     references: [messageIdOf(ticket.id)],
     subject: `Re: ${ticket.title}`,
@@ -126,7 +137,8 @@ async function threadLink(
 ): Promise<string | null> {
   if (ctx.config.portalUrl !== null) return null;
   const page = `${ctx.config.publicUrl.replace(/\/$/, '')}${href.portalIssue(ticket.id)}`;
-  if (ticket.user_id !== null) return page;
+  // A request for an address nobody proved is the address's owner's to open, even if an account sent it.
+  if (ticket.user_id !== null && ticket.sender_access_until === null) return page;
   // The request's own link is the one its page showed after sending; each reply's has a purpose of its own.
   const key = message
     ? await saveTicketLink(ctx.db, ticket.id, `message-${message.id}`, Number(message.created_at))
@@ -177,14 +189,19 @@ async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: De
     const link = await threadLink(ctx, ticket, null);
     if (!link) throw new Error('the request has no page to follow here (PORTAL_URL is set)');
     const { supportEmail } = ctx.config.tickets;
+    // To an address its sender did not prove, none of the sender's words (name, title, text): anyone can type it.
+    const neutral = ticket.sender_access_until !== null ? neutralReceivedEmail(ticket, link) : null;
     await sendMail(ctx, {
-      to: { name: ticket.name, address: ticket.email },
-      subject: ticket.title,
-      messageId: receivedMessageIdOf(ticket.id, await replyTokenOf(ctx.db, ticket.id)),
+      to: neutral ? ticket.email : { name: ticket.name, address: ticket.email },
+      subject: neutral ? neutral.subject : ticket.title,
+      messageId: receivedMessageIdOf(
+        ticket.id,
+        await replyTokenFor(ctx.db, ticket.id, 'received', ticket.email),
+      ),
       inReplyTo: messageIdOf(ticket.id),
       references: [messageIdOf(ticket.id)],
       ...(supportEmail && { replyTo: supportEmail }),
-      text: receivedEmailText(ticket, link),
+      text: neutral ? neutral.text : receivedEmailText(ticket, link),
     });
   } else {
     await sendEmail(ctx, ticket, files);

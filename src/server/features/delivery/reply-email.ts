@@ -12,6 +12,10 @@ const TEXTS = {
     read: 'Read the whole conversation and answer it here:',
     received: 'We have received your request “{{title}}”. Our support team will answer you by email.',
     follow: 'Follow it and add to it here:',
+    receivedSubject: 'Request #{{id}} received',
+    receivedUnproved: 'We have received a support request that gave this email address.',
+    followUnproved: 'If it was you, read it, follow it and add to it here:',
+    notYou: 'If it was not you, ignore this email.',
   },
   ru: {
     replied: '{{author}} ответил(а) на ваше обращение «{{title}}»:',
@@ -20,6 +24,11 @@ const TEXTS = {
     read: 'Вся переписка и ответ на неё — здесь:',
     received: 'Мы получили ваше обращение «{{title}}». Служба поддержки ответит вам по email.',
     follow: 'Следить за ним и дополнить его можно здесь:',
+    receivedSubject: 'Обращение №{{id}} получено',
+    receivedUnproved:
+      'Мы получили обращение в службу поддержки, в котором указан этот адрес электронной почты.',
+    followUnproved: 'Если это были вы, прочитать его, следить за ним и дополнить его можно здесь:',
+    notYou: 'Если это были не вы, не обращайте внимания на это письмо.',
   },
   'pt-BR': {
     replied: '{{author}} respondeu à sua solicitação “{{title}}”:',
@@ -28,6 +37,10 @@ const TEXTS = {
     read: 'Leia a conversa completa e responda aqui:',
     received: 'Recebemos sua solicitação “{{title}}”. Nossa equipe de suporte responderá por e-mail.',
     follow: 'Acompanhe e complemente aqui:',
+    receivedSubject: 'Solicitação nº {{id}} recebida',
+    receivedUnproved: 'Recebemos uma solicitação de suporte que informou este endereço de e-mail.',
+    followUnproved: 'Se foi você, leia, acompanhe e complemente a solicitação aqui:',
+    notYou: 'Se não foi você, ignore este e-mail.',
   },
   it: {
     replied: '{{author}} ha risposto alla sua richiesta “{{title}}”:',
@@ -37,6 +50,10 @@ const TEXTS = {
     received:
       'Abbiamo ricevuto la sua richiesta “{{title}}”. Il nostro team di supporto le risponderà via email.',
     follow: 'La segua e la integri qui:',
+    receivedSubject: 'Richiesta n. {{id}} ricevuta',
+    receivedUnproved: 'Abbiamo ricevuto una richiesta di assistenza che indica questo indirizzo email.',
+    followUnproved: 'Se è stato lei, può leggerla, seguirla e integrarla qui:',
+    notYou: 'Se non è stato lei, ignori questa email.',
   },
   sk: {
     replied: '{{author}} odpovedal(a) na vašu požiadavku „{{title}}“:',
@@ -45,6 +62,10 @@ const TEXTS = {
     read: 'Celú konverzáciu si prečítate a odpoviete na ňu tu:',
     received: 'Dostali sme vašu požiadavku „{{title}}“. Náš tím podpory vám odpovie e-mailom.',
     follow: 'Sledovať a doplniť ju môžete tu:',
+    receivedSubject: 'Požiadavka č. {{id}} prijatá',
+    receivedUnproved: 'Dostali sme požiadavku na podporu, v ktorej bola uvedená táto e-mailová adresa.',
+    followUnproved: 'Ak ste to boli vy, môžete si ju prečítať, sledovať a doplniť tu:',
+    notYou: 'Ak ste to neboli vy, tento e-mail ignorujte.',
   },
 } satisfies Record<Language, Record<string, string>>;
 
@@ -110,6 +131,22 @@ export function receivedEmailText(ticket: TicketRow, threadLink: string): string
     ticket.description,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The receipt to an address its sender did not prove: that a request gave it, where to read it, and to ignore it
+ * otherwise. Nothing of the sender's (name, title, text) is in it, so it carries no stranger's words to the address.
+ */
+export function neutralReceivedEmail(
+  ticket: TicketRow,
+  threadLink: string,
+): { subject: string; text: string } {
+  const texts = textsOf(ticket.lang);
+  const lines = [texts.receivedUnproved, '', texts.followUnproved, threadLink, '', texts.notYou];
+  return {
+    subject: texts.receivedSubject.replace('{{id}}', String(ticket.id)),
+    text: `${lines.join('\n')}\n`,
+  };
 }
 
 /** What the team reads when the requester answers: the reply, and where to answer it. */

@@ -13,9 +13,9 @@ import { ApiError } from '../../http/errors.ts';
 import { giveBackUploadsOfFiles, takeUploadOfFile } from '../../rate-limit/upload-budget.ts';
 import type { StoredBlob } from '../../storage/file-storage.ts';
 import { cleanFileName, cleanText } from '../../lib/clean-text.ts';
-import { isReplyToken, replyReferencesIn } from '../../tickets/reply-token.ts';
+import { isLegacyReplyToken, isReplyToken, replyReferencesIn } from '../../tickets/reply-token.ts';
 import { writeMessage } from '../../tickets/thread.ts';
-import { findTicket } from '../../tickets/tickets.repository.ts';
+import { endSenderAccess, findTicket } from '../../tickets/tickets.repository.ts';
 import {
   claimMailReply,
   findMailReply,
@@ -23,6 +23,7 @@ import {
   setMailReplyMessage,
 } from './mail-replies.repository.ts';
 import { stripReply } from './strip-reply.ts';
+import { singleSenderOf, vouchedFor } from './mail-sender.ts';
 
 /** As many files as a reply in the portal takes; each within the upload limit. */
 export const MAIL_FILES_MAX = 20;
@@ -34,7 +35,10 @@ const MAILS_PER_PASS = 200;
 /**
  * Why a mail was left unread for the team instead of joining a thread:
  * - `not_a_reply`: it answers no mail of ours (a new mail to the address, or one of our own notifications);
- * - `bad_signature`: it names a request, but not with that request's signature;
+ * - `ambiguous_sender`: its From is not one plain address (two addresses, another shown in the name, a Sender
+ *   that is someone else);
+ * - `unauthenticated`: with IMAP_AUTHSERV_ID, the mailbox's own server did not vouch for the From address;
+ * - `bad_signature`: it names a request, but not with a signature made for that mail to the request's address;
  * - `unknown_ticket`: the request it answers no longer exists;
  * - `wrong_sender`: it comes from another address than the requester's;
  * - `ticket_closed`: the request is closed (a new question is a new request);
@@ -44,6 +48,8 @@ const MAILS_PER_PASS = 200;
  */
 export type UnmatchedReason =
   | 'not_a_reply'
+  | 'ambiguous_sender'
+  | 'unauthenticated'
   | 'bad_signature'
   | 'unknown_ticket'
   | 'wrong_sender'
@@ -102,15 +108,25 @@ function isAutomatic(mail: ParsedMail): boolean {
   return mail.headers.has('x-autoreply') || mail.headers.has('x-autorespond');
 }
 
-/** The request a mail answers, if one of the mails it answers carries that request's own signature. */
-async function signedTicketOf(ctx: AppContext, mail: ParsedMail) {
+/** The signed ids among the mails this one answers: In-Reply-To names the mail answered, References the thread. */
+function claimsOf(mail: ParsedMail) {
   const references = Array.isArray(mail.references) ? mail.references : [mail.references ?? ''];
-  // In-Reply-To names the mail answered; References the thread, the most recent last.
-  const claims = replyReferencesIn([mail.inReplyTo ?? '', ...[...references].reverse()]);
+  return replyReferencesIn([mail.inReplyTo ?? '', ...[...references].reverse()]);
+}
+
+/**
+ * The request a mail answers: the first of the mails it answers whose signature was made for that mail and the
+ * request's address (or is the request's old token, within its time). A request that no longer exists is told
+ * apart (`unknownId`) only by its old token, which needs no row to check.
+ */
+async function signedTicketOf(ctx: AppContext, claims: ReturnType<typeof claimsOf>, now: number) {
   for (const claim of claims) {
-    if (await isReplyToken(ctx.db, claim.ticketId, claim.token)) return { claims, ticketId: claim.ticketId };
+    const ticket = await findTicket(ctx.db, claim.ticketId);
+    if (ticket && (await isReplyToken(ctx.db, claim, ticket.email, now))) return { ticket, unknownId: null };
+    if (!ticket && (await isLegacyReplyToken(ctx.db, claim.ticketId, claim.token)))
+      return { ticket: null, unknownId: claim.ticketId };
   }
-  return { claims, ticketId: null };
+  return { ticket: null, unknownId: null };
 }
 
 /** The files worth keeping: attachments, not the images a signature's HTML shows inline. */
@@ -185,17 +201,21 @@ async function storeWithinLimits(
 }
 
 /** Decides what becomes of one parsed mail: a requester's message, or left for the team with a reason. */
-export async function decideMail(ctx: AppContext, mail: ParsedMail): Promise<Decision> {
+export async function decideMail(ctx: AppContext, mail: ParsedMail, now = Date.now()): Promise<Decision> {
   if (isAutomatic(mail)) return unmatched('auto_reply');
-  const { claims, ticketId } = await signedTicketOf(ctx, mail);
+  const claims = claimsOf(mail);
   if (claims.length === 0) return unmatched('not_a_reply');
-  if (ticketId === null) return unmatched('bad_signature', null, claims[0]!.ticketId);
-  const ticket = await findTicket(ctx.db, ticketId);
-  if (!ticket) return unmatched('unknown_ticket', null, ticketId);
+  // Whose mail it is must be plain before anything else is read from it, and vouched for when we can ask.
+  const sender = singleSenderOf(mail);
+  if (sender === null) return unmatched('ambiguous_sender', null, claims[0]!.ticketId);
+  if (!vouchedFor(mail, ctx.config.imap?.authservId ?? null, sender))
+    return unmatched('unauthenticated', null, claims[0]!.ticketId);
+  const { ticket, unknownId } = await signedTicketOf(ctx, claims, now);
+  if (unknownId !== null) return unmatched('unknown_ticket', null, unknownId);
+  if (!ticket) return unmatched('bad_signature', null, claims[0]!.ticketId);
+  const ticketId = ticket.id;
   // The signature only says which request the mail answers; the request is the requester's to add to.
-  const senders = mail.from?.value ?? [];
-  const sender = senders.length === 1 ? senders[0]!.address?.trim().toLowerCase() : undefined;
-  if (!sender || sender !== ticket.email.trim().toLowerCase()) return unmatched('wrong_sender', ticketId);
+  if (sender !== ticket.email.trim().toLowerCase()) return unmatched('wrong_sender', ticketId);
   if (ticket.status === 'closed') return unmatched('ticket_closed', ticketId);
   const { files, leftOut } = filesOf(mail);
   const answer = cleanText(stripReply(mail.text ?? ''), true);
@@ -246,11 +266,18 @@ async function storeReply(
       const row = await insertFile(trx, uploadRow({ name, ...blob }, 'upload', `mail:${ticket.id}`, now));
       fileIds.push(row.id);
     }
+    // A request sent for an unproved address: its owner answered, so the sender's cookie (or account) opens it no
+    // more, and the answer is not put in the sender's name or account.
+    const unproved = ticket.sender_access_until !== null;
+    if (unproved) await endSenderAccess(trx, ticket.id);
+    const from = mail.from?.value[0];
     const message = await writeMessage(
       trx,
       ticket,
       {
-        author: { id: ticket.user_id, name: ticket.name, fromTeam: false },
+        author: unproved
+          ? { id: null, name: cleanText(from?.name || from?.address || ticket.email, false), fromTeam: false }
+          : { id: ticket.user_id, name: ticket.name, fromTeam: false },
         text: decision.text,
         internal: false,
         fileIds,
@@ -273,7 +300,7 @@ export async function processMail(
   now = Date.now(),
 ): Promise<MailOutcome> {
   const mail = await simpleParser(source);
-  const decision = await decideMail(ctx, mail);
+  const decision = await decideMail(ctx, mail, now);
   const report = async (
     reason: UnmatchedReason,
     ticketId: number | null,

@@ -6,7 +6,7 @@ import { startImapServer, type ImapServer } from '../../testing/imap-server.ts';
 import { headerOf, startMailServer } from '../../testing/mail-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket } from '../../testing/ticket-fixtures.ts';
-import { replyTokenOf } from '../../tickets/reply-token.ts';
+import { legacyReplyTokenOf } from '../../tickets/reply-token.ts';
 import { addMessage } from '../../tickets/thread.ts';
 import { messagesOf, threadFiles } from '../../tickets/thread.repository.ts';
 import { deliverDue } from '../delivery/delivery.service.ts';
@@ -90,6 +90,7 @@ describe('IMAP_URL', () => {
       password: 'p/ss',
       mailbox: 'INBOX',
       pollMs: 60_000,
+      authservId: null,
     });
     expect(
       loadConfig({ ...base, IMAP_URL: 'imap://u:p@127.0.0.1:1143/Support%20Replies', IMAP_POLL_SECONDS: '5' })
@@ -248,7 +249,7 @@ describe.each(testDialects())('replies by email on %s', (dialect) => {
     const closed = await buildTicket(t.ctx, { email: 'cy@example.com', targets: [] });
     await t.ctx.db.updateTable('tickets').set({ status: 'closed' }).where('id', '=', closed.id).execute();
     const signed = async (id: number) =>
-      `<ticket-${id}-received.${await replyTokenOf(t.ctx.db, id)}@signpost>`;
+      `<ticket-${id}-received.${await legacyReplyTokenOf(t.ctx.db, id)}@signpost>`;
     const cases = {
       bad_signature: { from: 'cy@example.com', inReplyTo: forged },
       // Another request's number with this request's signature: guessing a number gets nowhere.

@@ -3,6 +3,7 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { visitorKey } from '../../tickets/visitor.ts';
+import { senderCookieOf } from '../../tickets/sender-access.ts';
 import {
   getMyRequest,
   pageMyRequests,
@@ -24,6 +25,7 @@ export function registerPortalRequestRoutes(app: FastifyInstance, ctx: AppContex
       user: session?.user ?? null,
       key: request.query.key,
       visitorKey: null,
+      senderCookie: senderCookieOf(request, request.params.id),
     });
   });
   route(app, endpoints.replyMyIssue, async (request, reply, session) => {
@@ -31,7 +33,12 @@ export function registerPortalRequestRoutes(app: FastifyInstance, ctx: AppContex
     return replyToMyRequest(
       ctx,
       request.params.id,
-      { user: session?.user ?? null, key: request.body.key, visitorKey: visitorKey(request) },
+      {
+        user: session?.user ?? null,
+        key: request.body.key,
+        visitorKey: visitorKey(request),
+        senderCookie: senderCookieOf(request, request.params.id),
+      },
       request.body,
     );
   });
@@ -40,7 +47,12 @@ export function registerPortalRequestRoutes(app: FastifyInstance, ctx: AppContex
     return setMyRequestStatus(
       ctx,
       request.params.id,
-      { user: session?.user ?? null, key: request.body.key, visitorKey: null },
+      {
+        user: session?.user ?? null,
+        key: request.body.key,
+        visitorKey: null,
+        senderCookie: senderCookieOf(request, request.params.id),
+      },
       request.body,
     );
   });

@@ -21,7 +21,13 @@ import { mailAccount, mailUnavailable } from '../../mail/account-mail.ts';
 import { isTicketLink, saveTicketLink } from '../../tickets/ticket-links.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
 import { filesOfPart, isoOf, presentThreadMessage } from '../../tickets/thread-presenters.ts';
-import { enqueueStatusChange, findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
+import {
+  endSenderAccess,
+  enqueueStatusChange,
+  findAttachableUploads,
+  findTicket,
+} from '../../tickets/tickets.repository.ts';
+import { opensBySenderCookie, provesAddress, senderMayOpen } from '../../tickets/sender-access.ts';
 import { addMessage } from '../../tickets/thread.ts';
 import { messagesOf, moveTicket, threadFiles } from '../../tickets/thread.repository.ts';
 import { userKey } from '../../tickets/visitor.ts';
@@ -29,23 +35,41 @@ import { anonymousTicketsOfEmail, countTicketsOfUser, ticketsOfUser } from './po
 
 export const PORTAL_PAGE_SIZE = 20;
 
-/** Who asks: the signed-in user, the private link's key, the browser's upload cookie. */
+/** Who asks: the signed-in user, the private link's key, the browser's upload cookie, the request's sender cookie. */
 export interface PortalCaller {
   user: UserRow | null;
   key: string | undefined;
   visitorKey: string | null;
+  senderCookie?: string | undefined;
 }
 
 /**
- * The request, if the caller may follow it: it is their account's, or the key opens it. Anyone else gets the same
- * 404 as for a request that does not exist, so ids cannot be probed.
+ * The request, if the caller may follow it: it is their account's, the key opens it, or the browser that sent it
+ * holds its cookie. Anyone else gets the same 404 as for a request that does not exist, so ids cannot be probed.
+ *
+ * A request sent for an address nobody proved stays its sender's (account or cookie) only until the address's owner
+ * takes it up: the private link goes to the address alone, so a key that opens it is theirs, and from then on
+ * nothing they write is shown to whoever typed their address (decisions.md, "A request for someone else's address").
  */
 async function requestOf(ctx: AppContext, id: number, caller: PortalCaller): Promise<TicketRow> {
   const ticket = await findTicket(ctx.db, id);
-  const mine = ticket && caller.user !== null && ticket.user_id === caller.user.id;
-  const linked = ticket && !mine && caller.key !== undefined && (await isTicketLink(ctx.db, id, caller.key));
-  if (!ticket || !(mine || linked)) throw notFound(`Request ${id}`);
-  return ticket;
+  if (!ticket) throw notFound(`Request ${id}`);
+  const now = Date.now();
+  const mine = caller.user !== null && ticket.user_id === caller.user.id;
+  // The address's owner: by the link mailed to it, or by an account that confirmed it (which took the request in).
+  if (
+    (mine && provesAddress(caller.user, ticket.email)) ||
+    (caller.key !== undefined && (await isTicketLink(ctx.db, id, caller.key, now)))
+  ) {
+    if (ticket.sender_access_until !== null && Number(ticket.sender_access_until) !== 0) {
+      await endSenderAccess(ctx.db, id);
+      return { ...ticket, sender_access_until: 0 };
+    }
+    return ticket;
+  }
+  if (mine && senderMayOpen(ticket, now)) return ticket;
+  if (await opensBySenderCookie(ctx.db, ticket, caller.senderCookie, now)) return ticket;
+  throw notFound(`Request ${id}`);
 }
 
 const summaryOf = (ticket: TicketRow): PortalTicketSummary => ({

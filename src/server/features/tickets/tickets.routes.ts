@@ -7,7 +7,14 @@ import { visitorKey } from '../../tickets/visitor.ts';
 
 export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): void {
   // A stale token does not stop a request: the visitor is simply treated as anonymous.
-  route(app, endpoints.issueOpen, async (request, _reply, session) =>
-    openIssue(ctx, request.body, { visitorKey: visitorKey(request), user: session?.user ?? null }),
-  );
+  route(app, endpoints.issueOpen, async (request, reply, session) => {
+    const { answer, cookies } = await openIssue(
+      ctx,
+      request.body,
+      { visitorKey: visitorKey(request), user: session?.user ?? null },
+      ctx.config.publicUrl.startsWith('https:'),
+    );
+    if (cookies.length > 0) reply.header('Set-Cookie', cookies);
+    return answer;
+  });
 }

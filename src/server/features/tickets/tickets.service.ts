@@ -20,8 +20,8 @@ import {
   insertTicket,
 } from '../../tickets/tickets.repository.ts';
 import { userKey } from '../../tickets/visitor.ts';
-import { saveTicketLink } from '../../tickets/ticket-links.ts';
 import { href } from '../../../shared/paths.ts';
+import { provesAddress, SENDER_ACCESS_MS, senderCookies } from '../../tickets/sender-access.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 
 const EMAIL_PATTERN = /^[^\s@"<>(),;:\\[\]]+@[^\s@"<>(),;:\\[\]]+\.[^\s@"<>(),;:\\[\]]{2,}$/;
@@ -40,7 +40,8 @@ function targets(ctx: AppContext): OutboxTarget[] {
   return [
     ...(webhookUrl ? ['webhook' as const] : []),
     ...(smtpUrl ? [supportEmail ? ('email' as const) : ('team' as const)] : []),
-    // The requester's receipt, with the request's page in this server's portal (and its private key).
+    // The requester's receipt, with the request's page in this server's portal (and its private key); to an address
+    // the sender has not proved, it says only that a request gave it (reply-email.ts).
     ...(smtpUrl && ctx.config.portalUrl === null ? ['requester' as const] : []),
   ];
 }
@@ -48,12 +49,17 @@ function targets(ctx: AppContext): OutboxTarget[] {
 /**
  * Checks a support request field by field and stores the ticket, its files and its deliveries in one transaction.
  * Every problem is answered at once (422, per field, in the interface language) and nothing is stored.
+ *
+ * A request for an address its sender has not proved (decisions.md, "A request for someone else's address") answers
+ * no private link: that goes to the address by mail. The sending browser gets a cookie for the request's page and
+ * calls instead (`cookies`, to set), which opens it until the address's owner takes it up.
  */
 export async function openIssue(
   ctx: AppContext,
   body: IssueOpenBody,
   requester: Requester,
-): Promise<IssueOpenResult> {
+  secure = false,
+): Promise<{ answer: IssueOpenResult; cookies: string[] }> {
   // The language of the page it was sent from, else the site's: the ticket records it, the errors answer in it.
   const lang = body.lang ?? (await getBranding(ctx.db)).lang;
   const errors: FieldError[] = [];
@@ -98,22 +104,30 @@ export async function openIssue(
   }
 
   const now = Date.now();
+  const proved = provesAddress(requester.user, email);
   const ticket = await ctx.db.transaction().execute(async (trx) => {
     const row = await insertTicket(
       trx,
-      { title, description, name, email, channel: 'web', user_id: requester.user?.id ?? null, lang },
+      {
+        title,
+        description,
+        name,
+        email,
+        channel: 'web',
+        user_id: requester.user?.id ?? null,
+        lang,
+        sender_access_until: proved ? null : now + SENDER_ACCESS_MS,
+      },
       now,
     );
     await attachFiles(trx, row.id, fileIds);
     await enqueueDeliveries(trx, row.id, targets(ctx), now);
     return row;
   });
-  // Served here only when no external portal is named; an anonymous requester's link carries its private key.
-  const link =
-    ctx.config.portalUrl !== null
-      ? null
-      : requester.user
-        ? href.portalIssue(ticket.id)
-        : `${href.portalIssue(ticket.id)}?key=${await saveTicketLink(ctx.db, ticket.id, 'created', now)}`;
-  return { data: { id: ticket.id, files: fileIds }, link };
+  // Served here only when no external portal is named. A signed-in sender follows it in their account; one without
+  // an account by the cookie, while the private link goes to the address alone.
+  const here = ctx.config.portalUrl === null;
+  const link = here && requester.user ? href.portalIssue(ticket.id) : null;
+  const cookies = here && !requester.user ? await senderCookies(ctx.db, ticket, secure, now) : [];
+  return { answer: { data: { id: ticket.id, files: fileIds }, link }, cookies };
 }
