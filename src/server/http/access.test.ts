@@ -962,9 +962,8 @@ async function runSuite(dialect: Dialect): Promise<Findings> {
           : (await buildUser(ctx.db, { role: roleOf[caller] })).email,
       );
 
-    // The walk first, while the content is as made: each kind of reader, readers first.
-    // Readers first, then an account whose email is not confirmed (anyone's, for content), the visitor, and
-    // anonymous twice: the second answer may come from memory.
+    // The walk first, while the content is as made: readers first, then an account whose email is not confirmed
+    // (anyone, for content), the visitor, and anonymous twice: the second answer may come from memory.
     const unconfirmed = await buildUser(ctx.db);
     const unconfirmedToken = await signIn(unconfirmed.email);
     await ctx.db
