@@ -36,6 +36,7 @@ import { proxyTrust } from './rate-limit/client-address.ts';
 import { registerDeliveryRoutes } from './features/delivery/delivery.routes.ts';
 import { loggerOptions, redactUrl, requestIdOf } from './ops/logging.ts';
 import { registerOperations } from './ops/ops.ts';
+import { startAccountMailWorker } from './mail/account-mail.ts';
 
 export interface AppOptions {
   logger?: boolean;
@@ -140,6 +141,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerRateLimits(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
+  if (ctx.config.tickets.smtpUrl) {
+    // Account mails are queued by the calls that ask for them and sent by every server's worker (mail/account-mail.ts).
+    const accountMails = startAccountMailWorker(ctx, app.log);
+    app.addHook('onClose', () => accountMails.stop());
+  }
   registerKnowledgeRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   registerArticleFeedbackRoutes(app, ctx);

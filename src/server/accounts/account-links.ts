@@ -28,6 +28,11 @@ interface LinkClaims {
   x: number;
   /** The account's state when the link was made: any use changes it, so a link works once. */
   s: string;
+  /**
+   * The hash of the flow cookie of the browser that asked for the link (a sign-up, an email change): opened in that
+   * browser, the link signs in; elsewhere its opener chooses a password first (account.service.ts, verifyEmail).
+   */
+  b?: string;
 }
 
 const accountLinkKey = signingKey('account-link-key');
@@ -53,6 +58,7 @@ export async function makeLinkToken(
   user: UserRow,
   sentTo: string,
   now = Date.now(),
+  binding: string | null = null,
 ): Promise<string> {
   const claims: LinkClaims = {
     p: purpose,
@@ -60,6 +66,7 @@ export async function makeLinkToken(
     e: sentTo,
     x: now + LIFETIME_MS[purpose],
     s: stateOf(user),
+    ...(binding !== null && { b: binding }),
   };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `${payload}.${mac(await accountLinkKey(db), payload)}`;
@@ -72,7 +79,7 @@ export async function readLinkToken(
   token: string,
   findUser: (id: number) => Promise<UserRow | undefined>,
   now = Date.now(),
-): Promise<{ user: UserRow; sentTo: string } | null> {
+): Promise<{ user: UserRow; sentTo: string; binding: string | null } | null> {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return null;
   const expected = Buffer.from(mac(await accountLinkKey(db), payload));
@@ -87,5 +94,5 @@ export async function readLinkToken(
   if (claims.p !== purpose || typeof claims.u !== 'number' || claims.x <= now) return null;
   const user = await findUser(claims.u);
   if (!user || stateOf(user) !== claims.s) return null;
-  return { user, sentTo: claims.e };
+  return { user, sentTo: claims.e, binding: typeof claims.b === 'string' ? claims.b : null };
 }

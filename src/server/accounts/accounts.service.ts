@@ -4,6 +4,7 @@ import type { AuthUser, LoginResult } from '../../shared/api/auth.ts';
 import type { Executor } from '../db/database.ts';
 import type { UserRow } from '../db/tables.ts';
 import { ApiError } from '../http/errors.ts';
+import { EMAIL_PATTERN } from '../lib/email-address.ts';
 import { PasswordsBusyError, type Passwords } from './password.ts';
 import {
   deleteExpiredTokens,
@@ -17,7 +18,7 @@ import {
 } from './users.repository.ts';
 
 export const TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export { EMAIL_PATTERN } from '../lib/email-address.ts';
 
 export const presentUser = (user: UserRow): AuthUser => ({
   id: user.id,

@@ -240,6 +240,21 @@ export interface OutboxTable {
   created_at: Millis;
 }
 
+/** An account mail waiting to be sent, or sent (migration 0025, mail/account-mail.ts). */
+export interface AccountMailTable {
+  id: Generated<number>;
+  to_address: string;
+  /** The kind and what it points at, as JSON (AccountMail); tokens are made when it is sent. */
+  mail: string;
+  status: OutboxStatus;
+  attempts: number;
+  next_attempt_at: Millis;
+  locked_until: Millis | null;
+  last_error: string | null;
+  sent_at: Millis | null;
+  created_at: Millis;
+}
+
 export interface CaptchaUseTable {
   key: string;
   expires_at: Millis;
@@ -342,6 +357,7 @@ export interface Database {
   ticket_messages: TicketMessageTable;
   ticket_links: TicketLinkTable;
   outbox: OutboxTable;
+  account_mails: AccountMailTable;
   captcha_uses: CaptchaUseTable;
   rate_limits: RateLimitTable;
   search_queries: SearchQueryTable;
@@ -370,3 +386,4 @@ export type ArticleRevisionRow = Selectable<ArticleRevisionTable>;
 export type TicketRow = Selectable<TicketTable>;
 export type TicketMessageRow = Selectable<TicketMessageTable>;
 export type OutboxRow = Selectable<OutboxTable>;
+export type AccountMailRow = Selectable<AccountMailTable>;

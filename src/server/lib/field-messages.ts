@@ -24,6 +24,8 @@ const MESSAGES = {
     linkExpired: 'The link has expired or was already used; ask for a new one',
     currentPasswordNeeded: 'Enter your current password to make this change',
     wrongPassword: 'This is not your password',
+    choosePasswordToConfirm:
+      'To confirm {{email}} here, choose a password for its account: it replaces the one set before and signs out every device',
     statusNotAllowed: 'This request cannot be moved to that status now',
     changedMeanwhile: 'The request changed meanwhile; reload the page',
   },
@@ -43,6 +45,8 @@ const MESSAGES = {
     linkExpired: 'Ссылка устарела или уже использована; запросите новую',
     currentPasswordNeeded: 'Введите текущий пароль, чтобы сделать это изменение',
     wrongPassword: 'Это не ваш пароль',
+    choosePasswordToConfirm:
+      'Чтобы подтвердить {{email}} здесь, задайте пароль учётной записи: он заменит прежний, и все устройства выйдут из неё',
     statusNotAllowed: 'Сейчас обращение нельзя перевести в этот статус',
     changedMeanwhile: 'Обращение тем временем изменилось; обновите страницу',
   },
@@ -62,6 +66,8 @@ const MESSAGES = {
     linkExpired: 'O link expirou ou já foi usado; peça um novo',
     currentPasswordNeeded: 'Informe sua senha atual para fazer esta alteração',
     wrongPassword: 'Esta não é a sua senha',
+    choosePasswordToConfirm:
+      'Para confirmar {{email}} aqui, escolha uma senha para a conta: ela substitui a anterior e encerra a sessão em todos os dispositivos',
     statusNotAllowed: 'Esta solicitação não pode ir para esse status agora',
     changedMeanwhile: 'A solicitação mudou nesse meio-tempo; recarregue a página',
   },
@@ -81,6 +87,8 @@ const MESSAGES = {
     linkExpired: 'Il link è scaduto o è già stato usato; ne richieda uno nuovo',
     currentPasswordNeeded: 'Inserisca la password attuale per questa modifica',
     wrongPassword: 'Questa non è la sua password',
+    choosePasswordToConfirm:
+      "Per confermare {{email}} qui, scelga una password per l'account: sostituisce quella di prima ed esce da tutti i dispositivi",
     statusNotAllowed: 'Ora questa richiesta non può passare a quello stato',
     changedMeanwhile: 'La richiesta è cambiata nel frattempo; ricarichi la pagina',
   },
@@ -100,6 +108,8 @@ const MESSAGES = {
     linkExpired: 'Odkaz vypršal alebo už bol použitý; požiadajte o nový',
     currentPasswordNeeded: 'Na túto zmenu zadajte svoje súčasné heslo',
     wrongPassword: 'Toto nie je vaše heslo',
+    choosePasswordToConfirm:
+      'Ak chcete potvrdiť {{email}} tu, zvoľte si heslo k účtu: nahradí doterajšie a odhlási všetky zariadenia',
     statusNotAllowed: 'Túto žiadosť teraz nemožno presunúť do tohto stavu',
     changedMeanwhile: 'Žiadosť sa medzitým zmenila; načítajte stránku znova',
   },

@@ -59,6 +59,13 @@ export type MailSentResult = Static<typeof MailSentResult>;
 export const LinkTokenBody = Type.Object({ token: LinkToken });
 export type LinkTokenBody = Static<typeof LinkTokenBody>;
 
+/**
+ * A confirmation link's token, and the password chosen with it when the link is opened in a browser other than the
+ * one that asked for it (which answers 400 password_needed without one).
+ */
+export const VerifyEmailBody = Type.Object({ token: LinkToken, password: Type.Optional(Password) });
+export type VerifyEmailBody = Static<typeof VerifyEmailBody>;
+
 export const PasswordResetBody = Type.Object({ email: Email, g_recaptcha_response: Captcha });
 export type PasswordResetBody = Static<typeof PasswordResetBody>;
 

@@ -5,7 +5,7 @@ import {
   AUTH_HEADER,
   AuthUser,
   DeleteMeBody,
-  LinkTokenBody,
+  VerifyEmailBody,
   LoginBody,
   LoginResult,
   MailSentResult,
@@ -222,9 +222,12 @@ export const endpoints = {
   },
   verifyEmail: {
     ...routes.verifyEmail,
-    summary: "Confirm an email with the emailed link's token (a new account, or a changed address); signs in",
+    summary:
+      "Confirm an email with the emailed link's token (a new account, or a changed address) and sign in: in the browser " +
+      'that asked for the link as it is; elsewhere with a password chosen now (400 password_needed without one), which ' +
+      "replaces the account's and signs out every device",
     tags: ['auth'],
-    body: LinkTokenBody,
+    body: VerifyEmailBody,
     response: LoginResult,
   },
   requestPasswordReset: {

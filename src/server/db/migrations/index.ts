@@ -24,6 +24,7 @@ import * as searchVotes from './0021-search-votes.ts';
 import * as requestsAvoided from './0022-requests-avoided.ts';
 import * as articleEmbeddings from './0023-article-embeddings.ts';
 import * as translations from './0024-translations.ts';
+import * as accountMails from './0025-account-mails.ts';
 import * as senderAccess from './0026-sender-access.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
@@ -53,6 +54,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0022-requests-avoided': { up: requestsAvoided.up(dialect) },
     '0023-article-embeddings': { up: articleEmbeddings.up(dialect) },
     '0024-translations': { up: translations.up(dialect) },
+    '0025-account-mails': { up: accountMails.up(dialect) },
     '0026-sender-access': { up: senderAccess.up(dialect) },
   };
 }

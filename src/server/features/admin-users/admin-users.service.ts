@@ -12,7 +12,6 @@ import { TEAM_ROLES } from '../../../shared/constants.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import { makeLinkToken } from '../../accounts/account-links.ts';
 import { createUser, EMAIL_PATTERN, hashToken, NO_PASSWORD } from '../../accounts/accounts.service.ts';
 import type { Passwords } from '../../accounts/password.ts';
 import {
@@ -124,10 +123,7 @@ export async function inviteCustomer(ctx: AppContext, body: InviteBody): Promise
   if (errors.length > 0)
     throw new ApiError(400, 'invalid_user', errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
   const user = await invitedAccount(ctx.db, email, name);
-  await mailAccount(ctx, email, {
-    kind: 'invite',
-    token: await makeLinkToken(ctx.db, 'invite', user, email),
-  });
+  await mailAccount(ctx, email, { kind: 'invite', userId: user.id });
   return presentAdminUser(user);
 }
 

@@ -6,9 +6,11 @@ import type {
   SignUpBody,
   UpdateMeBody,
   UpdateMeResult,
+  VerifyEmailBody,
 } from '../../../shared/api/auth.ts';
-import { EMAIL_PATTERN, hashToken, openSession, presentUser } from '../../accounts/accounts.service.ts';
-import { makeLinkToken, readLinkToken } from '../../accounts/account-links.ts';
+import crypto from 'node:crypto';
+import { hashToken, openSession, presentUser } from '../../accounts/accounts.service.ts';
+import { readLinkToken } from '../../accounts/account-links.ts';
 import {
   deleteTokensOfUser,
   deleteUser,
@@ -24,7 +26,13 @@ import { isUniqueViolation } from '../../db/constraint-errors.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { ApiError } from '../../http/errors.ts';
 import { inSiteLanguage, type FieldProblem } from '../../lib/field-messages.ts';
-import { mailAccount as mail, mailUnavailable } from '../../mail/account-mail.ts';
+import { isEmailAddress } from '../../lib/email-address.ts';
+import {
+  mailAccount as mail,
+  mailUnavailable,
+  queueAccountMail,
+  takeMailAllowance,
+} from '../../mail/account-mail.ts';
 import { anonymiseTicketsOfUser, claimTicketsByEmail } from '../../tickets/tickets.repository.ts';
 import { clearAccountFailures, signInSlots, withGuessReserved } from './sign-in-limits.ts';
 
@@ -42,7 +50,7 @@ async function invalid(ctx: AppContext, problems: FieldProblem[]): Promise<ApiEr
 }
 
 function checkEmail(email: string, problems: FieldProblem[]): void {
-  if (!EMAIL_PATTERN.test(email)) problems.push({ field: 'email', key: 'invalidEmail' });
+  if (!isEmailAddress(email)) problems.push({ field: 'email', key: 'invalidEmail' });
 }
 
 function checkPassword(password: string, problems: FieldProblem[], field = 'password'): void {
@@ -59,11 +67,18 @@ function signupAllows(ctx: AppContext, email: string): boolean {
 }
 
 /**
- * Opens a customer account that signs in once its email is confirmed. The answer is the same for a new email, one
- * waiting for confirmation (its name and password replaced, a new link sent) and one with an account (whose owner is
- * mailed that someone tried), so nobody learns from it who has an account.
+ * Opens a customer account that signs in once its email is confirmed. A sign-up never changes an account that
+ * exists, whatever its state (confirmed, waiting for its confirmation, invited by the team): its owner is mailed that
+ * someone tried, with a link to choose the password, which proves the address. The answer, and the work done (one
+ * hash, one mail queued, one place of the mail allowances), are the same for every address, so nobody learns from it
+ * who has an account. `binding` ties the confirmation link to the browser's flow cookie (flow-cookie.ts).
  */
-export async function signUp(ctx: AppContext, body: SignUpBody): Promise<MailSentResult> {
+export async function signUp(
+  ctx: AppContext,
+  body: SignUpBody,
+  client: string,
+  binding: string,
+): Promise<MailSentResult> {
   const { signup } = ctx.config;
   if (signup.mode === 'invite' || signup.mode === 'off')
     throw new ApiError(403, 'signup_closed', 'Accounts here are made by the team; ask them for one');
@@ -82,34 +97,32 @@ export async function signUp(ctx: AppContext, body: SignUpBody): Promise<MailSen
   checkPassword(body.password, problems);
   if (problems.length > 0) throw await invalid(ctx, problems);
   await requireCaptcha(ctx, body.g_recaptcha_response);
+  await takeMailAllowance(ctx, email, client);
 
   const existing = await findUserByEmail(ctx.db, email);
-  if (existing?.email_verified_at != null) {
+  if (existing) {
     await ctx.passwords.burn(body.password);
-    await mail(ctx, email, { kind: 'exists' });
+    await queueAccountMail(ctx, email, { kind: 'exists', userId: existing.id });
     return { ok: true, sent_to: email };
   }
   const passwordHash = await ctx.passwords.hash(body.password);
   let user: UserRow;
-  if (existing) {
-    await updateAccount(ctx.db, existing.id, { name, password_hash: passwordHash });
-    user = { ...existing, name, password_hash: passwordHash };
-  } else {
-    try {
-      user = await insertUser(ctx.db, {
-        email,
-        name,
-        password_hash: passwordHash,
-        role: 'customer',
-        email_verified_at: null,
-      });
-    } catch (error) {
-      // Signed up twice at once: the other made the account, and its link is on the way.
-      if (isUniqueViolation(error)) return { ok: true, sent_to: email };
-      throw error;
-    }
+  try {
+    user = await insertUser(ctx.db, {
+      email,
+      name,
+      password_hash: passwordHash,
+      role: 'customer',
+      email_verified_at: null,
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // Signed up twice at once: the other made the account, whose owner hears of this one as of any other.
+    const other = await findUserByEmail(ctx.db, email);
+    if (other) await queueAccountMail(ctx, email, { kind: 'exists', userId: other.id });
+    return { ok: true, sent_to: email };
   }
-  await mail(ctx, email, { kind: 'verify', token: await makeLinkToken(ctx.db, 'verify', user, email) });
+  await queueAccountMail(ctx, email, { kind: 'verify', userId: user.id, binding });
   return { ok: true, sent_to: email };
 }
 
@@ -121,40 +134,81 @@ async function emailTaken(ctx: AppContext): Promise<ApiError> {
   return new ApiError(409, 'user_exists', 'Another account uses this email now', errors);
 }
 
+/** The link was opened in another browser than the one that asked for it: a password is chosen first (400). */
+async function passwordNeeded(ctx: AppContext, email: string): Promise<ApiError> {
+  const errors = await inSiteLanguage(ctx.db, [
+    { field: 'password', key: 'choosePasswordToConfirm', vars: { email } },
+  ]);
+  return new ApiError(
+    400,
+    'password_needed',
+    'This link was opened in another browser than the one it was asked from: choose a password to confirm it',
+    errors,
+  );
+}
+
+const sameBinding = (a: string | null, b: string | null) =>
+  a !== null && b !== null && a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
 /**
- * Confirms an email by its link: a new account's (which then signs in), or a changed address (the account moves to
- * it). Requests sent from that email without an account join it.
+ * Confirms an email by its link: a new account's, or a changed address (the account moves to it); then the requests
+ * sent from that email without an account join it, and a session opens. Only someone who chose the account's
+ * password in the same flow is signed in: the browser that asked for the link (its flow cookie's `binding`), or
+ * whoever opens the link and chooses a password now, which replaces the account's and signs out every device.
  */
-export async function verifyEmail(ctx: AppContext, token: string): Promise<LoginResult> {
+export async function verifyEmail(
+  ctx: AppContext,
+  body: VerifyEmailBody,
+  binding: string | null,
+): Promise<LoginResult> {
   const lookup = (id: number) => findUser(ctx.db, id);
-  const now = Date.now();
-  const verified = await readLinkToken(ctx.db, 'verify', token, lookup);
-  if (verified) {
-    await updateAccount(ctx.db, verified.user.id, { email_verified_at: now });
-    await claimTicketsByEmail(ctx.db, verified.user.id, verified.user.email);
-    return openSession(ctx.db, { ...verified.user, email_verified_at: now });
+  const verified = await readLinkToken(ctx.db, 'verify', body.token, lookup);
+  const moved = verified ? null : await readLinkToken(ctx.db, 'email', body.token, lookup);
+  const link = verified ?? moved;
+  if (!link) throw await linkInvalid(ctx);
+  const { user } = link;
+  const email = moved ? moved.sentTo : user.email;
+  let passwordHash: string | null = null;
+  if (!sameBinding(link.binding, binding)) {
+    if (body.password === undefined) throw await passwordNeeded(ctx, email);
+    const problems: FieldProblem[] = [];
+    checkPassword(body.password, problems);
+    if (problems.length > 0) throw await invalid(ctx, problems);
+    passwordHash = await ctx.passwords.hash(body.password);
   }
-  const moved = await readLinkToken(ctx.db, 'email', token, lookup);
-  if (!moved) throw await linkInvalid(ctx);
-  const taken = await findUserByEmail(ctx.db, moved.sentTo);
-  if (taken && taken.id !== moved.user.id) throw await emailTaken(ctx);
+  if (moved) {
+    const taken = await findUserByEmail(ctx.db, email);
+    if (taken && taken.id !== user.id) throw await emailTaken(ctx);
+  }
+  const now = Date.now();
+  const changes = {
+    email_verified_at: now,
+    ...(moved && { email }),
+    ...(passwordHash !== null && { password_hash: passwordHash }),
+  };
   try {
-    await updateAccount(ctx.db, moved.user.id, { email: moved.sentTo, email_verified_at: now });
+    await ctx.db.transaction().execute(async (trx) => {
+      await updateAccount(trx, user.id, changes);
+      if (passwordHash !== null) await deleteTokensOfUser(trx, user.id);
+      await claimTicketsByEmail(trx, user.id, email);
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw await emailTaken(ctx);
     throw error;
   }
-  await claimTicketsByEmail(ctx.db, moved.user.id, moved.sentTo);
-  return openSession(ctx.db, { ...moved.user, email: moved.sentTo, email_verified_at: now });
+  if (passwordHash !== null) await clearAccountFailures(ctx.db, email);
+  return openSession(ctx.db, { ...user, ...changes });
 }
 
 /**
- * Mails a link to choose a new password. An email without an account gets a note saying so (with the sign-up
- * page when SIGNUP lets it sign up), and the answer is the same either way.
+ * Mails a link to choose a new password; an email without an account gets a note saying so (with the sign-up page
+ * when SIGNUP lets it sign up). The answer, and the work done (one mail queued, one place of the mail allowances),
+ * are the same either way.
  */
 export async function requestPasswordReset(
   ctx: AppContext,
   body: PasswordResetBody,
+  client: string,
 ): Promise<MailSentResult> {
   if (!ctx.config.tickets.smtpUrl) throw mailUnavailable();
   const email = normalEmail(body.email);
@@ -162,10 +216,13 @@ export async function requestPasswordReset(
   checkEmail(email, problems);
   if (problems.length > 0) throw await invalid(ctx, problems);
   await requireCaptcha(ctx, body.g_recaptcha_response);
+  await takeMailAllowance(ctx, email, client);
   const user = await findUserByEmail(ctx.db, email);
-  if (user)
-    await mail(ctx, email, { kind: 'reset', token: await makeLinkToken(ctx.db, 'reset', user, email) });
-  else if (signupAllows(ctx, email)) await mail(ctx, email, { kind: 'noAccount' });
+  await queueAccountMail(
+    ctx,
+    email,
+    user ? { kind: 'reset', userId: user.id } : { kind: 'noAccount', signUp: signupAllows(ctx, email) },
+  );
   return { ok: true, sent_to: email };
 }
 
@@ -237,6 +294,7 @@ export async function updateMe(
   token: string | undefined,
   client: string,
   body: UpdateMeBody,
+  binding: string,
 ): Promise<UpdateMeResult> {
   const problems: FieldProblem[] = [];
   const name = body.name?.trim();
@@ -268,9 +326,8 @@ export async function updateMe(
     await mail(
       ctx,
       newEmail,
-      owner
-        ? { kind: 'exists' }
-        : { kind: 'email', token: await makeLinkToken(ctx.db, 'email', current, newEmail) },
+      owner ? { kind: 'exists', userId: owner.id } : { kind: 'email', userId: user.id, binding },
+      client,
     );
   }
   return { user: presentUser(current), email_change_sent_to: newEmail ?? null };

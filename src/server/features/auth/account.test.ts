@@ -1,12 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LoginResult, MailSentResult, UpdateMeResult } from '../../../shared/api/auth.ts';
-import { findUserByEmail } from '../../accounts/users.repository.ts';
+import { findUserByEmail, insertUser } from '../../accounts/users.repository.ts';
 import { findTicket } from '../../tickets/tickets.repository.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { startMailServer, textOf } from '../../testing/mail-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { ACCOUNT_MAILS_PER_ADDRESS } from '../../mail/account-mail.ts';
+import { ACCOUNT_MAILS_PER_ADDRESS, ACCOUNT_MAILS_PER_ADDRESS_CEILING } from '../../mail/account-mail.ts';
+import { NO_PASSWORD } from '../../accounts/accounts.service.ts';
+import { FLOW_COOKIE } from './flow-cookie.ts';
 import { updateBranding } from '../../settings/branding.ts';
 import { SIGN_IN_FAILURES_PER_ACCOUNT } from './sign-in-limits.ts';
 
@@ -28,12 +30,12 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
     await smtp?.close();
   });
 
-  const post = (url: string, payload: unknown, ip = nextClient(), token?: string) =>
+  const post = (url: string, payload: unknown, ip = nextClient(), token?: string, cookie?: string) =>
     t.app.inject({
       method: 'POST',
       url,
       payload: payload as object,
-      headers: { 'x-forwarded-for': ip, ...(token && { 'x-auth-token': token }) },
+      headers: { 'x-forwarded-for': ip, ...(token && { 'x-auth-token': token }), ...(cookie && { cookie }) },
     });
   const login = (email: string, password: string) => post('/api/auth/login', { email, password });
   const me = (token: string) => t.app.inject({ url: '/api/user/me', headers: { 'x-auth-token': token } });
@@ -49,8 +51,27 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
     expect(match, text).not.toBeNull();
     return match![1]!;
   };
-  const signUp = (email: string, password = 'a good password', name = 'New Customer') =>
-    post('/api/auth/signup', { name, email, password });
+  const signUp = (email: string, password = 'a good password', name = 'New Customer', ip = nextClient()) =>
+    post('/api/auth/signup', { name, email, password }, ip);
+  /** The flow cookie a sign-up (or an email change) gave the browser, as that browser sends it back. */
+  const flowOf = (response: { headers: Record<string, unknown> }) => {
+    const cookies = [response.headers['set-cookie'] ?? []].flat() as string[];
+    const flow = cookies.find((cookie) => cookie.startsWith(`${FLOW_COOKIE}=`));
+    expect(flow, cookies.join('\n')).toBeDefined();
+    expect(flow).toMatch(/; HttpOnly; SameSite=Strict; /);
+    return flow!.split(';')[0]!;
+  };
+  /** Confirms by link in the browser holding `cookie` (the one that signed up), or in another with none. */
+  const verify = (token: string, cookie?: string, password?: string) =>
+    post(
+      '/api/auth/verify-email',
+      { token, ...(password !== undefined && { password }) },
+      nextClient(),
+      undefined,
+      cookie,
+    );
+  const accountMailsTo = (address: string) =>
+    t.ctx.db.selectFrom('account_mails').selectAll().where('to_address', '=', address).execute();
 
   it('signs up, mails a link, and signs in only once the email is confirmed; the link works once', async () => {
     const response = await signUp('Nina@Example.com');
@@ -60,13 +81,13 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
     expectApiError(await login('nina@example.com', 'a good password'), 401);
 
     const token = await linkIn('nina@example.com', 'verify-email');
-    const verified = await post('/api/auth/verify-email', { token });
+    const verified = await verify(token, flowOf(response));
     expect(verified.statusCode, verified.body).toBe(200);
     const session = verified.json<LoginResult>();
     expect(session.user).toMatchObject({ email: 'nina@example.com', name: 'New Customer', role: 'customer' });
     expect((await me(session.token)).statusCode).toBe(200);
     expect((await login('nina@example.com', 'a good password')).statusCode).toBe(200);
-    expectApiError(await post('/api/auth/verify-email', { token }), 400, ['token']);
+    expectApiError(await verify(token, flowOf(response)), 400, ['token']);
   });
 
   it('answers a sign-up for a taken email as for a new one, mails its owner instead, and changes nothing', async () => {
@@ -80,16 +101,117 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
     expect((await findUserByEmail(t.ctx.db, 'taken@example.com'))?.password_hash).toBe(owner.password_hash);
   });
 
-  it('signing up again before confirming sends a new link and voids the old one', async () => {
-    await signUp('twice@example.com', 'first password');
-    const first = await linkIn('twice@example.com', 'verify-email');
-    await signUp('twice@example.com', 'second password');
-    await expect.poll(() => mailsTo('twice@example.com').length).toBe(2);
-    const second = await linkIn('twice@example.com', 'verify-email');
-    expect(second).not.toBe(first);
-    expectApiError(await post('/api/auth/verify-email', { token: first }), 400, ['token']);
-    expect((await post('/api/auth/verify-email', { token: second })).statusCode).toBe(200);
-    expect((await login('twice@example.com', 'second password')).statusCode).toBe(200);
+  it('a sign-up for an address waiting for its confirmation changes nothing; its owner is mailed a way in', async () => {
+    const owner = await signUp('waiting@example.com', 'the owner password', 'The Owner');
+    const ownerLink = await linkIn('waiting@example.com', 'verify-email');
+    const before = await findUserByEmail(t.ctx.db, 'waiting@example.com');
+
+    const stranger = await signUp('waiting@example.com', 'a stranger password', 'A Stranger');
+    expect(stranger.statusCode).toBe(202);
+    expect(stranger.json()).toEqual(owner.json());
+    await expect.poll(() => mailsTo('waiting@example.com').length).toBe(2);
+    const note = await lastMailTo('waiting@example.com');
+    expect(note).toContain('already has an account');
+    expect(note).toMatch(/http:\/\/localhost:3000\/new-password#/);
+    expect(await findUserByEmail(t.ctx.db, 'waiting@example.com')).toEqual(before);
+
+    // The stranger's browser holds a flow cookie of its own, which the owner's link does not take.
+    expectApiError(await verify(ownerLink, flowOf(stranger)), 400, ['password']);
+    expectApiError(await login('waiting@example.com', 'a stranger password'), 401);
+
+    // The note's link chooses the password, which proves the address as well; or the owner's own link confirms.
+    const reset = await post('/api/auth/new-password', {
+      token: await linkIn('waiting@example.com', 'new-password'),
+      password: 'chosen from the note',
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json<LoginResult>().user.name).toBe('The Owner');
+    expect((await login('waiting@example.com', 'chosen from the note')).statusCode).toBe(200);
+    expectApiError(await login('waiting@example.com', 'a stranger password'), 401);
+  });
+
+  it("a sign-up for a waiting address leaves its owner's confirmation link working in their browser", async () => {
+    const owner = await signUp('still-waiting@example.com', 'the owner password', 'The Owner');
+    const ownerLink = await linkIn('still-waiting@example.com', 'verify-email');
+    await signUp('still-waiting@example.com', 'a stranger password', 'A Stranger');
+    await expect.poll(() => mailsTo('still-waiting@example.com').length).toBe(2);
+    const confirmed = await verify(ownerLink, flowOf(owner));
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json<LoginResult>().user.name).toBe('The Owner');
+    expect((await login('still-waiting@example.com', 'the owner password')).statusCode).toBe(200);
+    expectApiError(await login('still-waiting@example.com', 'a stranger password'), 401);
+  });
+
+  it('a sign-up for an invited address leaves the invitation whole: name, link and all', async () => {
+    const admin = await buildUser(t.ctx.db, { role: 'admin' });
+    const adminToken = (await login(admin.email, DEFAULT_PASSWORD)).json<LoginResult>().token;
+    const invited = await post(
+      '/api/admin/invitations',
+      { email: 'guest@example.com', name: 'Invited Guest' },
+      nextClient(),
+      adminToken,
+    );
+    expect(invited.statusCode, invited.body).toBe(200);
+    const invitation = /accept-invite#([A-Za-z0-9_.-]+)/.exec(await lastMailTo('guest@example.com'))![1]!;
+    const before = await findUserByEmail(t.ctx.db, 'guest@example.com');
+    expect(before).toMatchObject({
+      name: 'Invited Guest',
+      password_hash: NO_PASSWORD,
+      email_verified_at: null,
+    });
+
+    expect((await signUp('guest@example.com', 'a stranger password', 'A Stranger')).statusCode).toBe(202);
+    await expect.poll(() => mailsTo('guest@example.com').length).toBe(2);
+    expect(await lastMailTo('guest@example.com')).toContain('already has an account');
+    expect(await findUserByEmail(t.ctx.db, 'guest@example.com')).toEqual(before);
+    expectApiError(await login('guest@example.com', 'a stranger password'), 401);
+
+    const accepted = await post('/api/auth/accept-invite', {
+      token: invitation,
+      password: 'the guest password',
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json<LoginResult>().user.name).toBe('Invited Guest');
+  });
+
+  it('a link opened in another browser asks for a password, and requests join the account only with it', async () => {
+    const opened = await post('/panel/api/issue-open', {
+      title: 'Private',
+      description: 'Sent before any account',
+      name: 'Vera',
+      email: 'vera@example.com',
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const ticketId = opened.json<{ data: { id: number } }>().data.id;
+    // A stranger signs up with Vera's address; Vera opens the mail's link in her own browser.
+    await signUp('vera@example.com', 'a stranger password', 'Not Vera');
+    const token = await linkIn('vera@example.com', 'verify-email');
+
+    const asked = expectApiError(await verify(token), 400, ['password']);
+    expect(asked.code).toBe('password_needed');
+    expect(asked.data.errors[0]?.message).toContain('vera@example.com');
+    expect((await findUserByEmail(t.ctx.db, 'vera@example.com'))?.email_verified_at).toBeNull();
+    expect((await findTicket(t.ctx.db, ticketId))?.user_id).toBeNull();
+    expectApiError(await verify(token, undefined, 'short'), 400, ['password']);
+
+    const confirmed = await verify(token, undefined, 'vera chose this');
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const session = confirmed.json<LoginResult>();
+    expect((await findTicket(t.ctx.db, ticketId))?.user_id).toBe(session.user.id);
+    expect((await login('vera@example.com', 'vera chose this')).statusCode).toBe(200);
+    expectApiError(await login('vera@example.com', 'a stranger password'), 401);
+    expectApiError(await verify(token, undefined, 'vera chose this'), 400, ['token']);
+  });
+
+  it("a link opened in another browser never signs that browser in to someone else's account by itself", async () => {
+    // Someone signs up with their own address and sends its link to another person (a sign-in forgery).
+    const mine = await signUp('forger@example.com', 'the forger password');
+    const token = await linkIn('forger@example.com', 'verify-email');
+    const elsewhere = await verify(token);
+    expect(expectApiError(elsewhere, 400, ['password']).code).toBe('password_needed');
+    expect(elsewhere.headers['set-cookie']).toBeUndefined();
+    expect(await findUserByEmail(t.ctx.db, 'forger@example.com')).toMatchObject({ email_verified_at: null });
+    expect((await verify(token, flowOf(mine))).statusCode).toBe(200);
   });
 
   it('refuses a forged or altered link', async () => {
@@ -110,12 +232,10 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
       email: 'LEA@example.com',
     });
     expect(opened.statusCode, opened.body).toBe(201);
-    const { data, link } = opened.json<{ data: { id: number }; link: string }>();
-    // Sent without an account: its private link carries the key.
-    expect(link).toMatch(new RegExp(`^/issues/${data.id}\\?key=[A-Za-z0-9_-]{43}$`));
-    await signUp('lea@example.com');
+    const { data } = opened.json<{ data: { id: number } }>();
+    const signedUp = await signUp('lea@example.com');
     const session = (
-      await post('/api/auth/verify-email', { token: await linkIn('lea@example.com', 'verify-email') })
+      await verify(await linkIn('lea@example.com', 'verify-email'), flowOf(signedUp))
     ).json<LoginResult>();
     const mine = await t.app.inject({
       url: '/api/portal/issues',
@@ -156,12 +276,103 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
     expect(await findUserByEmail(t.ctx.db, 'nobody@example.com')).toBeUndefined();
   });
 
-  it(`mails one address at most ${ACCOUNT_MAILS_PER_ADDRESS} times an hour, whoever asks`, async () => {
+  it(`mails an address ${ACCOUNT_MAILS_PER_ADDRESS} times an hour per client: a stranger cannot spend its owner's`, async () => {
     await buildUser(t.ctx.db, { email: 'flooded@example.com' });
+    const stranger = nextClient();
     for (let i = 0; i < ACCOUNT_MAILS_PER_ADDRESS; i++)
-      expect((await post('/api/auth/password-reset', { email: 'flooded@example.com' })).statusCode).toBe(202);
-    expectApiError(await post('/api/auth/password-reset', { email: 'flooded@example.com' }), 429);
-    await expect.poll(() => mailsTo('flooded@example.com').length).toBe(ACCOUNT_MAILS_PER_ADDRESS);
+      expect(
+        (await post('/api/auth/password-reset', { email: 'flooded@example.com' }, stranger)).statusCode,
+      ).toBe(202);
+    expectApiError(await post('/api/auth/password-reset', { email: 'Flooded@Example.com ' }, stranger), 429);
+    expectApiError(await signUp('flooded@example.com', 'a good password', 'X', stranger), 429);
+    // The owner, from their own client, still gets their link.
+    expect((await post('/api/auth/password-reset', { email: 'flooded@example.com' })).statusCode).toBe(202);
+    await expect.poll(() => mailsTo('flooded@example.com').length).toBe(ACCOUNT_MAILS_PER_ADDRESS + 1);
+  });
+
+  it(`mails an address at most ${ACCOUNT_MAILS_PER_ADDRESS_CEILING} times an hour from every client together`, async () => {
+    for (let i = 0; i < ACCOUNT_MAILS_PER_ADDRESS_CEILING; i++)
+      expect((await post('/api/auth/password-reset', { email: 'ceiling@example.com' })).statusCode).toBe(202);
+    expectApiError(await post('/api/auth/password-reset', { email: 'ceiling@example.com' }), 429);
+    expect(await accountMailsTo('ceiling@example.com')).toHaveLength(ACCOUNT_MAILS_PER_ADDRESS_CEILING);
+  });
+
+  it('takes one address in an email field: no lists, display names, quotes or spaces', async () => {
+    const user = await buildUser(t.ctx.db, { email: 'single@example.com' });
+    const token = (await login(user.email, DEFAULT_PASSWORD)).json<LoginResult>().token;
+    for (const email of [
+      'x1,bob@example.com',
+      'x2;bob@example.com',
+      'Bob <bob@example.com>',
+      '<bob@example.com>',
+      '"bob"@example.com',
+      'bob @example.com',
+      'bob@exa mple.com',
+      'bob@example.com,eve@example.com',
+      'bob\u0007@example.com',
+    ]) {
+      expectApiError(await post('/api/auth/password-reset', { email }), 400, ['email']);
+      expectApiError(await signUp(email), 400, ['email']);
+      expectApiError(
+        await t.app.inject({
+          method: 'PATCH',
+          url: '/api/user/me',
+          payload: { email, current_password: DEFAULT_PASSWORD },
+          headers: { 'x-auth-token': token },
+        }),
+        400,
+        ['email'],
+      );
+    }
+    expect(await accountMailsTo('bob@example.com')).toHaveLength(0);
+  });
+
+  it('answers a sign-up alike, after the same work, for a new, a waiting, an invited and a confirmed address', async () => {
+    await signUp('was-waiting@example.com');
+    await insertUser(t.ctx.db, {
+      email: 'was-invited@example.com',
+      name: 'Invited',
+      password_hash: NO_PASSWORD,
+      role: 'customer',
+      email_verified_at: null,
+    });
+    await buildUser(t.ctx.db, { email: 'was-confirmed@example.com' });
+    const hash = vi.spyOn(t.ctx.passwords, 'hash');
+    const burn = vi.spyOn(t.ctx.passwords, 'burn');
+    try {
+      const answers = [];
+      for (const email of [
+        'brand-new@example.com',
+        'was-waiting@example.com',
+        'was-invited@example.com',
+        'was-confirmed@example.com',
+      ]) {
+        const queued = (await accountMailsTo(email)).length;
+        hash.mockClear();
+        burn.mockClear();
+        const response = await signUp(email, 'a stranger password');
+        flowOf(response);
+        answers.push({
+          status: response.statusCode,
+          body: response.json<MailSentResult>(),
+          hashes: hash.mock.calls.length + burn.mock.calls.length,
+          queued: (await accountMailsTo(email)).length - queued,
+          cookies: [response.headers['set-cookie']].flat().length,
+        });
+      }
+      expect(answers).toEqual(
+        answers.map((answer) => ({
+          status: 202,
+          body: { ok: true, sent_to: answer.body.sent_to },
+          hashes: 1,
+          queued: 1,
+          cookies: 1,
+        })),
+      );
+    } finally {
+      hash.mockRestore();
+      burn.mockRestore();
+    }
   });
 
   it('names each field a sign-up gets wrong, and stores nothing', async () => {
@@ -199,9 +410,7 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
       user: { email: 'profile@example.com' },
       email_change_sent_to: 'grace@example.com',
     });
-    const verified = await post('/api/auth/verify-email', {
-      token: await linkIn('grace@example.com', 'verify-email'),
-    });
+    const verified = await verify(await linkIn('grace@example.com', 'verify-email'), flowOf(moved));
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json<LoginResult>().user.email).toBe('grace@example.com');
     expect((await login('grace@example.com', 'a new password')).statusCode).toBe(200);
@@ -274,6 +483,66 @@ describe.each(testDialects())('who may sign up on %s', (dialect) => {
       await smtp.close();
     }
   };
+
+  it('answers a reset alike, after the same work, for an address with an account and one without, whatever SIGNUP is', async () => {
+    for (const mode of ['invite', 'off', 'domains:example.com', 'open']) {
+      const smtp = await startMailServer();
+      const t = await createTestApp(dialect, {
+        SMTP_URL: smtp.url,
+        CAPTCHA_PROVIDER: 'none',
+        SIGNUP: mode,
+        TRUST_PROXY: '1',
+      });
+      try {
+        await buildUser(t.ctx.db, { email: 'known@example.com' });
+        const spies = (['hash', 'burn', 'verify'] as const).map((name) => vi.spyOn(t.ctx.passwords, name));
+        const answersFor = async (email: string) => {
+          const rounds = [];
+          for (let i = 0; i <= ACCOUNT_MAILS_PER_ADDRESS; i++) {
+            const response = await t.app.inject({
+              method: 'POST',
+              url: '/api/auth/password-reset',
+              payload: { email },
+              headers: { 'x-forwarded-for': '10.9.0.1' },
+            });
+            const body = response.json<Record<string, unknown>>();
+            rounds.push({
+              status: response.statusCode,
+              body: { ...body, sent_to: body.sent_to && 'the address' },
+            });
+          }
+          return { rounds, hashing: spies.map((spy) => spy.mock.calls.length) };
+        };
+        const queued = async (email: string) =>
+          (
+            await t.ctx.db
+              .selectFrom('account_mails')
+              .select('to_address')
+              .where('to_address', '=', email)
+              .execute()
+          ).length;
+        const known = await answersFor('known@example.com');
+        const unknown = await answersFor('unknown@example.com');
+        expect(
+          known.rounds.map((round) => round.status),
+          mode,
+        ).toEqual([202, 202, 202, 202, 202, 429]);
+        expect(unknown, mode).toEqual(known);
+        expect(await queued('known@example.com')).toBe(ACCOUNT_MAILS_PER_ADDRESS);
+        expect(await queued('unknown@example.com')).toBe(ACCOUNT_MAILS_PER_ADDRESS);
+        for (const address of ['known@example.com', 'unknown@example.com'])
+          await expect
+            .poll(() => smtp.mails.filter((mail) => mail.to.includes(address)).length)
+            .toBe(ACCOUNT_MAILS_PER_ADDRESS);
+        const note = textOf(smtp.mails.find((mail) => mail.to.includes('unknown@example.com'))!.raw);
+        expect(note).toContain('has no account');
+        expect(note.includes('/signup'), mode).toBe(mode === 'open' || mode.startsWith('domains'));
+      } finally {
+        await t.close();
+        await smtp.close();
+      }
+    }
+  });
 
   it('takes only the named domains with SIGNUP=domains', async () => {
     const refused = await tryConfig({ SIGNUP: 'domains:example.com' }, 'someone@elsewhere.org');

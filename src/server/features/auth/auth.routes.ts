@@ -7,6 +7,7 @@ import { login, logout, presentUser } from '../../accounts/accounts.service.ts';
 import { deviceUserOf, setDeviceCookie } from './device-cookie.ts';
 import { clearSessionCookie, setSessionCookie } from '../../accounts/session-cookie.ts';
 import { signInSlots, withGuessReserved } from './sign-in-limits.ts';
+import { endFlow, flowBindingOf, newFlow } from './flow-cookie.ts';
 import { deleteTokensOfUser, findUserByEmail } from '../../accounts/users.repository.ts';
 import {
   acceptInvite,
@@ -42,14 +43,22 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     clearSessionCookie(reply, secure);
     return { ok: true as const };
   });
-  route(app, endpoints.signUp, async (request) => signUp(ctx, request.body));
+  route(app, endpoints.signUp, async (request, reply) => {
+    const flow = newFlow(secure);
+    const result = await signUp(ctx, request.body, clientKey(request), flow.binding);
+    flow.setCookie(reply);
+    return result;
+  });
   route(app, endpoints.verifyEmail, async (request, reply) => {
-    const result = await verifyEmail(ctx, request.body.token);
+    const result = await verifyEmail(ctx, request.body, flowBindingOf(request));
+    endFlow(reply, secure);
     await setDeviceCookie(db, reply, result.user.id, secure);
     setSessionCookie(reply, result.token, result.expires_at, secure);
     return result;
   });
-  route(app, endpoints.requestPasswordReset, async (request) => requestPasswordReset(ctx, request.body));
+  route(app, endpoints.requestPasswordReset, async (request) =>
+    requestPasswordReset(ctx, request.body, clientKey(request)),
+  );
   route(app, endpoints.setNewPassword, async (request, reply) => {
     const result = await setNewPassword(ctx, request.body);
     await setDeviceCookie(db, reply, result.user.id, secure);
@@ -62,9 +71,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     setSessionCookie(reply, result.token, result.expires_at, secure);
     return result;
   });
-  route(app, endpoints.updateMe, async (request, _reply, { user, token }) =>
-    updateMe(ctx, user, token, clientKey(request), request.body),
-  );
+  route(app, endpoints.updateMe, async (request, reply, { user, token }) => {
+    const flow = newFlow(secure);
+    const result = await updateMe(ctx, user, token, clientKey(request), request.body, flow.binding);
+    if (result.email_change_sent_to !== null) flow.setCookie(reply);
+    return result;
+  });
   route(app, endpoints.deleteMe, async (request, reply, { user }) => {
     await deleteMe(ctx, user, clientKey(request), request.body.password);
     clearSessionCookie(reply, secure);

@@ -19,7 +19,8 @@ export interface TablePlan {
  * opens a session), used captcha solutions, rate-limit counters and the content change log (short-lived,
  * meaningless elsewhere), and the day's salt of the feedback keys (kept nowhere past its day, so a backup cannot
  * tie an answer to an address), and the articles' embeddings (asked for again from the endpoint, which may be
- * another model on the new install).
+ * another model on the new install), and the account mails (their links last an hour to a week from when they are sent;
+ * one waiting when the backup was made is asked for again, and a backup holds no private links to requests).
  * Kept: users with their password hashes (they sign in with the same passwords), tickets with their messages and outbox, so
  * deliveries still pending go out from the new install, and the mails already read from the reply mailbox, so none is
  * added twice; the articles' feedback, the votes search learns from and the requests suggestions avoided (no
@@ -44,6 +45,7 @@ export const TABLE_PLAN = {
   ticket_links: { keep: true, key: ['token_hash'] },
   ticket_files: { keep: true, key: ['ticket_id', 'file_id'] },
   outbox: { keep: true, key: ['id'], identity: true },
+  account_mails: { keep: false, key: ['id'] },
   mail_replies: { keep: true, key: ['mail_key'] },
   captcha_uses: { keep: false, key: ['key'] },
   rate_limits: { keep: false, key: ['key', 'window_start'] },

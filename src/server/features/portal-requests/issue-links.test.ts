@@ -122,15 +122,15 @@ describe.each(testDialects())('a requester without an account asks for new links
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
       .executeTakeFirstOrThrow();
     expect(Number(again.count)).toBe(Number(rows.count));
-    // A password reset for the address draws on the same allowance.
+    // The address's owner, asking for a reset from their own client, is not held by what others asked for.
     const reset = await t.app.inject({
       method: 'POST',
       url: '/api/auth/password-reset',
       payload: { email: 'flooded.guest@example.com' },
       headers: { 'x-forwarded-for': `10.9.1.${++client}` },
     });
-    expectApiError(reset, 429);
-    await expect.poll(() => mailsTo('flooded.guest@example.com').length).toBe(ACCOUNT_MAILS_PER_ADDRESS);
+    expect(reset.statusCode).toBe(202);
+    await expect.poll(() => mailsTo('flooded.guest@example.com').length).toBe(ACCOUNT_MAILS_PER_ADDRESS + 1);
   });
 
   it('names a bad email and mails nothing', async () => {
