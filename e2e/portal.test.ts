@@ -2,9 +2,10 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue } from '../src/server/features/delivery/delivery.service.ts';
+import { findUserByEmail } from '../src/server/accounts/users.repository.ts';
 import { buildArticle, buildFile, buildUser } from '../src/server/testing/factories.ts';
 import { startMailServer, textOf } from '../src/server/testing/mail-server.ts';
-import { gotoHydrated, launchBrowser, NARROW, openPage, type PageProbe } from './support/browser.ts';
+import { gotoHydrated, launchBrowser, NARROW, openPage, WIDE, type PageProbe } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 
 const AGENT = { email: 'desk@example.com', name: 'Dana Desk', password: 'answers requests 1' };
@@ -89,8 +90,10 @@ describe('the customer portal', () => {
       await page.getByRole('button', { name: 'Create the account' }).click();
       await page.getByText(`We sent a link to ${CUSTOMER.email}`).waitFor();
 
-      // The mailed link confirms the email and signs in.
+      // The mailed link, opened in the browser that signed up, confirms the email and signs in at a press.
       await page.goto(await mailedLink(CUSTOMER.email, /http:\/\/\S+\/verify-email#\S+/));
+      await page.waitForSelector('html[data-hydrated]');
+      await page.getByRole('button', { name: 'Confirm my email' }).click();
       await page.getByText('Your email is confirmed and you are signed in.').waitFor();
       // The fragment is gone from the address once used.
       expect(new URL(page.url()).hash).toBe('');
@@ -343,6 +346,73 @@ describe('the customer portal', () => {
       // The prompt is answered 401, as it should be, and Chromium notes it; nothing else.
       expect(probe.problems.filter((problem) => !problem.includes('status of 401'))).toEqual([]);
       await probe.context.close();
+    },
+  );
+});
+
+describe('confirming an email', () => {
+  it(
+    'a confirmation link sends nothing until pressed, and in another browser asks for a password first',
+    { timeout: 60_000 },
+    async () => {
+      const owner = { email: 'olga@example.com', name: 'Olga Owner', password: 'olga chose this 1' };
+      // Signed up somewhere else (this is not the browser that holds the sign-up's cookie).
+      const signedUp = await fetch(`${server.url}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Someone Else', email: owner.email, password: 'not olga at all 1' }),
+      });
+      expect(signedUp.status).toBe(202);
+      const link = await mailedLink(owner.email, /http:\/\/\S+\/verify-email#\S+/);
+      for (const [viewport, name] of [
+        [WIDE, 'wide'],
+        [NARROW, 'narrow'],
+      ] as const) {
+        const visitor = await openPage(browser, { viewport });
+        const page = visitor.page;
+        const calls: string[] = [];
+        page.on('request', (request) => {
+          if (request.method() === 'POST') calls.push(request.url());
+        });
+        await page.goto(link);
+        await page.waitForSelector('html[data-hydrated]');
+        await page.getByRole('button', { name: 'Confirm my email' }).waitFor();
+        await checkAxe(page, `confirm an email (${name})`);
+        if (process.env.SCREENSHOTS_DIR)
+          await page.screenshot({
+            path: `${process.env.SCREENSHOTS_DIR}/verify-email-${name}.png`,
+            fullPage: true,
+          });
+        // Opening the page sent nothing: the address is not confirmed, nobody is signed in.
+        expect(calls).toEqual([]);
+        expect((await findUserByEmail(server.ctx.db, owner.email))?.email_verified_at).toBeNull();
+        if (name === 'wide') {
+          await visitor.context.close();
+          continue;
+        }
+        await page.getByRole('button', { name: 'Confirm my email' }).click();
+        await page.getByText(`To confirm ${owner.email} here, choose a password for its account`).waitFor();
+        if (process.env.SCREENSHOTS_DIR)
+          await page.screenshot({
+            path: `${process.env.SCREENSHOTS_DIR}/verify-email-password-${name}.png`,
+            fullPage: true,
+          });
+        await checkAxe(page, 'confirm an email with a password');
+        await page.getByLabel('Password').fill(owner.password);
+        await page.getByRole('button', { name: 'Save the password and confirm' }).click();
+        await page.getByText('Your email is confirmed and you are signed in.').waitFor();
+        const signIn = await fetch(`${server.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: owner.email, password: owner.password }),
+        });
+        expect(signIn.status).toBe(200);
+        // The one error is the first press's answer: a password is needed here.
+        expect(visitor.problems).toEqual([
+          'error: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+        ]);
+        await visitor.context.close();
+      }
     },
   );
 });

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { MailSentResult } from '../../shared/api/auth.ts';
 import type { Environments } from '../../shared/api/settings.ts';
 import { BASE_PATH, href } from '../../shared/paths.ts';
-import { ApiRequestError, call } from '../api/call.ts';
+import { ApiRequestError, call, fieldErrorsOf } from '../api/call.ts';
 import { useAuth } from '../features/layout/use-auth.tsx';
 import { useCaptcha } from '../features/request/use-captcha.ts';
 import { CaptchaSubmit, EmailField, FormError, Panel, PasswordField, TextField } from './form-parts.tsx';
@@ -382,36 +382,71 @@ export function AcceptInvitePage() {
   );
 }
 
+/**
+ * The page a confirmation link opens. Nothing is sent until the visitor presses the button: a link someone else made
+ * cannot confirm an address, or sign this browser in, just by being opened. The server signs in at once only the
+ * browser that asked for the link; anywhere else it asks for a password (password_needed), which this page then
+ * shows a field for, with the server's words naming the address.
+ */
 export function VerifyEmailPage() {
   const { p, t } = usePortalTexts();
   const { signedIn } = useAuth();
-  const [state, setState] = useState<'working' | 'done' | 'broken' | 'failed'>('working');
-  const started = useRef(false);
-  useEffect(() => {
-    // Once, even when React runs effects twice in development: the link works once.
-    if (started.current) return;
-    started.current = true;
-    call('verifyEmail', { body: { token: linkToken() || '-' } }).then(
-      (result) => {
-        signedIn(result);
+  const [step, setStep] = useState<'confirm' | 'password' | 'done'>('confirm');
+  const [passwordIntro, setPasswordIntro] = useState('');
+  const [password, setPassword] = useState('');
+  const { errors, setErrors, busy, send } = usePortalForm();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (step === 'password' && !password) return setErrors({ password: t('fieldRequired') });
+    await send(
+      async () => {
+        const body = { token: linkToken() || '-', ...(step === 'password' && { password }) };
+        signedIn(await call('verifyEmail', { body }));
         window.history.replaceState(window.history.state, '', window.location.pathname);
-        setState('done');
+        setStep('done');
       },
-      (error: unknown) =>
-        setState(error instanceof ApiRequestError && error.status === 400 ? 'broken' : 'failed'),
+      (error) => {
+        if (!(error instanceof ApiRequestError) || error.body?.code !== 'password_needed') return undefined;
+        setPasswordIntro(fieldErrorsOf(error).password ?? p('verifyChoosePassword'));
+        setStep('password');
+        return {};
+      },
     );
-  }, [signedIn]);
+  };
+
+  if (step === 'done')
+    return (
+      <Panel title={p('verifyTitle')}>
+        <p role="status">{p('verified')}</p>
+        <OnwardLinks />
+      </Panel>
+    );
   return (
     <Panel title={p('verifyTitle')}>
-      {state === 'working' && <p>{t('loading')}…</p>}
-      {state === 'done' && (
+      {errors.token ? (
+        <LinkBroken />
+      ) : (
         <>
-          <p role="status">{p('verified')}</p>
-          <OnwardLinks />
+          <p>{step === 'confirm' ? p('verifyText') : passwordIntro}</p>
+          <form className="portal-form" method="post" noValidate onSubmit={(event) => void submit(event)}>
+            {step === 'password' && (
+              <PasswordField
+                id="password"
+                label={p('passwordLabel')}
+                kind="new"
+                value={password}
+                onChange={setPassword}
+                error={errors.password}
+              />
+            )}
+            <FormError message={errors.form} />
+            <button type="submit" className="button" disabled={busy}>
+              {step === 'confirm' ? p('verifyButton') : p('verifyWithPassword')}
+            </button>
+          </form>
         </>
       )}
-      {state === 'broken' && <LinkBroken />}
-      {state === 'failed' && <p role="alert">{t('errorOccurred')}</p>}
     </Panel>
   );
 }

@@ -47,6 +47,11 @@ export const en = {
     'This invitation has expired or was already used. If you chose your password already, sign in; otherwise ask the support team for a new invitation.',
   verifyTitle: 'Confirming your email',
   verified: 'Your email is confirmed and you are signed in.',
+  verifyText: 'Press the button to confirm your email and sign in.',
+  verifyButton: 'Confirm my email',
+  verifyChoosePassword:
+    'This link was opened in another browser than the one it was asked from. Choose a password for the account to confirm it.',
+  verifyWithPassword: 'Save the password and confirm',
   toMyRequests: 'Go to my requests',
   toKnowledge: 'Go to the knowledge base',
   myRequests: 'My requests',

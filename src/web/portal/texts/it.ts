@@ -47,6 +47,11 @@ export const it: PortalTexts = {
     'Questo invito è scaduto o è già stato usato. Se ha già scelto la password, entri; altrimenti chieda un nuovo invito al team di supporto.',
   verifyTitle: 'Conferma dell’email',
   verified: 'La sua email è confermata e ha effettuato l’accesso.',
+  verifyText: 'Prema il pulsante per confermare la sua email ed entrare.',
+  verifyButton: 'Conferma la mia email',
+  verifyChoosePassword:
+    'Questo link è stato aperto in un browser diverso da quello da cui è stato chiesto. Scelga una password per l’account per confermarlo.',
+  verifyWithPassword: 'Salva la password e conferma',
   toMyRequests: 'Vai alle mie richieste',
   toKnowledge: 'Vai alla knowledge base',
   myRequests: 'Le mie richieste',

@@ -46,6 +46,11 @@ export const ptBR: PortalTexts = {
     'Este convite expirou ou já foi usado. Se você já escolheu sua senha, entre; caso contrário, peça um novo convite à equipe de suporte.',
   verifyTitle: 'Confirmando seu e-mail',
   verified: 'Seu e-mail está confirmado e você entrou.',
+  verifyText: 'Pressione o botão para confirmar seu e-mail e entrar.',
+  verifyButton: 'Confirmar meu e-mail',
+  verifyChoosePassword:
+    'Este link foi aberto em um navegador diferente daquele em que foi pedido. Escolha uma senha para a conta para confirmá-lo.',
+  verifyWithPassword: 'Salvar a senha e confirmar',
   toMyRequests: 'Ir para minhas solicitações',
   toKnowledge: 'Ir para a base de conhecimento',
   myRequests: 'Minhas solicitações',

@@ -46,6 +46,11 @@ export const sk: PortalTexts = {
     'Táto pozvánka vypršala alebo už bola použitá. Ak ste si heslo už zvolili, prihláste sa; inak požiadajte tím podpory o novú pozvánku.',
   verifyTitle: 'Potvrdenie e-mailu',
   verified: 'Váš e-mail je potvrdený a ste prihlásený.',
+  verifyText: 'Stlačte tlačidlo, aby ste potvrdili svoj e-mail a prihlásili sa.',
+  verifyButton: 'Potvrdiť môj e-mail',
+  verifyChoosePassword:
+    'Tento odkaz bol otvorený v inom prehliadači, než v ktorom bol vyžiadaný. Na potvrdenie si zvoľte heslo k účtu.',
+  verifyWithPassword: 'Uložiť heslo a potvrdiť',
   toMyRequests: 'Na moje požiadavky',
   toKnowledge: 'Do databázy znalostí',
   myRequests: 'Moje požiadavky',
