@@ -5,7 +5,7 @@ import { LANGUAGES, type Language } from '../shared/constants.ts';
 import { loadMessages } from './i18n/i18n.tsx';
 import { loadPortalTexts } from './portal/portal-languages.ts';
 import { PORTAL_ROUTE_ID } from './portal/portal-routes.tsx';
-import { routes } from './routes.tsx';
+import { documentRoutes, routes } from './routes.tsx';
 import './styles/app.css';
 
 /**
@@ -51,7 +51,8 @@ await Promise.all([
   ...pageLanguages().flatMap((lang) => [loadMessages(lang), ...(portalPage ? [loadPortalTexts(lang)] : [])]),
 ]);
 
-const router = createBrowserRouter(routes, { hydrationData });
+// A route change never crosses between the help centre and the portal: the other side's pages load a new document.
+const router = createBrowserRouter(documentRoutes(portalPage), { hydrationData });
 
 hydrateRoot(
   document.getElementById('root') as HTMLElement,

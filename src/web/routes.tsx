@@ -1,5 +1,5 @@
-import type { RouteObject } from 'react-router';
-import { BASE_PATH } from '../shared/paths.ts';
+import type { LoaderFunction, RouteObject } from 'react-router';
+import { BASE_PATH, portalPagePaths } from '../shared/paths.ts';
 import { pageLanguageOf } from '../shared/page-language.ts';
 import { PORTAL_CHUNK, portalRoutes } from './portal/portal-routes.tsx';
 import { Layout, LayoutError, PageError } from './routes/layout.tsx';
@@ -32,7 +32,7 @@ function portalRouteIds(routes: RouteObject[]): string[] {
  * paths (/login, /issues, /user/profile...). The server renders these and the browser hydrates the same tree; each
  * page's own code arrives with the page (ROUTE_CHUNKS), the layout they share with the first script.
  */
-export const routes: RouteObject[] = [
+const helpCentreRoutes: RouteObject[] = [
   {
     id: 'standalone-not-found',
     path: `${BASE_PATH}/notFound`,
@@ -108,5 +108,28 @@ export const routes: RouteObject[] = [
       },
     ],
   },
-  ...portalRoutes,
 ];
+
+export const routes: RouteObject[] = [...helpCentreRoutes, ...portalRoutes];
+
+/** Leaves for the address asked: the browser loads it as a new document, and this router never shows it. */
+const loadDocument: LoaderFunction = ({ request }) => {
+  window.location.assign(request.url);
+  return new Promise<never>(() => {});
+};
+
+/**
+ * The routes a document shows in the browser: those of its own side of the line between the help centre and the
+ * portal; an address on the other side loads a new document. A document keeps the scripts its first page came with:
+ * the operator's analytics snippet on the help centre's pages, none on the portal's. The snippet reads every change
+ * of address, so a portal page (an account, a visitor's requests, a private link's key) shown by a route change
+ * would reach the analytics provider.
+ */
+export function documentRoutes(portalDocument: boolean): RouteObject[] {
+  if (portalDocument)
+    return [...portalRoutes, { id: 'help-centre-document', path: `${BASE_PATH}/*`, loader: loadDocument }];
+  return [
+    ...helpCentreRoutes,
+    ...portalPagePaths.map((path) => ({ id: `portal-document:${path}`, path, loader: loadDocument })),
+  ];
+}

@@ -96,7 +96,8 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
     if (!cacheable) reply.header('Cache-Control', 'no-store');
     if (await negotiated(request)) reply.header('Vary', 'Accept-Language, Cookie');
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
-    const snippet = analyticsFor(options, request, page.projectId);
+    // Never on a portal page: its address (a private link's key), the visitor's account and requests are theirs.
+    const snippet = portalPage ? '' : analyticsFor(options, request, page.projectId);
     // Hashed as rendered (the snippet carries the project id), so a page kept in memory keeps a valid policy.
     const policy = publicPagePolicy(
       { scripts: snippetSources(snippet).hashes, styleAttributes: styleAttributeHashes(page.html) },

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResult } from '../../../shared/api/auth.ts';
 import { SESSION_COOKIE } from '../../../shared/constants.ts';
+import { portalPagePaths } from '../../../shared/paths.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { findTicket } from '../../tickets/tickets.repository.ts';
 import { saveTicketLink } from '../../tickets/ticket-links.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { writeFolder } from '../../testing/folder.ts';
+import { buildTicket } from '../../testing/ticket-fixtures.ts';
 import { seedDemo } from '../content-folder/demo.service.ts';
 
 const NAME = 'Zelda Quirinal';
@@ -220,5 +223,62 @@ describe.each(testDialects())("a signed-in visitor's pages and calls on %s", (di
     expect(String(out.headers['set-cookie'])).toContain(`${SESSION_COOKIE}=; Path=/`);
     for (const token of [here, elsewhere])
       expectApiError(await t.app.inject({ url: '/api/user/me', headers: { 'x-auth-token': token } }), 401);
+  });
+});
+
+describe.each(testDialects())('the analytics snippet and the portal on %s', (dialect) => {
+  let t: TestApp;
+  let cookie: string;
+  let requestId: number;
+
+  beforeAll(async () => {
+    const snippet = writeFolder({
+      'snippet.html':
+        '<script src="https://tags.example/gtm.js"></script>\n' +
+        "<script>navigator.sendBeacon('https://collect.example/hit', location.href)</script>",
+    });
+    t = await createTestApp(dialect, {
+      CAPTCHA_PROVIDER: 'none',
+      ANALYTICS_SNIPPET_FILE: `${snippet}/snippet.html`,
+      ANALYTICS_CSP_SOURCES: 'https://www.analytics.example',
+    });
+    await seedDemo(t.ctx);
+    await buildUser(t.ctx.db, { name: NAME, email: EMAIL });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: EMAIL, password: DEFAULT_PASSWORD },
+    });
+    cookie = `${SESSION_COOKIE}=${login.json<LoginResult>().token}`;
+    requestId = (await buildTicket(t.ctx, { email: 'grace@example.com', targets: [] })).id;
+  });
+  afterAll(async () => t?.close());
+
+  /** The snippet's hosts, in the page or in its Content-Security-Policy. */
+  const analyticsIn = (page: { body: string; headers: Record<string, unknown> }) => {
+    const policy = String(page.headers['content-security-policy']);
+    return ['tags.example', 'collect.example', 'analytics.example'].filter(
+      (host) => page.body.includes(host) || policy.includes(host),
+    );
+  };
+
+  it('runs on the help centre’s pages, and on no page of the portal: accounts, requests, private links', async () => {
+    const knowledge = await t.app.inject('/knowledge/');
+    expect(analyticsIn(knowledge)).toEqual(['tags.example', 'collect.example', 'analytics.example']);
+
+    const portalPages = portalPagePaths.map((path) => path.replace(':id', String(requestId)));
+    expect(portalPages).toEqual(
+      expect.arrayContaining(['/login', '/signup', '/verify-email', '/new-password', '/accept-invite']),
+    );
+    // A private link's page is the portal's whether its key opens the request or not.
+    const privateLink = `/issues/${requestId}?key=${'k'.repeat(43)}`;
+    for (const url of [...portalPages, privateLink, '/login?from=knowledge_base', '/issues?page=2']) {
+      for (const headers of [{}, { cookie }]) {
+        const page = await t.app.inject({ url, headers });
+        expect(page.statusCode, url).toBeLessThan(400);
+        expect(page.headers['content-type'], url).toBe('text/html; charset=utf-8');
+        expect(analyticsIn(page), url).toEqual([]);
+      }
+    }
   });
 });
