@@ -193,7 +193,7 @@ describe('the customer portal', () => {
     },
   );
 
-  it('gives an anonymous requester a private link to the conversation', { timeout: 60_000 }, async () => {
+  it('mails the private link; the sending browser follows it meanwhile', { timeout: 60_000 }, async () => {
     const probe = await openPage(browser, { viewport: NARROW });
     const page = probe.page;
     await gotoHydrated(page, `${server.url}/issues/create`);
@@ -227,8 +227,12 @@ describe('the customer portal', () => {
     expect(await page.locator('.request-sent-text').innerText()).toContain(
       "We'll reply by email to grace@example.com.",
     );
-    const shown = await page.locator('.private-link').innerText();
-    expect(shown).toMatch(/\/issues\/\d+\?key=[A-Za-z0-9_-]{43}$/);
+    // No private link on the page (anyone can type an address): it is mailed; this browser opens the request by its
+    // cookie meanwhile.
+    expect(await page.locator('.request-sent-text').innerText()).toContain(
+      'The link to your request is on its way to grace@example.com',
+    );
+    expect(await page.locator('.private-link').count()).toBe(0);
     await page.getByRole('link', { name: 'Follow your request' }).click();
     await page.getByRole('heading', { name: 'Where is my parcel?' }).waitFor();
     expect(await page.locator('.thread-messages').innerText()).toContain(
@@ -237,23 +241,37 @@ describe('the customer portal', () => {
     await page.getByLabel('Your reply').fill('It is order 1234.');
     await page.getByRole('button', { name: 'Send the reply' }).click();
     await page.getByText('It is order 1234.').waitFor();
-    // Without the key, the same address opens nothing.
-    await gotoHydrated(page, shown.replace(/\?key=.*/, ''));
-    await page.getByText('Sign in to see your requests.').waitFor();
-    // A key that no longer opens it leads to asking for a new link by email, which opens it again.
-    await gotoHydrated(page, shown.replace(/\?key=.*/, `?key=${'x'.repeat(43)}`));
-    await page.getByRole('link', { name: 'Get a new link' }).click();
-    await page.getByRole('heading', { name: 'Get a new link to your requests' }).waitFor();
-    await page.getByLabel('Email').fill('grace@example.com');
-    await page.getByRole('button', { name: 'Send the link' }).click();
-    await page.getByText('If requests were sent from grace@example.com without an account').waitFor();
-    await gotoHydrated(page, await mailedLink('grace@example.com', /http:\/\/\S+\/issues\/\d+\?key=\S+/));
+    // The receipt, mailed by the outbox, carries the private link.
+    await deliverDue(server.ctx);
+    const shown = await mailedLink('grace@example.com', /http:\/\/\S+\/issues\/\d+\?key=[A-Za-z0-9_-]{43}/);
+    // The mailed link opens it here too; from then on it is the address owner's, and the cookie opens it no more.
+    await gotoHydrated(page, shown);
     await page.getByText('It is order 1234.').waitFor();
-    // The one failed call the browser reports is the refused key's.
-    expect(probe.problems).toEqual([
+    expectNoProblems(probe);
+    await probe.context.close();
+
+    // Another browser, without the key or the cookie, opens nothing at the same address.
+    const other = await openPage(browser);
+    await gotoHydrated(other.page, shown.replace(/\?key=.*/, ''));
+    await other.page.getByText('Sign in to see your requests.').waitFor();
+    // A key that no longer opens it leads to asking for a new link by email, which opens it again.
+    await gotoHydrated(other.page, shown.replace(/\?key=.*/, `?key=${'x'.repeat(43)}`));
+    await other.page.getByRole('link', { name: 'Get a new link' }).click();
+    await other.page.getByRole('heading', { name: 'Get a new link to your requests' }).waitFor();
+    await other.page.getByLabel('Email').fill('grace@example.com');
+    await other.page.getByRole('button', { name: 'Send the link' }).click();
+    await other.page.getByText('If requests were sent from grace@example.com without an account').waitFor();
+    await gotoHydrated(
+      other.page,
+      await mailedLink('grace@example.com', /http:\/\/\S+\/issues\/\d+\?key=\S+/),
+    );
+    await other.page.getByText('It is order 1234.').waitFor();
+    // The failed calls the browser reports are the two refused ones: without anything, and with the wrong key.
+    expect(other.problems).toEqual([
+      'error: Failed to load resource: the server responded with a status of 404 (Not Found)',
       'error: Failed to load resource: the server responded with a status of 404 (Not Found)',
     ]);
-    await probe.context.close();
+    await other.context.close();
   });
 
   it('resets a forgotten password by mail, and signs in with the new one', { timeout: 60_000 }, async () => {
