@@ -138,7 +138,7 @@ describe('the support-request form', () => {
       // What happens next, in the page under the button, with focus on it; no toast covers anything.
       const note = page.locator('.request-sent');
       expect((await note.innerText()).replace(/\n+/g, '\n')).toMatch(
-        /^Sent: your request has reached our support team\nWe'll reply by email to ann@example\.com\.\nFollow your request\nKeep this link: it opens your request without an account\.\nhttp:\/\/127\.0\.0\.1:\d+\/issues\/\d+\?key=\S+$/,
+        /^Sent: your request has reached our support team\nWe'll reply by email to ann@example\.com\.\nThe link to your request is on its way to ann@example\.com: it opens the request on any device\.\nFollow your request\nThis browser shows it too, until the link from the email is opened\.$/,
       );
       expect(await note.evaluate((el) => el === document.activeElement)).toBe(true);
       expect(await page.locator('.toast').count()).toBe(0);

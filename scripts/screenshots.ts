@@ -108,6 +108,21 @@ try {
         },
       },
       {
+        // Sent without an account: the private link goes by mail, this browser follows the request meanwhile.
+        name: 'request-sent',
+        path: `/knowledge/instruction/${withForm.id}`,
+        then: async (page) => {
+          await page.locator('button.request-toggle').click();
+          await page.locator('.request form').waitFor();
+          await page.getByLabel('Name', { exact: true }).fill('Ann Lee');
+          await page.getByLabel('Email', { exact: true }).fill('ann@example.com');
+          await page.getByLabel('Message', { exact: true }).fill('The display shows E42 after the update.');
+          await page.getByRole('button', { name: 'Send' }).click();
+          await page.locator('.request-sent').waitFor();
+          await page.locator('.request-sent').evaluate((note) => note.scrollIntoView({ block: 'center' }));
+        },
+      },
+      {
         name: 'request-suggestions',
         path: `/knowledge/instruction/${withForm.id}`,
         then: async (page) => {

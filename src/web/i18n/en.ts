@@ -95,6 +95,9 @@ export const en = {
   requestReplyByEmail: "We'll reply by email to {{email}}.",
   followRequest: 'Follow your request',
   keepRequestLink: 'Keep this link: it opens your request without an account.',
+  requestLinkMailed:
+    'The link to your request is on its way to {{email}}: it opens the request on any device.',
+  requestOpensInBrowser: 'This browser shows it too, until the link from the email is opened.',
   seeYourRequests: 'See your requests',
   send: 'Send',
   sending: 'Sending',

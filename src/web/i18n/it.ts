@@ -102,6 +102,8 @@ export const it: Messages = {
   requestReplyByEmail: 'Le risponderemo via email all’indirizzo {{email}}.',
   followRequest: 'Segui la richiesta',
   keepRequestLink: 'Conservi questo link: apre la sua richiesta senza account.',
+  requestLinkMailed: 'Il link alla sua richiesta è in arrivo a {{email}}: la apre su qualsiasi dispositivo.',
+  requestOpensInBrowser: 'Anche questo browser la mostra, finché non viene aperto il link dell’email.',
   seeYourRequests: 'Le mie richieste',
   send: 'Invia',
   sending: 'Invio in corso',

@@ -102,6 +102,9 @@ export const ptBR: Messages = {
   requestReplyByEmail: 'Responderemos por e-mail para {{email}}.',
   followRequest: 'Acompanhar solicitação',
   keepRequestLink: 'Guarde este link: ele abre sua solicitação sem uma conta.',
+  requestLinkMailed:
+    'O link da sua solicitação está a caminho de {{email}}: ele a abre em qualquer dispositivo.',
+  requestOpensInBrowser: 'Este navegador também a mostra, até que o link do e-mail seja aberto.',
   seeYourRequests: 'Ver suas solicitações',
   send: 'Enviar',
   sending: 'Enviando',

@@ -104,6 +104,9 @@ export const ru: Messages = {
   requestReplyByEmail: 'Ответ придёт на {{email}}.',
   followRequest: 'Следить за обращением',
   keepRequestLink: 'Сохраните эту ссылку: она открывает обращение без учётной записи.',
+  requestLinkMailed:
+    'Ссылка на обращение отправлена на {{email}}: по ней его можно открыть на любом устройстве.',
+  requestOpensInBrowser: 'В этом браузере оно тоже откроется — пока не открыта ссылка из письма.',
   seeYourRequests: 'Мои обращения',
   send: 'Отправить',
   sending: 'Отправка',

@@ -105,6 +105,8 @@ export const sk: Messages = {
   requestReplyByEmail: 'Odpovieme vám e-mailom na {{email}}.',
   followRequest: 'Sledovať požiadavku',
   keepRequestLink: 'Uschovajte si tento odkaz: otvorí vašu požiadavku bez účtu.',
+  requestLinkMailed: 'Odkaz na vašu požiadavku je na ceste na {{email}}: otvorí ju na akomkoľvek zariadení.',
+  requestOpensInBrowser: 'Tento prehliadač ju zobrazí tiež, kým sa neotvorí odkaz z e-mailu.',
   seeYourRequests: 'Vaše požiadavky',
   send: 'Odoslať',
   sending: 'Odosiela sa',

@@ -200,8 +200,8 @@ export function IssuePage() {
       return setState('ready');
     }
     if (!checked) return;
-    // Nothing to ask with: neither signed in nor holding the private link's key.
-    if (!valid || (!user && !key)) return setState('missing');
+    // Without an account or the private link's key, the browser that sent the request may hold its cookie.
+    if (!valid) return setState('missing');
     let cancelled = false;
     call('getMyIssue', { params: { id: ticketId }, query: key ? { key } : {}, headers: authHeaders() }).then(
       (answer) => {
@@ -417,7 +417,7 @@ export function NewIssuePage() {
     return (
       <Panel title={p('createdTitle')}>
         <div ref={sentNote} className="request-sent-text" role="status" tabIndex={-1}>
-          <RequestSentNote sent={sent} signedIn={Boolean(user)} />
+          <RequestSentNote sent={sent} signedIn={Boolean(user)} ownPortal />
         </div>
       </Panel>
     );
@@ -442,7 +442,7 @@ export function NewIssuePage() {
         headers: authHeaders(),
       });
       suggestions.onSent();
-      setSent({ email: user ? user.email : values.email.trim(), link: result.link });
+      setSent({ id: result.data.id, email: user ? user.email : values.email.trim(), link: result.link });
     });
   };
   if (!checked) return <PageLoading />;

@@ -154,7 +154,7 @@ export default function RequestForm({
       setFiles([]);
       setErrors({});
       setStatus('sent');
-      setSent({ email: values.email.trim(), link: result.link });
+      setSent({ id: result.data.id, email: values.email.trim(), link: result.link });
     } catch (error) {
       setStatus('idle');
       const fields = fieldErrorsOf(error, formField);
@@ -261,7 +261,12 @@ export default function RequestForm({
         {sent && (
           <div ref={sentNote} className="request-sent" tabIndex={-1}>
             <p className="request-sent-title">{t('requestSentToast')}</p>
-            <RequestSentNote sent={sent} signedIn={Boolean(user)} requestsHref={requestsHref} />
+            <RequestSentNote
+              sent={sent}
+              signedIn={Boolean(user)}
+              requestsHref={requestsHref}
+              ownPortal={environments.user_portal === ''}
+            />
           </div>
         )}
       </div>

@@ -1,25 +1,30 @@
 import { Link } from 'react-router';
+import { href } from '../../../shared/paths.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 
 export interface SentRequest {
+  id: number;
   email: string;
-  /** The request's page in this server's portal (with its private key when sent without an account), or null. */
+  /** The request's page in this server's portal for a signed-in sender; null without an account, or elsewhere. */
   link: string | null;
 }
 
 /**
  * What happens after a request is sent: the answer comes by email, and where to follow it: its own page when this
  * server is the portal, else the portal's list of requests (`requestsHref`) when there is one. A visitor without an
- * account is shown the private link to keep.
+ * account reads that the private link is mailed to the address given (the answer has none: anyone can type an
+ * address), and this browser opens the request's page by its cookie meanwhile (`ownPortal`).
  */
 export function RequestSentNote({
   sent,
   signedIn,
   requestsHref = null,
+  ownPortal = false,
 }: {
   sent: SentRequest;
   signedIn: boolean;
   requestsHref?: string | null;
+  ownPortal?: boolean;
 }) {
   const { t } = useI18n();
   return (
@@ -38,6 +43,17 @@ export function RequestSentNote({
               <p className="private-link">{`${window.location.origin}${sent.link}`}</p>
             </>
           )}
+        </>
+      ) : ownPortal && !signedIn ? (
+        <>
+          <p>{t('requestLinkMailed', { email: sent.email })}</p>
+          <p>
+            {/* A page load, not a route change: the page's call carries the request's cookie, set by its path. */}
+            <a className="button" href={href.portalIssue(sent.id)}>
+              {t('followRequest')}
+            </a>
+          </p>
+          <p className="field-hint">{t('requestOpensInBrowser')}</p>
         </>
       ) : (
         requestsHref && (
