@@ -126,7 +126,8 @@ export const HOSTILE_COMMON_HEADER_VALUES: HostileValue[] = [
   { label: 'bidi and 4-byte characters', header: '\u202E\u{1F600}=\u00ff; a=%ZZ' },
   {
     label: 'malformed escapes and separators',
-    header: '%, %E0%A4%A;=,;; signpost_visitor=%ZZ; signpost_admin=%',
+    header:
+      '%, %E0%A4%A;=,;; signpost_visitor=%ZZ; signpost_admin=%; signpost_request_1=%ZZ; signpost_request_1=; signpost_request_99999999999999999999=x',
   },
   { label: 'numbers out of range', header: 'bytes=99999999999999999999-1, -0, 1e308, NaN' },
   { label: 'NUL', header: 'a\u0000b' },

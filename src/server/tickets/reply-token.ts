@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../db/database.ts';
-import { LEGACY_REPLY_TOKENS_UNTIL } from '../db/migrations/0026-sender-access.ts';
-import { readSetting } from '../settings/settings.repository.ts';
+import { LEGACY_REPLY_TOKEN_DAYS, LEGACY_REPLY_TOKENS_UNTIL } from '../db/migrations/0026-sender-access.ts';
+import { insertSettingIfAbsent, readSetting } from '../settings/settings.repository.ts';
 import { signingKey } from '../settings/signing-keys.ts';
 
 const replyKey = signingKey('mail_reply_key');
@@ -55,10 +55,24 @@ export async function isReplyToken(
 ): Promise<boolean> {
   if (sameToken(await replyTokenFor(db, reference.ticketId, reference.part, recipient), reference.token))
     return true;
-  const until = await readSetting<number>(db, LEGACY_REPLY_TOKENS_UNTIL);
   return (
-    until !== undefined && now < until && (await isLegacyReplyToken(db, reference.ticketId, reference.token))
+    (await legacyTokensUntil(db, now)) > now && isLegacyReplyToken(db, reference.ticketId, reference.token)
   );
+}
+
+/**
+ * Until when old tokens are accepted: written by migration 0026; a database restored from a backup made before it
+ * has none, and starts its 90 days on the first reply read (its mail may well be older than the new install).
+ */
+async function legacyTokensUntil(db: Executor, now: number): Promise<number> {
+  const until = await readSetting<number>(db, LEGACY_REPLY_TOKENS_UNTIL);
+  if (until !== undefined) return until;
+  await insertSettingIfAbsent(
+    db,
+    LEGACY_REPLY_TOKENS_UNTIL,
+    now + LEGACY_REPLY_TOKEN_DAYS * 24 * 60 * 60 * 1000,
+  );
+  return (await readSetting<number>(db, LEGACY_REPLY_TOKENS_UNTIL)) ?? 0;
 }
 
 /** A signed id in a Message-ID we made: the request's number, what the mail was about, and the token it claims. */

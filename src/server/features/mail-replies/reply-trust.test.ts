@@ -146,6 +146,13 @@ describe.each(testDialects())('who a reply by email is from, and what it answers
     expect(reasonOf(await process(t, reply(), until! - DAY))).toBe('stored');
     expect(reasonOf(await process(t, reply(), until! + 1))).toBe('bad_signature');
     expect(await repliesOf(ticket)).toHaveLength(1);
+
+    // Restored from a backup made before the release, the database has no such time: the 90 days start now.
+    await t.ctx.db.deleteFrom('settings').where('key', '=', LEGACY_REPLY_TOKENS_UNTIL).execute();
+    const restored = until! + 10 * DAY;
+    expect(reasonOf(await process(t, reply(), restored))).toBe('stored');
+    expect(await readSetting(t.ctx.db, LEGACY_REPLY_TOKENS_UNTIL)).toBe(restored + 90 * DAY);
+    expect(reasonOf(await process(t, reply(), restored + 91 * DAY))).toBe('bad_signature');
   });
 
   it('with IMAP_AUTHSERV_ID, reads only the Authentication-Results its own server wrote', async () => {
