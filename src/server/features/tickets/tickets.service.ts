@@ -23,8 +23,7 @@ import { userKey } from '../../tickets/visitor.ts';
 import { href } from '../../../shared/paths.ts';
 import { provesAddress, SENDER_ACCESS_MS, senderCookies } from '../../tickets/sender-access.ts';
 import { cleanText } from '../../lib/clean-text.ts';
-
-const EMAIL_PATTERN = /^[^\s@"<>(),;:\\[\]]+@[^\s@"<>(),;:\\[\]]+\.[^\s@"<>(),;:\\[\]]{2,}$/;
+import { isEmailAddress } from '../../lib/email-address.ts';
 
 export interface Requester {
   visitorKey: string | null;
@@ -75,7 +74,7 @@ export async function openIssue(
   if (!name) flag('name', 'required');
   else if (name.length > ISSUE_NAME_MAX) flag('name', 'tooLong', { max: ISSUE_NAME_MAX });
   if (!email) flag('email', 'required');
-  else if (!EMAIL_PATTERN.test(email)) flag('email', 'invalidEmail');
+  else if (!isEmailAddress(email)) flag('email', 'invalidEmail');
   if (!description) flag('description', 'required');
   else if (description.length > ISSUE_DESCRIPTION_MAX)
     flag('description', 'tooLong', { max: ISSUE_DESCRIPTION_MAX });

@@ -230,6 +230,9 @@ describe.each(testDialects())('support requests on %s', (dialect) => {
     const badEmail = await open(issueOpenBody({ email: 'ann@' }));
     expectApiError(badEmail, 422, ['email']);
     expect(badEmail.json().data.errors[0].message).toBe('Enter a valid email address');
+    // One address a field: a list would reach every address in it.
+    for (const email of ['x1,bob@example.com', 'Ann <ann@example.com>', 'ann@example.com; bob@example.com'])
+      expectApiError(await open(issueOpenBody({ email })), 422, ['email']);
     await updateBranding(t.ctx.db, { lang: 'ru' });
     const russian = await open(issueOpenBody({ name: '' }));
     expect(russian.json().data.errors[0]).toEqual({ field: 'name', message: 'Это поле обязательно' });
