@@ -58,6 +58,7 @@ const TEXTS = {
     requestLinksSubject: 'Your requests at {{site}}',
     requestLinks:
       'Someone, probably you, asked for links to the requests sent to {{site}} from this email. Open each one here:',
+    requestLine: 'Request #{{id}}, sent {{date}}',
     linksExpire: 'Each link works for {{days}} days. If you did not ask for them, ignore this email.',
     noRequestsSubject: 'Your requests at {{site}}',
     noRequests:
@@ -88,6 +89,7 @@ const TEXTS = {
     requestLinksSubject: 'Ваши обращения в {{site}}',
     requestLinks:
       'Кто-то, вероятно вы, запросил ссылки на обращения, отправленные в {{site}} с этого email. Откройте каждое здесь:',
+    requestLine: 'Обращение №{{id}} от {{date}}',
     linksExpire: 'Каждая ссылка действует {{days}} дн. Если вы их не запрашивали, проигнорируйте письмо.',
     noRequestsSubject: 'Ваши обращения в {{site}}',
     noRequests:
@@ -117,6 +119,7 @@ const TEXTS = {
     requestLinksSubject: 'Suas solicitações em {{site}}',
     requestLinks:
       'Alguém, provavelmente você, pediu links para as solicitações enviadas a {{site}} com este e-mail. Abra cada uma aqui:',
+    requestLine: 'Solicitação nº {{id}}, enviada em {{date}}',
     linksExpire: 'Cada link funciona por {{days}} dias. Se você não pediu, ignore este e-mail.',
     noRequestsSubject: 'Suas solicitações em {{site}}',
     noRequests:
@@ -147,6 +150,7 @@ const TEXTS = {
     requestLinksSubject: 'Le sue richieste su {{site}}',
     requestLinks:
       'Qualcuno, probabilmente lei, ha chiesto i link alle richieste inviate a {{site}} con questa email. Apra ciascuna qui:',
+    requestLine: 'Richiesta n. {{id}}, inviata il {{date}}',
     linksExpire: 'Ogni link funziona per {{days}} giorni. Se non li ha chiesti, ignori questa email.',
     noRequestsSubject: 'Le sue richieste su {{site}}',
     noRequests:
@@ -175,6 +179,7 @@ const TEXTS = {
     requestLinksSubject: 'Vaše požiadavky v {{site}}',
     requestLinks:
       'Niekto, pravdepodobne vy, požiadal o odkazy na požiadavky poslané do {{site}} z tohto e-mailu. Každú otvoríte tu:',
+    requestLine: 'Požiadavka č. {{id}} zo dňa {{date}}',
     linksExpire: 'Každý odkaz funguje {{days}} dní. Ak ste o ne nežiadali, tento e-mail ignorujte.',
     noRequestsSubject: 'Vaše požiadavky v {{site}}',
     noRequests:
@@ -201,10 +206,15 @@ export type AccountMail =
   | { kind: 'requestLinks'; requests: RequestLink[] }
   | { kind: 'noRequests' };
 
-/** One request of a requester without an account, with a fresh private key to its page. */
+/**
+ * One request of a requester without an account, with a fresh private key to its page. A request whose address its
+ * owner has not taken up has no title here, only when it was sent: its title is the words of whoever typed the
+ * address, and this mail goes to anyone's address for the asking.
+ */
 export interface RequestLink {
   id: number;
-  title: string;
+  title?: string;
+  sentAt?: number;
   key: string;
 }
 
@@ -285,8 +295,16 @@ export async function sendAccountMail(ctx: AppContext, to: string, mail: Account
   const lines = [fill(texts[composed.text]), ''];
   if (composed.requests) {
     // A title is the requester's own text: one line of it, so it cannot pose as more of the mail.
-    for (const { id, title, key } of composed.requests)
-      lines.push(title.replace(/\s+/g, ' ').trim(), `${base}${href.portalIssue(id)}?key=${key}`, '');
+    for (const { id, title, sentAt, key } of composed.requests)
+      lines.push(
+        title !== undefined
+          ? title.replace(/\s+/g, ' ').trim()
+          : texts.requestLine
+              .replace('{{id}}', String(id))
+              .replace('{{date}}', new Date(sentAt ?? 0).toISOString().slice(0, 10)),
+        `${base}${href.portalIssue(id)}?key=${key}`,
+        '',
+      );
     lines.push(fill(texts.linksExpire));
   } else if (composed.link) lines.push(`${base}${composed.link}`, '');
   if (['verify', 'reset', 'email', 'exists'].includes(composed.text)) lines.push(fill(texts.expires));

@@ -37,6 +37,13 @@ export function provesAddress(user: UserRow | null, email: string): boolean {
   );
 }
 
+/**
+ * Whether the request was sent for an address nobody proved and its owner has not taken it up (opened a mailed link,
+ * answered by mail, confirmed an account for it): until then its title and name are whoever typed the address's.
+ */
+export const awaitsOwner = (ticket: Pick<TicketRow, 'sender_access_until'>) =>
+  ticket.sender_access_until !== null && Number(ticket.sender_access_until) !== 0;
+
 /** Whether the sender (their browser, or their account) still opens a request sent for an unproved address. */
 export const senderMayOpen = (ticket: TicketRow, now = Date.now()) =>
   ticket.sender_access_until === null || Number(ticket.sender_access_until) > now;

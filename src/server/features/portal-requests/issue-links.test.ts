@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MailSentResult } from '../../../shared/api/auth.ts';
+import { LANGUAGES } from '../../../shared/constants.ts';
 import { ACCOUNT_MAILS_PER_ADDRESS } from '../../mail/account-mail.ts';
+import { updateBranding } from '../../settings/branding.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser } from '../../testing/factories.ts';
 import { startMailServer, textOf } from '../../testing/mail-server.ts';
@@ -16,12 +18,12 @@ describe.each(testDialects())('a requester without an account asks for new links
   // Each ask from an address of its own, so the per-client allowance of one test does not run out in another.
   let client = 0;
 
-  const ask = (payload: object) =>
+  const ask = (payload: object, ip = `10.9.0.${++client}`) =>
     t.app.inject({
       method: 'POST',
       url: '/api/portal/issue-links',
       payload,
-      headers: { 'x-forwarded-for': `10.9.0.${++client}` },
+      headers: { 'x-forwarded-for': ip },
     });
   const mailsTo = (address: string) => smtp.mails.filter((mail) => mail.to.includes(address));
   const lastMailTo = async (address: string) => {
@@ -106,23 +108,68 @@ describe.each(testDialects())('a requester without an account asks for new links
     expect(text).not.toContain('/issues/');
   });
 
-  it(`mails one address at most ${ACCOUNT_MAILS_PER_ADDRESS} times an hour, with the account mails`, async () => {
+  it('lists a request whose address its owner has not taken up by its number and date, never its title', async () => {
+    const email = 'typed.by.someone@example.com';
+    const sent = Date.UTC(2026, 10, 3, 12);
+    // Sent by whoever typed the address: its title is their words, and nobody has taken it up yet.
+    const strangers = await buildTicket(t.ctx, {
+      email,
+      title: 'Your parcel is held: pay the fee at evil.example',
+      targets: [],
+      now: sent,
+      sender_access_until: sent + TICKET_LINK_LIFETIME_MS,
+    });
+    // Taken up by the address's owner (who opened its link or answered it by mail): their request, titled.
+    const takenUp = await buildTicket(t.ctx, {
+      email,
+      title: 'Thermostat shows E7',
+      targets: [],
+      now: sent + 3_600_000,
+      sender_access_until: 0,
+    });
+    const lines = {
+      en: `Request #${strangers.id}, sent 2026-11-03`,
+      ru: `Обращение №${strangers.id} от 2026-11-03`,
+      'pt-BR': `Solicitação nº ${strangers.id}, enviada em 2026-11-03`,
+      it: `Richiesta n. ${strangers.id}, inviata il 2026-11-03`,
+      sk: `Požiadavka č. ${strangers.id} zo dňa 2026-11-03`,
+    };
+    try {
+      for (const lang of LANGUAGES) {
+        await updateBranding(t.ctx.db, { lang });
+        smtp.mails.length = 0;
+        expect((await ask({ email })).statusCode).toBe(202);
+        const text = await lastMailTo(email);
+        expect(linksIn(text).map((link) => link.id)).toEqual([takenUp.id, strangers.id]);
+        expect(text, lang).not.toContain('parcel');
+        expect(text, lang).not.toContain('evil.example');
+        expect(text, lang).toContain(`${lines[lang]}\n${PUBLIC_URL}/issues/${strangers.id}?key=`);
+        expect(text, lang).toContain(`Thermostat shows E7\n${PUBLIC_URL}/issues/${takenUp.id}?key=`);
+      }
+    } finally {
+      await updateBranding(t.ctx.db, { lang: 'en' });
+    }
+  });
+
+  it(`mails one address at most ${ACCOUNT_MAILS_PER_ADDRESS} times an hour per client, with the account mails`, async () => {
     await buildTicket(t.ctx, { email: 'flooded.guest@example.com', targets: [] });
+    const stranger = `10.9.2.${++client}`;
     for (let i = 0; i < ACCOUNT_MAILS_PER_ADDRESS; i++)
-      expect((await ask({ email: 'flooded.guest@example.com' })).statusCode).toBe(202);
-    expectApiError(await ask({ email: 'flooded.guest@example.com' }), 429);
+      expect((await ask({ email: 'flooded.guest@example.com' }, stranger)).statusCode).toBe(202);
+    expectApiError(await ask({ email: 'flooded.guest@example.com' }, stranger), 429);
     // The day's asks share one link a request: asking again, even refused, stores nothing more.
     const rows = await t.ctx.db
       .selectFrom('ticket_links')
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
       .executeTakeFirstOrThrow();
-    expectApiError(await ask({ email: 'flooded.guest@example.com' }), 429);
+    expectApiError(await ask({ email: 'flooded.guest@example.com' }, stranger), 429);
     const again = await t.ctx.db
       .selectFrom('ticket_links')
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
       .executeTakeFirstOrThrow();
     expect(Number(again.count)).toBe(Number(rows.count));
-    // The address's owner, asking for a reset from their own client, is not held by what others asked for.
+    // The address's owner, asking for links or a reset from their own client, is not held by what others asked for.
+    expect((await ask({ email: 'flooded.guest@example.com' })).statusCode).toBe(202);
     const reset = await t.app.inject({
       method: 'POST',
       url: '/api/auth/password-reset',
@@ -130,7 +177,7 @@ describe.each(testDialects())('a requester without an account asks for new links
       headers: { 'x-forwarded-for': `10.9.1.${++client}` },
     });
     expect(reset.statusCode).toBe(202);
-    await expect.poll(() => mailsTo('flooded.guest@example.com').length).toBe(ACCOUNT_MAILS_PER_ADDRESS + 1);
+    await expect.poll(() => mailsTo('flooded.guest@example.com').length).toBe(ACCOUNT_MAILS_PER_ADDRESS + 2);
   });
 
   it('names a bad email and mails nothing', async () => {

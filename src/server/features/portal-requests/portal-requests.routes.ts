@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
+import { clientKey } from '../../rate-limit/client-address.ts';
 import { visitorKey } from '../../tickets/visitor.ts';
 import { senderCookieOf } from '../../tickets/sender-access.ts';
 import {
@@ -56,5 +57,7 @@ export function registerPortalRequestRoutes(app: FastifyInstance, ctx: AppContex
       request.body,
     );
   });
-  route(app, endpoints.requestIssueLinks, async (request) => requestIssueLinks(ctx, request.body));
+  route(app, endpoints.requestIssueLinks, async (request) =>
+    requestIssueLinks(ctx, request.body, clientKey(request)),
+  );
 }

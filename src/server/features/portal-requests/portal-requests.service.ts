@@ -27,7 +27,12 @@ import {
   findAttachableUploads,
   findTicket,
 } from '../../tickets/tickets.repository.ts';
-import { opensBySenderCookie, provesAddress, senderMayOpen } from '../../tickets/sender-access.ts';
+import {
+  awaitsOwner,
+  opensBySenderCookie,
+  provesAddress,
+  senderMayOpen,
+} from '../../tickets/sender-access.ts';
 import { addMessage } from '../../tickets/thread.ts';
 import { messagesOf, moveTicket, threadFiles } from '../../tickets/thread.repository.ts';
 import { userKey } from '../../tickets/visitor.ts';
@@ -61,7 +66,7 @@ async function requestOf(ctx: AppContext, id: number, caller: PortalCaller): Pro
     (mine && provesAddress(caller.user, ticket.email)) ||
     (caller.key !== undefined && (await isTicketLink(ctx.db, id, caller.key, now)))
   ) {
-    if (ticket.sender_access_until !== null && Number(ticket.sender_access_until) !== 0) {
+    if (awaitsOwner(ticket)) {
       await endSenderAccess(ctx.db, id);
       return { ...ticket, sender_access_until: 0 };
     }
@@ -212,7 +217,11 @@ export const ISSUE_LINKS_MAX = 20;
  * at most ISSUE_LINKS_MAX), or a note that there are none. The answer is the same either way, so nobody learns from
  * it who sent requests; the mail counts in the address's hourly allowance of account mails.
  */
-export async function requestIssueLinks(ctx: AppContext, body: IssueLinksBody): Promise<MailSentResult> {
+export async function requestIssueLinks(
+  ctx: AppContext,
+  body: IssueLinksBody,
+  client: string,
+): Promise<MailSentResult> {
   // The links open this server's request pages, which an external portal (PORTAL_URL) replaces.
   if (ctx.config.portalUrl !== null)
     throw new ApiError(
@@ -226,7 +235,7 @@ export async function requestIssueLinks(ctx: AppContext, body: IssueLinksBody): 
   await requireCaptcha(ctx, body.g_recaptcha_response);
   const tickets = await anonymousTicketsOfEmail(ctx.db, email, ISSUE_LINKS_MAX);
   if (tickets.length === 0) {
-    await mailAccount(ctx, email, { kind: 'noRequests' });
+    await mailAccount(ctx, email, { kind: 'noRequests' }, client);
     return { ok: true, sent_to: email };
   }
   // A purpose of its own for each day's renewals: a new key that works its full lifetime from the next midnight, the
@@ -235,10 +244,10 @@ export async function requestIssueLinks(ctx: AppContext, body: IssueLinksBody): 
   const requests = await Promise.all(
     tickets.map(async (ticket) => ({
       id: ticket.id,
-      title: ticket.title,
+      ...(awaitsOwner(ticket) ? { sentAt: Number(ticket.created_at) } : { title: ticket.title }),
       key: await saveTicketLink(ctx.db, ticket.id, `renewal-${now}`, now),
     })),
   );
-  await mailAccount(ctx, email, { kind: 'requestLinks', requests });
+  await mailAccount(ctx, email, { kind: 'requestLinks', requests }, client);
   return { ok: true, sent_to: email };
 }
