@@ -10,7 +10,13 @@ import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
 import { absoluteLinks } from '../../html/mail-text.ts';
-import { neutralReceivedEmail, receivedEmailText, replyEmail, teamEmailText } from './reply-email.ts';
+import {
+  neutralReceivedEmail,
+  receivedEmailText,
+  replyEmail,
+  replyEnvelope,
+  teamEmailText,
+} from './reply-email.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
 import { messageIdOf, receivedMessageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
 import { sendMail } from '../../mail/send-mail.ts';
@@ -103,7 +109,7 @@ async function deliverMessage(
       ctx,
       {
         ...threading,
-        to: { name: ticket.name, address: ticket.email },
+        ...replyEnvelope(ticket),
         ...(supportEmail && { replyTo: supportEmail }),
         text: reply.text,
         html: reply.html,

@@ -2,11 +2,14 @@ import { escapeHtml } from '../../../shared/html.ts';
 import type { Language } from '../../../shared/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { FileRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
+import { awaitsOwner } from '../../tickets/sender-access.ts';
 
 /** What a reply's email says around the reply itself, in the requester's language. */
 const TEXTS = {
   en: {
     replied: '{{author}} replied to your request “{{title}}”:',
+    repliedUnproved: '{{author}} replied to support request #{{id}}, which gave this email address:',
+    replySubject: 'Request #{{id}}',
     answer: 'To answer, reply to this email.',
     files: 'Attached files:',
     read: 'Read the whole conversation and answer it here:',
@@ -19,6 +22,9 @@ const TEXTS = {
   },
   ru: {
     replied: '{{author}} ответил(а) на ваше обращение «{{title}}»:',
+    repliedUnproved:
+      '{{author}} ответил(а) на обращение №{{id}}, в котором указан этот адрес электронной почты:',
+    replySubject: 'Обращение №{{id}}',
     answer: 'Чтобы ответить, ответьте на это письмо.',
     files: 'Приложенные файлы:',
     read: 'Вся переписка и ответ на неё — здесь:',
@@ -32,6 +38,8 @@ const TEXTS = {
   },
   'pt-BR': {
     replied: '{{author}} respondeu à sua solicitação “{{title}}”:',
+    repliedUnproved: '{{author}} respondeu à solicitação nº {{id}}, que informou este endereço de e-mail:',
+    replySubject: 'Solicitação nº {{id}}',
     answer: 'Para responder, responda a este e-mail.',
     files: 'Arquivos anexados:',
     read: 'Leia a conversa completa e responda aqui:',
@@ -44,6 +52,8 @@ const TEXTS = {
   },
   it: {
     replied: '{{author}} ha risposto alla sua richiesta “{{title}}”:',
+    repliedUnproved: '{{author}} ha risposto alla richiesta n. {{id}}, che indica questo indirizzo email:',
+    replySubject: 'Richiesta n. {{id}}',
     answer: 'Per rispondere, risponda a questa email.',
     files: 'File allegati:',
     read: 'Legga tutta la conversazione e risponda qui:',
@@ -57,6 +67,9 @@ const TEXTS = {
   },
   sk: {
     replied: '{{author}} odpovedal(a) na vašu požiadavku „{{title}}“:',
+    repliedUnproved:
+      '{{author}} odpovedal(a) na požiadavku č. {{id}}, v ktorej bola uvedená táto e-mailová adresa:',
+    replySubject: 'Požiadavka č. {{id}}',
     answer: 'Ak chcete odpovedať, odpovedzte na tento e-mail.',
     files: 'Priložené súbory:',
     read: 'Celú konverzáciu si prečítate a odpoviete na ňu tu:',
@@ -71,11 +84,31 @@ const TEXTS = {
 
 const textsOf = (lang: string) => TEXTS[lang as Language] ?? TEXTS.en;
 
-const introOf = (ticket: TicketRow, message: TicketMessageRow) =>
+const introOf = (ticket: TicketRow, message: TicketMessageRow) => {
+  const texts = textsOf(ticket.lang);
   // Functions, not strings, as replacements: a `$&` in a name or title stays as written.
-  textsOf(ticket.lang)
-    .replied.replace('{{author}}', () => message.author_name)
+  return (awaitsOwner(ticket) ? texts.repliedUnproved : texts.replied)
+    .replace('{{author}}', () => message.author_name)
+    .replace('{{id}}', String(ticket.id))
     .replace('{{title}}', () => ticket.title);
+};
+
+/**
+ * What the requester's copy of a reply is called, and who it is to. While the request's address waits for its owner
+ * to take it up, its title and name are whoever typed the address's: the request's number and the bare address, as
+ * the receipt has them (neutralReceivedEmail).
+ */
+export function replyEnvelope(ticket: TicketRow): {
+  subject: string;
+  to: string | { name: string; address: string };
+} {
+  if (awaitsOwner(ticket))
+    return {
+      subject: `Re: ${textsOf(ticket.lang).replySubject.replace('{{id}}', String(ticket.id))}`,
+      to: ticket.email,
+    };
+  return { subject: `Re: ${ticket.title}`, to: { name: ticket.name, address: ticket.email } };
+}
 
 /**
  * The reply, then the conversation's page in the portal (its private link when the request has no account; none

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PortalTicket } from '../../../shared/api/portal.ts';
 import type { IssueOpenResult, TicketView } from '../../../shared/api/tickets.ts';
+import { LANGUAGES } from '../../../shared/constants.ts';
 import type { UserRow } from '../../db/tables.ts';
 import { signIn } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
@@ -226,5 +227,59 @@ describe.each(testDialects())('a request sent for an address nobody proved, on %
       });
       expectApiError(call, 404);
     }
+  });
+
+  it('mails the team’s replies by the request’s number to the bare address until its owner takes it up, then by its title', async () => {
+    const { id } = await strangersRequest('victim7@example.com');
+    const { link } = await receiptTo('victim7@example.com');
+    /** The team answers; the mail the address gets for it. */
+    const teamReply = async (body: string) => {
+      smtp.mails.length = 0;
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/tickets/${id}/messages`,
+        headers: { 'x-auth-token': agentToken },
+        payload: { body },
+      });
+      expect(sent.statusCode, sent.body).toBe(200);
+      await deliverDue(t.ctx);
+      const mail = smtp.mails.find((m) => m.to.includes('victim7@example.com'));
+      expect(mail, `a reply to victim7@example.com: ${body}`).toBeDefined();
+      return { raw: mail!.raw, text: textOf(mail!.raw), subject: headerOf(mail!.raw, 'Subject') };
+    };
+
+    const first = await teamReply('Which parcel do you mean?');
+    expect(first.subject).toBe(`Re: Request #${id}`);
+    expect(headerOf(first.raw, 'To')).toBe('victim7@example.com');
+    expect(first.text).toContain(
+      `Dana Desk replied to support request #${id}, which gave this email address:`,
+    );
+    for (const words of [TITLE, 'Parcel Service', 'evil.example'])
+      expect(first.raw, words).not.toContain(words);
+    const subjects = {
+      ru: `Re: Обращение №${id}`,
+      'pt-BR': `Re: Solicitação nº ${id}`,
+      it: `Re: Richiesta n. ${id}`,
+      sk: `Re: Požiadavka č. ${id}`,
+    };
+    for (const lang of LANGUAGES.filter((lang) => lang !== 'en')) {
+      await t.ctx.db.updateTable('tickets').set({ lang }).where('id', '=', id).execute();
+      const reply = await teamReply(`In ${lang}`);
+      expect(reply.subject, lang).toBe(subjects[lang]);
+      expect(reply.text, lang).toContain('Dana Desk');
+      expect(reply.text, lang).toContain(String(id));
+      for (const words of [TITLE, 'Parcel Service'])
+        expect(reply.raw, `${lang}: ${words}`).not.toContain(words);
+    }
+    await t.ctx.db.updateTable('tickets').set({ lang: 'en' }).where('id', '=', id).execute();
+
+    // The address's owner opens the mailed link: the request is theirs, and its mails say what it is about.
+    expect(
+      (await t.app.inject({ url: `/api/portal/issues/${link!.replace('/issues/', '')}` })).statusCode,
+    ).toBe(200);
+    const taken = await teamReply('We found it.');
+    expect(taken.subject).toBe(`Re: ${TITLE}`);
+    expect(headerOf(taken.raw, 'To')).toContain('Parcel Service');
+    expect(taken.text).toContain(`Dana Desk replied to your request “${TITLE}”:`);
   });
 });
