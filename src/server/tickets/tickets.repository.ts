@@ -164,11 +164,18 @@ export async function findStaleUploads(db: Executor, before: number): Promise<nu
   return rows.map((row) => row.id);
 }
 
-/** Gives an account the requests sent without one from its (now verified) email; answers how many joined. */
+/**
+ * Gives an account the requests sent without one from its (now verified) email; answers how many joined. Its owner
+ * has proved the address, which takes them up: the browsers that sent them open them no more (endSenderAccess), in
+ * the same statement, so no moment has them joined and still open to a sender's cookie.
+ */
 export async function claimTicketsByEmail(db: Executor, userId: number, email: string): Promise<number> {
   const result = await db
     .updateTable('tickets')
-    .set({ user_id: userId })
+    .set({
+      user_id: userId,
+      sender_access_until: sql<number | null>`case when sender_access_until is null then null else 0 end`,
+    })
     .where('user_id', 'is', null)
     .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
     .executeTakeFirst();

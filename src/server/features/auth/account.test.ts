@@ -244,6 +244,47 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
     expect(mine.json<{ items: { id: number }[] }>().items.map((item) => item.id)).toEqual([data.id]);
   });
 
+  it('ends the sending browser’s access to the requests that join an account once their address is proved', async () => {
+    for (const [email, prove] of [
+      ['kim@example.com', 'confirmation'],
+      ['noa@example.com', 'new password'],
+    ] as const) {
+      // Someone sends a request for the address without an account: their browser follows it by its cookie.
+      const opened = await post('/panel/api/issue-open', {
+        title: 'Help',
+        description: 'Sent before any account',
+        name: 'Someone',
+        email,
+      });
+      expect(opened.statusCode, opened.body).toBe(201);
+      const id = opened.json<{ data: { id: number } }>().data.id;
+      const cookie = ([opened.headers['set-cookie'] ?? []].flat()[0] ?? '').split(';')[0]!;
+      const byCookie = () => t.app.inject({ url: `/api/portal/issues/${id}`, headers: { cookie } });
+      expect((await byCookie()).statusCode, prove).toBe(200);
+
+      let session: LoginResult;
+      if (prove === 'confirmation') {
+        const signedUp = await signUp(email);
+        session = (await verify(await linkIn(email, 'verify-email'), flowOf(signedUp))).json<LoginResult>();
+      } else {
+        await buildUser(t.ctx.db, { email });
+        expect((await post('/api/auth/password-reset', { email })).statusCode).toBe(202);
+        const token = await linkIn(email, 'new-password');
+        session = (
+          await post('/api/auth/new-password', { token, password: 'noa chose this' })
+        ).json<LoginResult>();
+      }
+      expect((await findTicket(t.ctx.db, id))?.user_id, prove).toBe(session.user.id);
+      expect(Number((await findTicket(t.ctx.db, id))?.sender_access_until), prove).toBe(0);
+      expectApiError(await byCookie(), 404);
+      const mine = await t.app.inject({
+        url: `/api/portal/issues/${id}`,
+        headers: { 'x-auth-token': session.token },
+      });
+      expect(mine.statusCode, prove).toBe(200);
+    }
+  });
+
   it('resets a password by link: signs out every device, clears the lockout, and the link works once', async () => {
     const user = await buildUser(t.ctx.db, { email: 'reset@example.com' });
     const old = (await login(user.email, DEFAULT_PASSWORD)).json<LoginResult>().token;
