@@ -137,9 +137,7 @@ describe('outgoingRequest', () => {
         `/status/307/${encodeURIComponent(at('localhost', `/status/307/${encodeURIComponent(back)}`))}`,
       ),
       {
-        method: 'POST',
         headers: secrets,
-        body: 'payload',
         timeoutMs: 5000,
         redirects: 3,
         secretHeaders: ['X-Signature'],
@@ -157,6 +155,26 @@ describe('outgoingRequest', () => {
       expect(later.headers.cookie).toBeUndefined();
       expect(later.headers['x-signature']).toBeUndefined();
       expect(later.headers['content-type']).toBe('application/json');
+    }
+  });
+
+  it('refuses a 307 or 308 that would send the body to another origin, which receives nothing', async () => {
+    for (const status of [307, 308]) {
+      received.length = 0;
+      const other = at('localhost', '/target');
+      const first = `/status/${status}/${encodeURIComponent(other)}`;
+      await expect(
+        outgoingRequest(at('127.0.0.1', first), {
+          method: 'POST',
+          headers: secrets,
+          body: new URLSearchParams({ secret: 'captcha-secret', response: 'token' }),
+          timeoutMs: 5000,
+          redirects: 3,
+        }),
+      ).rejects.toThrow(
+        `refused a ${status} redirect from http://127.0.0.1:${port} to ${other}: the body is not sent to another origin`,
+      );
+      expect(received.map((r) => [r.host, r.path])).toEqual([[`127.0.0.1:${port}`, first]]);
     }
   });
 

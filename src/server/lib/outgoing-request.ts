@@ -14,7 +14,8 @@ export interface OutgoingRequest {
   timeoutMs: number;
   /**
    * Redirects to follow (at most MAX_REDIRECTS); none by default, when a 3xx is the answer the caller reads. Each
-   * target is checked again, and on another origin the credentials and `secretHeaders` are not sent.
+   * target is checked again, and on another origin the credentials and `secretHeaders` are not sent, nor the body:
+   * a 307 or 308 that would send it there is refused with an error.
    */
   redirects?: number;
   /** The caller's own headers that carry a secret (a webhook's signature), dropped with the credentials. */
@@ -48,6 +49,7 @@ export async function outgoingRequest(url: string, request: OutgoingRequest): Pr
     if (!REDIRECT_STATUSES.has(response.status) || location === null || limit === 0) return response;
     await response.body?.cancel();
     if (followed === limit) throw new Error(`more than ${limit} redirects from ${origin}`);
+    const from = target.origin;
     target = checkedTarget(location, target);
     // As browsers do: a 303, or a 301 or 302 after a POST, asks for the new address with GET and no body.
     if (
@@ -58,8 +60,14 @@ export async function outgoingRequest(url: string, request: OutgoingRequest): Pr
       body = undefined;
       headers = withoutHeaders(headers, ['content-type']);
     }
-    if (target.origin !== origin)
+    if (target.origin !== origin) {
+      // A 307 or 308 asks for the body again, and a body can hold a secret (reCAPTCHA's) or private text (articles).
+      if (body !== undefined)
+        throw new Error(
+          `refused a ${response.status} redirect from ${from} to ${target.href}: the body is not sent to another origin`,
+        );
       headers = withoutHeaders(headers, [...CREDENTIAL_HEADERS, ...(request.secretHeaders ?? [])]);
+    }
   }
 }
 
