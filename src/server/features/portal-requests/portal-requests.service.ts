@@ -57,6 +57,15 @@ export interface PortalCaller {
  * nothing they write is shown to whoever typed their address (decisions.md, "A request for someone else's address").
  */
 async function requestOf(ctx: AppContext, id: number, caller: PortalCaller): Promise<TicketRow> {
+  return (await access(ctx, id, caller)).ticket;
+}
+
+/** The request and whether the caller opens it as the address's owner, or only as its sender (until taken up). */
+async function access(
+  ctx: AppContext,
+  id: number,
+  caller: PortalCaller,
+): Promise<{ ticket: TicketRow; asSender: boolean }> {
   const ticket = await findTicket(ctx.db, id);
   if (!ticket) throw notFound(`Request ${id}`);
   const now = Date.now();
@@ -68,12 +77,13 @@ async function requestOf(ctx: AppContext, id: number, caller: PortalCaller): Pro
   ) {
     if (awaitsOwner(ticket)) {
       await endSenderAccess(ctx.db, id);
-      return { ...ticket, sender_access_until: 0 };
+      return { ticket: { ...ticket, sender_access_until: 0 }, asSender: false };
     }
-    return ticket;
+    return { ticket, asSender: false };
   }
-  if (mine && senderMayOpen(ticket, now)) return ticket;
-  if (await opensBySenderCookie(ctx.db, ticket, caller.senderCookie, now)) return ticket;
+  const asSender = ticket.sender_access_until !== null;
+  if (mine && senderMayOpen(ticket, now)) return { ticket, asSender };
+  if (await opensBySenderCookie(ctx.db, ticket, caller.senderCookie, now)) return { ticket, asSender };
   throw notFound(`Request ${id}`);
 }
 
@@ -108,9 +118,16 @@ export async function pageMyRequests(
   user: UserRow,
   page = 1,
 ): Promise<PagedList<PortalTicketSummary>> {
-  const total = await countTicketsOfUser(ctx.db, user.id);
+  // A request the account sent for an address it has not proved is listed while it opens: once the address's owner
+  // takes it up, neither its page nor the list shows it (not even that the owner acted on it).
+  const mine = {
+    userId: user.id,
+    provedEmail: user.email_verified_at === null ? null : user.email,
+    now: Date.now(),
+  };
+  const total = await countTicketsOfUser(ctx.db, mine);
   const offset = (page - 1) * PORTAL_PAGE_SIZE;
-  const rows = offset < total ? await ticketsOfUser(ctx.db, user.id, PORTAL_PAGE_SIZE, offset) : [];
+  const rows = offset < total ? await ticketsOfUser(ctx.db, mine, PORTAL_PAGE_SIZE, offset) : [];
   return {
     items: rows.map(summaryOf),
     _meta: {
@@ -123,7 +140,16 @@ export async function pageMyRequests(
 }
 
 export async function getMyRequest(ctx: AppContext, id: number, caller: PortalCaller): Promise<PortalTicket> {
-  return present(ctx, await requestOf(ctx, id, caller));
+  const { ticket, asSender } = await access(ctx, id, caller);
+  const shown = await present(ctx, ticket);
+  // The owner may have taken the request up (an answer by mail ends the sender's access in the same transaction)
+  // between the check above and the thread's reading: the sender is shown the thread only if access still holds
+  // after it was read, so what the owner wrote is never part of it.
+  if (asSender) {
+    const now = await findTicket(ctx.db, id);
+    if (!now || !senderMayOpen(now)) throw notFound(`Request ${id}`);
+  }
+  return shown;
 }
 
 /** Where the requester's reply goes besides the thread: the team by email, and the webhook. */

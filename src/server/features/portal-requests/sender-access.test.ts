@@ -11,6 +11,27 @@ import { createTestApp, testDialects, type TestApp } from '../../testing/test-co
 import { issueOpenBody, OPEN_REQUESTS_CONFIG } from '../../testing/ticket-fixtures.ts';
 import { deliverDue } from '../delivery/delivery.service.ts';
 import { mailKeyOf, processMail } from '../mail-replies/mail-replies.service.ts';
+import type { AppContext } from '../../context.ts';
+import { getMyRequest } from './portal-requests.service.ts';
+
+/** A query builder whose query runs only once `first` has: every builder it leads to is held the same way. */
+function runsAfter<T extends object>(builder: T, first: () => Promise<unknown>): T {
+  return new Proxy(builder, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (property === 'execute')
+        return async (...args: unknown[]) => {
+          await first();
+          return value.apply(target, args);
+        };
+      return (...args: unknown[]) => {
+        const next: unknown = value.apply(target, args);
+        return typeof next === 'object' && next !== null && 'execute' in next ? runsAfter(next, first) : next;
+      };
+    },
+  });
+}
 
 const TITLE = 'Your parcel is held: pay the fee at evil.example';
 const DESCRIPTION = 'Answer this mail with your card number and your password.';
@@ -151,12 +172,22 @@ describe.each(testDialects())('a request sent for an address nobody proved, on %
     expect(neutral.mail.raw).not.toContain(DESCRIPTION);
     const asStranger = () =>
       t.app.inject({ url: `/api/portal/issues/${unproved.id}`, headers: { 'x-auth-token': strangerToken } });
+    const listed = async () =>
+      (await t.app.inject({ url: '/api/portal/issues', headers: { 'x-auth-token': strangerToken } })).json<{
+        items: { id: number }[];
+        _meta: { totalCount: number };
+      }>();
     expect((await asStranger()).statusCode).toBe(200);
+    expect((await listed()).items.map((item) => item.id)).toContain(unproved.id);
     expect(
       (await t.app.inject({ url: `/api/portal/issues/${unproved.id}?${neutral.link!.split('?')[1]}` }))
         .statusCode,
     ).toBe(200);
     expectApiError(await asStranger(), 404);
+    // Nor does their list show it any more: not its title, not that its owner acted on it.
+    const after = await listed();
+    expect(after.items.map((item) => item.id)).not.toContain(unproved.id);
+    expect(after._meta.totalCount).toBe(after.items.length);
   });
 
   it('stops opening the request by the cookie once the address’s owner opens the mailed link', async () => {
@@ -227,6 +258,50 @@ describe.each(testDialects())('a request sent for an address nobody proved, on %
       });
       expectApiError(call, 404);
     }
+  });
+
+  it('never shows the sender an answer by mail that lands while the thread is being read', async () => {
+    const { id, cookie } = await strangersRequest('victim8@example.com');
+    const { mail } = await receiptTo('victim8@example.com');
+    const answer = [
+      'From: Victim <victim8@example.com>',
+      'To: support@example.com',
+      'Subject: Re: your request',
+      `Message-ID: <answer-${id}@mail.example.net>`,
+      `In-Reply-To: ${headerOf(mail.raw, 'Message-ID')!}`,
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'My card number is 4111 1111 1111 1111.',
+    ].join('\r\n');
+    // The same database, where the owner's answer is stored after the sender's access was checked and before the
+    // thread is read: the moment a sender polling the page could hit.
+    let answered: Promise<unknown> | undefined;
+    const answerFirst = () =>
+      (answered ??= processMail(
+        t.ctx,
+        1,
+        mailKeyOf(`<answer-${id}@mail.example.net>`, 'x'),
+        Buffer.from(answer),
+      ));
+    const db = new Proxy(t.ctx.db, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property !== 'selectFrom' || typeof value !== 'function') return value;
+        return (table: string) => {
+          const builder: object = value.call(target, table);
+          return table === 'ticket_messages' ? runsAfter(builder, answerFirst) : builder;
+        };
+      },
+    });
+    const read = getMyRequest({ ...t.ctx, db } as AppContext, id, {
+      user: null,
+      key: undefined,
+      visitorKey: null,
+      senderCookie: cookie.split('=')[1],
+    });
+    await expect(read).rejects.toMatchObject({ status: 404 });
+    expect(await answered).toMatchObject({ outcome: 'stored', ticketId: id });
+    expectApiError(await open(id, cookie), 404);
   });
 
   it('mails the team’s replies by the request’s number to the bare address until its owner takes it up, then by its title', async () => {
