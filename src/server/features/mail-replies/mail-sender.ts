@@ -1,4 +1,9 @@
 import type { AddressObject, ParsedMail } from 'mailparser';
+import {
+  authservIdOf,
+  parseAuthenticationResults,
+  type AuthenticationResult,
+} from './authentication-results.ts';
 
 /** Anything written like an address, as a mail client might show it: in a display name, a comment, a list. */
 const ADDRESS_LIKE = /[^\s<>"(),;:[\]\\]+@[^\s<>"(),;:[\]\\]+/g;
@@ -33,45 +38,39 @@ export function singleSenderOf(mail: ParsedMail): string | null {
   return address;
 }
 
+const DOMAIN_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/;
+
 /** Relaxed alignment, near enough: one domain is the other or under it, and the shorter is more than a TLD. */
-const aligned = (domain: string, fromDomain: string) => {
+const aligned = (domain: string | undefined, fromDomain: string) => {
+  if (domain === undefined || !DOMAIN_NAME.test(domain) || !DOMAIN_NAME.test(fromDomain)) return false;
   const [short, long] = domain.length <= fromDomain.length ? [domain, fromDomain] : [fromDomain, domain];
-  return short.includes('.') && (long === short || long.endsWith(`.${short}`));
+  return long === short || long.endsWith(`.${short}`);
 };
 
 /**
  * Whether the mailbox's own mail server vouched for the From address (IMAP_AUTHSERV_ID): the topmost
  * Authentication-Results it wrote (RFC 8601; those of any other authserv-id, which anyone on the way can write, are
- * ignored) shows DMARC passed, or DKIM or SPF passed for the From's domain; not if DMARC failed. Unset: not asked.
+ * ignored), read whole by the grammar or not at all, shows DMARC passed for the From's domain (its header.from), or
+ * DKIM or SPF passed aligned with it; not if DMARC failed, or judged another From's domain. Unset: not asked.
  */
 export function vouchedFor(mail: ParsedMail, authservId: string | null, address: string): boolean {
   if (!authservId) return true;
-  const ours = rawHeaders(mail, 'authentication-results')
-    .map((value) => value.replace(/\([^()]*\)/g, ' ').trim())
-    .find((value) => value.split(/[\s;]/, 1)[0]!.toLowerCase() === authservId.toLowerCase());
-  if (!ours) return false;
-  const fromDomain = address.slice(address.lastIndexOf('@') + 1);
-  const results = ours
-    .split(';')
-    .slice(1)
-    .map((part) => {
-      const words = part.trim().split(/\s+/);
-      const [method = '', result = ''] = (words[0] ?? '').toLowerCase().split('=');
-      const props = new Map(
-        words.slice(1).map((word) => {
-          const at = word.indexOf('=');
-          return [word.slice(0, at).toLowerCase(), word.slice(at + 1).toLowerCase()] as const;
-        }),
-      );
-      return { method, result, props };
-    });
-  if (results.some((r) => r.method === 'dmarc' && r.result !== 'pass' && r.result !== 'none')) return false;
-  return results.some(
+  const ours = rawHeaders(mail, 'authentication-results').find(
+    (value) => authservIdOf(value)?.toLowerCase() === authservId.toLowerCase(),
+  );
+  const parsed = ours === undefined ? null : parseAuthenticationResults(ours);
+  if (!parsed) return false;
+  const fromDomain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+  const dmarcFrom = (r: AuthenticationResult) => r.props.get('header.from')?.domain;
+  const dmarc = parsed.results.filter((r) => r.method === 'dmarc');
+  if (dmarc.some((r) => r.result !== 'pass' && r.result !== 'none')) return false;
+  // A DMARC result about another domain means the server read another From than ours: nothing here is about it.
+  if (dmarc.some((r) => dmarcFrom(r) !== undefined && dmarcFrom(r) !== fromDomain)) return false;
+  return parsed.results.some(
     (r) =>
       r.result === 'pass' &&
-      (r.method === 'dmarc' ||
-        (r.method === 'dkim' && aligned(r.props.get('header.d') ?? '', fromDomain)) ||
-        (r.method === 'spf' &&
-          aligned((r.props.get('smtp.mailfrom') ?? '').replace(/^.*@/, ''), fromDomain))),
+      ((r.method === 'dmarc' && dmarcFrom(r) === fromDomain) ||
+        (r.method === 'dkim' && aligned(r.props.get('header.d')?.domain, fromDomain)) ||
+        (r.method === 'spf' && aligned(r.props.get('smtp.mailfrom')?.domain, fromDomain))),
   );
 }

@@ -183,6 +183,16 @@ describe.each(testDialects())('who a reply by email is from, and what it answers
         reply(`${ours} dkim=pass header.d=example.com`, 'Authentication-Results: mx.example.org; dmarc=fail'),
         'stored',
       ],
+      [
+        'ours: a DMARC pass written inside a quoted local-part',
+        reply(`${ours} spf=pass smtp.mailfrom="a;dmarc=pass "@example.org; dmarc=none`),
+        'unauthenticated',
+      ],
+      [
+        'ours: DMARC passed for another From',
+        reply(`${ours} dmarc=pass header.from=example.org`),
+        'unauthenticated',
+      ],
       ['ours: SPF aligned', reply(`${ours} spf=pass smtp.mailfrom=pia@mail.example.com`), 'stored'],
       [
         'ours: DMARC passed',
