@@ -117,7 +117,6 @@ describe('parseAuthenticationResults', () => {
       `${OURS}; dmarc/x=pass`,
       `${OURS}; dmarc=pass header.from`,
       `${OURS}; dmarc=pass header.from=`,
-      `${OURS}; dmarc=pass from=victim.com`,
       `${OURS}; dmarc=pass header.from=a.com header.from=b.com`,
       `${OURS}; dmarc=pass header.from="a.com"b.com`,
       `${OURS}; dmarc=pass header.from="a.com"header.d=b.com`,
@@ -126,10 +125,28 @@ describe('parseAuthenticationResults', () => {
       `${OURS}; spf=pass (unclosed (nested) comment`,
       `${OURS}; spf=pass reason="unclosed`,
       `${OURS}; spf=pass header.d=é.com`,
-      // Not RFC 8601: a property without its ptype, as some servers write.
-      `${OURS}; dmarc=pass action=none header.from=example.com`,
+      `${OURS}; dmarc=pass action=none action=pass`,
+      `${OURS}; dmarc=pass action="unclosed`,
     ];
     for (const header of broken) expect(read(header), header).toBeNull();
+  });
+
+  it('reads a property without its ptype, as Microsoft’s servers write one, under its bare name', () => {
+    expect(
+      read(
+        `${OURS}; spf=pass (sender IP is 203.0.113.5) smtp.mailfrom=victim.com; dkim=pass (signature was verified) header.d=victim.com;dmarc=pass action=none header.from=victim.com;compauth=pass reason=100`,
+      ),
+    ).toEqual({
+      authservId: OURS,
+      version: null,
+      results: [
+        { method: 'spf', result: 'pass', props: { 'smtp.mailfrom': 'victim.com' } },
+        { method: 'dkim', result: 'pass', props: { 'header.d': 'victim.com' } },
+        { method: 'dmarc', result: 'pass', props: { action: 'none', 'header.from': 'victim.com' } },
+        { method: 'compauth', result: 'pass', reason: '100', props: {} },
+      ],
+    });
+    expect(read(`${OURS}; dmarc=pass action="a;dmarc=pass" header.from=x.com`)?.results).toHaveLength(1);
   });
 
   it('finds the authserv-id at the start, a token or a quoted string after any comment', () => {
@@ -155,6 +172,16 @@ describe('vouchedFor', () => {
       `${OURS}; dkim=pass header.d="x .victim.com"`,
     ];
     for (const header of attacks) expect(await vouched(header), header).toBe(false);
+  });
+
+  it('vouches for a From by Microsoft’s way of writing results, and never by a bare from=', async () => {
+    expect(
+      await vouched(
+        `${OURS}; spf=pass (sender IP is 203.0.113.5) smtp.mailfrom=victim.com; dkim=pass (signature was verified) header.d=victim.com;dmarc=pass action=none header.from=victim.com;compauth=pass reason=100`,
+      ),
+    ).toBe(true);
+    expect(await vouched(`${OURS}; dmarc=pass from=victim.com`)).toBe(false);
+    expect(await vouched(`${OURS}; spf=fail smtp.mailfrom=attacker.com dmarc=pass`)).toBe(false);
   });
 
   it('counts a DMARC pass only for the From’s own domain, named in header.from', async () => {

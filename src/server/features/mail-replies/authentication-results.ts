@@ -221,6 +221,15 @@ function resultOf(reader: Reader, method: string): AuthenticationResult {
       found.reason = reader.value();
       continue;
     }
+    if (reader.is('=')) {
+      // A property without its ptype (`action=none`, `compauth=pass`), outside RFC 8601 but what Microsoft's servers
+      // write: read by the same rules, so it cannot hide a `;`, and kept under its bare name, which no rule reads;
+      // `from=` is never `header.from`.
+      reader.expect('=');
+      if (found.props.has(name)) throw new Malformed(`${name} given twice`);
+      found.props.set(name, reader.pvalue());
+      continue;
+    }
     reader.expect('.');
     reader.cfws();
     const key = `${name}.${reader.keyword()}`;
