@@ -3,7 +3,7 @@ import { href } from '../../shared/paths.ts';
 import crypto from 'node:crypto';
 import { INVITE_LIFETIME_DAYS, makeLinkToken } from '../accounts/account-links.ts';
 import { isInvited } from '../accounts/accounts.service.ts';
-import { findUser } from '../accounts/users.repository.ts';
+import { findUser, findUserByEmail } from '../accounts/users.repository.ts';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
@@ -27,7 +27,8 @@ import { sendMail } from './send-mail.ts';
 export const ACCOUNT_MAILS_PER_ADDRESS = 5;
 /**
  * Account mails one address may be sent in an hour, whoever asks: nobody floods a mailbox from many clients. Four
- * clients' worth, so one stranger alone cannot use it up before the owner asks.
+ * clients' worth, so one stranger alone cannot use it up before the owner asks; a browser that signed in to the
+ * address's account before is not held by it at all (takeMailAllowance).
  */
 export const ACCOUNT_MAILS_PER_ADDRESS_CEILING = 4 * ACCOUNT_MAILS_PER_ADDRESS;
 
@@ -329,19 +330,30 @@ export const mailUnavailable = () =>
 const addressKey = (to: string) => crypto.createHash('sha256').update(to).digest('base64url').slice(0, 22);
 
 /**
+ * Who asks for an account mail: their address (clientKey), and the account their browser signed in to before (its
+ * device cookie, accounts/device-cookie.ts), if any. A mail the team sends (an invitation) comes from TEAM_CLIENT.
+ */
+export interface MailClient {
+  key: string;
+  deviceUser: number | null;
+}
+export const TEAM_CLIENT: MailClient = { key: 'team', deviceUser: null };
+
+/**
  * Takes one account mail to `to` from `client`'s allowance for that address and from the address's ceiling (429
- * past either, taking nothing). `client` is the caller's address (clientKey); a mail the team sends (an
- * invitation) passes none and counts as one client of its own.
+ * past either, taking nothing). A browser that signed in to the address's account before is held by its own
+ * allowance only: the ceiling is what strangers from many clients can fill, and they would lock its owner out.
  */
 export async function takeMailAllowance(
   ctx: AppContext,
   to: string,
-  client = 'team',
+  client: MailClient = TEAM_CLIENT,
   now = Date.now(),
 ): Promise<void> {
   const address = addressKey(to);
-  const pair = `${address} ${client}`;
+  const pair = `${address} ${client.key}`;
   await takeAllowance(ctx.db, 'account-mail-pair', pair, ACCOUNT_MAILS_PER_ADDRESS, 1, now);
+  if (client.deviceUser !== null && (await findUserByEmail(ctx.db, to))?.id === client.deviceUser) return;
   try {
     await takeAllowance(ctx.db, 'account-mail-to', address, ACCOUNT_MAILS_PER_ADDRESS_CEILING, 1, now);
   } catch (error) {
@@ -366,7 +378,7 @@ export async function mailAccount(
   ctx: AppContext,
   to: string,
   mail: AccountMail,
-  client?: string,
+  client?: MailClient,
 ): Promise<void> {
   await takeMailAllowance(ctx, to, client);
   await queueAccountMail(ctx, to, mail);

@@ -29,6 +29,7 @@ import { inSiteLanguage, type FieldProblem } from '../../lib/field-messages.ts';
 import { isEmailAddress } from '../../lib/email-address.ts';
 import {
   mailAccount as mail,
+  type MailClient,
   mailUnavailable,
   queueAccountMail,
   takeMailAllowance,
@@ -76,7 +77,7 @@ function signupAllows(ctx: AppContext, email: string): boolean {
 export async function signUp(
   ctx: AppContext,
   body: SignUpBody,
-  client: string,
+  client: MailClient,
   binding: string,
 ): Promise<MailSentResult> {
   const { signup } = ctx.config;
@@ -208,7 +209,7 @@ export async function verifyEmail(
 export async function requestPasswordReset(
   ctx: AppContext,
   body: PasswordResetBody,
-  client: string,
+  client: MailClient,
 ): Promise<MailSentResult> {
   if (!ctx.config.tickets.smtpUrl) throw mailUnavailable();
   const email = normalEmail(body.email);
@@ -327,7 +328,7 @@ export async function updateMe(
       ctx,
       newEmail,
       owner ? { kind: 'exists', userId: owner.id } : { kind: 'email', userId: user.id, binding },
-      client,
+      { key: client, deviceUser: null },
     );
   }
   return { user: presentUser(current), email_change_sent_to: newEmail ?? null };

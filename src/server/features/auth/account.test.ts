@@ -9,6 +9,7 @@ import { createTestApp, testDialects, type TestApp } from '../../testing/test-co
 import { ACCOUNT_MAILS_PER_ADDRESS, ACCOUNT_MAILS_PER_ADDRESS_CEILING } from '../../mail/account-mail.ts';
 import { NO_PASSWORD } from '../../accounts/accounts.service.ts';
 import { FLOW_COOKIE } from './flow-cookie.ts';
+import { DEVICE_COOKIE } from '../../accounts/device-cookie.ts';
 import { updateBranding } from '../../settings/branding.ts';
 import { SIGN_IN_FAILURES_PER_ACCOUNT } from './sign-in-limits.ts';
 
@@ -336,6 +337,48 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
       expect((await post('/api/auth/password-reset', { email: 'ceiling@example.com' })).statusCode).toBe(202);
     expectApiError(await post('/api/auth/password-reset', { email: 'ceiling@example.com' }), 429);
     expect(await accountMailsTo('ceiling@example.com')).toHaveLength(ACCOUNT_MAILS_PER_ADDRESS_CEILING);
+  });
+
+  it(`mails an address past its ceiling to a browser that signed in to its account before, within its own ${ACCOUNT_MAILS_PER_ADDRESS}`, async () => {
+    const owner = await buildUser(t.ctx.db, { email: 'filled@example.com' });
+    const other = await buildUser(t.ctx.db, { email: 'other-device@example.com' });
+    const deviceOf = async (email: string) => {
+      const signedIn = await login(email, DEFAULT_PASSWORD);
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      const cookie = signedIn.cookies.find((c) => c.name === DEVICE_COOKIE);
+      return `${DEVICE_COOKIE}=${cookie!.value}`;
+    };
+    const ownDevice = await deviceOf(owner.email);
+    const otherDevice = await deviceOf(other.email);
+    for (
+      let stranger = 0;
+      stranger < ACCOUNT_MAILS_PER_ADDRESS_CEILING / ACCOUNT_MAILS_PER_ADDRESS;
+      stranger++
+    ) {
+      const ip = nextClient();
+      for (let i = 0; i < ACCOUNT_MAILS_PER_ADDRESS; i++)
+        expect((await post('/api/auth/password-reset', { email: owner.email }, ip)).statusCode).toBe(202);
+    }
+    // Browsers that never signed in to the account wait for the hour, another account's included.
+    expectApiError(await post('/api/auth/password-reset', { email: owner.email }), 429);
+    expectApiError(
+      await post('/api/auth/password-reset', { email: owner.email }, nextClient(), undefined, otherDevice),
+      429,
+    );
+    const ownClient = nextClient();
+    const asOwner = (url: string, payload: object) => post(url, payload, ownClient, undefined, ownDevice);
+    expect((await asOwner('/api/auth/password-reset', { email: owner.email })).statusCode).toBe(202);
+    expect(
+      (await asOwner('/api/auth/signup', { name: 'Owner', email: owner.email, password: 'a good password' }))
+        .statusCode,
+    ).toBe(202);
+    expect((await asOwner('/api/portal/issue-links', { email: owner.email })).statusCode).toBe(202);
+    for (let i = 3; i < ACCOUNT_MAILS_PER_ADDRESS; i++)
+      expect((await asOwner('/api/auth/password-reset', { email: owner.email })).statusCode).toBe(202);
+    expectApiError(await asOwner('/api/auth/password-reset', { email: owner.email }), 429);
+    expect(await accountMailsTo(owner.email)).toHaveLength(
+      ACCOUNT_MAILS_PER_ADDRESS_CEILING + ACCOUNT_MAILS_PER_ADDRESS,
+    );
   });
 
   it('takes one address in an email field: no lists, display names, quotes or spaces', async () => {

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { clientKey } from '../../rate-limit/client-address.ts';
 import { login, logout, presentUser } from '../../accounts/accounts.service.ts';
-import { deviceUserOf, setDeviceCookie } from './device-cookie.ts';
+import { deviceUserOf, setDeviceCookie } from '../../accounts/device-cookie.ts';
 import { clearSessionCookie, setSessionCookie } from '../../accounts/session-cookie.ts';
 import { signInSlots, withGuessReserved } from './sign-in-limits.ts';
 import { endFlow, flowBindingOf, newFlow } from './flow-cookie.ts';
@@ -22,6 +22,10 @@ import {
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db, passwords, config } = ctx;
   const secure = config.publicUrl.startsWith('https:');
+  const mailClient = async (request: FastifyRequest) => ({
+    key: clientKey(request),
+    deviceUser: await deviceUserOf(db, request),
+  });
   route(app, endpoints.getMe, async (_request, _reply, { user }) => presentUser(user));
   route(app, endpoints.login, async (request, reply) => {
     const { email, password } = request.body;
@@ -45,7 +49,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
   route(app, endpoints.signUp, async (request, reply) => {
     const flow = newFlow(secure);
-    const result = await signUp(ctx, request.body, clientKey(request), flow.binding);
+    const result = await signUp(ctx, request.body, await mailClient(request), flow.binding);
     flow.setCookie(reply);
     return result;
   });
@@ -57,7 +61,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     return result;
   });
   route(app, endpoints.requestPasswordReset, async (request) =>
-    requestPasswordReset(ctx, request.body, clientKey(request)),
+    requestPasswordReset(ctx, request.body, await mailClient(request)),
   );
   route(app, endpoints.setNewPassword, async (request, reply) => {
     const result = await setNewPassword(ctx, request.body);

@@ -6,7 +6,7 @@ import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_CLIENT } from './sign-in-limits.ts';
-import { DEVICE_COOKIE } from './device-cookie.ts';
+import { DEVICE_COOKIE } from '../../accounts/device-cookie.ts';
 
 describe.each(testDialects())('auth API on %s', (dialect) => {
   let t: TestApp;

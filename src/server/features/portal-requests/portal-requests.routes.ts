@@ -3,6 +3,7 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { clientKey } from '../../rate-limit/client-address.ts';
+import { deviceUserOf } from '../../accounts/device-cookie.ts';
 import { visitorKey } from '../../tickets/visitor.ts';
 import { senderCookieOf } from '../../tickets/sender-access.ts';
 import {
@@ -58,6 +59,9 @@ export function registerPortalRequestRoutes(app: FastifyInstance, ctx: AppContex
     );
   });
   route(app, endpoints.requestIssueLinks, async (request) =>
-    requestIssueLinks(ctx, request.body, clientKey(request)),
+    requestIssueLinks(ctx, request.body, {
+      key: clientKey(request),
+      deviceUser: await deviceUserOf(ctx.db, request),
+    }),
   );
 }

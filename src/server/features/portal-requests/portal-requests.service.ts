@@ -17,7 +17,7 @@ import { ApiError, notFound } from '../../http/errors.ts';
 import { inSiteLanguage, type FieldProblem } from '../../lib/field-messages.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 import { nextMidnight } from '../../lib/signed-links.ts';
-import { mailAccount, mailUnavailable } from '../../mail/account-mail.ts';
+import { mailAccount, type MailClient, mailUnavailable } from '../../mail/account-mail.ts';
 import { isTicketLink, saveTicketLink } from '../../tickets/ticket-links.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
 import { filesOfPart, isoOf, presentThreadMessage } from '../../tickets/thread-presenters.ts';
@@ -246,7 +246,7 @@ export const ISSUE_LINKS_MAX = 20;
 export async function requestIssueLinks(
   ctx: AppContext,
   body: IssueLinksBody,
-  client: string,
+  client: MailClient,
 ): Promise<MailSentResult> {
   // The links open this server's request pages, which an external portal (PORTAL_URL) replaces.
   if (ctx.config.portalUrl !== null)

@@ -1,16 +1,24 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { apiPaths } from '../../../shared/paths.ts';
-import type { Executor } from '../../db/database.ts';
-import { signingKey } from '../../settings/signing-keys.ts';
-import { readCookie } from '../../accounts/session-cookie.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import type { Executor } from '../db/database.ts';
+import { signingKey } from '../settings/signing-keys.ts';
+import { readCookie } from './session-cookie.ts';
 
 /**
  * Proof that this browser signed in to an account before: `<user id>.<issued, Unix seconds>.<HMAC>`, signed with a
- * key kept in the settings table (every server shares it; nothing else is stored). Sent only to the sign-in call,
- * where it lets the account's own browsers past the account-wide bound on wrong passwords that strangers can fill.
+ * key kept in the settings table (every server shares it; nothing else is stored). Sent only to the calls whose
+ * account-wide bounds strangers can fill, where it lets the account's own browsers past them: sign-in (wrong
+ * passwords), and the calls that mail the address (the ceiling of account mails, account-mail.ts).
  */
 export const DEVICE_COOKIE = 'signpost_device';
+/** One cookie per call that reads it, so it is sent to nothing else. */
+const DEVICE_COOKIE_PATHS = [
+  apiPaths.login,
+  apiPaths.signUp,
+  apiPaths.passwordReset,
+  apiPaths.portalIssueLinks,
+] as const;
 const LIFETIME_SECONDS = 365 * 24 * 60 * 60;
 const deviceKey = signingKey('sign_in_device_key');
 
@@ -46,9 +54,10 @@ export async function setDeviceCookie(
 ): Promise<void> {
   const issued = Math.floor(now / 1000);
   const signature = signatureOf(await deviceKey(db), userId, issued).toString('base64url');
-  reply.header(
-    'Set-Cookie',
-    `${DEVICE_COOKIE}=${userId}.${issued}.${signature}; Path=${apiPaths.login}; HttpOnly; SameSite=Lax; ` +
-      `Max-Age=${LIFETIME_SECONDS}${secure ? '; Secure' : ''}`,
-  );
+  for (const path of DEVICE_COOKIE_PATHS)
+    reply.header(
+      'Set-Cookie',
+      `${DEVICE_COOKIE}=${userId}.${issued}.${signature}; Path=${path}; HttpOnly; SameSite=Lax; ` +
+        `Max-Age=${LIFETIME_SECONDS}${secure ? '; Secure' : ''}`,
+    );
 }
