@@ -9,7 +9,9 @@ import type { Executor } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { giveBack, takeAllowance } from '../rate-limit/rate-limit.ts';
 import { getBranding } from '../settings/branding.ts';
-import { TICKET_LINK_LIFETIME_MS } from '../tickets/ticket-links.ts';
+import { awaitsOwner } from '../tickets/sender-access.ts';
+import { TICKET_LINK_LIFETIME_MS, ticketLinkKey } from '../tickets/ticket-links.ts';
+import { findTicket } from '../tickets/tickets.repository.ts';
 import {
   claimAccountMail,
   deleteFinishedAccountMails,
@@ -208,11 +210,16 @@ export type AccountMail =
   | { kind: 'noRequests' };
 
 /**
- * One request of a requester without an account, with a fresh private key to its page. A request whose address its
- * owner has not taken up has no title here, only when it was sent: its title is the words of whoever typed the
- * address, and this mail goes to anyone's address for the asking.
+ * One request of a requester without an account, and the purpose its fresh private key was saved for
+ * (`saveTicketLink`): the key is made again when the mail is sent, so the queue holds none.
  */
 export interface RequestLink {
+  id: number;
+  purpose: string;
+}
+
+/** A request as the links mail shows it: its title, or when its owner has not taken it up, when it was sent. */
+interface ShownRequest {
   id: number;
   title?: string;
   sentAt?: number;
@@ -238,7 +245,7 @@ const HOURS: Record<TextKind, number> = {
 interface Composed {
   text: TextKind;
   link: string | null;
-  requests?: RequestLink[];
+  requests?: ShownRequest[];
 }
 
 /**
@@ -247,8 +254,21 @@ interface Composed {
  */
 async function compose(db: Executor, to: string, mail: AccountMail): Promise<Composed | null> {
   switch (mail.kind) {
-    case 'requestLinks':
-      return { text: 'requestLinks', link: null, requests: mail.requests };
+    case 'requestLinks': {
+      // A request whose address its owner has not taken up shows no title, only when it was sent: its title is the
+      // words of whoever typed the address, and this mail goes to anyone's address for the asking.
+      const requests: ShownRequest[] = [];
+      for (const { id, purpose } of mail.requests) {
+        const ticket = await findTicket(db, id);
+        if (!ticket || ticket.user_id !== null) continue;
+        requests.push({
+          id,
+          ...(awaitsOwner(ticket) ? { sentAt: Number(ticket.created_at) } : { title: ticket.title }),
+          key: await ticketLinkKey(db, id, purpose),
+        });
+      }
+      return requests.length === 0 ? null : { text: 'requestLinks', link: null, requests };
+    }
     case 'noRequests':
       return { text: 'noRequests', link: href.portalSignIn() };
     case 'noAccount':

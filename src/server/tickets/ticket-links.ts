@@ -19,10 +19,7 @@ export async function saveTicketLink(
   purpose: string,
   from: number,
 ): Promise<string> {
-  const key = crypto
-    .createHmac('sha256', await linkSecret(db))
-    .update(`ticket-link:${ticketId}:${purpose}`)
-    .digest('base64url');
+  const key = await ticketLinkKey(db, ticketId, purpose);
   await insertTicketLink(db, {
     token_hash: hashOf(key),
     ticket_id: ticketId,
@@ -42,4 +39,12 @@ export async function isTicketLink(
   if (!/^[A-Za-z0-9_-]{43}$/.test(key)) return false;
   const link = await findLinkedTicket(db, hashOf(key));
   return link !== undefined && link.ticket_id === ticketId && Number(link.expires_at) > now;
+}
+
+/** The key `saveTicketLink` made for this request and purpose, made again (a queued mail keeps the purpose, not it). */
+export async function ticketLinkKey(db: Executor, ticketId: number, purpose: string): Promise<string> {
+  return crypto
+    .createHmac('sha256', await linkSecret(db))
+    .update(`ticket-link:${ticketId}:${purpose}`)
+    .digest('base64url');
 }

@@ -267,13 +267,11 @@ export async function requestIssueLinks(
   // A purpose of its own for each day's renewals: a new key that works its full lifetime from the next midnight, the
   // same one however often the day asks (each ask stores no new row, even one refused past the hourly allowance).
   const now = nextMidnight(Date.now());
-  const requests = await Promise.all(
-    tickets.map(async (ticket) => ({
-      id: ticket.id,
-      ...(awaitsOwner(ticket) ? { sentAt: Number(ticket.created_at) } : { title: ticket.title }),
-      key: await saveTicketLink(ctx.db, ticket.id, `renewal-${now}`, now),
-    })),
-  );
+  const purpose = `renewal-${now}`;
+  for (const ticket of tickets) await saveTicketLink(ctx.db, ticket.id, purpose, now);
+  // The queued mail names the requests and what their keys are for; the keys, and what each request is called, are
+  // made when it is sent.
+  const requests = tickets.map((ticket) => ({ id: ticket.id, purpose }));
   await mailAccount(ctx, email, { kind: 'requestLinks', requests }, client);
   return { ok: true, sent_to: email };
 }
