@@ -404,21 +404,30 @@ describe('confirming an email', () => {
         // Opening the page sent nothing: the address is not confirmed, nobody is signed in.
         expect(calls).toEqual([]);
         expect((await findUserByEmail(server.ctx.db, owner.email))?.email_verified_at).toBeNull();
-        if (name === 'wide') {
-          await visitor.context.close();
-          continue;
-        }
         await page.getByRole('button', { name: 'Confirm my email' }).click();
-        await page.getByText(`To confirm ${owner.email} here, choose a password for its account`).waitFor();
+        await page
+          .getByText(`To confirm ${owner.email} here, give your name and choose a password for its account`)
+          .waitFor();
+        // The name the account was signed up with may be a stranger's: the owner gives theirs, from an empty field.
+        expect(await page.getByLabel('Your name').inputValue()).toBe('');
         if (process.env.SCREENSHOTS_DIR)
           await page.screenshot({
             path: `${process.env.SCREENSHOTS_DIR}/verify-email-password-${name}.png`,
             fullPage: true,
           });
-        await checkAxe(page, 'confirm an email with a password');
+        await checkAxe(page, `confirm an email with a password (${name})`);
+        if (name === 'wide') {
+          await visitor.context.close();
+          continue;
+        }
         await page.getByLabel('Password').fill(owner.password);
         await page.getByRole('button', { name: 'Save the password and confirm' }).click();
+        // Without a name nothing is sent: the field says it is required.
+        await page.locator('#name[aria-invalid="true"]').waitFor();
+        await page.getByLabel('Your name').fill(owner.name);
+        await page.getByRole('button', { name: 'Save the password and confirm' }).click();
         await page.getByText('Your email is confirmed and you are signed in.').waitFor();
+        expect((await findUserByEmail(server.ctx.db, owner.email))?.name).toBe(owner.name);
         const signIn = await fetch(`${server.url}/api/auth/login`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

@@ -25,7 +25,7 @@ const MESSAGES = {
     currentPasswordNeeded: 'Enter your current password to make this change',
     wrongPassword: 'This is not your password',
     choosePasswordToConfirm:
-      'To confirm {{email}} here, choose a password for its account: it replaces the one set before and signs out every device',
+      'To confirm {{email}} here, give your name and choose a password for its account: they replace the ones set before, and every device is signed out',
     statusNotAllowed: 'This request cannot be moved to that status now',
     changedMeanwhile: 'The request changed meanwhile; reload the page',
   },
@@ -46,7 +46,7 @@ const MESSAGES = {
     currentPasswordNeeded: 'Введите текущий пароль, чтобы сделать это изменение',
     wrongPassword: 'Это не ваш пароль',
     choosePasswordToConfirm:
-      'Чтобы подтвердить {{email}} здесь, задайте пароль учётной записи: он заменит прежний, и все устройства выйдут из неё',
+      'Чтобы подтвердить {{email}} здесь, укажите своё имя и задайте пароль учётной записи: они заменят прежние, и все устройства выйдут из неё',
     statusNotAllowed: 'Сейчас обращение нельзя перевести в этот статус',
     changedMeanwhile: 'Обращение тем временем изменилось; обновите страницу',
   },
@@ -67,7 +67,7 @@ const MESSAGES = {
     currentPasswordNeeded: 'Informe sua senha atual para fazer esta alteração',
     wrongPassword: 'Esta não é a sua senha',
     choosePasswordToConfirm:
-      'Para confirmar {{email}} aqui, escolha uma senha para a conta: ela substitui a anterior e encerra a sessão em todos os dispositivos',
+      'Para confirmar {{email}} aqui, informe seu nome e escolha uma senha para a conta: eles substituem os anteriores e encerram a sessão em todos os dispositivos',
     statusNotAllowed: 'Esta solicitação não pode ir para esse status agora',
     changedMeanwhile: 'A solicitação mudou nesse meio-tempo; recarregue a página',
   },
@@ -88,7 +88,7 @@ const MESSAGES = {
     currentPasswordNeeded: 'Inserisca la password attuale per questa modifica',
     wrongPassword: 'Questa non è la sua password',
     choosePasswordToConfirm:
-      "Per confermare {{email}} qui, scelga una password per l'account: sostituisce quella di prima ed esce da tutti i dispositivi",
+      "Per confermare {{email}} qui, indichi il suo nome e scelga una password per l'account: sostituiscono quelli di prima, e ogni dispositivo viene disconnesso",
     statusNotAllowed: 'Ora questa richiesta non può passare a quello stato',
     changedMeanwhile: 'La richiesta è cambiata nel frattempo; ricarichi la pagina',
   },
@@ -109,7 +109,7 @@ const MESSAGES = {
     currentPasswordNeeded: 'Na túto zmenu zadajte svoje súčasné heslo',
     wrongPassword: 'Toto nie je vaše heslo',
     choosePasswordToConfirm:
-      'Ak chcete potvrdiť {{email}} tu, zvoľte si heslo k účtu: nahradí doterajšie a odhlási všetky zariadenia',
+      'Ak chcete potvrdiť {{email}} tu, uveďte svoje meno a zvoľte si heslo k účtu: nahradia doterajšie a odhlásia sa všetky zariadenia',
     statusNotAllowed: 'Túto žiadosť teraz nemožno presunúť do tohto stavu',
     changedMeanwhile: 'Žiadosť sa medzitým zmenila; načítajte stránku znova',
   },

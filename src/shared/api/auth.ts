@@ -63,7 +63,12 @@ export type LinkTokenBody = Static<typeof LinkTokenBody>;
  * A confirmation link's token, and the password chosen with it when the link is opened in a browser other than the
  * one that asked for it (which answers 400 password_needed without one).
  */
-export const VerifyEmailBody = Type.Object({ token: LinkToken, password: Type.Optional(Password) });
+/** `password` and `name` come together: a link opened in another browser sets both (account.service verifyEmail). */
+export const VerifyEmailBody = Type.Object({
+  token: LinkToken,
+  password: Type.Optional(Password),
+  name: Type.Optional(Name),
+});
 export type VerifyEmailBody = Static<typeof VerifyEmailBody>;
 
 export const PasswordResetBody = Type.Object({ email: Email, g_recaptcha_response: Captcha });

@@ -386,7 +386,8 @@ export function AcceptInvitePage() {
  * The page a confirmation link opens. Nothing is sent until the visitor presses the button: a link someone else made
  * cannot confirm an address, or sign this browser in, just by being opened. The server signs in at once only the
  * browser that asked for the link; anywhere else it asks for a password (password_needed), which this page then
- * shows a field for, with the server's words naming the address.
+ * shows a field for, with the server's words naming the address, and for a name: the account's may be a stranger's
+ * who signed up with the address, so the field starts empty.
  */
 export function VerifyEmailPage() {
   const { p, t } = usePortalTexts();
@@ -394,14 +395,19 @@ export function VerifyEmailPage() {
   const [step, setStep] = useState<'confirm' | 'password' | 'done'>('confirm');
   const [passwordIntro, setPasswordIntro] = useState('');
   const [password, setPassword] = useState('');
+  const [name, setName] = useState('');
   const { errors, setErrors, busy, send } = usePortalForm();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (step === 'password' && !password) return setErrors({ password: t('fieldRequired') });
+    if (step === 'password' && (!name.trim() || !password))
+      return setErrors({
+        ...(!name.trim() && { name: t('fieldRequired') }),
+        ...(!password && { password: t('fieldRequired') }),
+      });
     await send(
       async () => {
-        const body = { token: linkToken() || '-', ...(step === 'password' && { password }) };
+        const body = { token: linkToken() || '-', ...(step === 'password' && { name, password }) };
         signedIn(await call('verifyEmail', { body }));
         window.history.replaceState(window.history.state, '', window.location.pathname);
         setStep('done');
@@ -431,14 +437,25 @@ export function VerifyEmailPage() {
           <p>{step === 'confirm' ? p('verifyText') : passwordIntro}</p>
           <form className="portal-form" method="post" noValidate onSubmit={(event) => void submit(event)}>
             {step === 'password' && (
-              <PasswordField
-                id="password"
-                label={p('passwordLabel')}
-                kind="new"
-                value={password}
-                onChange={setPassword}
-                error={errors.password}
-              />
+              <>
+                <TextField
+                  id="name"
+                  label={p('verifyNameLabel')}
+                  autoComplete="name"
+                  maxLength={200}
+                  value={name}
+                  onChange={setName}
+                  error={errors.name}
+                />
+                <PasswordField
+                  id="password"
+                  label={p('passwordLabel')}
+                  kind="new"
+                  value={password}
+                  onChange={setPassword}
+                  error={errors.password}
+                />
+              </>
             )}
             <FormError message={errors.form} />
             <button type="submit" className="button" disabled={busy}>

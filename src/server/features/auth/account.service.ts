@@ -9,7 +9,7 @@ import type {
   VerifyEmailBody,
 } from '../../../shared/api/auth.ts';
 import crypto from 'node:crypto';
-import { hashToken, openSession, presentUser } from '../../accounts/accounts.service.ts';
+import { hashToken, isInvited, openSession, presentUser } from '../../accounts/accounts.service.ts';
 import { readLinkToken } from '../../accounts/account-links.ts';
 import {
   deleteTokensOfUser,
@@ -155,7 +155,8 @@ const sameBinding = (a: string | null, b: string | null) =>
  * Confirms an email by its link: a new account's, or a changed address (the account moves to it); then the requests
  * sent from that email without an account join it, and a session opens. Only someone who chose the account's
  * password in the same flow is signed in: the browser that asked for the link (its flow cookie's `binding`), or
- * whoever opens the link and chooses a password now, which replaces the account's and signs out every device.
+ * whoever opens the link and chooses a password now, which replaces the account's and signs out every device. That
+ * someone also gives the account's name, since the one stored may be a stranger's who signed up with the address.
  */
 export async function verifyEmail(
   ctx: AppContext,
@@ -170,11 +171,15 @@ export async function verifyEmail(
   const { user } = link;
   const email = moved ? moved.sentTo : user.email;
   let passwordHash: string | null = null;
+  let name: string | null = null;
   if (!sameBinding(link.binding, binding)) {
-    if (body.password === undefined) throw await passwordNeeded(ctx, email);
+    if (body.password === undefined && body.name === undefined) throw await passwordNeeded(ctx, email);
     const problems: FieldProblem[] = [];
-    checkPassword(body.password, problems);
-    if (problems.length > 0) throw await invalid(ctx, problems);
+    name = body.name?.trim() ?? '';
+    if (!name) problems.push({ field: 'name', key: 'required' });
+    if (body.password === undefined) problems.push({ field: 'password', key: 'required' });
+    else checkPassword(body.password, problems);
+    if (problems.length > 0 || body.password === undefined) throw await invalid(ctx, problems);
     passwordHash = await ctx.passwords.hash(body.password);
   }
   if (moved) {
@@ -186,6 +191,7 @@ export async function verifyEmail(
     email_verified_at: now,
     ...(moved && { email }),
     ...(passwordHash !== null && { password_hash: passwordHash }),
+    ...(name !== null && { name }),
   };
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -229,7 +235,9 @@ export async function requestPasswordReset(
 
 /**
  * Sets the password chosen through an emailed link: every device is signed out, the account's lockout is cleared, the
- * email counts as confirmed (the link reached it), and a new session opens.
+ * email counts as confirmed (the link reached it), and a new session opens. An account whose email was never
+ * confirmed, and that the team did not invite, has a name typed by whoever signed up with the address, perhaps a
+ * stranger: a reset link replaces it with the address's local part, which its owner can change on the profile.
  */
 async function choosePassword(
   ctx: AppContext,
@@ -243,14 +251,20 @@ async function choosePassword(
   if (problems.length > 0) throw await invalid(ctx, problems);
   const { user } = claims;
   const passwordHash = await ctx.passwords.hash(body.password);
-  const verifiedAt = user.email_verified_at ?? Date.now();
+  const changes = {
+    password_hash: passwordHash,
+    email_verified_at: user.email_verified_at ?? Date.now(),
+    ...(purpose === 'reset' &&
+      user.email_verified_at === null &&
+      !isInvited(user) && { name: user.email.slice(0, user.email.lastIndexOf('@')) }),
+  };
   await ctx.db.transaction().execute(async (trx) => {
-    await updateAccount(trx, user.id, { password_hash: passwordHash, email_verified_at: verifiedAt });
+    await updateAccount(trx, user.id, changes);
     await deleteTokensOfUser(trx, user.id);
     await claimTicketsByEmail(trx, user.id, user.email);
   });
   await clearAccountFailures(ctx.db, user.email);
-  return openSession(ctx.db, { ...user, password_hash: passwordHash, email_verified_at: verifiedAt });
+  return openSession(ctx.db, { ...user, ...changes });
 }
 
 /** A new password through a reset link. */

@@ -63,10 +63,10 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
     return flow!.split(';')[0]!;
   };
   /** Confirms by link in the browser holding `cookie` (the one that signed up), or in another with none. */
-  const verify = (token: string, cookie?: string, password?: string) =>
+  const verify = (token: string, cookie?: string, password?: string, name?: string) =>
     post(
       '/api/auth/verify-email',
-      { token, ...(password !== undefined && { password }) },
+      { token, ...(password !== undefined && { password }), ...(name !== undefined && { name }) },
       nextClient(),
       undefined,
       cookie,
@@ -126,7 +126,8 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
       password: 'chosen from the note',
     });
     expect(reset.statusCode, reset.body).toBe(200);
-    expect(reset.json<LoginResult>().user.name).toBe('The Owner');
+    // Never confirmed, its name may be a stranger's: the address's local part replaces it.
+    expect(reset.json<LoginResult>().user.name).toBe('waiting');
     expect((await login('waiting@example.com', 'chosen from the note')).statusCode).toBe(200);
     expectApiError(await login('waiting@example.com', 'a stranger password'), 401);
   });
@@ -193,15 +194,49 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
     expect(asked.data.errors[0]?.message).toContain('vera@example.com');
     expect((await findUserByEmail(t.ctx.db, 'vera@example.com'))?.email_verified_at).toBeNull();
     expect((await findTicket(t.ctx.db, ticketId))?.user_id).toBeNull();
-    expectApiError(await verify(token, undefined, 'short'), 400, ['password']);
+    expectApiError(await verify(token, undefined, 'short', 'Vera'), 400, ['password']);
 
-    const confirmed = await verify(token, undefined, 'vera chose this');
+    const confirmed = await verify(token, undefined, 'vera chose this', 'Vera');
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const session = confirmed.json<LoginResult>();
     expect((await findTicket(t.ctx.db, ticketId))?.user_id).toBe(session.user.id);
     expect((await login('vera@example.com', 'vera chose this')).statusCode).toBe(200);
     expectApiError(await login('vera@example.com', 'a stranger password'), 401);
     expectApiError(await verify(token, undefined, 'vera chose this'), 400, ['token']);
+  });
+
+  it('a link opened in another browser asks for a name with the password: the name a stranger chose goes', async () => {
+    await signUp('wanda@example.com', 'a stranger password', 'Send money to Eve');
+    const token = await linkIn('wanda@example.com', 'verify-email');
+    expect(expectApiError(await verify(token), 400, ['password']).code).toBe('password_needed');
+    expectApiError(await verify(token, undefined, 'wanda chose this'), 400, ['name']);
+    expectApiError(await verify(token, undefined, 'wanda chose this', '  '), 400, ['name']);
+    expectApiError(await verify(token, undefined, undefined, 'Wanda'), 400, ['password']);
+    expect(await findUserByEmail(t.ctx.db, 'wanda@example.com')).toMatchObject({
+      name: 'Send money to Eve',
+      email_verified_at: null,
+    });
+    const confirmed = await verify(token, undefined, 'wanda chose this', ' Wanda Owner ');
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json<LoginResult>().user.name).toBe('Wanda Owner');
+    expect((await findUserByEmail(t.ctx.db, 'wanda@example.com'))?.name).toBe('Wanda Owner');
+  });
+
+  it('a reset link on an account never confirmed replaces the name a stranger chose with the address', async () => {
+    await signUp('walter.w@example.com', 'a stranger password', 'Send money to Eve');
+    await post('/api/auth/password-reset', { email: 'walter.w@example.com' });
+    await expect.poll(() => mailsTo('walter.w@example.com').length).toBe(2);
+    const token = await linkIn('walter.w@example.com', 'new-password');
+    const done = await post('/api/auth/new-password', { token, password: 'walter chose this' });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json<LoginResult>().user.name).toBe('walter.w');
+    expect(await findUserByEmail(t.ctx.db, 'walter.w@example.com')).toMatchObject({ name: 'walter.w' });
+    // A confirmed account's name is its owner's: a reset keeps it.
+    const kept = await buildUser(t.ctx.db, { email: 'kept-name@example.com', name: 'Kept Name' });
+    await post('/api/auth/password-reset', { email: kept.email });
+    const keptToken = await linkIn(kept.email, 'new-password');
+    const keptDone = await post('/api/auth/new-password', { token: keptToken, password: 'kept chose this' });
+    expect(keptDone.json<LoginResult>().user.name).toBe('Kept Name');
   });
 
   it("a link opened in another browser never signs that browser in to someone else's account by itself", async () => {

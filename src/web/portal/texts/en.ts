@@ -50,8 +50,9 @@ export const en = {
   verifyText: 'Press the button to confirm your email and sign in.',
   verifyButton: 'Confirm my email',
   verifyChoosePassword:
-    'This link was opened in another browser than the one it was asked from. Choose a password for the account to confirm it.',
+    'This link was opened in another browser than the one it was asked from. Give your name and choose a password for the account to confirm it.',
   verifyWithPassword: 'Save the password and confirm',
+  verifyNameLabel: 'Your name',
   toMyRequests: 'Go to my requests',
   toKnowledge: 'Go to the knowledge base',
   myRequests: 'My requests',

@@ -50,8 +50,9 @@ export const it: PortalTexts = {
   verifyText: 'Prema il pulsante per confermare la sua email ed entrare.',
   verifyButton: 'Conferma la mia email',
   verifyChoosePassword:
-    'Questo link è stato aperto in un browser diverso da quello da cui è stato chiesto. Scelga una password per l’account per confermarlo.',
+    'Questo link è stato aperto in un browser diverso da quello da cui è stato chiesto. Indichi il suo nome e scelga una password per l’account per confermarlo.',
   verifyWithPassword: 'Salva la password e conferma',
+  verifyNameLabel: 'Il suo nome',
   toMyRequests: 'Vai alle mie richieste',
   toKnowledge: 'Vai alla knowledge base',
   myRequests: 'Le mie richieste',

@@ -49,8 +49,9 @@ export const ptBR: PortalTexts = {
   verifyText: 'Pressione o botão para confirmar seu e-mail e entrar.',
   verifyButton: 'Confirmar meu e-mail',
   verifyChoosePassword:
-    'Este link foi aberto em um navegador diferente daquele em que foi pedido. Escolha uma senha para a conta para confirmá-lo.',
+    'Este link foi aberto em um navegador diferente daquele em que foi pedido. Informe seu nome e escolha uma senha para a conta para confirmá-lo.',
   verifyWithPassword: 'Salvar a senha e confirmar',
+  verifyNameLabel: 'Seu nome',
   toMyRequests: 'Ir para minhas solicitações',
   toKnowledge: 'Ir para a base de conhecimento',
   myRequests: 'Minhas solicitações',

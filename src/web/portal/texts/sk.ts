@@ -49,8 +49,9 @@ export const sk: PortalTexts = {
   verifyText: 'Stlačte tlačidlo, aby ste potvrdili svoj e-mail a prihlásili sa.',
   verifyButton: 'Potvrdiť môj e-mail',
   verifyChoosePassword:
-    'Tento odkaz bol otvorený v inom prehliadači, než v ktorom bol vyžiadaný. Na potvrdenie si zvoľte heslo k účtu.',
+    'Tento odkaz bol otvorený v inom prehliadači, než v ktorom bol vyžiadaný. Na potvrdenie uveďte svoje meno a zvoľte si heslo k účtu.',
   verifyWithPassword: 'Uložiť heslo a potvrdiť',
+  verifyNameLabel: 'Vaše meno',
   toMyRequests: 'Na moje požiadavky',
   toKnowledge: 'Do databázy znalostí',
   myRequests: 'Moje požiadavky',
