@@ -404,7 +404,7 @@ export async function mailAccount(
   await queueAccountMail(ctx, to, mail);
 }
 
-/** How long a claimed mail is ours: well past SMTP's timeouts (send-mail.ts), so no other server sends it too. */
+/** How long a claimed mail is ours: twice the cap on one send (send-mail.ts), so no other server sends it too. */
 export const ACCOUNT_MAIL_CLAIM_MS = 60_000;
 export const ACCOUNT_MAIL_MAX_ATTEMPTS = 8;
 /** Sent and failed mails are kept this long (what was sent, and why not), then forgotten. */

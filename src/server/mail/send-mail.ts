@@ -2,29 +2,40 @@ import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { AppContext } from '../context.ts';
 import type { FileRow } from '../db/tables.ts';
 
-// Well inside the 60 s a claimed outbox row stays locked, so a stalled mail server does not let another server step in.
-const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+/**
+ * How long one mail may take. The outboxes claim a row for 60 s (ACCOUNT_MAIL_CLAIM_MS, delivery's CLAIM_MS); a send
+ * still running when its claim ends lets another server send the mail too. socketTimeout is an idle timeout, so a
+ * server that drips a byte now and then never trips it: SMTP_SEND_CAP_MS bounds the whole exchange, connecting to
+ * the last answer, and aborting closes the connection. Each timeout fits under the cap, and the cap well inside the
+ * claim (send-mail.test.ts holds both).
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+export const SMTP_SEND_CAP_MS = 30_000;
 
-/** One mail through SMTP_URL, from MAIL_FROM, with the files attached. */
+/** One mail through SMTP_URL, from MAIL_FROM, with the files attached; abandoned after `capMs` (tests pass less). */
 export async function sendMail(
   ctx: AppContext,
   mail: Omit<SendMailOptions, 'from' | 'attachments'>,
   files: FileRow[] = [],
+  capMs = SMTP_SEND_CAP_MS,
 ): Promise<void> {
   const { smtpUrl, mailFrom } = ctx.config.tickets;
   if (!smtpUrl) throw new Error('SMTP_URL is not set');
   // Options in the URL's query (e.g. ?requireTLS=true) win over these defaults.
   const transport = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
+  // nodemailer reads `signal` (its own types here do not name it yet).
+  const options: SendMailOptions & { signal: AbortSignal } = {
+    ...mail,
+    from: mailFrom,
+    attachments: files.map((file) => ({
+      filename: file.original_name,
+      contentType: file.mime_type,
+      content: ctx.storage.read(file.storage_key),
+    })),
+    signal: AbortSignal.timeout(capMs),
+  };
   try {
-    await transport.sendMail({
-      ...mail,
-      from: mailFrom,
-      attachments: files.map((file) => ({
-        filename: file.original_name,
-        contentType: file.mime_type,
-        content: ctx.storage.read(file.storage_key),
-      })),
-    });
+    await transport.sendMail(options);
   } finally {
     transport.close();
   }

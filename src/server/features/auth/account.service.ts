@@ -72,7 +72,8 @@ function signupAllows(ctx: AppContext, email: string): boolean {
  * exists, whatever its state (confirmed, waiting for its confirmation, invited by the team): its owner is mailed that
  * someone tried, with a link to choose the password, which proves the address. The answer, and the work done (one
  * hash, one mail queued, one place of the mail allowances), are the same for every address, so nobody learns from it
- * who has an account. `binding` ties the confirmation link to the browser's flow cookie (flow-cookie.ts).
+ * who has an account; only a new address also gets its row inserted, small next to the hash (docs/decisions.md).
+ * `binding` ties the confirmation link to the browser's flow cookie (flow-cookie.ts).
  */
 export async function signUp(
   ctx: AppContext,
