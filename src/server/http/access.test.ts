@@ -8,6 +8,9 @@ import type { AppContext } from '../context.ts';
 import type { Dialect } from '../db/schema-helpers.ts';
 import type { UserRow } from '../db/tables.ts';
 import { signFileLink } from '../tickets/file-links.ts';
+import { makeLinkToken } from '../accounts/account-links.ts';
+import { findUser, updateAccount } from '../accounts/users.repository.ts';
+import { bindingOf, FLOW_COOKIE } from '../features/auth/flow-cookie.ts';
 import { saveTicketLink } from '../tickets/ticket-links.ts';
 import { VISITOR_COOKIE } from '../tickets/visitor.ts';
 import {
@@ -853,6 +856,7 @@ interface Findings {
   written: string[];
   walk: string[];
   sessions: string[];
+  links: string[];
   requests: number;
   routes: number;
   cases: number;
@@ -868,6 +872,7 @@ async function runSuite(dialect: Dialect): Promise<Findings> {
     written: [],
     walk: [],
     sessions: [],
+    links: [],
     requests: 0,
     routes: 0,
     cases: 0,
@@ -1176,6 +1181,45 @@ async function runSuite(dialect: Dialect): Promise<Findings> {
         '/api/admin/team',
       );
     }
+
+    // A valid confirmation link: from another browser it asks for a password and signs nobody in, whoever calls;
+    // from the browser holding the flow cookie its link was made for, it signs in to the account.
+    {
+      const waiting = await buildUser(ctx.db, { name: 'Waiting Owner' });
+      await updateAccount(ctx.db, waiting.id, { email_verified_at: null });
+      const flow = crypto.randomBytes(32).toString('base64url');
+      const user = (await findUser(ctx.db, waiting.id))!;
+      const link = await makeLinkToken(ctx.db, 'verify', user, user.email, undefined, bindingOf(flow));
+      const meOf = async (token: string) =>
+        JSON.parse((await send('GET', '/api/user/me', { token })).body.toString('utf8')) as { id?: number };
+      for (const caller of ['anonymous', 'customerB'] as const) {
+        const token = caller === 'anonymous' ? undefined : tokens[caller];
+        const elsewhere = await send('POST', '/api/auth/verify-email', {
+          body: { token: link },
+          ...(token && { token, cookies: [`${SESSION_COOKIE}=${token}`] }),
+        });
+        const code = (JSON.parse(elsewhere.body.toString('utf8')) as { code?: string }).code;
+        if (elsewhere.status !== 400 || code !== 'password_needed')
+          findings.links.push(`a valid link from another browser as ${caller}: ${elsewhere.status} ${code}`);
+        if (elsewhere.headers['set-cookie'])
+          findings.links.push(
+            `a valid link from another browser as ${caller} sets ${elsewhere.headers['set-cookie']}`,
+          );
+        if (token && (await meOf(token)).id !== fx.users.customerB.id)
+          findings.links.push(`a valid link from another browser as ${caller}: the caller's session changed`);
+      }
+      if ((await findUser(ctx.db, waiting.id))?.email_verified_at !== null)
+        findings.links.push('a valid link from another browser confirmed the address');
+      const bound = await send('POST', '/api/auth/verify-email', {
+        body: { token: link },
+        cookies: [`${FLOW_COOKIE}=${flow}`],
+      });
+      const session =
+        bound.status === 200 ? (JSON.parse(bound.body.toString('utf8')) as { token: string }) : null;
+      if (!session) findings.links.push(`a valid link with its flow cookie: ${bound.status}`);
+      else if ((await meOf(session.token)).id !== waiting.id)
+        findings.links.push('a valid link with its flow cookie signs in to another account');
+    }
   } finally {
     await t?.close();
     await smtp.close();
@@ -1453,6 +1497,10 @@ describe.each(testDialects())('who may call what, on %s', (dialect) => {
 
   it('ends the sessions a sign-out, a deletion, a new password end, and takes the team away from one moved out', () => {
     expect(findings.sessions).toEqual([]);
+  });
+
+  it('a valid confirmation link from another browser answers password_needed and signs nobody in; with its flow cookie it signs in', () => {
+    expect(findings.links).toEqual([]);
   });
 
   it('shows content for signed-in visitors to them alone, in every list, search, page and the sitemap', () => {

@@ -127,7 +127,8 @@ export const HOSTILE_COMMON_HEADER_VALUES: HostileValue[] = [
   {
     label: 'malformed escapes and separators',
     header:
-      '%, %E0%A4%A;=,;; signpost_visitor=%ZZ; signpost_admin=%; signpost_request_1=%ZZ; signpost_request_1=; signpost_request_99999999999999999999=x',
+      '%, %E0%A4%A;=,;; signpost_visitor=%ZZ; signpost_admin=%; signpost_request_1=%ZZ; signpost_request_1=; signpost_request_99999999999999999999=x; ' +
+      'signpost_flow=%ZZ; signpost_flow=; signpost_flow=\u00ff; signpost_device=%; signpost_device=99999999999999999999.1.x',
   },
   { label: 'numbers out of range', header: 'bytes=99999999999999999999-1, -0, 1e308, NaN' },
   { label: 'NUL', header: 'a\u0000b' },

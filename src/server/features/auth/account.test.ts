@@ -472,6 +472,7 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
         const response = await signUp(email, 'a stranger password');
         flowOf(response);
         answers.push({
+          email,
           status: response.statusCode,
           body: response.json<MailSentResult>(),
           hashes: hash.mock.calls.length + burn.mock.calls.length,
@@ -480,9 +481,10 @@ describe.each(testDialects())('portal accounts on %s', (dialect) => {
         });
       }
       expect(answers).toEqual(
-        answers.map((answer) => ({
+        answers.map(({ email }) => ({
+          email,
           status: 202,
-          body: { ok: true, sent_to: answer.body.sent_to },
+          body: { ok: true, sent_to: email },
           hashes: 1,
           queued: 1,
           cookies: 1,
@@ -625,9 +627,13 @@ describe.each(testDialects())('who may sign up on %s', (dialect) => {
               headers: { 'x-forwarded-for': '10.9.0.1' },
             });
             const body = response.json<Record<string, unknown>>();
+            // The address sent to is the one asked for; past the limit there is none. Either way the two compare alike.
             rounds.push({
               status: response.statusCode,
-              body: { ...body, sent_to: body.sent_to && 'the address' },
+              body: {
+                ...body,
+                ...('sent_to' in body && { sent_to: body.sent_to === email ? 'the address' : body.sent_to }),
+              },
             });
           }
           return { rounds, hashing: spies.map((spy) => spy.mock.calls.length) };
@@ -646,6 +652,7 @@ describe.each(testDialects())('who may sign up on %s', (dialect) => {
           known.rounds.map((round) => round.status),
           mode,
         ).toEqual([202, 202, 202, 202, 202, 429]);
+        expect(known.rounds[0]?.body, mode).toEqual({ ok: true, sent_to: 'the address' });
         expect(unknown, mode).toEqual(known);
         expect(await queued('known@example.com')).toBe(ACCOUNT_MAILS_PER_ADDRESS);
         expect(await queued('unknown@example.com')).toBe(ACCOUNT_MAILS_PER_ADDRESS);
