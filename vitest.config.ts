@@ -52,6 +52,10 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: BROWSER,
+          // A journey's step runs several pages and accessibility checks (the admin's answer to a request: 11 s on a
+          // quiet machine); beside the other browser file on two cores it can take three times that, and a step timed
+          // out leaves its page to the next step, failing the rest of the journey with it.
+          testTimeout: 90_000,
           maxWorkers: 2,
           isolate: false,
           sequence: { groupOrder: 1 },

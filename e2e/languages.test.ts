@@ -74,7 +74,8 @@ describe('the visitor’s language', () => {
     await chooseLanguage(page, 'Русский');
     await page.waitForURL(`**/knowledge/instruction/${translated.id}?lang=ru`);
     await expect.poll(() => page.locator('h1').innerText()).toBe(RUSSIAN_TITLE);
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ru');
+    // The document's language follows the page's once it has rendered, a moment after the heading.
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ru');
     expect(await switcher.innerText()).toContain('Русский');
     expect(await langCookie(page)).toBe('ru');
     // The interface speaks Russian too.
