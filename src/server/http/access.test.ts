@@ -3,6 +3,7 @@ import type { RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_HEADER, SESSION_COOKIE } from '../../shared/constants.ts';
+import { portalPagePaths } from '../../shared/paths.ts';
 import { routes } from '../../shared/routes.ts';
 import type { AppContext } from '../context.ts';
 import type { Dialect } from '../db/schema-helpers.ts';
@@ -17,12 +18,11 @@ import {
   buildArticle,
   buildArticleTranslation,
   buildCategory,
-  buildCategoryTranslation,
   buildFile,
   buildSection,
-  buildSectionTranslation,
   buildUser,
   DEFAULT_PASSWORD,
+  hiddenTranslations,
 } from '../testing/factories.ts';
 import { BOUNDARY, multipartBody, type FilePart } from '../testing/hostile-values.ts';
 import { startMailServer } from '../testing/mail-server.ts';
@@ -736,19 +736,7 @@ const RULES: Record<string, Case | Case[]> = {
   },
   // A portal form sent before its page's scripts ran comes back to its page, read by nobody.
   ...Object.fromEntries(
-    [
-      '/login',
-      '/signup',
-      '/forgot-password',
-      '/request-link',
-      '/new-password',
-      '/accept-invite',
-      '/verify-email',
-      '/issues',
-      '/issues/create',
-      '/user/profile',
-      '/issues/:id',
-    ].map((path): [string, Case] => [
+    portalPagePaths.map((path): [string, Case] => [
       `POST ${path}`,
       {
         expect: everyone,
@@ -758,24 +746,9 @@ const RULES: Record<string, Case | Case[]> = {
   ),
 };
 
-const translatedSection = async (fx: Fixture) =>
-  buildSectionTranslation(fx.ctx.db, {
-    section_id: (await buildSection(fx.ctx.db)).id,
-    lang: 'it',
-    name: 'Sezione',
-  });
-const translatedCategory = async (fx: Fixture) =>
-  buildCategoryTranslation(fx.ctx.db, {
-    category_id: (await buildCategory(fx.ctx.db, { section_id: fx.sectionId })).id,
-    lang: 'it',
-    name: 'Categoria',
-  });
-const translatedArticle = async (fx: Fixture) =>
-  buildArticleTranslation(fx.ctx.db, {
-    article_id: (await buildArticle(fx.ctx.db, { section_id: fx.sectionId, published: 0 })).id,
-    lang: 'it',
-    published: 0,
-  });
+const translatedSection = (fx: Fixture) => hiddenTranslations.section(fx.ctx.db);
+const translatedCategory = (fx: Fixture) => hiddenTranslations.category(fx.ctx.db, fx.sectionId);
+const translatedArticle = (fx: Fixture) => hiddenTranslations.article(fx.ctx.db, fx.sectionId);
 
 /**
  * What a reader of each kind finds of the content for signed-in visitors (every name of it says Zanzibar; its

@@ -17,13 +17,11 @@ import { signFileLink } from '../tickets/file-links.ts';
 import { WEB_DIST } from '../render/web-assets.ts';
 import {
   buildArticle,
-  buildArticleTranslation,
   buildCategory,
-  buildCategoryTranslation,
   buildSection,
-  buildSectionTranslation,
   buildUser,
   DEFAULT_PASSWORD,
+  hiddenTranslations,
 } from '../testing/factories.ts';
 import {
   BOUNDARY,
@@ -549,24 +547,9 @@ const EXAMPLES: Record<string, Example | Example[]> = {
   },
 };
 
-const translatedSection = async (fx: Fixture) =>
-  buildSectionTranslation(fx.ctx.db, {
-    section_id: (await buildSection(fx.ctx.db)).id,
-    lang: 'it',
-    name: 'Sezione',
-  });
-const translatedCategory = async (fx: Fixture) =>
-  buildCategoryTranslation(fx.ctx.db, {
-    category_id: (await buildCategory(fx.ctx.db, { section_id: fx.sectionId })).id,
-    lang: 'it',
-    name: 'Categoria',
-  });
-const translatedArticle = async (fx: Fixture) =>
-  buildArticleTranslation(fx.ctx.db, {
-    article_id: (await buildArticle(fx.ctx.db, { section_id: fx.sectionId, published: 0 })).id,
-    lang: 'it',
-    published: 0,
-  });
+const translatedSection = (fx: Fixture) => hiddenTranslations.section(fx.ctx.db);
+const translatedCategory = (fx: Fixture) => hiddenTranslations.category(fx.ctx.db, fx.sectionId);
+const translatedArticle = (fx: Fixture) => hiddenTranslations.article(fx.ctx.db, fx.sectionId);
 
 let counter = 0;
 const throwawayUser = (fx: Fixture) =>

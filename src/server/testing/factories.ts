@@ -216,3 +216,21 @@ export function buildUser(
     ...overrides,
   });
 }
+
+/** Translations into Italian the public site does not show (each of an unpublished article, or its own new row). */
+export const hiddenTranslations = {
+  section: async (db: Executor) =>
+    buildSectionTranslation(db, { section_id: (await buildSection(db)).id, lang: 'it', name: 'Sezione' }),
+  category: async (db: Executor, sectionId: number) =>
+    buildCategoryTranslation(db, {
+      category_id: (await buildCategory(db, { section_id: sectionId })).id,
+      lang: 'it',
+      name: 'Categoria',
+    }),
+  article: async (db: Executor, sectionId: number) =>
+    buildArticleTranslation(db, {
+      article_id: (await buildArticle(db, { section_id: sectionId, published: 0 })).id,
+      lang: 'it',
+      published: 0,
+    }),
+};
