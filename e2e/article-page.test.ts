@@ -2,6 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstructionSummary } from '../src/shared/api/knowledge.ts';
+import { buildArticle, buildCategory, buildSection } from '../src/server/testing/factories.ts';
 import { gotoHydrated, launchBrowser, NARROW, openPage, WIDE } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 
@@ -101,6 +102,31 @@ describe.each([
     await next.click();
     await expect.poll(() => page.locator('main h1, h1').first().innerText()).toBe(nextTitle);
     expect(await pager.locator('a[rel="prev"] .pager-title').innerText()).toBe(article.title);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the sidebar of an article alone in its category, in a section of many', () => {
+  it("lists the section's articles around it, itself in bold, and links to the section", async () => {
+    const { db } = server.ctx;
+    const section = await buildSection(db, { name: 'Many', position: 99 });
+    for (let i = 0; i < 24; i++)
+      await buildArticle(db, { section_id: section.id, title: `Many ${i}`, position: i });
+    const nook = await buildCategory(db, { section_id: section.id, name: 'Nook', position: 1 });
+    const alone = await buildArticle(db, { category_id: nook.id, title: 'Alone in the nook', position: 30 });
+    const { page, context, problems } = await openPage(browser);
+    await gotoHydrated(page, `${server.url}/knowledge/instruction/${alone.id}`);
+    const sidebar = page.locator('.sidebar');
+    expect(await sidebar.getByRole('heading', { name: 'Articles in this section' }).count()).toBe(1);
+    // The last 20 of the section, by position: the article last, in bold.
+    expect(await sidebar.locator('.article-list li').allInnerTexts()).toEqual([
+      ...Array.from({ length: 19 }, (_, i) => `Many ${i + 5}`),
+      'Alone in the nook',
+    ]);
+    expect(await sidebar.locator('strong[aria-current="page"]').innerText()).toBe('Alone in the nook');
+    const all = sidebar.getByRole('link', { name: 'See all articles (25)' });
+    expect(await all.getAttribute('href')).toBe(`/knowledge/#section-${section.id}`);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -4,7 +4,8 @@ export const CATEGORY_PAGE_SIZE_MAX = 100;
 export const ARTICLE_PAGE_SIZE = 100;
 /**
  * The article page's sidebar lists its section's articles up to this many; past it, the articles around it in its
- * own category (or among the section's articles outside any), with a link to all of them.
+ * own category (or among the section's articles outside any; its section's when it is alone there), with a link to
+ * all of them.
  */
 export const SIDEBAR_ARTICLES = 20;
 /** Articles the article page offers as related: what its title finds, less itself and the pager's two. */

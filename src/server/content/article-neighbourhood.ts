@@ -7,7 +7,8 @@ const link = ({ id, title, lang }: ArticleLink): ArticleLink => ({ id, title, la
  * What the article page shows around `article` among the articles a reader gets (the bundle, in its order): the
  * sidebar's list (its section's articles, or past SIDEBAR_ARTICLES a window of those in its own place with `all`
  * saying how many and where) and the previous and next articles in its place (its category, or the section's
- * articles outside any).
+ * articles outside any). An article alone in its place gets the window of its section instead, pointing to the
+ * section: a list of itself alone would say nothing.
  */
 export function articleNeighbourhood(
   items: readonly InstructionSummary[],
@@ -19,11 +20,13 @@ export function articleNeighbourhood(
   const previous = at > 0 ? link(inPlace[at - 1]!) : null;
   const next = at >= 0 && inPlace[at + 1] ? link(inPlace[at + 1]!) : null;
   if (inSection.length <= SIDEBAR_ARTICLES) return { siblings: inSection.map(link), all: null, previous, next };
-  // A window of its place's articles with the article in the middle, moved in from either end.
-  const start = Math.max(0, Math.min(at - Math.floor(SIDEBAR_ARTICLES / 2), inPlace.length - SIDEBAR_ARTICLES));
+  const [listed, categoryId] = inPlace.length > 1 ? [inPlace, article.category_id] : [inSection, null];
+  const where = listed.findIndex((item) => item.id === article.id);
+  // A window of the list with the article in the middle, moved in from either end.
+  const start = Math.max(0, Math.min(where - Math.floor(SIDEBAR_ARTICLES / 2), listed.length - SIDEBAR_ARTICLES));
   return {
-    siblings: inPlace.slice(start, start + SIDEBAR_ARTICLES).map(link),
-    all: { total: inPlace.length, section_id: article.section_id, category_id: article.category_id },
+    siblings: listed.slice(start, start + SIDEBAR_ARTICLES).map(link),
+    all: { total: listed.length, section_id: article.section_id, category_id: categoryId },
     previous,
     next,
   };

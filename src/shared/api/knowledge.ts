@@ -120,7 +120,8 @@ export type ArticleLink = Static<typeof ArticleLink>;
 /**
  * Our addition: what the article page shows around an article, so that it need not load every article. The
  * sidebar's list (the article among them) is its section's articles, or past SIDEBAR_ARTICLES those around it in
- * its own category (or among the section's articles outside any): then `all` says how many there are and where.
+ * its own category (or among the section's articles outside any; for an article alone there, in its section): then
+ * `all` says how many there are and where (a null category_id: the section on the home page).
  */
 export const InstructionNearby = Type.Object({
   siblings: Type.Array(ArticleLink),

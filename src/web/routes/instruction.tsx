@@ -170,9 +170,10 @@ function Article({ instruction, siblings, all, previous, next, related, trail }:
         <ArticleFeedback key={instruction.id} articleId={instruction.id} />
         {instruction.can_create_issue && <RequestSection instruction={instruction} trail={trail} />}
       </article>
-      {(siblings.length > 1 || toc.length > 0) && (
+      {/* The spec's list of the articles, the current one in bold, even when it is the section's only one. */}
+      {(siblings.length > 0 || toc.length > 0) && (
         <aside className="sidebar">
-          {siblings.length > 1 && (
+          {siblings.length > 0 && (
             <section aria-labelledby="sidebar-heading">
               <h2 id="sidebar-heading">{t('articlesInSection')}</h2>
               <ArticleList articles={siblings} currentId={instruction.id} />

@@ -479,7 +479,7 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
     let big: SectionRow, small: SectionRow;
     let shelf: CategoryRow, corner: CategoryRow;
     let shelved: ArticleRow[], loose: ArticleRow[], smallOnes: ArticleRow[];
-    let draft: ArticleRow;
+    let draft: ArticleRow, alone: ArticleRow;
     const SHELVED = 30;
     const LOOSE = 25;
 
@@ -502,6 +502,9 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
         await buildArticle(db, { section_id: small.id, title: 'Small loose', position: 3 }),
       ];
       draft = await buildArticle(db, { category_id: corner.id, title: 'Corner draft', published: 0 });
+      // The only article of its category, in the big section (among the others by position, then by id).
+      const nook = await buildCategory(db, { section_id: big.id, name: 'Nook', position: 2 });
+      alone = await buildArticle(db, { category_id: nook.id, title: 'Alone in the nook', position: 12 });
     });
     afterAll(async () => t?.close());
 
@@ -554,6 +557,24 @@ describe.each(testDialects())('knowledge API on %s', (dialect) => {
       expect(answer.all).toEqual({ total: LOOSE, section_id: big.id, category_id: null });
       expect(answer.previous?.title).toBe('Loose 11');
       expect(answer.next?.title).toBe('Loose 13');
+    });
+
+    it("lists, for the only article of its category in a big section, the section's articles around it", async () => {
+      const answer = await nearby(alone.id);
+      const pair = (position: number) => [`Shelved ${position}`, `Loose ${position}`];
+      // The section's order (position, then id), the article in the middle of SIDEBAR_ARTICLES.
+      expect(titles(answer.siblings)).toEqual([
+        ...[8, 9, 10, 11, 12].flatMap(pair),
+        'Alone in the nook',
+        ...[13, 14, 15, 16].flatMap(pair),
+        'Shelved 17',
+      ]);
+      expect(answer.siblings).toHaveLength(SIDEBAR_ARTICLES);
+      // All of them: the section on the home page (its articles and its categories' tiles).
+      expect(answer.all).toEqual({ total: SHELVED + LOOSE + 1, section_id: big.id, category_id: null });
+      // Nothing before or after it in its category.
+      expect(answer.previous).toBeNull();
+      expect(answer.next).toBeNull();
     });
 
     it('answers 404 for a draft or an article that is not there, and 400 naming a bad id or language', async () => {
