@@ -26,3 +26,18 @@ export function readFolder(root: string): Map<string, Buffer> {
   walk(root);
   return result;
 }
+
+/**
+ * A folder's files as an export made before exports wrote ids: no `_origin.yml`, and no `id:` line in any front
+ * matter. Also how two exports of different databases compare, since each database has its own ids.
+ */
+export function withoutIds(files: Map<string, Buffer>): Map<string, Buffer> {
+  return new Map(
+    [...files]
+      .filter(([name]) => name !== '_origin.yml')
+      .map(([name, bytes]) => [
+        name,
+        name.endsWith('.md') ? Buffer.from(bytes.toString('utf8').replace(/^id: .*\n/m, '')) : bytes,
+      ]),
+  );
+}

@@ -1,25 +1,14 @@
 import type { Executor } from '../../db/database.ts';
 
-export async function importedKeys(db: Executor) {
+/** Every section, category, article and content file, for an import to find what each item of a folder is. */
+export async function contentRows(db: Executor) {
   const [sections, categories, articles, files] = await Promise.all([
-    db.selectFrom('sections').selectAll().where('source_path', 'is not', null).execute(),
-    db.selectFrom('categories').selectAll().where('source_path', 'is not', null).execute(),
-    db.selectFrom('articles').selectAll().where('source_path', 'is not', null).execute(),
-    db
-      .selectFrom('files')
-      .selectAll()
-      .where('source_path', 'is not', null)
-      .where('kind', '=', 'content')
-      .execute(),
+    db.selectFrom('sections').selectAll().orderBy('id').execute(),
+    db.selectFrom('categories').selectAll().orderBy('id').execute(),
+    db.selectFrom('articles').selectAll().orderBy('id').execute(),
+    db.selectFrom('files').selectAll().where('kind', '=', 'content').orderBy('id').execute(),
   ]);
-  const byPath = <T extends { source_path: string | null }>(rows: T[]) =>
-    new Map(rows.map((r) => [r.source_path as string, r]));
-  return {
-    sections: byPath(sections),
-    categories: byPath(categories),
-    articles: byPath(articles),
-    files: byPath(files),
-  };
+  return { sections, categories, articles, files };
 }
 
 /** The whole content, as an export writes it: the tree in position order, content files, attachment links. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readSynonyms } from '../../search/synonyms.ts';
@@ -11,6 +12,8 @@ import type { Language, Visibility } from '../../../shared/constants.ts';
 import { CATEGORY_FILE, SECTION_FILE, translationFile } from './read-folder.ts';
 import { getStoredBranding } from '../../settings/branding.ts';
 import { groupTranslations, isLanguage } from '../../content/translations.ts';
+import { readOrCreateSecret } from '../../settings/settings.repository.ts';
+import { formatItemId, formatOriginFile, ORIGIN_FILE, ORIGIN_SETTING } from './folder-ids.ts';
 
 /** Written only when it is not the default, so a folder of public content reads as it always did. */
 const visibilityOf = (row: { visibility: Visibility }) =>
@@ -69,18 +72,50 @@ export function slugify(text: string, fallback: string): string {
   return slug || fallback;
 }
 
-/** Gives each child of one folder a name no sibling has taken. */
+/** Gives each child of one folder a name no sibling has taken, nor `blocked` refuses. */
 function nameTaker(reserved: string[] = []) {
   const taken = new Set(reserved.map((n) => n.toLowerCase()));
-  return (wanted: string, extension = '') => {
+  return (wanted: string, extension = '', blocked: (name: string) => boolean = () => false) => {
     let name = `${wanted}${extension}`;
-    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${wanted}-${n}${extension}`;
+    for (let n = 2; taken.has(name.toLowerCase()) || blocked(name); n++) name = `${wanted}-${n}${extension}`;
     taken.add(name.toLowerCase());
     return name;
   };
 }
 
 const baseName = (sourcePath: string | null) => (sourcePath ? path.posix.basename(sourcePath) : undefined);
+
+/**
+ * Names the children of one folder so that an import finds each where it came from: first those still in the folder
+ * they came from keep their own names; then the rest (written in the admin, moved, or whose name a sibling holds)
+ * take names that are no item's source path, so a path in the folder never names one item while its id names another.
+ */
+function nameChildren<T extends { id: number; source_path: string | null }>(
+  folder: string,
+  children: T[],
+  wanted: (child: T) => string,
+  take: ReturnType<typeof nameTaker>,
+  sourcePaths: Set<string>,
+  extension = '',
+): Map<number, string> {
+  const names = new Map<number, string>();
+  const at = (name: string) => (folder ? path.posix.join(folder, name) : name);
+  for (const child of children) {
+    const own = baseName(child.source_path);
+    if (own && child.source_path === at(own)) {
+      const stem = extension ? own.replace(/\.md$/i, '') : own;
+      names.set(child.id, take(stem, own.slice(stem.length)));
+    }
+  }
+  for (const child of children) {
+    if (!names.has(child.id))
+      names.set(
+        child.id,
+        take(wanted(child), extension, (name) => sourcePaths.has(at(name).toLowerCase())),
+      );
+  }
+  return names;
+}
 
 /**
  * Writes the whole help centre (drafts included) as a content folder that `importFolder` reads back to the same
@@ -140,11 +175,23 @@ export async function exportFolder(
   for (const link of translations.files) attach(`${link.article_id}:${link.lang}`, link.file_id);
 
   write(SYNONYMS_FILE, formatSynonymsFile((await readSynonyms(ctx.db)).sets));
-  const takeSectionName = nameTaker();
+  write(ORIGIN_FILE, formatOriginFile(await readOrCreateSecret(ctx.db, ORIGIN_SETTING, randomUUID)));
+  const sourcePathsOf = (rows: { source_path: string | null }[]) =>
+    new Set(rows.flatMap((row) => (row.source_path ? [row.source_path.toLowerCase()] : [])));
+  const sourcePaths = {
+    sections: sourcePathsOf(sections),
+    categories: sourcePathsOf(categories),
+    articles: sourcePathsOf(articles),
+  };
+  const sectionNames = nameChildren(
+    '',
+    sections,
+    (section) => baseName(section.source_path) ?? slugify(section.name, `section-${section.id}`),
+    nameTaker(),
+    sourcePaths.sections,
+  );
   for (const section of sections) {
-    const folder = takeSectionName(
-      baseName(section.source_path) ?? slugify(section.name, `section-${section.id}`),
-    );
+    const folder = sectionNames.get(section.id) as string;
     const { main, lang, others } = arrangeVersions(
       { lang: ownLang(section), text: section.name, published: true },
       (sectionTranslations.get(section.id) ?? []).map((t) => ({
@@ -156,7 +203,16 @@ export async function exportFolder(
     );
     write(
       path.posix.join(folder, SECTION_FILE),
-      formatDocument({ name: main.text, position: section.position, ...visibilityOf(section), lang }, ''),
+      formatDocument(
+        {
+          name: main.text,
+          position: section.position,
+          ...visibilityOf(section),
+          lang,
+          id: formatItemId('section', section.id),
+        },
+        '',
+      ),
     );
     for (const version of others) {
       write(
@@ -173,24 +229,33 @@ export async function exportFolder(
     const here = articles.filter(
       (a) => a.section_id === section.id && a.category_id === (parent?.id ?? null),
     );
-    for (const article of here) {
-      const fileName = take(
+    const children = categories.filter(
+      (c) => c.section_id === section.id && c.parent_id === (parent?.id ?? null),
+    );
+    const articleNames = nameChildren(
+      folder,
+      here,
+      (article) =>
         (baseName(article.source_path) ?? slugify(article.title, `article-${article.id}`)).replace(
           /\.md$/i,
           '',
         ),
-        '.md',
-      );
-      await writeArticle(article, path.posix.join(folder, fileName), folder);
-    }
-    const children = categories.filter(
-      (c) => c.section_id === section.id && c.parent_id === (parent?.id ?? null),
+      take,
+      sourcePaths.articles,
+      '.md',
     );
+    const categoryNames = nameChildren(
+      folder,
+      children,
+      (category) => baseName(category.source_path) ?? slugify(category.name, `category-${category.id}`),
+      take,
+      sourcePaths.categories,
+    );
+    for (const article of here) {
+      await writeArticle(article, path.posix.join(folder, articleNames.get(article.id) as string), folder);
+    }
     for (const category of children) {
-      const sub = path.posix.join(
-        folder,
-        take(baseName(category.source_path) ?? slugify(category.name, `category-${category.id}`)),
-      );
+      const sub = path.posix.join(folder, categoryNames.get(category.id) as string);
       const icon = category.icon_file_id !== null ? fileById.get(category.icon_file_id) : undefined;
       const { main, lang, others } = arrangeVersions(
         {
@@ -228,6 +293,7 @@ export async function exportFolder(
             ...visibilityOf(category),
             lang,
             format: description.format,
+            id: formatItemId('category', category.id),
           },
           description.body,
         ),
@@ -311,6 +377,7 @@ export async function exportFolder(
           files: attached.length ? attached : undefined,
           // A body written in the admin is HTML: imported back as it is (sanitised), never read as Markdown.
           format: version.text.source === null ? 'html' : undefined,
+          id: own ? formatItemId('article', article.id) : undefined,
         },
         body,
       );

@@ -17,9 +17,9 @@ import {
 } from './read-folder.ts';
 import {
   allContentKeys,
+  contentRows,
   deleteAttachmentsOf,
   detachCategories,
-  importedKeys,
   importedTranslations,
   insertAttachments,
 } from './content-folder.repository.ts';
@@ -57,6 +57,9 @@ import {
   writeSection,
 } from '../../content/content.repository.ts';
 import { deleteFiles, insertFile, writeFile } from '../../files/files.repository.ts';
+import { readSetting } from '../../settings/settings.repository.ts';
+import { ORIGIN_FILE, ORIGIN_SETTING } from './folder-ids.ts';
+import { matchFolder, type FolderMatches } from './match-folder.ts';
 
 export interface ImportOptions {
   prune?: boolean;
@@ -97,8 +100,9 @@ const differs = (row: object, values: object) =>
 
 /**
  * Loads a content folder into the database. The folder is read and checked completely first; the database changes
- * in one transaction, so an import that fails changes nothing. Paths are the keys: importing the same folder again
- * updates in place, and `prune` removes what came from the folder earlier but is no longer in it.
+ * in one transaction, so an import that fails changes nothing. Paths are the keys, then the ids an exported folder
+ * gives (when it comes from this help centre): importing the same folder again updates in place, an item written in
+ * the admin or moved is found by its id, and `prune` removes what came from a folder earlier but is no longer in it.
  */
 export async function importFolder(
   ctx: AppContext,
@@ -162,7 +166,23 @@ async function writeFolder(
   siteLang: Language,
 ): Promise<void> {
   const now = Date.now();
-  const existing = await importedKeys(trx);
+  const rows = await contentRows(trx);
+  const origin = await readSetting<string>(trx, ORIGIN_SETTING);
+  const useIds = folder.origin !== undefined && folder.origin === origin;
+  const hasIds = [...folder.sections, ...folder.categories, ...folder.articles].some(
+    (item) => item.id !== null,
+  );
+  if (hasIds && !useIds)
+    summary.warnings.push(
+      folder.origin === undefined
+        ? `the folder has ids but no ${ORIGIN_FILE} to say whose: they are ignored, items are matched by path`
+        : `the folder was exported from another help centre (${ORIGIN_FILE}): its ids are ignored, items are matched by path`,
+    );
+  const { matches: existing, errors } = matchFolder(folder, rows, useIds);
+  if (errors.length) throw new FolderErrors(errors);
+  /** An item found by its id takes the folder's path as its source path, where the next import finds it first. */
+  const moved = (row: { source_path: string | null }, itemPath: string) =>
+    row.source_path === itemPath ? {} : { source_path: itemPath };
 
   // Paths of existing categories and articles that differ from the folder; those new to the database are counted
   // as created and need no mark.
@@ -178,6 +198,7 @@ async function writeFolder(
     const found = existing.sections.get(section.path);
     if (found) {
       sectionIds.set(section.path, found.id);
+      if (found.source_path !== section.path) await writeSection(trx, found.id, moved(found, section.path));
       if (differs(found, values)) {
         await writeSection(trx, found.id, { ...values, updated_at: now });
         summary.sections.updated++;
@@ -208,6 +229,7 @@ async function writeFolder(
     const found = existing.files.get(asset);
     if (found) {
       fileIds.set(asset, { id: found.id, name });
+      if (found.source_path !== asset) await writeFile(trx, found.id, moved(found, asset));
       if (differs(found, values)) {
         await writeFile(trx, found.id, values);
         summary.files.updated++;
@@ -238,6 +260,8 @@ async function writeFolder(
     const found = existing.categories.get(category.path);
     if (found) {
       categoryIds.set(category.path, found.id);
+      if (found.source_path !== category.path)
+        await writeCategory(trx, found.id, moved(found, category.path));
       if (differs(found, values)) {
         await writeCategory(trx, found.id, { ...values, updated_at: now });
         changed.add(category.path);
@@ -274,6 +298,7 @@ async function writeFolder(
     const found = existing.articles.get(article.path);
     if (found) {
       articleIds.set(article.path, found.id);
+      if (found.source_path !== article.path) await writeArticle(trx, found.id, moved(found, article.path));
       if (differs(found, values)) {
         await writeArticle(trx, found.id, { ...values, updated_at: now });
         changed.add(article.path);
@@ -375,7 +400,7 @@ async function writeFolder(
   });
 
   if (options.replace) await removeOutside(trx, folder, summary);
-  else if (options.prune) await prune(trx, folder, existing, summary);
+  else if (options.prune) await prune(trx, rows, existing, summary);
   const touched = (['sections', 'categories', 'articles', 'files', 'translations'] as const).some(
     (kind) => summary[kind].created + summary[kind].updated + summary[kind].deleted > 0,
   );
@@ -625,23 +650,36 @@ async function removeOutside(trx: Tx, folder: ContentFolder, summary: ImportSumm
   }
 }
 
-/** Deletes what an earlier import brought in and the folder no longer has. */
+type Rows = Awaited<ReturnType<typeof contentRows>>;
+
+/**
+ * Deletes what an earlier import brought in (a source path, as it was before this import) and the folder no longer
+ * has: no item of the folder is it, by path or by id.
+ */
 async function prune(
   trx: Tx,
-  folder: ContentFolder,
-  existing: Awaited<ReturnType<typeof importedKeys>>,
+  rows: Rows,
+  existing: FolderMatches<
+    Rows['sections'][number],
+    Rows['categories'][number],
+    Rows['articles'][number],
+    Rows['files'][number]
+  >,
   summary: ImportSummary,
 ): Promise<void> {
-  const keep = keptPaths(folder);
-  const gone = <T>(map: Map<string, T>, kept: Set<string>) =>
-    [...map.entries()].filter(([key]) => !kept.has(key));
+  const gone = <T extends { id: number; source_path: string | null }>(all: T[], kept: Map<string, T>) => {
+    const keptIds = new Set([...kept.values()].map((row) => row.id));
+    return all.flatMap((row) =>
+      row.source_path !== null && !keptIds.has(row.id) ? [[row.source_path, row] as const] : [],
+    );
+  };
 
-  const articles = gone(existing.articles, keep.articles).map(([, row]) => row.id);
+  const articles = gone(rows.articles, existing.articles).map(([, row]) => row.id);
   for (const ids of chunks(articles)) await deleteArticles(trx, ids);
   summary.articles.deleted = articles.length;
 
   // Deepest categories first, so a parent is empty by the time it goes.
-  const categories = gone(existing.categories, keep.categories).sort(
+  const categories = gone(rows.categories, existing.categories).sort(
     ([a], [b]) => b.split('/').length - a.split('/').length,
   );
   for (const [categoryPath, { id }] of categories) {
@@ -657,7 +695,7 @@ async function prune(
   }
   summary.categories.deleted = categories.length;
 
-  const sections = gone(existing.sections, keep.sections);
+  const sections = gone(rows.sections, existing.sections);
   for (const [sectionPath, { id }] of sections) {
     if (await sectionHoldsContent(trx, id)) {
       throw new FolderErrors([
@@ -671,7 +709,7 @@ async function prune(
   }
   summary.sections.deleted = sections.length;
 
-  const files = gone(existing.files, keep.files).map(([, row]) => row);
+  const files = gone(rows.files, existing.files).map(([, row]) => row);
   for (const batch of chunks(files)) {
     const ids = batch.map((f) => f.id);
     await clearCategoryIcons(trx, ids);

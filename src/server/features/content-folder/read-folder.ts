@@ -22,12 +22,15 @@ import {
   readString,
   readStringList,
 } from './front-matter.ts';
+import { formatItemId, type ItemKind, ORIGIN_FILE, parseOriginFile, readItemId } from './folder-ids.ts';
 
 export type BodyFormat = 'markdown' | 'html';
 
 /** Paths in a content folder are POSIX paths relative to its root; they are the stable keys of what they hold. */
 export interface FolderSection {
   path: string;
+  /** The id its file says it was exported with (`id: section:3`), or null. */
+  id: number | null;
   name: string;
   position: number;
   visibility: Visibility;
@@ -68,6 +71,7 @@ export interface FolderArticleTranslation extends FolderTranslation {
 
 export interface FolderCategory {
   path: string;
+  id: number | null;
   sectionPath: string;
   parentPath: string | null;
   name: string;
@@ -85,6 +89,7 @@ export interface FolderCategory {
 
 export interface FolderArticle {
   path: string;
+  id: number | null;
   sectionPath: string;
   categoryPath: string | null;
   title: string;
@@ -111,6 +116,8 @@ export interface ContentFolder {
   assets: string[];
   /** The search synonyms of `_synonyms.yml`, when the folder has one. */
   synonyms?: SynonymSets;
+  /** The help centre its ids belong to (`_origin.yml`), when the folder says. */
+  origin?: string;
   warnings: string[];
 }
 
@@ -124,8 +131,17 @@ export class FolderErrors extends Error {
 
 export const SECTION_FILE = '_section.md';
 export const CATEGORY_FILE = '_category.md';
-const SECTION_KEYS = ['name', 'position', 'visibility', 'lang'] as const;
-const CATEGORY_KEYS = ['name', 'position', 'icon', 'font_icon', 'format', 'visibility', 'lang'] as const;
+const SECTION_KEYS = ['name', 'position', 'visibility', 'lang', 'id'] as const;
+const CATEGORY_KEYS = [
+  'name',
+  'position',
+  'icon',
+  'font_icon',
+  'format',
+  'visibility',
+  'lang',
+  'id',
+] as const;
 const ARTICLE_KEYS = [
   'title',
   'position',
@@ -136,6 +152,7 @@ const ARTICLE_KEYS = [
   'format',
   'visibility',
   'noindex',
+  'id',
 ] as const;
 
 /** What a translation's own file may say; the rest belongs to the item and is written in the item's file. */
@@ -340,6 +357,15 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
     items.flatMap((item) => check(() => [fn(item)], []));
   /** Relative links to `.md` files, checked against the articles once the whole folder is read. */
   const articleLinks: { from: string; link: string }[] = [];
+  /** Every id an item's file gives, checked against each other once the whole folder is read. */
+  const declaredIds: { file: string; kind: ItemKind; said: string; saidKind: ItemKind }[] = [];
+  /** The item's id when its file gives one of its own kind; another kind's is reported after the walk. */
+  const readId = (file: string, kind: ItemKind, value: unknown): number | null => {
+    const itemId = check(() => readItemId(file, value), null);
+    if (!itemId) return null;
+    declaredIds.push({ file, kind, said: formatItemId(itemId.kind, itemId.id), saidKind: itemId.kind });
+    return itemId.kind === kind ? itemId.id : null;
+  };
 
   const readDocument = (relative: string) => {
     const bytes = readInside(realRoot, relative, (problem) => new FolderError(relative, problem));
@@ -425,6 +451,7 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
     checkVersions(relative, lang, translations);
     folder.articles.push({
       path: relative,
+      id: readId(relative, 'article', data.id),
       sectionPath,
       categoryPath,
       title:
@@ -596,6 +623,7 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
         checkVersions(meta, lang, translations);
         folder.categories.push({
           path: categoryPath,
+          id: readId(meta, 'category', data.id),
           sectionPath,
           parentPath,
           name,
@@ -625,6 +653,12 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
       folder.synonyms = parseSynonymsFile(decodeText(SYNONYMS_FILE, bytes));
     });
   }
+  if (isPresent(ORIGIN_FILE)) {
+    attempt(() => {
+      const bytes = readInside(realRoot, ORIGIN_FILE, (problem) => new FolderError(ORIGIN_FILE, problem));
+      folder.origin = parseOriginFile(decodeText(ORIGIN_FILE, bytes));
+    });
+  }
   for (const entry of top) {
     if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
       folder.warnings.push(`${entry.name}: not inside a section folder, skipped`);
@@ -648,6 +682,7 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
       checkVersions(meta, lang, translations);
       folder.sections.push({
         path: sectionPath,
+        id: readId(meta, 'section', data.id),
         name,
         position:
           check(() => readInteger(meta, 'position', data.position), undefined) ??
@@ -661,6 +696,7 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
     readContainer(sectionPath, sectionPath, null);
   }
 
+  checkIds(declaredIds, errors);
   // By file, each file's problems in the order they were found: the walk's order depends on the file system.
   if (errors.length)
     throw new FolderErrors(errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
@@ -676,4 +712,33 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
   }
   folder.assets = [...assets].sort();
   return folder;
+}
+
+/** One item, one id: an id given twice, or one of another kind than the file's, is an error naming both files. */
+function checkIds(
+  declared: { file: string; kind: ItemKind; said: string; saidKind: ItemKind }[],
+  errors: FolderError[],
+): void {
+  const owner = new Map<string, string>();
+  for (const item of [...declared].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
+    if (item.saidKind !== item.kind) {
+      const other = declared.find((o) => o.said === item.said && o.kind === o.saidKind);
+      errors.push(
+        new FolderError(
+          item.file,
+          `id ${item.said} is a ${item.saidKind}'s${other ? ` (${other.file})` : ''}, but this file holds ${item.kind === 'article' ? 'an' : 'a'} ${item.kind}: give it its own id, or remove the id line`,
+        ),
+      );
+      continue;
+    }
+    const first = owner.get(item.said);
+    if (first === undefined) owner.set(item.said, item.file);
+    else
+      errors.push(
+        new FolderError(
+          item.file,
+          `id ${item.said} is ${first}'s too: one item, one file (a copy made to start a new ${item.kind} must lose its id line)`,
+        ),
+      );
+  }
 }

@@ -1,0 +1,241 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import type { AdminArticle, AdminCategory, AdminFileList } from '../../../shared/api/admin.ts';
+import { adminAndUserTokens, caller, multipart, ok, type Call } from '../../testing/admin-content.ts';
+import { readFolder, withoutIds, writeFolder } from '../../testing/folder.ts';
+import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import { restoreBackup, writeBackup } from '../backup/backup.service.ts';
+import { exportFolder } from './export-folder.ts';
+import { importFolder } from './import-folder.ts';
+import { FolderErrors } from './read-folder.ts';
+
+const tempFolder = () => fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-ids-'));
+
+async function exportTo(t: TestApp): Promise<string> {
+  const folder = tempFolder();
+  await exportFolder(t.ctx, folder, { force: true });
+  return folder;
+}
+
+const articles = (t: TestApp) =>
+  t.ctx.db.selectFrom('articles').select(['id', 'title', 'body_html', 'source_path']).orderBy('id').execute();
+
+/** A folder as an export made before ids were written. */
+const withoutIdsFolder = (folder: string) => writeFolder(Object.fromEntries(withoutIds(readFolder(folder))));
+
+/** The same database elsewhere: a backup restored into a new one. */
+async function copyOf(t: TestApp, dialect: 'sqlite' | 'postgres'): Promise<TestApp> {
+  const file = path.join(tempFolder(), 'copy.backup');
+  await writeBackup(t.ctx, file);
+  const copy = await createTestApp(dialect);
+  onTestFinished(() => copy.close());
+  await restoreBackup(copy.ctx, file);
+  return copy;
+}
+
+describe.each(testDialects())('content folder ids on %s', (dialect) => {
+  let t: TestApp;
+  let as: Call;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    as = caller(t, (await adminAndUserTokens(t)).adminToken);
+  });
+  afterAll(async () => t?.close());
+
+  const writeInAdmin = async (title: string, body: string, fileIds: number[] = []) => {
+    const section = await ok<{ id: number }>(as('POST', '/api/admin/sections', { name: 'Guides' }), 201);
+    return ok<AdminArticle>(
+      as('POST', '/api/admin/articles', {
+        section_id: section.id,
+        title,
+        body_html: body,
+        published: true,
+        file_ids: fileIds,
+      }),
+      201,
+    );
+  };
+
+  it('imports its own export of an article written in the admin as the same article, again and again', async () => {
+    const upload = multipart([{ name: 'manual.pdf', content: '%PDF-1.4 manual' }]);
+    const [manual] = (
+      await ok<AdminFileList>(as('POST', '/api/admin/files', upload.payload, upload.headers), 201)
+    ).items;
+    const article = await writeInAdmin('Reset the router', '<p>Hold the button.</p>', [manual!.id]);
+    const before = await articles(t);
+
+    const folder = await exportTo(t);
+    const summary = await importFolder(t.ctx, folder);
+    expect(summary.articles).toEqual({ created: 0, updated: 0, unchanged: 1, deleted: 0 });
+    expect(summary.sections).toEqual({ created: 0, updated: 0, unchanged: 1, deleted: 0 });
+    const after = await articles(t);
+    expect(after.map(({ id, title, body_html }) => ({ id, title, body_html }))).toEqual(
+      before.map(({ id, title, body_html }) => ({ id, title, body_html })),
+    );
+    expect(after[0]?.source_path).toBe('guides/reset-the-router.md');
+    // The upload is the file the folder holds, not a copy of it.
+    expect(summary.files).toEqual({ created: 0, updated: 0, unchanged: 1, deleted: 0 });
+    expect(await t.ctx.db.selectFrom('files').select('id').where('kind', '=', 'content').execute()).toEqual([
+      { id: manual!.id },
+    ]);
+
+    // The article edited in the admin, then the round trip again on a copy of the database.
+    await ok(as('PATCH', `/api/admin/articles/${article.id}`, { body_html: '<p>Hold it ten seconds.</p>' }));
+    const copy = await copyOf(t, dialect);
+    const again = await importFolder(copy.ctx, await exportTo(copy)).then((s) => s.articles);
+    expect(again).toEqual({ created: 0, updated: 0, unchanged: 1, deleted: 0 });
+    expect((await articles(copy)).map(({ id, body_html }) => ({ id, body_html }))).toEqual([
+      { id: article.id, body_html: '<p>Hold it ten seconds.</p>' },
+    ]);
+  });
+
+  it('on a database an older export already duplicated, neither overwrites one copy with the other nor makes a third', async () => {
+    const other = await createTestApp(dialect);
+    onTestFinished(() => other.close());
+    const asOther = caller(other, (await adminAndUserTokens(other)).adminToken);
+    const section = await ok<{ id: number }>(asOther('POST', '/api/admin/sections', { name: 'Guides' }), 201);
+    const written = await ok<AdminArticle>(
+      asOther('POST', '/api/admin/articles', {
+        section_id: section.id,
+        title: 'Reset the router',
+        body_html: '<p>Hold the button.</p>',
+        published: true,
+      }),
+      201,
+    );
+    // What the report's first round trip left: the article written in the admin, and its copy from the folder.
+    await importFolder(other.ctx, withoutIdsFolder(await exportTo(other)));
+    const [original, duplicate] = await articles(other);
+    expect([original?.id, duplicate?.source_path]).toEqual([written.id, 'guides/reset-the-router.md']);
+    await ok(
+      asOther('PATCH', `/api/admin/articles/${written.id}`, { body_html: '<p>Hold it ten seconds.</p>' }),
+    );
+    const before = await articles(other);
+
+    const copy = await copyOf(other, dialect);
+    const summary = await importFolder(copy.ctx, await exportTo(copy));
+    expect(summary.articles.created).toBe(0);
+    expect(summary.sections.created).toBe(0);
+    const after = await articles(copy);
+    expect(after.map(({ id, title, body_html }) => ({ id, title, body_html }))).toEqual(
+      before.map(({ id, title, body_html }) => ({ id, title, body_html })),
+    );
+  });
+
+  /** A help centre of its own, written in the admin: Guides, its category Setup, the articles One and Two. */
+  async function written() {
+    const app = await createTestApp(dialect);
+    onTestFinished(() => app.close());
+    const call = caller(app, (await adminAndUserTokens(app)).adminToken);
+    const section = await ok<{ id: number }>(call('POST', '/api/admin/sections', { name: 'Guides' }), 201);
+    const setup = await ok<AdminCategory>(
+      call('POST', '/api/admin/categories', { section_id: section.id, name: 'Setup' }),
+      201,
+    );
+    const article = (title: string) =>
+      ok<AdminArticle>(
+        call('POST', '/api/admin/articles', {
+          section_id: section.id,
+          title,
+          body_html: `<p>${title}</p>`,
+          published: true,
+        }),
+        201,
+      );
+    return { app, section, setup, one: await article('One'), two: await article('Two') };
+  }
+
+  const everything = async (app: TestApp) => ({
+    sections: await app.ctx.db.selectFrom('sections').selectAll().orderBy('id').execute(),
+    categories: await app.ctx.db.selectFrom('categories').selectAll().orderBy('id').execute(),
+    articles: await app.ctx.db.selectFrom('articles').selectAll().orderBy('id').execute(),
+  });
+
+  const problems = (app: TestApp, folder: string) =>
+    importFolder(app.ctx, folder).then(
+      () => [] as string[],
+      (error: unknown) => {
+        expect(error).toBeInstanceOf(FolderErrors);
+        return (error as FolderErrors).errors.map((e) => e.message);
+      },
+    );
+
+  const edit = (folder: string, file: string, change: (text: string) => string) =>
+    fs.writeFileSync(path.join(folder, file), change(fs.readFileSync(path.join(folder, file), 'utf8')));
+
+  it('refuses ids that contradict each other or the paths, naming both, and changes nothing', async () => {
+    const { app, setup, one, two } = await written();
+    const exported = await exportTo(app);
+    expect(fs.readFileSync(path.join(exported, 'guides/one.md'), 'utf8')).toMatch(
+      new RegExp(`^id: article:${one.id}$`, 'm'),
+    );
+    expect(fs.readFileSync(path.join(exported, 'guides/setup/_category.md'), 'utf8')).toMatch(
+      new RegExp(`^id: category:${setup.id}$`, 'm'),
+    );
+    await importFolder(app.ctx, exported);
+    const before = await everything(app);
+
+    // A copy of one file kept its id; another file says a category's id.
+    const copied = await exportTo(app);
+    fs.copyFileSync(path.join(copied, 'guides/one.md'), path.join(copied, 'guides/one-again.md'));
+    edit(copied, 'guides/two.md', (text) => text.replace(/^id: .*$/m, `id: category:${setup.id}`));
+    expect(await problems(app, copied)).toEqual([
+      `guides/one.md: id article:${one.id} is guides/one-again.md's too: one item, one file (a copy made to start a new article must lose its id line)`,
+      `guides/two.md: id category:${setup.id} is a category's (guides/setup/_category.md), but this file holds an article: give it its own id, or remove the id line`,
+    ]);
+
+    // A file that says it is One where Two came from.
+    const swapped = await exportTo(app);
+    fs.rmSync(path.join(swapped, 'guides/one.md'));
+    edit(swapped, 'guides/two.md', (text) => text.replace(/^id: .*$/m, `id: article:${one.id}`));
+    expect(await problems(app, swapped)).toEqual([
+      `guides/two.md: says id article:${one.id}, but guides/two.md is where article:${two.id} came from (article:${one.id} came from guides/one.md): correct the id, or remove its line to import the file as article:${two.id}`,
+    ]);
+
+    // A file where One came from, and another that says it is One.
+    const twice = await exportTo(app);
+    fs.copyFileSync(path.join(twice, 'guides/one.md'), path.join(twice, 'guides/first.md'));
+    edit(twice, 'guides/one.md', (text) => text.replace(/^id: .*\n/m, ''));
+    expect(await problems(app, twice)).toEqual([
+      `guides/one.md: is article:${one.id} (its path), and so is guides/first.md: one article cannot be at two places; remove the id line of the one that is a copy`,
+    ]);
+    expect(await everything(app)).toEqual(before);
+  });
+
+  it('keeps the id of what was moved or renamed in the folder, and prunes only what is gone', async () => {
+    const { app, setup, one, two } = await written();
+    await importFolder(app.ctx, await exportTo(app));
+    const folder = await exportTo(app);
+    fs.renameSync(path.join(folder, 'guides/one.md'), path.join(folder, 'guides/setup/first.md'));
+    fs.renameSync(path.join(folder, 'guides/setup'), path.join(folder, 'guides/getting-started'));
+    fs.rmSync(path.join(folder, 'guides/two.md'));
+    const summary = await importFolder(app.ctx, folder, { prune: true });
+    expect(summary.articles).toMatchObject({ created: 0, deleted: 1 });
+    expect(summary.categories).toMatchObject({ created: 0, deleted: 0 });
+    const { articles: rows, categories } = await everything(app);
+    expect(rows.map(({ id, source_path, category_id }) => ({ id, source_path, category_id }))).toEqual([
+      { id: one.id, source_path: 'guides/getting-started/first.md', category_id: setup.id },
+    ]);
+    expect(categories.map(({ id, source_path }) => ({ id, source_path }))).toEqual([
+      { id: setup.id, source_path: 'guides/getting-started' },
+    ]);
+    expect(rows.some((row) => row.id === two.id)).toBe(false);
+  });
+
+  it("ignores the ids of another help centre's folder, matching by path alone", async () => {
+    const source = await written();
+    const target = await written();
+    const folder = await exportTo(source.app);
+    const before = await everything(target.app);
+    const summary = await importFolder(target.app.ctx, folder);
+    expect(summary.articles.created).toBe(2);
+    expect(summary.warnings).toContain(
+      'the folder was exported from another help centre (_origin.yml): its ids are ignored, items are matched by path',
+    );
+    const after = await everything(target.app);
+    expect(after.articles.slice(0, 2)).toEqual(before.articles);
+  });
+});
