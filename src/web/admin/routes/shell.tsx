@@ -69,8 +69,9 @@ function useReadyMarker() {
 }
 
 /**
- * On a phone the pages, the link to the help centre and Sign out fold into a menu under one button (the bar keeps
- * the site's name); it closes on a move to another page and on Escape. Wide windows show them all in the bar.
+ * On a phone or a narrower window the pages, the link to the help centre and Sign out fold into a menu under one
+ * button (the bar keeps the site's name); it closes on a move to another page, on Escape and on a press outside the
+ * bar. Wide windows show them all in the bar.
  */
 function useAdminMenu() {
   const { pathname } = useLocation();
@@ -79,8 +80,15 @@ function useAdminMenu() {
   useEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    // Between a phone and a desk the menu drops over the page: a press anywhere else closes it.
+    const onPress = (event: PointerEvent) =>
+      !(event.target instanceof Element && event.target.closest('.admin-bar')) && setOpen(false);
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPress);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPress);
+    };
   }, [open]);
   return [open, setOpen] as const;
 }
@@ -129,7 +137,9 @@ export function Shell() {
           </nav>
           <div className="admin-user">
             <a href={href.home()} target="_blank" rel="noopener">
-              View the help centre<span className="visually-hidden"> (opens in a new tab)</span>
+              <span className="visually-hidden">View the </span>
+              Help centre<span aria-hidden="true"> ↗</span>
+              <span className="visually-hidden"> (opens in a new tab)</span>
             </a>
             <span className="admin-user-name">{user.name}</span>
             <button
