@@ -297,6 +297,32 @@ describe('every page at 1280 × 800 and 375 × 812', () => {
     expect(routePaths(publicRoutes).sort()).toEqual(Object.keys(publicPages()).sort());
   });
 
+  it('shows the item open in the tree, which scrolls within its pane', async () => {
+    // The last section's first category: far below the pane's first screen.
+    const last = await server.ctx.db
+      .selectFrom('categories')
+      .innerJoin('sections', 'sections.id', 'categories.section_id')
+      .select('categories.id')
+      .where('categories.parent_id', 'is', null)
+      .orderBy('sections.position', 'desc')
+      .orderBy('categories.position')
+      .executeTakeFirstOrThrow();
+    const context = await browser.newContext({ viewport: WIDE });
+    await context.addInitScript((token) => localStorage.setItem('signpost.admin.token', token), tokens.admin);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/categories/${last.id}`);
+    await page.getByRole('heading', { name: 'Edit category', level: 1 }).waitFor();
+    const [row, pane] = await page.evaluate(() =>
+      ['.tree-pane [aria-current="page"] > .tree-row', '.tree-pane'].map((selector) => {
+        const box = document.querySelector(selector)!.getBoundingClientRect();
+        return { top: box.top, bottom: box.bottom };
+      }),
+    );
+    expect(row!.top).toBeGreaterThanOrEqual(pane!.top);
+    expect(row!.bottom).toBeLessThanOrEqual(pane!.bottom);
+    await context.close();
+  });
+
   it('fits the width, keeps the header on one row and ends where the content ends', async () => {
     const pages = new Map<Who, Page>();
     for (const as of ['anonymous', 'customer', 'admin'] as const) {

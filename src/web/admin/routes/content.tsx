@@ -19,6 +19,13 @@ export function ContentLayout() {
   const [treeShown, setTreeShown] = useState(false);
   const paneId = useId();
   useEffect(() => setTreeShown(false), [pathname]);
+  // The tree scrolls within its pane: the item open, as from a link to it, is brought into the pane's view.
+  useEffect(() => {
+    document
+      .getElementById(paneId)
+      ?.querySelector('[aria-current="page"] > .tree-row')
+      ?.scrollIntoView({ block: 'nearest' });
+  }, [paneId, pathname]);
   return (
     <ContentTreeProvider initial={tree}>
       <div className="content-layout">
