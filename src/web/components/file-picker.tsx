@@ -101,7 +101,7 @@ export function FilePicker({
           className="file-input"
           aria-labelledby={`${id}-label ${id}-choose`}
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(`${id}-hint`, error && `${id}-error`)}
+          aria-describedby={describedBy(`${id}-hint`, `${id}-count`, error && `${id}-error`)}
           onChange={(event) => add(Array.from(event.target.files ?? []))}
         />
         <svg className="file-drop-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
@@ -112,9 +112,15 @@ export function FilePicker({
         </label>
         <span className="file-drop-text">{t('dropFiles')}</span>
       </div>
-      <p id={`${id}-hint`} className="field-hint">
-        {t('fileHint')} · {t('filesCountHint', { max: ISSUE_FILES_MAX })}
-      </p>
+      {/* The spec's hint as written, in an element of its own; ours (the count the server takes) beside it. */}
+      <div className="file-hints">
+        <p id={`${id}-hint`} className="field-hint">
+          {t('fileHint')}
+        </p>
+        <p id={`${id}-count`} className="field-hint">
+          {t('filesCountHint', { max: ISSUE_FILES_MAX })}
+        </p>
+      </div>
       <FieldError id={`${id}-error`} message={error} />
       {files.length > 0 && (
         <ul ref={list} className="attached-files" aria-label={t('filesChosen')}>

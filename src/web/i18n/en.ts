@@ -88,7 +88,7 @@ export const en = {
   removeFile: 'Remove {{name}}',
   chooseFiles: 'Choose files',
   dropFiles: 'or drop them here',
-  filesCountHint: 'up to {{max}} files of any type',
+  filesCountHint: 'Up to {{max}} files of any type',
   filesChosen: 'Chosen files',
   fileTooLarge: '{{name}} was not added: it is {{size}} MB, and a file can be at most {{max}} MB.',
   tooManyFiles: 'You can attach at most {{max}} files; the others were not added.',
@@ -99,6 +99,11 @@ export const en = {
     'The link to your request is on its way to {{email}}: it opens the request on any device.',
   requestOpensInBrowser: 'This browser shows it too, until the link from the email is opened.',
   seeYourRequests: 'See your requests',
+  requestNoMail: 'No email will come: this help centre does not send mail.',
+  requestAnswersInPortal:
+    "The answers will appear on your request's page in the portal, where you are signed in.",
+  requestAnswersInBrowser:
+    "The answers will appear on your request's page, which opens in this browser, and in the portal once you sign in to an account for {{email}}.",
   send: 'Send',
   sending: 'Sending',
   fieldRequired: 'This field is required',

@@ -94,7 +94,7 @@ export const it: Messages = {
   removeFile: 'Rimuovi {{name}}',
   chooseFiles: 'Scegli i file',
   dropFiles: 'oppure trascinali qui',
-  filesCountHint: 'fino a {{max}} file di qualsiasi tipo',
+  filesCountHint: 'Fino a {{max}} file di qualsiasi tipo',
   filesChosen: 'File scelti',
   fileTooLarge:
     '{{name}} non è stato aggiunto: pesa {{size}} MB e ogni file può pesare al massimo {{max}} MB.',
@@ -105,6 +105,11 @@ export const it: Messages = {
   requestLinkMailed: 'Il link alla sua richiesta è in arrivo a {{email}}: la apre su qualsiasi dispositivo.',
   requestOpensInBrowser: 'Anche questo browser la mostra, finché non viene aperto il link dell’email.',
   seeYourRequests: 'Le mie richieste',
+  requestNoMail: 'Non arriverà alcuna email: questo centro assistenza non invia posta.',
+  requestAnswersInPortal:
+    'Le risposte compariranno nella pagina della richiesta nel portale, dove ha effettuato l’accesso.',
+  requestAnswersInBrowser:
+    'Le risposte compariranno nella pagina della richiesta: si apre in questo browser, oppure nel portale con l’accesso a un account per {{email}}.',
   send: 'Invia',
   sending: 'Invio in corso',
   fieldRequired: 'Questo campo è obbligatorio',

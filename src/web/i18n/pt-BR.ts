@@ -94,7 +94,7 @@ export const ptBR: Messages = {
   removeFile: 'Remover {{name}}',
   chooseFiles: 'Escolher arquivos',
   dropFiles: 'ou arraste-os para cá',
-  filesCountHint: 'até {{max}} arquivos de qualquer tipo',
+  filesCountHint: 'Até {{max}} arquivos de qualquer tipo',
   filesChosen: 'Arquivos escolhidos',
   fileTooLarge:
     'O arquivo {{name}} não foi adicionado: tem {{size}} MB, e cada arquivo pode ter no máximo {{max}} MB.',
@@ -106,6 +106,11 @@ export const ptBR: Messages = {
     'O link da sua solicitação está a caminho de {{email}}: ele a abre em qualquer dispositivo.',
   requestOpensInBrowser: 'Este navegador também a mostra, até que o link do e-mail seja aberto.',
   seeYourRequests: 'Ver suas solicitações',
+  requestNoMail: 'Nenhum e-mail será enviado: esta central de ajuda não envia e-mails.',
+  requestAnswersInPortal:
+    'As respostas aparecerão na página da solicitação no portal, onde você está conectado.',
+  requestAnswersInBrowser:
+    'As respostas aparecerão na página da solicitação: ela abre neste navegador ou no portal, conectado a uma conta de {{email}}.',
   send: 'Enviar',
   sending: 'Enviando',
   fieldRequired: 'Este campo é obrigatório',

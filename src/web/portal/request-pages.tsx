@@ -417,7 +417,7 @@ export function NewIssuePage() {
     return (
       <Panel title={p('createdTitle')}>
         <div ref={sentNote} className="request-sent-text" role="status" tabIndex={-1}>
-          <RequestSentNote sent={sent} signedIn={Boolean(user)} ownPortal />
+          <RequestSentNote sent={sent} signedIn={Boolean(user)} ownPortal mail={environments.accounts.mail} />
         </div>
       </Panel>
     );

@@ -1,7 +1,7 @@
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
-import { SENT_STATE_MS } from '../../../shared/constants.ts';
+import { REQUEST_TOAST_MS, SENT_STATE_MS } from '../../../shared/constants.ts';
 import { href } from '../../../shared/paths.ts';
 import { withLang } from '../../../shared/page-language.ts';
 import { describedBy, FieldError } from '../../components/field-error.tsx';
@@ -45,9 +45,26 @@ function forgetLinkedVisitor(): void {
 }
 
 /**
+ * True for `ms` from each call of `show`, then false again. The timer starts in the call (the send's answer), not in
+ * an effect a frame later, so the spec's 5 seconds are counted from the send.
+ */
+function useShownFor(ms: number): [boolean, () => void] {
+  const [shown, setShown] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const show = useCallback(() => {
+    clearTimeout(timer.current);
+    setShown(true);
+    timer.current = setTimeout(() => setShown(false), ms);
+  }, [ms]);
+  return [shown, show];
+}
+
+/**
  * The support-request form: name, email, message and files; every invalid field (empty, refused by the server, a
- * file too large) marked alike, with focus on the first. After a send, a disabled "sent" button for 5 seconds and,
- * in place of the spec's toast, a note under it saying what happens next. Loaded only when the visitor opens it.
+ * file too large) marked alike, with focus on the first. After a send, as the spec says, a disabled "sent" button
+ * for 5 seconds and a toast reading 'Sent' for 5 seconds; beside them, a note under the button saying what happens
+ * next, which stays. Loaded only when the visitor opens it.
  */
 export default function RequestForm({
   formId,
@@ -68,7 +85,9 @@ export default function RequestForm({
   const nameInput = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<Errors>({});
-  const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const [sending, setSending] = useState(false);
+  const [justSent, markSent] = useShownFor(SENT_STATE_MS);
+  const [toast, showToast] = useShownFor(REQUEST_TOAST_MS);
   const [sent, setSent] = useState<SentRequest | null>(null);
   const sentNote = useRef<HTMLDivElement>(null);
   const [round, setRound] = useState(0);
@@ -97,11 +116,6 @@ export default function RequestForm({
     nameInput.current?.focus();
   };
 
-  useEffect(() => {
-    if (status !== 'sent') return;
-    const timer = setTimeout(() => setStatus('idle'), SENT_STATE_MS);
-    return () => clearTimeout(timer);
-  }, [status]);
   // The note is where the visitor's eyes and focus go once sent: the button they pressed is disabled. In the commit
   // that shows it (a layout effect), not a frame later.
   useLayoutEffect(() => {
@@ -125,7 +139,7 @@ export default function RequestForm({
     setErrors(missing);
     if (Object.keys(missing).length > 0) return focusFirstInvalid();
 
-    setStatus('sending');
+    setSending(true);
     const token = readAuthToken();
     const section = sections.find((s) => s.id === instruction.section_id);
     const articleUrl = `${environments.knowledge_portal}${withLang(href.instruction(instruction.id), pageLang)}`;
@@ -153,10 +167,12 @@ export default function RequestForm({
       suggestions.onSent();
       setFiles([]);
       setErrors({});
-      setStatus('sent');
+      setSending(false);
+      markSent();
+      showToast();
       setSent({ id: result.data.id, email: values.email.trim(), link: result.link });
     } catch (error) {
-      setStatus('idle');
+      setSending(false);
       const fields = fieldErrorsOf(error, formField);
       if (Object.keys(fields).length > 0) {
         setErrors(fields as Errors);
@@ -253,8 +269,12 @@ export default function RequestForm({
             {errors.form}
           </p>
         )}
-        <button type="submit" className="button" disabled={status !== 'idle' || captcha.state === 'working'}>
-          {status === 'sent' ? t('sent') : status === 'sending' ? t('sending') : t('send')}
+        <button
+          type="submit"
+          className="button"
+          disabled={sending || justSent || captcha.state === 'working'}
+        >
+          {justSent ? t('sent') : sending ? t('sending') : t('send')}
         </button>
       </form>
       <div className="request-sent-region" role="status">
@@ -266,9 +286,14 @@ export default function RequestForm({
               signedIn={Boolean(user)}
               requestsHref={requestsHref}
               ownPortal={environments.user_portal === ''}
+              mail={environments.accounts.mail}
             />
           </div>
         )}
+      </div>
+      {/* The spec's toast, for 5 seconds; the note above says the rest and stays. */}
+      <div className="toast-region" role="status" aria-live="polite">
+        {toast && <div className="toast request-toast">{t('sent')}</div>}
       </div>
     </>
   );
