@@ -162,6 +162,12 @@ export function RichTextEditor({
 
   if (!editor) return null;
   const chain = () => editor.chain().focus();
+  // Back to the text however the dialog closed (Apply, Enter, Cancel, Escape), even when it was opened from the
+  // toolbar by the keyboard: the browser would give focus back to the toolbar's button.
+  const closePrompt = () => {
+    setPrompt(null);
+    editor.commands.focus();
+  };
   const inTable = editor.isActive('table');
   const callout = CALLOUT_VARIANTS.find((variant) => editor.isActive('callout', { variant }));
 
@@ -297,7 +303,7 @@ export function RichTextEditor({
           type="url"
           hint="Leave empty to remove the link."
           initial={(editor.getAttributes('link').href as string | undefined) ?? ''}
-          onClose={() => setPrompt(null)}
+          onClose={closePrompt}
           onSubmit={(href) => {
             if (href && editor.state.selection.empty && !editor.isActive('link')) {
               // Nothing selected: the address itself becomes the link's text.
@@ -317,7 +323,7 @@ export function RichTextEditor({
           title="Image description"
           label="Describe the image for people who cannot see it"
           initial={(editor.getAttributes('image').alt as string | undefined) ?? ''}
-          onClose={() => setPrompt(null)}
+          onClose={closePrompt}
           onSubmit={(alt) => chain().updateAttributes('image', { alt }).run()}
         />
       )}
