@@ -22,7 +22,7 @@ import {
   recordUnmatchedMail,
   setMailReplyMessage,
 } from './mail-replies.repository.ts';
-import { stripReply } from './strip-reply.ts';
+import { answerOfMail } from './strip-reply.ts';
 import { singleSenderOf, vouchedFor } from './mail-sender.ts';
 
 /** As many files as a reply in the portal takes; each within the upload limit. */
@@ -218,7 +218,7 @@ export async function decideMail(ctx: AppContext, mail: ParsedMail, now = Date.n
   if (sender !== ticket.email.trim().toLowerCase()) return unmatched('wrong_sender', ticketId);
   if (ticket.status === 'closed') return unmatched('ticket_closed', ticketId);
   const { files, leftOut } = filesOf(mail);
-  const answer = cleanText(stripReply(mail.text ?? ''), true);
+  const answer = cleanText(answerOfMail({ text: mail.text, html: mail.html }), true);
   const notes = leftOut.map((name) => `[not kept: ${name}]`);
   const text = [answer, notes.join('\n')].filter(Boolean).join('\n\n').slice(0, TICKET_MESSAGE_MAX);
   if (!answer && files.length === 0) return unmatched('empty', ticketId);

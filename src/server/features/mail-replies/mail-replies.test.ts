@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type ImapConfig } from '../../config/config.ts
 import { createContext } from '../../context-factory.ts';
 import { readAll } from '../../storage/file-storage.ts';
 import { startImapServer, type ImapServer } from '../../testing/imap-server.ts';
-import { headerOf, startMailServer } from '../../testing/mail-server.ts';
+import { headerOf, htmlOf, startMailServer } from '../../testing/mail-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket } from '../../testing/ticket-fixtures.ts';
 import { legacyReplyTokenOf } from '../../tickets/reply-token.ts';
@@ -155,7 +155,7 @@ describe.each(testDialects())('replies by email on %s', (dialect) => {
     const sent = smtp.mails.find((mail) => mail.to.includes(email) && mail.raw.includes('Try a reset.'));
     const messageId = headerOf(sent!.raw, 'Message-ID')!;
     const references = `${headerOf(sent!.raw, 'References')} ${messageId}`;
-    return { ticket, messageId, references };
+    return { ticket, messageId, references, html: htmlOf(sent!.raw) };
   }
 
   const unread = async () =>
@@ -238,6 +238,29 @@ describe.each(testDialects())('replies by email on %s', (dialect) => {
     // Both copies end up read: the second is known by its Message-ID.
     await pollMailbox(t.ctx, mailbox);
     expect(await unread()).toEqual([]);
+  });
+
+  it('keeps the answer, never the quote or its private link, when the quote holds our whole HTML mail', async () => {
+    const { ticket, messageId, html } = await answeredTicket('dora@example.com');
+    const key = /\/issues\/\d+\?key=([\w-]{43})/.exec(html)?.[1];
+    expect(key).toBeDefined();
+    // Our mail is a whole document; clients and forwarding paths quote it as one, with or without one around it.
+    const quote = `<blockquote type="cite">${html}</blockquote>`;
+    const mails = [
+      `<div dir="ltr">The display works again.</div>${quote}`,
+      `<html><head><meta charset="utf-8"></head><div>The display works again.</div>${quote}</html>`,
+      `<html><body>The display works again.${quote}</body></html>`,
+    ];
+    for (const body of mails)
+      await imap.append(
+        rawMail({ from: 'dora@example.com', messageId: newMessageId(), inReplyTo: messageId, html: body }),
+      );
+
+    const outcomes = await pollMailbox(t.ctx, mailbox);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['stored', 'stored', 'stored']);
+    const stored = (await messagesOf(t.ctx.db, ticket.id, { internal: false })).slice(1);
+    expect(stored.map((m) => m.body_text)).toEqual(Array(3).fill('The display works again.'));
+    for (const message of stored) expect(`${message.body_text}${message.body_html}`).not.toContain(key);
   });
 
   it('leaves unmatched mail unread for the team and reports each once, with its reason', async () => {

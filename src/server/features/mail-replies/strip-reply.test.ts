@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { stripReply } from './strip-reply.ts';
+import { answerOfMail, stripReply } from './strip-reply.ts';
 
 const ANSWER = 'Resetting helped, thank you.\n\nThe display shows 21 °C again.';
 
@@ -51,4 +53,150 @@ describe('stripping what a mail client adds below an answer', () => {
     expect(stripReply(`  ${ANSWER}\r\n\r\n\r\n\r\nAnn  \r\n`)).toBe(`${ANSWER}\n\nAnn`);
     expect(stripReply('> only a quote')).toBe('');
   });
+});
+
+const KEY = 'q3Jf8mVw0ZlT2yXcB7nR5sKdA1uHgE9pLoWi4tYbN6M';
+const LINK = `https://help.example.com/issues/12?key=${KEY}`;
+/** Our reply as its mail's HTML part carries it (replyEmail): a whole document, with the request's private link. */
+const OUR_MAIL =
+  `<!doctype html><html lang="en"><body><p>Dana Desk replied to your request “Thermostat shows E3”:</p>\n` +
+  `<div><p>Try a reset.</p></div>\n<p>Read the whole conversation and answer it here: <a href="${LINK}">${LINK}</a></p>\n` +
+  `<p>To answer, reply to this email.</p></body></html>\n`;
+/** What no kept answer may hold: our mail's words, whoever sent it, its link. */
+const QUOTED = [
+  'Dana Desk',
+  'Try a reset',
+  'Read the whole conversation',
+  'To answer',
+  'Signpost',
+  'key=',
+  KEY,
+];
+
+/** A mail of these parts (both: multipart/alternative), read by the parser the service uses. */
+async function answerOf(parts: { text?: string; html?: string }): Promise<string> {
+  const part = (type: string, content: string) =>
+    [`Content-Type: text/${type}; charset=utf-8`, 'Content-Transfer-Encoding: base64', '', b64(content)].join(
+      '\r\n',
+    );
+  const b64 = (content: string) => Buffer.from(content).toString('base64').replace(/.{76}/g, '$&\r\n');
+  const bodies = [
+    ...(parts.text === undefined ? [] : [part('plain', parts.text)]),
+    ...(parts.html === undefined ? [] : [part('html', parts.html)]),
+  ];
+  const head = [
+    'From: ann@example.com',
+    'To: support@example.com',
+    'Subject: Re: Thermostat',
+    'MIME-Version: 1.0',
+  ];
+  const raw =
+    bodies.length === 1
+      ? [...head, bodies[0]!].join('\r\n')
+      : [
+          ...head,
+          'Content-Type: multipart/alternative; boundary="alt"',
+          '',
+          ...bodies.flatMap((body) => ['--alt', body]),
+          '--alt--',
+          '',
+        ].join('\r\n');
+  const mail = await simpleParser(Buffer.from(raw));
+  return answerOfMail({ text: mail.text, html: mail.html });
+}
+
+describe('the answer in a mail with HTML', () => {
+  it('keeps the answer when the quote is a whole <html><body> document, wherever it sits', async () => {
+    const quoted = `<blockquote><html><head><title>Re: Thermostat</title></head><body>${OUR_MAIL.split('<body>')[1]}</blockquote>`;
+    for (const html of [
+      `<html><body>Resetting helped.${quoted}</body></html>`,
+      `<div dir="ltr">Resetting helped.</div>${quoted}`,
+      `<html><head><meta charset="utf-8"></head><div>Resetting helped.</div>${quoted}</html>`,
+      `<html><body><html><body><p>Resetting helped.</p>${quoted}</body></html></body></html>`,
+    ])
+      expect(await answerOf({ html }), html).toBe('Resetting helped.');
+  });
+
+  it('keeps nothing of a mail that is only the quote, not the quote the parser wrote as its text', async () => {
+    expect(await answerOf({ html: `<div><br></div><blockquote type="cite">${OUR_MAIL}</blockquote>` })).toBe(
+      '',
+    );
+    expect(await answerOf({ html: OUR_MAIL.replace('<body>', '<body><div id="divRplyFwdMsg"></div>') })).toBe(
+      '',
+    );
+  });
+
+  it('takes the text part when the HTML shows nothing but the quote and the text part has more', async () => {
+    const html = `<div><img src="cid:photo@ann"></div><blockquote type="cite">${OUR_MAIL}</blockquote>`;
+    const text = `See the photo of the display.\n\nOn Mon, 3 Jun 2024 at 10:00, Signpost <help@example.com> wrote:\n> Try a reset.`;
+    expect(await answerOf({ html, text })).toBe('See the photo of the display.');
+  });
+
+  it('keeps the links the customer wrote, never the private link to the request', async () => {
+    const html =
+      `<div>The photo: <a href="https://photos.example.net/display">display</a>, and ` +
+      `<a href="${LINK}">this page</a> does not open.</div><blockquote type="cite">${OUR_MAIL}</blockquote>`;
+    expect(await answerOf({ html })).toBe(
+      'The photo: display [https://photos.example.net/display], and this page does not open.',
+    );
+    expect(await answerOf({ text: `It says ${LINK} is not found.` })).toBe('It says is not found.');
+  });
+});
+
+describe('mail no client writes', () => {
+  it('is read without failing the pass: nesting past any depth, attributions without end', () => {
+    const n = 200_000;
+    const open = `<div>Resetting helped.</div>${'<blockquote><div>'.repeat(n)}Try a reset.`;
+    expect(answerOfMail({ html: open })).toBe('Resetting helped.');
+    const closed = `<div>Resetting helped.</div>${'<b>'.repeat(n)}Try a reset.${'</b>'.repeat(n)}`;
+    expect(answerOfMail({ html: closed })).toBe('Resetting helped.');
+    const attributions = 'On Mon, 3 Jun 2024 at 10:00, Signpost <help@example.com> wrote:\n> Try a reset.\n';
+    expect(stripReply(`${attributions.repeat(n)}\nIt works.`)).toBe('It works.');
+  });
+
+  it('past the HTML it reads, an answer below a long quote comes from the text part', () => {
+    const html = `<blockquote type="cite">${'<p>Try a reset.</p>'.repeat(30_000)}</blockquote><div>It works.</div>`;
+    expect(answerOfMail({ html, text: '> Try a reset.\n\nIt works.' })).toBe('It works.');
+  });
+});
+
+interface CorpusCase {
+  fixture: string;
+  client: string;
+  answer: string;
+}
+const corpusDir = new URL('../../../../test-data/mail-replies/', import.meta.url);
+const corpus = JSON.parse(fs.readFileSync(new URL('cases.json', corpusDir), 'utf8')) as {
+  privateLink: string;
+  cases: CorpusCase[];
+};
+const fixturePart = (name: string) => {
+  const file = new URL(name, corpusDir);
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+};
+
+describe('replies as real mail clients write them (test-data/mail-replies)', () => {
+  it('has a fixture for every case, and every fixture quotes our mail with its private link', () => {
+    const named = new Set(corpus.cases.flatMap((c) => [`${c.fixture}.html`, `${c.fixture}.txt`]));
+    const files = fs.readdirSync(corpusDir).filter((name) => name !== 'cases.json');
+    expect(files.filter((name) => !named.has(name))).toEqual([]);
+    for (const { fixture } of corpus.cases) {
+      const parts = [fixturePart(`${fixture}.html`), fixturePart(`${fixture}.txt`)].filter(Boolean);
+      expect(parts.length, fixture).toBeGreaterThan(0);
+      for (const part of parts) expect(part, fixture).toContain(KEY);
+    }
+    expect(corpus.privateLink).toBe(LINK);
+  });
+
+  it.each(corpus.cases.map((c) => [c.fixture, c] as const))(
+    '%s: the customer’s words, neither the quote nor the private link',
+    async (fixture, { answer }) => {
+      const kept = await answerOf({
+        html: fixturePart(`${fixture}.html`),
+        text: fixturePart(`${fixture}.txt`),
+      });
+      expect(kept).toBe(answer);
+      for (const quoted of QUOTED) expect(kept).not.toContain(quoted);
+    },
+  );
 });

@@ -1,3 +1,5 @@
+import { ElementType, parseDocument } from 'htmlparser2';
+
 /**
  * What a customer wrote in an answer by mail, without what their mail client added below it: the mail they answer
  * (quoted with `>`, or under an attribution line, or under Outlook's header block) and their signature.
@@ -14,13 +16,15 @@ const ATTRIBUTIONS: RegExp[] = [
   /^Il\b.{4,}\bha scritto:$/i, // it: Il giorno lun 3 giu 2024 alle ore 10:00 Anna <...> ha scritto:
   /^(Dňa\b)?.{4,}\bnapísal(a|\(a\))?:$/i, // sk: Dňa po 3. 6. 2024 o 10:00 Anna <...> napísal(a):
   /^Am\b.{4,}\bschrieb\b.*:$/i, // de: Am Mo., 3. Juni 2024 um 10:00 Uhr schrieb Anna <...>:
-  /^Le\b.{4,}\ba écrit\s*:$/i, // fr: Le lun. 3 juin 2024 à 10:00, Anne <...> a écrit :
+  /^Le\b.{4,}\ba\s+écrit\s*:$/i, // fr: Le lun. 3 juin 2024 à 10:00, Anne <...> a écrit :
   /^El\b.{4,}\bescribió:$/i, // es: El lun, 3 jun 2024 a las 10:00, Ana (<...>) escribió:
 ];
 
-/** Outlook's separator line, in the same languages. */
+/** Outlook's separator line, in the same languages, and the lines that open a forwarded mail. */
 const ORIGINAL_MESSAGE =
-  /^-{2,}\s*(Original Message|Исходное сообщение|Mensagem original|Messaggio originale|Pôvodná správa|Ursprüngliche Nachricht|Message d'origine|Mensaje original)\s*-{2,}$/i;
+  /^-{2,}\s*(Original Message|Исходное сообщение|Mensagem original|Messaggio originale|Pôvodná správa|Ursprüngliche Nachricht|Message d'origine|Mensaje original|Forwarded message|Weitergeleitete Nachricht|Message transféré|Mensaje reenviado)\s*-{2,}$/i;
+const FORWARDED =
+  /^(Begin forwarded message|Anfang der weitergeleiteten Nachricht|Début du message réexpédié)\s*:$/i;
 
 /** Outlook's header block: a From line, then a Sent or Date line within the next few. */
 const HEADER_FROM = /^\*?(From|От|Od|De|Da|Von)\s*:\*?\s/i;
@@ -30,34 +34,313 @@ const HEADER_SENT =
 /** A signature starts at "-- " (the space is often lost on the way). */
 const SIGNATURE = /^--\s?$/;
 
-const isAttribution = (line: string) => ATTRIBUTIONS.some((pattern) => pattern.test(line.trim()));
+/** What phones put below an answer on their own, as its last line. */
+const MOBILE_SIGNATURE =
+  /^(Sent from my \w+( \w+)?|Get Outlook for (iOS|Android)|Von meinem \w+ gesendet|Envoyé de mon \w+|Enviado desde mi \w+)\.?$/i;
 
-function endOfAnswer(lines: string[]): number {
-  for (let i = 0; i < lines.length; i++) {
+const isAttribution = (line: string) => ATTRIBUTIONS.some((pattern) => pattern.test(line.trim()));
+const isQuoted = (line: string) => /^\s*>/.test(line);
+
+/**
+ * Where the answer that starts at `from` ends, and how many lines the attribution that ends it takes (none when
+ * something else ends it): below an attribution, the customer may have answered under the quote.
+ */
+function endOfAnswer(lines: string[], from: number): { end: number; attribution: number } {
+  for (let i = from; i < lines.length; i++) {
     const line = lines[i]!;
     const trimmed = line.trim();
-    if (SIGNATURE.test(line) || ORIGINAL_MESSAGE.test(trimmed)) return i;
-    if (isAttribution(line)) return i;
+    if (SIGNATURE.test(line) || ORIGINAL_MESSAGE.test(trimmed) || FORWARDED.test(trimmed))
+      return { end: i, attribution: 0 };
+    if (isAttribution(line)) return { end: i, attribution: 1 };
     // An attribution wrapped by the client: "On Mon, ... Ann" / "<ann@example.com> wrote:".
     // A next line that is an attribution on its own ends the answer there instead, keeping this one.
     const next = lines[i + 1];
     if (trimmed && next !== undefined && !isAttribution(next) && isAttribution(`${trimmed} ${next.trim()}`))
-      return i;
+      return { end: i, attribution: 2 };
     if (HEADER_FROM.test(trimmed) && lines.slice(i + 1, i + 4).some((l) => HEADER_SENT.test(l.trim())))
-      return i;
+      return { end: i, attribution: 0 };
   }
-  return lines.length;
+  return { end: lines.length, attribution: 0 };
 }
 
-/** The answer alone: quoted lines and everything from the first attribution or signature on are gone. */
-export function stripReply(text: string): string {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const answer = lines
-    .slice(0, endOfAnswer(lines))
-    .filter((line) => !/^\s*>/.test(line))
-    .map((line) => line.replace(/\s+$/, ''));
-  return answer
+const tidy = (lines: string[]) =>
+  lines
+    .map((line) => line.replace(/\s+$/, ''))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+
+/**
+ * The answer alone: quoted lines and everything from the first attribution or signature on are gone. Nothing above
+ * an attribution but a quoted mail below it: the customer answered below the quote (or between its lines), and the
+ * answer is what follows that is not quoted, read by the same rules.
+ */
+export function stripReply(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  for (let from = 0; ;) {
+    const { end, attribution } = endOfAnswer(lines, from);
+    const answer = lines.slice(from, end).filter((line) => !isQuoted(line));
+    while (answer.length > 0 && (!answer.at(-1)!.trim() || MOBILE_SIGNATURE.test(answer.at(-1)!.trim())))
+      answer.pop();
+    const kept = tidy(answer);
+    if (kept || attribution === 0) return kept;
+    from = end + attribution;
+    let first = from;
+    while (first < lines.length && !lines[first]!.trim()) first++;
+    if (first === lines.length || !isQuoted(lines[first]!)) return '';
+  }
+}
+
+type HtmlNode = ReturnType<typeof parseDocument>['children'][number];
+type HtmlElement = Extract<HtmlNode, { attribs: Record<string, string> }>;
+
+/** Never text: what a document's head holds, scripts, Word's `<xml>`, embedded objects. (Comments are never read.) */
+const UNSHOWN = new Set([
+  'title',
+  'style',
+  'script',
+  'meta',
+  'link',
+  'base',
+  'xml',
+  'template',
+  'noscript',
+  'object',
+  'iframe',
+  'svg',
+  'math',
+]);
+const BLOCKS = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'dir',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'head',
+  'header',
+  'hr',
+  'html',
+  'li',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'tfoot',
+  'thead',
+  'tr',
+  'ul',
+]);
+const PARAGRAPHS = new Set(['p', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'dl', 'table']);
+
+/**
+ * What clients wrap a quoted mail (or the signature they add) in; all of it is quote. Gmail (gmail_quote, its
+ * attribution gmail_attr, gmail_signature), Yahoo (yahoo_quoted), Thunderbird (moz-cite-prefix, moz-signature),
+ * Proton (protonmail_quote), Outlook for Mac and new Outlook (mail-editor-reference-message-container), Outlook's
+ * signatures (Signature, ms-outlook-mobile-signature).
+ */
+const QUOTE_CLASSES = [
+  'gmail_quote',
+  'gmail_quote_container',
+  'gmail_attr',
+  'gmail_signature',
+  'yahoo_quoted',
+  'moz-cite-prefix',
+  'moz-signature',
+  'protonmail_quote',
+];
+const QUOTE_IDS = /^(x_)?(mail-editor-reference-message-container|Signature|ms-outlook-mobile-signature)$/i;
+/** Outlook's marks where the quoted mail starts: everything from them on is quote (Outlook answers above it). */
+const QUOTE_START_IDS = /^(x_)?(divRplyFwdMsg|appendonsend|stopSpelling)$/i;
+
+const classesOf = (element: HtmlElement) => (element.attribs.class ?? '').toLowerCase().split(/\s+/);
+const styleOf = (element: HtmlElement) => (element.attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
+
+function isQuoteElement(element: HtmlElement): boolean {
+  const classes = classesOf(element);
+  if (QUOTE_CLASSES.some((name) => classes.includes(name))) return true;
+  if (QUOTE_IDS.test(element.attribs.id ?? '')) return true;
+  if (element.name !== 'blockquote') return false;
+  // Gmail's and Apple Mail's "indent" is a blockquote too, without a border: the customer's own text.
+  const indent = element.attribs.type?.toLowerCase() !== 'cite' && /(^|;)border:none/.test(styleOf(element));
+  return !indent;
+}
+
+const isHidden = (element: HtmlElement) => /(^|;)(display:none|mso-hide:all)/.test(styleOf(element));
+
+/** Elements deeper than this are not read: no client nests so deep, and a mail that does must not end the pass. */
+const NESTING_LIMIT = 1000;
+/**
+ * Tags read from a mail's HTML: many times what an answer sits under, and few enough that a mail made of nothing
+ * but nested tags is still read quickly (the parser's work grows with the square of the nesting). What lies past
+ * them is quote; a customer who answered below that much quote still has the text part read.
+ */
+const HTML_TAGS_READ = 20_000;
+
+function readablePart(html: string): string {
+  let tags = 0;
+  for (let at = html.indexOf('<'); at !== -1; at = html.indexOf('<', at + 1))
+    if (++tags > HTML_TAGS_READ) return html.slice(0, at);
+  return html;
+}
+
+interface Line {
+  text: string;
+  quoted: boolean;
+}
+
+/**
+ * The mail's HTML as the text it shows, line by line, its quoted parts marked. Every element is walked, whatever
+ * the document's shape: a whole `<html>` document inside a blockquote, a document inside another, several bodies,
+ * or none; so no part of the mail is left out for being in the wrong place.
+ */
+function htmlLines(html: string): Line[] {
+  const lines: Line[] = [];
+  let line = '';
+  let quoteDepth = 0;
+  let quoteStarted = false;
+  let preformatted = 0;
+  const quoted = () => quoteDepth > 0 || quoteStarted;
+  const newLine = () => {
+    lines.push({ text: line, quoted: quoted() });
+    line = '';
+  };
+  // A paragraph of a no-break space alone is how Word and Outlook write an empty line.
+  const endBlock = () => {
+    if (line.trim()) newLine();
+    else if (line.includes('\u00a0')) lines.push({ text: '', quoted: quoted() });
+    line = '';
+  };
+  const blankLine = () => {
+    endBlock();
+    const last = lines.at(-1);
+    if (last && (last.text.trim() || last.quoted !== quoted())) lines.push({ text: '', quoted: quoted() });
+  };
+
+  const walk = (nodes: HtmlNode[], depth: number, listItems?: { ordered: boolean; next: number }) => {
+    if (depth > NESTING_LIMIT) return;
+    for (const node of nodes) {
+      if (node.type === ElementType.Text) {
+        if (preformatted === 0) line += node.data.replace(/[ \t\r\n\f]+/g, ' ');
+        else
+          node.data.split(/\r\n?|\n/).forEach((part, i) => {
+            if (i > 0) newLine();
+            line += part;
+          });
+        continue;
+      }
+      if (!('attribs' in node) || !ElementType.isTag(node)) continue;
+      const element = node as HtmlElement;
+      const name = element.name.toLowerCase();
+      if (UNSHOWN.has(name) || isHidden(element)) continue;
+      // Inside a quote, such a mark belongs to an older mail quoted there: what follows the quote is not quote.
+      if (quoteDepth === 0 && QUOTE_START_IDS.test(element.attribs.id ?? '')) {
+        endBlock();
+        quoteStarted = true;
+      }
+      if (name === 'br') {
+        newLine();
+        continue;
+      }
+      const quote = isQuoteElement(element);
+      // Word's paragraphs (MsoNormal...) have no margins: its empty lines are paragraphs of a no-break space.
+      const paragraph = PARAGRAPHS.has(name) && !classesOf(element).some((c) => c.startsWith('mso'));
+      const block = quote || BLOCKS.has(name) || PARAGRAPHS.has(name);
+      if (paragraph) blankLine();
+      else if (block) endBlock();
+      if (quote) quoteDepth++;
+      if (name === 'li' && listItems) line += listItems.ordered ? `${listItems.next++}. ` : '- ';
+      if ((name === 'td' || name === 'th') && line.trim()) line += ' ';
+      const items = name === 'ol' || name === 'ul' ? { ordered: name === 'ol', next: 1 } : listItems;
+      if (name === 'pre') preformatted++;
+      walk(element.children as HtmlNode[], depth + 1, items);
+      if (name === 'pre') preformatted--;
+      if (name === 'a') {
+        const href = (element.attribs.href ?? '').trim();
+        const shown = line.trim();
+        if (/^https?:\/\//i.test(href) && !shown.endsWith(href)) line += ` [${href}]`;
+      }
+      if (paragraph) blankLine();
+      else if (block) endBlock();
+      if (quote) quoteDepth--;
+    }
+  };
+  walk(parseDocument(readablePart(html), { decodeEntities: true }).children as HtmlNode[], 0);
+  endBlock();
+  return lines.map((l) => ({ text: l.text.replace(/[ \u00a0]+/g, ' ').trim(), quoted: l.quoted }));
+}
+
+/** The answer in a mail's HTML: its text with the quoted parts as `>` lines, then the rules of plain text. */
+function stripHtmlReply(lines: Line[]): string {
+  return stripReply(lines.map((l) => (l.quoted ? `> ${l.text}` : l.text)).join('\n'));
+}
+
+const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Our own private link to a request (`/issues/<id>?key=…`), also as a link checker wraps it (percent-encoded in its
+ * own URL): whoever reads the thread must not find the key to it there. Two plain searches, not one pattern that
+ * could backtrack over a long word.
+ */
+const isPrivateLinkText = (text: string) =>
+  /\/issues\/\d/.test(text) && /[?&]key=[A-Za-z0-9_-]{16}/.test(text);
+
+function isPrivateLink(word: string): boolean {
+  let text = word;
+  for (let i = 0; i < 3; i++) {
+    if (isPrivateLinkText(text)) return true;
+    try {
+      const decoded = decodeURIComponent(text);
+      if (decoded === text) return false;
+      text = decoded;
+    } catch {
+      return false;
+    }
+  }
+  return isPrivateLinkText(text);
+}
+
+const withoutPrivateLinks = (text: string) =>
+  tidy(
+    text.split('\n').map((line) => {
+      const kept = line.replace(/[^\S\n]*\S+/g, (word) => (isPrivateLink(word) ? '' : word));
+      return kept === line ? line : kept.trim();
+    }),
+  );
+
+/**
+ * What a customer wrote in a mail: from its HTML when it has one (its structure marks the quote better than any
+ * text), else from its text. Never only the quote, and never our private link:
+ * - an HTML answer is the whole mail less its quoted parts, wherever in the markup the answer sits;
+ * - an HTML that holds nothing but the quote gives the text part's answer only if that is not a rendering of the
+ *   quote (a mail parser writes the text of an HTML-only mail from its HTML, quote and all);
+ * - a private link to a request is taken out of whatever is kept.
+ */
+export function answerOfMail(mail: { text?: string | null; html?: string | false | null }): string {
+  const text = mail.text ?? '';
+  if (!mail.html || !mail.html.trim()) return withoutPrivateLinks(stripReply(text));
+  const lines = htmlLines(mail.html);
+  const fromHtml = stripHtmlReply(lines);
+  if (fromHtml) return withoutPrivateLinks(fromHtml);
+  const fromText = stripReply(text);
+  const shown = new Set(wordsOf(lines.map((l) => l.text).join('\n')));
+  const onlyQuote = wordsOf(fromText).every((word) => shown.has(word));
+  return onlyQuote ? '' : withoutPrivateLinks(fromText);
 }
