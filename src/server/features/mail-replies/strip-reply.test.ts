@@ -75,11 +75,11 @@ const QUOTED = [
 
 /** A mail of these parts (both: multipart/alternative), read by the parser the service uses. */
 async function answerOf(parts: { text?: string; html?: string }): Promise<string> {
+  const b64 = (content: string) => Buffer.from(content).toString('base64').replace(/.{76}/g, '$&\r\n');
   const part = (type: string, content: string) =>
     [`Content-Type: text/${type}; charset=utf-8`, 'Content-Transfer-Encoding: base64', '', b64(content)].join(
       '\r\n',
     );
-  const b64 = (content: string) => Buffer.from(content).toString('base64').replace(/.{76}/g, '$&\r\n');
   const bodies = [
     ...(parts.text === undefined ? [] : [part('plain', parts.text)]),
     ...(parts.html === undefined ? [] : [part('html', parts.html)]),
