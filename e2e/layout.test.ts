@@ -115,7 +115,6 @@ interface Measure {
   contentBottom: number;
   /** What in the header's bar stands outside the row the first item is on, or outside the bar. */
   offRow: string[];
-  bar: boolean;
   /** Elements that scroll (or cut) sideways within themselves. */
   sideways: string[];
 }
@@ -209,7 +208,6 @@ function measure(sidewaysScrollers: string): Measure {
     innerHeight,
     contentBottom: Math.ceil(contentBottom),
     offRow,
-    bar: Boolean(bar),
     sideways,
   };
 }
@@ -228,7 +226,6 @@ async function findings(page: Page, label: string): Promise<string[]> {
     found.push(
       `${label}: scrolls into ${m.scrollHeight - m.contentBottom} px of blank page (content ends at ${m.contentBottom}, page is ${m.scrollHeight})`,
     );
-  if (process.env.LAYOUT_DEBUG) console.log(label, JSON.stringify(m));
   return found;
 }
 
