@@ -1,7 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import {
+  createTestApp,
+  createTestEnvironment,
+  testDialects,
+  type TestEnvironment,
+} from '../server/testing/test-context.ts';
 import { signpost } from '../server/testing/run-cli.ts';
 import { writeFolder } from '../server/testing/folder.ts';
+import { adminAndUserTokens, caller, ok } from '../server/testing/admin-content.ts';
 
 // Child processes while other files keep the cores busy (see cli.test.ts).
 vi.setConfig({ testTimeout: 90_000 });
@@ -53,5 +60,30 @@ describe.each(testDialects())('signpost import on %s', (dialect) => {
     const exported = await signpost(['export', out, '--force'], env);
     expect(exported.stdout).toContain('exported 1 sections, 0 categories, 1 articles and 0 files');
     expect((await signpost(['branding', 'show'], env)).stdout).toContain('site_title=\n');
+  });
+
+  it('imports its own export of an article published in the admin as that article: nothing created, no copy', async () => {
+    const t = await createTestApp(dialect);
+    onTestFinished(() => t.close());
+    const as = caller(t, (await adminAndUserTokens(t)).adminToken);
+    const section = await ok<{ id: number }>(as('POST', '/api/admin/sections', { name: 'Guides' }), 201);
+    await ok(
+      as('POST', '/api/admin/articles', {
+        section_id: section.id,
+        title: 'Reset the router',
+        body_html: '<p>Hold the button.</p>',
+        published: true,
+      }),
+      201,
+    );
+    const folder = path.join(writeFolder({}), 'D');
+    expect((await signpost(['export', folder], t.environment.env)).code).toBe(0);
+    const imported = await signpost(['import', folder], t.environment.env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('sections: 0 created, 0 updated, 1 unchanged, 0 deleted');
+    expect(imported.stdout).toContain('articles: 0 created, 0 updated, 1 unchanged, 0 deleted');
+    expect(await t.ctx.db.selectFrom('articles').select('title').execute()).toEqual([
+      { title: 'Reset the router' },
+    ]);
   });
 });

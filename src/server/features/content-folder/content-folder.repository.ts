@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 
 /** Every section, category, article and content file, for an import to find what each item of a folder is. */
@@ -92,4 +93,28 @@ export async function readAllTranslations(db: Executor) {
     db.selectFrom('article_translation_files').selectAll().orderBy('position').execute(),
   ]);
   return { sections, categories, articles, files };
+}
+
+/** Where every category and article sits, to find what an import left in another section than its parent. */
+export async function readPlacement(db: Executor) {
+  const [categories, articles] = await Promise.all([
+    db.selectFrom('categories').select(['id', 'section_id', 'parent_id']).execute(),
+    db.selectFrom('articles').select(['id', 'section_id', 'category_id']).execute(),
+  ]);
+  return { categories, articles };
+}
+
+/**
+ * PostgreSQL: new rows of the table get ids after `id`, which an import gave a row itself (SQLite's AUTOINCREMENT
+ * does so on its own). The sequence never goes back, so an id once given is never given again.
+ */
+export async function continueIdsAfter(
+  db: Executor,
+  table: 'sections' | 'categories' | 'articles',
+  id: number,
+): Promise<void> {
+  await sql`
+    select setval(pg_get_serial_sequence(${table}, 'id'), ${id})
+    where ${id} > coalesce(pg_sequence_last_value(pg_get_serial_sequence(${table}, 'id')::regclass), 0)
+  `.execute(db);
 }

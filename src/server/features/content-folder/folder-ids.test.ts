@@ -145,7 +145,7 @@ describe.each(testDialects())('content folder ids on %s', (dialect) => {
         }),
         201,
       );
-    return { app, section, setup, one: await article('One'), two: await article('Two') };
+    return { app, call, section, setup, one: await article('One'), two: await article('Two') };
   }
 
   const everything = async (app: TestApp) => ({
@@ -237,5 +237,65 @@ describe.each(testDialects())('content folder ids on %s', (dialect) => {
     );
     const after = await everything(target.app);
     expect(after.articles.slice(0, 2)).toEqual(before.articles);
+  });
+
+  it('brings an item deleted since an older export back under its id, and that export again makes no copy', async () => {
+    const { app, call, setup, one, two } = await written();
+    const older = await exportTo(app);
+    await importFolder(app.ctx, older);
+    await ok(call('DELETE', `/api/admin/articles/${one.id}`));
+    expect((await importFolder(app.ctx, older)).articles.created).toBe(1);
+    const ids = async () => (await everything(app)).articles.map(({ id, title }) => ({ id, title }));
+    expect(await ids()).toEqual([
+      { id: one.id, title: 'One' },
+      { id: two.id, title: 'Two' },
+    ]);
+    // Moved in the admin, exported and imported there: its path is now another.
+    await ok(call('POST', '/api/admin/move', { kind: 'article', id: one.id, parent_id: setup.id, index: 0 }));
+    await importFolder(app.ctx, await exportTo(app));
+    expect((await importFolder(app.ctx, older)).articles).toMatchObject({ created: 0 });
+    expect(await ids()).toEqual([
+      { id: one.id, title: 'One' },
+      { id: two.id, title: 'Two' },
+    ]);
+    const created = await ok<AdminArticle>(
+      call('POST', '/api/admin/articles', { section_id: setup.section_id, title: 'Three' }),
+      201,
+    );
+    expect(created.id).toBeGreaterThan(two.id);
+  });
+
+  it('moves what was written in a category since an older export along when that export moves the category back', async () => {
+    const { app, call, section, setup } = await written();
+    const older = await exportTo(app);
+    await importFolder(app.ctx, older);
+    const elsewhere = await ok<{ id: number }>(
+      call('POST', '/api/admin/sections', { name: 'Elsewhere' }),
+      201,
+    );
+    await ok(
+      call('POST', '/api/admin/move', {
+        kind: 'category',
+        id: setup.id,
+        section_id: elsewhere.id,
+        parent_id: null,
+        index: 0,
+      }),
+    );
+    const inside = await ok<AdminArticle>(
+      call('POST', '/api/admin/articles', {
+        section_id: elsewhere.id,
+        category_id: setup.id,
+        title: 'Three',
+      }),
+      201,
+    );
+    await importFolder(app.ctx, older);
+    const { categories, articles: rows } = await everything(app);
+    expect(categories.find((row) => row.id === setup.id)?.section_id).toBe(section.id);
+    expect(rows.find((row) => row.id === inside.id)).toMatchObject({
+      section_id: section.id,
+      category_id: setup.id,
+    });
   });
 });

@@ -21,8 +21,11 @@ import {
   deleteAttachmentsOf,
   detachCategories,
   importedTranslations,
+  continueIdsAfter,
   insertAttachments,
+  readPlacement,
 } from './content-folder.repository.ts';
+import type { Dialect } from '../../db/schema-helpers.ts';
 import {
   deleteTranslation,
   replaceTranslationFiles,
@@ -53,6 +56,7 @@ import {
   insertSection,
   sectionHoldsContent,
   writeArticle,
+  moveToSection,
   writeCategory,
   writeSection,
 } from '../../content/content.repository.ts';
@@ -134,7 +138,9 @@ export async function importFolder(
   }
   await ctx.db
     .transaction()
-    .execute((trx) => writeFolder(trx, folder, blobs, summary, options, progress, siteLang));
+    .execute((trx) =>
+      writeFolder(trx, folder, blobs, summary, options, progress, siteLang, ctx.database.dialect),
+    );
   return summary;
 }
 
@@ -164,6 +170,7 @@ async function writeFolder(
   options: ImportOptions,
   progress: (label: string) => void,
   siteLang: Language,
+  dialect: Dialect,
 ): Promise<void> {
   const now = Date.now();
   const rows = await contentRows(trx);
@@ -178,7 +185,7 @@ async function writeFolder(
         ? `the folder has ids but no ${ORIGIN_FILE} to say whose: they are ignored, items are matched by path`
         : `the folder was exported from another help centre (${ORIGIN_FILE}): its ids are ignored, items are matched by path`,
     );
-  const { matches: existing, errors } = matchFolder(folder, rows, useIds);
+  const { matches: existing, revived, errors } = matchFolder(folder, rows, useIds);
   if (errors.length) throw new FolderErrors(errors);
   /** An item found by its id takes the folder's path as its source path, where the next import finds it first. */
   const moved = (row: { source_path: string | null }, itemPath: string) =>
@@ -205,6 +212,7 @@ async function writeFolder(
       } else summary.sections.unchanged++;
     } else {
       const id = await insertSection(trx, {
+        id: revived.sections.get(section.path),
         ...values,
         source_path: section.path,
         created_at: now,
@@ -268,6 +276,7 @@ async function writeFolder(
       }
     } else {
       const id = await insertCategory(trx, {
+        id: revived.categories.get(category.path),
         ...values,
         description: '',
         source_path: category.path,
@@ -305,6 +314,7 @@ async function writeFolder(
       }
     } else {
       const id = await insertArticle(trx, {
+        id: revived.articles.get(article.path),
         ...values,
         body_html: '',
         source_path: article.path,
@@ -388,6 +398,12 @@ async function writeFolder(
     progress(article.path);
   }
 
+  if (dialect === 'postgres')
+    for (const kind of ['sections', 'categories', 'articles'] as const) {
+      const ids = [...revived[kind].values()];
+      if (ids.length) await continueIdsAfter(trx, kind, Math.max(...ids));
+    }
+
   const imported = [...articleIds.values()];
   for (const ids of chunks(imported)) await deleteAttachmentsOf(trx, ids);
   for (const rows of chunks(links)) await insertAttachments(trx, rows);
@@ -399,6 +415,7 @@ async function writeFolder(
     resolverFor,
   });
 
+  await keepSubtreesTogether(trx, now);
   if (options.replace) await removeOutside(trx, folder, summary);
   else if (options.prune) await prune(trx, rows, existing, summary);
   const touched = (['sections', 'categories', 'articles', 'files', 'translations'] as const).some(
@@ -648,6 +665,39 @@ async function removeOutside(trx: Tx, folder: ContentFolder, summary: ImportSumm
         'portal_enabled stays true, as the demo set it: signpost branding set portal_enabled=false turns the portal off',
       );
   }
+}
+
+/**
+ * A category the folder moved to another section (found by its id) takes along what it holds that the folder does
+ * not (written in the admin since the export), as a move in the admin does: a subcategory or an article is always in
+ * its parent's section.
+ */
+async function keepSubtreesTogether(trx: Tx, now: number): Promise<void> {
+  const { categories, articles } = await readPlacement(trx);
+  const byId = new Map(categories.map((row) => [row.id, row]));
+  const sectionOf = (id: number): number => {
+    const row = byId.get(id) as { section_id: number; parent_id: number | null };
+    // A chain of parents is a tree (the admin and the folder make no loops); the depth bounds it all the same.
+    return row.parent_id === null || !byId.has(row.parent_id) ? row.section_id : sectionOf(row.parent_id);
+  };
+  const moves = new Map<string, { table: 'categories' | 'articles'; section: number; ids: number[] }>();
+  const move = (table: 'categories' | 'articles', id: number, section: number) => {
+    const key = `${table}:${section}`;
+    const found = moves.get(key) ?? { table, section, ids: [] };
+    found.ids.push(id);
+    moves.set(key, found);
+  };
+  for (const category of categories) {
+    const section = sectionOf(category.id);
+    if (section !== category.section_id) move('categories', category.id, section);
+  }
+  for (const article of articles) {
+    if (article.category_id === null || !byId.has(article.category_id)) continue;
+    const section = sectionOf(article.category_id);
+    if (section !== article.section_id) move('articles', article.id, section);
+  }
+  for (const { table, section, ids } of moves.values())
+    for (const batch of chunks(ids)) await moveToSection(trx, table, batch, section, now);
 }
 
 type Rows = Awaited<ReturnType<typeof contentRows>>;

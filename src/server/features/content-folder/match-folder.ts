@@ -25,6 +25,16 @@ export interface FolderMatches<S extends Row, C extends Row, A extends Row, F ex
   files: Map<string, F>;
 }
 
+/**
+ * New items whose file gives an id of this help centre that no row has any more (deleted since the export): they
+ * come back under that id, so that the folder and every later export agree on which item they are.
+ */
+export interface RevivedIds {
+  sections: Map<string, number>;
+  categories: Map<string, number>;
+  articles: Map<string, number>;
+}
+
 /** The file that says an item's id, as the operator sees it. */
 const fileOf = (kind: ItemKind, itemPath: string) =>
   kind === 'section'
@@ -51,6 +61,7 @@ function matchItems<R extends Row>(
   rows: R[],
   useIds: boolean,
   errors: FolderError[],
+  revived: Map<string, number>,
 ): Map<string, R> {
   const byPath = new Map(rows.flatMap((row) => (row.source_path === null ? [] : [[row.source_path, row]])));
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -70,7 +81,10 @@ function matchItems<R extends Row>(
       continue;
     }
     const row = atPath ?? (said === null ? undefined : byId.get(said));
-    if (!row) continue;
+    if (!row) {
+      if (said !== null) revived.set(item.path, said);
+      continue;
+    }
     const other = claimedBy.get(row.id);
     if (other !== undefined) {
       errors.push(
@@ -116,13 +130,21 @@ export function matchFolder<S extends Row, C extends Row, A extends Row, F exten
   folder: ContentFolder,
   rows: { sections: S[]; categories: C[]; articles: A[]; files: F[] },
   useIds: boolean,
-): { matches: FolderMatches<S, C, A, F>; errors: FolderError[] } {
+): { matches: FolderMatches<S, C, A, F>; revived: RevivedIds; errors: FolderError[] } {
   const errors: FolderError[] = [];
+  const revived: RevivedIds = { sections: new Map(), categories: new Map(), articles: new Map() };
   const matches = {
-    sections: matchItems('section', folder.sections, rows.sections, useIds, errors),
-    categories: matchItems('category', folder.categories, rows.categories, useIds, errors),
-    articles: matchItems('article', folder.articles, rows.articles, useIds, errors),
+    sections: matchItems('section', folder.sections, rows.sections, useIds, errors, revived.sections),
+    categories: matchItems(
+      'category',
+      folder.categories,
+      rows.categories,
+      useIds,
+      errors,
+      revived.categories,
+    ),
+    articles: matchItems('article', folder.articles, rows.articles, useIds, errors, revived.articles),
     files: matchFiles(folder.assets, rows.files, useIds),
   };
-  return { matches, errors };
+  return { matches, revived, errors };
 }
