@@ -45,26 +45,19 @@ function expectUnavailable(response: LightMyRequestResponse, what: string) {
   expect(response.headers['retry-after']).toBe('5');
 }
 
-/** Milliseconds until the call answers `status` again, asking every 100 ms; the answer that succeeded. */
-async function timeToRecover(
-  app: FastifyInstance,
-  call: () => Promise<LightMyRequestResponse>,
-  status: number,
-) {
+/**
+ * The first answer `status` from the call, asking every 100 ms (for at most 30 s: a bound on the wait, not a figure;
+ * `npm run bench:faults` prints how long recovery takes).
+ */
+async function recovered(call: () => Promise<LightMyRequestResponse>, status: number) {
   const started = Date.now();
   for (;;) {
     const response = await call();
-    if (response.statusCode === status) return { ms: Date.now() - started, response };
+    if (response.statusCode === status) return response;
     if (Date.now() - started > 30_000)
       throw new Error(`not recovered: ${response.statusCode} ${response.body}`);
     await sleep(100);
   }
-}
-
-async function timed<T>(run: () => Promise<T>): Promise<{ response: T; ms: number }> {
-  const started = Date.now();
-  const response = await run();
-  return { response, ms: Date.now() - started };
 }
 
 describe.runIf(testDialects().includes('postgres'))('PostgreSQL going away and coming back', () => {
@@ -129,15 +122,16 @@ describe.runIf(testDialects().includes('postgres'))('PostgreSQL going away and c
     await new Promise((resolve) => receiver.close(resolve));
   });
 
-  const outageCases: [Outage, string, number][] = [
-    ['drop', 'restarted or stopped: connections cut, new ones refused', 2_000],
-    // The defaults: 3 s to get a connection, 5 s for a query to answer.
-    ['hang', 'frozen (SIGSTOP): nothing answers, nothing is closed', 6_500],
+  // How fast the answers come (the defaults: 3 s to get a connection, 5 s for a query to answer) is a figure of
+  // `npm run bench:faults`, not of this test, which holds what the answers are.
+  const outageCases: [Outage, string][] = [
+    ['drop', 'restarted or stopped: connections cut, new ones refused'],
+    ['hang', 'frozen (SIGSTOP): nothing answers, nothing is closed'],
   ];
 
   it.each(outageCases)(
-    'answers 503 fast while it is %s (%s), then recovers by itself',
-    async (outage, _, limitMs) => {
+    'answers 503 while it is %s (%s), what it keeps meanwhile, then recovers by itself',
+    async (outage) => {
       // Kept in memory before the outage: a public answer that needs no database.
       expect((await app.inject(apiPaths.sections)).statusCode).toBe(200);
       const before = await app.inject(supportRequest(++n));
@@ -146,41 +140,36 @@ describe.runIf(testDialects().includes('postgres'))('PostgreSQL going away and c
 
       proxy.down(outage);
       const failuresBefore = failedPasses.length;
-      const started = Date.now();
       const [write, read, page, kept, search] = await Promise.all([
         app.inject(supportRequest(++n)),
         // A query string would not do: answers are kept by the parameters a route reads, and these read none.
         app.inject(href.instructionApi(unseen[outage]!)),
         app.inject(href.instruction(unseen[outage]!)),
         // Once the revision read before the outage is stale, so the server would have to ask the database.
-        sleep(400).then(() => timed(() => app.inject(apiPaths.sections))),
+        sleep(400).then(() => app.inject(apiPaths.sections)),
         // Search answers from the index it has: nothing can change the content while the database is away.
         app.inject(`${apiPaths.suggestions}?text=wiring&during=${outage}`),
       ]);
-      const took = Date.now() - started;
       expectUnavailable(write, 'support request');
       expectUnavailable(read, 'article');
       expectUnavailable(page, 'article page');
-      // What is kept is served at once: the revision check goes on in the background, never holding it up.
-      expect(kept.response.statusCode).toBe(200);
-      expect(kept.response.headers['x-cache']).toBe('hit');
-      expect(kept.ms).toBeLessThan(500);
+      // What is kept is served from memory: the revision check goes on in the background, never holding it up.
+      expect(kept.statusCode).toBe(200);
+      expect(kept.headers['x-cache']).toBe('hit');
       expect(search.statusCode, search.body).toBe(200);
       expect(search.json().items.map((item: { id: number }) => item.id)).toEqual([articleId]);
-      expect(took).toBeLessThan(limitMs);
 
       // Long enough for the delivery worker to have tried (and failed) a pass meanwhile.
       await sleep(1_500);
       expect(failedPasses.length).toBeGreaterThan(failuresBefore);
 
       proxy.up();
-      const recovered = await timeToRecover(app, () => app.inject(supportRequest(++n)), 201);
-      expect(recovered.ms).toBeLessThan(5_000);
+      const accepted = await recovered(() => app.inject(supportRequest(++n)), 201);
       expect((await app.inject(`${href.instructionApi(articleId)}?after=${outage}`)).statusCode).toBe(200);
       await expect(ctx.search.refresh()).resolves.toBeUndefined();
 
       // The worker outlived the outage: the request accepted after it is delivered.
-      const id = (recovered.response.json() as { data: { id: number } }).data.id;
+      const id = (accepted.json() as { data: { id: number } }).data.id;
       for (let i = 0; i < 100 && !received.includes(id); i++) await sleep(100);
       expect(received).toContain(id);
     },
@@ -215,18 +204,16 @@ describe('SQLite locked by another process', () => {
       return response;
     });
     await sleep(300);
-    // While the write waits for the lock, the server is not blocked and reads answer at once.
-    const readStarted = Date.now();
+    // While the write waits for the lock, the server is not blocked and reads answer: before the write gives up.
     const read = await t.app.inject(`${href.instructionApi(id)}?while=locked`);
     expect(read.statusCode, read.body).toBe(200);
-    expect(Date.now() - readStarted).toBeLessThan(500);
     const page = await t.app.inject(`${href.instruction(id)}?while=locked`);
     expect(page.statusCode).toBe(200);
     expect(writeDone).toBe(0);
 
+    // It gave up while the lock was still held (let go only below), after waiting DATABASE_TIMEOUT_MS for it.
     expectUnavailable(await write, 'support request');
     expect(writeDone - started).toBeGreaterThanOrEqual(1_900);
-    expect(writeDone - started).toBeLessThan(4_000);
 
     // A write that starts while the lock is held and gets it when it is let go succeeds.
     const waiting = t.app.inject(supportRequest(3));

@@ -473,7 +473,7 @@ describe('a repeated request needs no database', () => {
 });
 
 describe.skipIf(!testDialects().includes('postgres'))('two servers on one PostgreSQL database', () => {
-  it('see a change made through the other’s admin API within five seconds: page, call and search', async () => {
+  it('see a change made through the other’s admin API, by their own revision watch: page, call and search', async () => {
     const a = await createTestApp('postgres', { REVISION_CHECK_MS: '250' });
     const ctxB = await createContext(a.environment.config);
     const b = await buildApp(ctxB);
@@ -495,23 +495,19 @@ describe.skipIf(!testDialects().includes('postgres'))('two servers on one Postgr
         payload: { title: 'Pairing the new remote' },
       });
       expect(patched.statusCode, patched.body).toBe(200);
-      const changed = Date.now();
+      // Nothing tells the second server: its revision watch reads the change on its own (every 250 ms here). How long
+      // that takes is not asserted, only waited for.
       const seen = async () => {
-        for (;;) {
-          const page = await b.inject(url);
-          const api = await b.inject(`/api/knowledge/instruction/${article.id}`);
-          const search = await b.inject('/api/search/knowledge/suggestions?text=new%20remote');
-          if (
-            page.body.includes('Pairing the new remote') &&
-            api.json().title === 'Pairing the new remote' &&
-            search.json().items[0]?.id === article.id
-          ) {
-            return Date.now() - changed;
-          }
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        const page = await b.inject(url);
+        const api = await b.inject(`/api/knowledge/instruction/${article.id}`);
+        const search = await b.inject('/api/search/knowledge/suggestions?text=new%20remote');
+        return (
+          page.body.includes('Pairing the new remote') &&
+          api.json().title === 'Pairing the new remote' &&
+          search.json().items[0]?.id === article.id
+        );
       };
-      expect(await seen()).toBeLessThan(5000);
+      await expect.poll(seen, { interval: 50 }).toBe(true);
     } finally {
       await b.close();
       await ctxB.database.close();

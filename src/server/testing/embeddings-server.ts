@@ -55,6 +55,8 @@ export interface EmbeddingsServer {
   url: string;
   /** Texts asked about so far. */
   readonly texts: string[];
+  /** Requests received so far, failed ones included. */
+  requests: number;
   /** While true, every request fails with 503. */
   failing: boolean;
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export async function startEmbeddingsServer(model: (text: string) => number[]): 
   const state: EmbeddingsServer = {
     url: '',
     texts: [],
+    requests: 0,
     failing: false,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -71,6 +74,7 @@ export async function startEmbeddingsServer(model: (text: string) => number[]): 
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
+      state.requests++;
       if (state.failing) {
         response.writeHead(503).end();
         return;
