@@ -187,9 +187,6 @@ async function writeFolder(
     );
   const { matches: existing, revived, errors } = matchFolder(folder, rows, useIds);
   if (errors.length) throw new FolderErrors(errors);
-  /** An item found by its id takes the folder's path as its source path, where the next import finds it first. */
-  const moved = (row: { source_path: string | null }, itemPath: string) =>
-    row.source_path === itemPath ? {} : { source_path: itemPath };
 
   // Paths of existing categories and articles that differ from the folder; those new to the database are counted
   // as created and need no mark.
@@ -205,7 +202,9 @@ async function writeFolder(
     const found = existing.sections.get(section.path);
     if (found) {
       sectionIds.set(section.path, found.id);
-      if (found.source_path !== section.path) await writeSection(trx, found.id, moved(found, section.path));
+      // Found by its id: the folder's path becomes its source path, where the next import finds it first.
+      if (found.source_path !== section.path)
+        await writeSection(trx, found.id, { source_path: section.path });
       if (differs(found, values)) {
         await writeSection(trx, found.id, { ...values, updated_at: now });
         summary.sections.updated++;
@@ -237,7 +236,7 @@ async function writeFolder(
     const found = existing.files.get(asset);
     if (found) {
       fileIds.set(asset, { id: found.id, name });
-      if (found.source_path !== asset) await writeFile(trx, found.id, moved(found, asset));
+      if (found.source_path !== asset) await writeFile(trx, found.id, { source_path: asset });
       if (differs(found, values)) {
         await writeFile(trx, found.id, values);
         summary.files.updated++;
@@ -269,7 +268,7 @@ async function writeFolder(
     if (found) {
       categoryIds.set(category.path, found.id);
       if (found.source_path !== category.path)
-        await writeCategory(trx, found.id, moved(found, category.path));
+        await writeCategory(trx, found.id, { source_path: category.path });
       if (differs(found, values)) {
         await writeCategory(trx, found.id, { ...values, updated_at: now });
         changed.add(category.path);
@@ -307,7 +306,8 @@ async function writeFolder(
     const found = existing.articles.get(article.path);
     if (found) {
       articleIds.set(article.path, found.id);
-      if (found.source_path !== article.path) await writeArticle(trx, found.id, moved(found, article.path));
+      if (found.source_path !== article.path)
+        await writeArticle(trx, found.id, { source_path: article.path });
       if (differs(found, values)) {
         await writeArticle(trx, found.id, { ...values, updated_at: now });
         changed.add(article.path);
