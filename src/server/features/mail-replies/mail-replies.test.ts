@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type ImapConfig } from '../../config/config.ts';
 import { createContext } from '../../context-factory.ts';
@@ -28,7 +29,7 @@ interface RawMail {
 let sequence = 0;
 const newMessageId = () => `<reply-${Date.now()}-${++sequence}@mail.example.net>`;
 
-/** A mail as a customer's client writes it: a text or HTML body, files as base64 parts. */
+/** A mail as a customer's client writes it: text, HTML or both (multipart/alternative), files as base64 parts. */
 function rawMail(mail: RawMail): string {
   const head = [
     `From: ${mail.from}`,
@@ -41,15 +42,28 @@ function rawMail(mail: RawMail): string {
     ...(mail.headers ?? []),
     'MIME-Version: 1.0',
   ];
-  const body = mail.html
-    ? { type: 'text/html; charset=utf-8', content: mail.html }
-    : { type: 'text/plain; charset=utf-8', content: mail.text ?? '' };
-  const bodyPart = [
-    `Content-Type: ${body.type}`,
+  const part = (type: string, content: string) => [
+    `Content-Type: ${type}; charset=utf-8`,
     'Content-Transfer-Encoding: base64',
     '',
-    Buffer.from(body.content).toString('base64'),
+    Buffer.from(content).toString('base64').replace(/.{76}/g, '$&\r\n'),
   ];
+  const alternative = 'alternative-b0undary';
+  const bodyPart =
+    mail.html && mail.text !== undefined
+      ? [
+          `Content-Type: multipart/alternative; boundary="${alternative}"`,
+          '',
+          `--${alternative}`,
+          ...part('text/plain', mail.text),
+          `--${alternative}`,
+          ...part('text/html', mail.html),
+          `--${alternative}--`,
+          '',
+        ]
+      : mail.html
+        ? part('text/html', mail.html)
+        : part('text/plain', mail.text ?? '');
   if (!mail.files?.length) return [...head, ...bodyPart].join('\r\n');
   const boundary = 'b0undary-of-the-test';
   const parts = mail.files.map((file) =>
@@ -261,6 +275,33 @@ describe.each(testDialects())('replies by email on %s', (dialect) => {
     const stored = (await messagesOf(t.ctx.db, ticket.id, { internal: false })).slice(1);
     expect(stored.map((m) => m.body_text)).toEqual(Array(3).fill('The display works again.'));
     for (const message of stored) expect(`${message.body_text}${message.body_html}`).not.toContain(key);
+  });
+
+  it('stores a Gmail answer written below the quote or between its parts, text and HTML alike', async () => {
+    const { ticket, messageId } = await answeredTicket('eve@example.com');
+    const corpus = new URL('../../../../test-data/mail-replies/', import.meta.url);
+    const part = (name: string) => fs.readFileSync(new URL(name, corpus), 'utf8');
+    for (const fixture of ['gmail-below-quote', 'gmail-inline'])
+      await imap.append(
+        rawMail({
+          from: 'eve@example.com',
+          messageId: newMessageId(),
+          inReplyTo: messageId,
+          text: part(`${fixture}.txt`),
+          html: part(`${fixture}.html`),
+        }),
+      );
+
+    const outcomes = await pollMailbox(t.ctx, mailbox);
+    expect(outcomes.map((o) => (o.outcome === 'unmatched' ? o.reason : o.outcome))).toEqual([
+      'stored',
+      'stored',
+    ]);
+    const stored = (await messagesOf(t.ctx.db, ticket.id, { internal: false })).slice(1);
+    expect(stored.map((m) => m.body_text)).toEqual([
+      'Done. It shows 21 °C now.',
+      'Done, it shows 21 °C now.\n\nThanks, I have bookmarked it.',
+    ]);
   });
 
   it('leaves unmatched mail unread for the team and reports each once, with its reason', async () => {

@@ -132,6 +132,34 @@ describe('the answer in a mail with HTML', () => {
     expect(await answerOf({ html, text })).toBe('See the photo of the display.');
   });
 
+  it('in Gmail’s quote container, sets aside the attribution in any language and a forwarded mail whole', async () => {
+    const container = (inside: string) =>
+      `<div dir="ltr">Bedankt, het werkt.</div><br><div class="gmail_quote gmail_quote_container">${inside}</div>`;
+    const blockquote = `<blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex">${OUR_MAIL}</blockquote>`;
+    const dutch = 'Op ma 3 jun 2024 om 10:00 schreef Signpost &lt;help@example.com&gt;:';
+    for (const html of [
+      container(`<div dir="ltr" class="gmail_attr">${dutch}<br></div>${blockquote}`),
+      // Older Gmail: the attribution is the container's own text.
+      container(`${dutch}<br>${blockquote}`),
+      // A forward: the forwarded mail under its header, in no blockquote.
+      container(
+        '<div dir="ltr" class="gmail_attr">---------- Forwarded message ---------<br>From: <strong class="gmail_sendername" dir="auto">Signpost Help</strong> <span dir="auto">&lt;help@example.com&gt;</span><br>Date: Mon, 3 Jun 2024 at 10:00<br>Subject: Re: Thermostat<br>To: &lt;ann@example.com&gt;<br></div><br><br>' +
+          OUR_MAIL,
+      ),
+    ])
+      expect(await answerOf({ html }), html).toBe('Bedankt, het werkt.');
+  });
+
+  it('keeps nothing of an HTML-only mail whose quote is set aside by its header block, however the parser renders it', async () => {
+    // The quote is no element's: the header block above it sets it aside. The parser writes the block's table as one
+    // line, which the rules of plain text do not know; its words are the HTML's, so it is the quote, not an answer.
+    const header =
+      '<table><tr><td><b>From:</b></td><td>Signpost Help &lt;help@example.com&gt;</td></tr>' +
+      '<tr><td><b>Sent:</b></td><td>Monday, June 3, 2024 10:00 AM</td></tr>' +
+      '<tr><td><b>To:</b></td><td>Ann Lee &lt;ann@example.com&gt;</td></tr></table>';
+    expect(await answerOf({ html: `<div><br></div>${header}${OUR_MAIL}` })).toBe('');
+  });
+
   it('keeps the links the customer wrote, never the private link to the request', async () => {
     const html =
       `<div>The photo: <a href="https://photos.example.net/display">display</a>, and ` +
@@ -197,6 +225,15 @@ describe('replies as real mail clients write them (test-data/mail-replies)', () 
       });
       expect(kept).toBe(answer);
       for (const quoted of QUOTED) expect(kept).not.toContain(quoted);
+    },
+  );
+
+  it.each(['gmail-below-quote', 'gmail-inline'])(
+    '%s: the answer inside Gmail’s quote container, from the HTML alone and from the text alone',
+    async (fixture) => {
+      const { answer } = corpus.cases.find((c) => c.fixture === fixture)!;
+      expect(await answerOf({ html: fixturePart(`${fixture}.html`) })).toBe(answer);
+      expect(await answerOf({ text: fixturePart(`${fixture}.txt`) })).toBe(answer);
     },
   );
 });

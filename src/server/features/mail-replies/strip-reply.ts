@@ -41,13 +41,21 @@ const MOBILE_SIGNATURE =
 const isAttribution = (line: string) => ATTRIBUTIONS.some((pattern) => pattern.test(line.trim()));
 const isQuoted = (line: string) => /^\s*>/.test(line);
 
+/** A line of a mail, and whether it is quote: by its `>` in plain text, by the element it sits in in HTML. */
+interface Line {
+  text: string;
+  quoted: boolean;
+}
+
 /**
  * Where the answer that starts at `from` ends, and how many lines the attribution that ends it takes (none when
- * something else ends it): below an attribution, the customer may have answered under the quote.
+ * something else ends it): below an attribution, the customer may have answered under the quote. Only the lines
+ * that are not quote can end it.
  */
-function endOfAnswer(lines: string[], from: number): { end: number; attribution: number } {
+function endOfAnswer(lines: Line[], from: number): { end: number; attribution: number } {
   for (let i = from; i < lines.length; i++) {
-    const line = lines[i]!;
+    const { text: line, quoted } = lines[i]!;
+    if (quoted) continue;
     const trimmed = line.trim();
     if (SIGNATURE.test(line) || ORIGINAL_MESSAGE.test(trimmed) || FORWARDED.test(trimmed))
       return { end: i, attribution: 0 };
@@ -55,9 +63,18 @@ function endOfAnswer(lines: string[], from: number): { end: number; attribution:
     // An attribution wrapped by the client: "On Mon, ... Ann" / "<ann@example.com> wrote:".
     // A next line that is an attribution on its own ends the answer there instead, keeping this one.
     const next = lines[i + 1];
-    if (trimmed && next !== undefined && !isAttribution(next) && isAttribution(`${trimmed} ${next.trim()}`))
+    if (
+      trimmed &&
+      next !== undefined &&
+      !next.quoted &&
+      !isAttribution(next.text) &&
+      isAttribution(`${trimmed} ${next.text.trim()}`)
+    )
       return { end: i, attribution: 2 };
-    if (HEADER_FROM.test(trimmed) && lines.slice(i + 1, i + 4).some((l) => HEADER_SENT.test(l.trim())))
+    if (
+      HEADER_FROM.test(trimmed) &&
+      lines.slice(i + 1, i + 4).some((l) => !l.quoted && HEADER_SENT.test(l.text.trim()))
+    )
       return { end: i, attribution: 0 };
   }
   return { end: lines.length, attribution: 0 };
@@ -75,20 +92,28 @@ const tidy = (lines: string[]) =>
  * an attribution but a quoted mail below it: the customer answered below the quote (or between its lines), and the
  * answer is what follows that is not quoted, read by the same rules.
  */
-export function stripReply(text: string): string {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+function answerOfLines(lines: Line[]): string {
   for (let from = 0; ;) {
     const { end, attribution } = endOfAnswer(lines, from);
-    const answer = lines.slice(from, end).filter((line) => !isQuoted(line));
+    const answer = lines
+      .slice(from, end)
+      .filter((line) => !line.quoted)
+      .map((line) => line.text);
     while (answer.length > 0 && (!answer.at(-1)!.trim() || MOBILE_SIGNATURE.test(answer.at(-1)!.trim())))
       answer.pop();
     const kept = tidy(answer);
     if (kept || attribution === 0) return kept;
     from = end + attribution;
     let first = from;
-    while (first < lines.length && !lines[first]!.trim()) first++;
-    if (first === lines.length || !isQuoted(lines[first]!)) return '';
+    while (first < lines.length && !lines[first]!.quoted && !lines[first]!.text.trim()) first++;
+    if (first === lines.length || !lines[first]!.quoted) return '';
   }
+}
+
+/** The answer in a plain-text mail: its quote is the lines that start with `>`. */
+export function stripReply(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  return answerOfLines(lines.map((line) => ({ text: line, quoted: isQuoted(line) })));
 }
 
 type HtmlNode = ReturnType<typeof parseDocument>['children'][number];
@@ -151,14 +176,12 @@ const BLOCKS = new Set([
 const PARAGRAPHS = new Set(['p', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'dl', 'table']);
 
 /**
- * What clients wrap a quoted mail (or the signature they add) in; all of it is quote. Gmail (gmail_quote, its
- * attribution gmail_attr, gmail_signature), Yahoo (yahoo_quoted), Thunderbird (moz-cite-prefix, moz-signature),
- * Proton (protonmail_quote), Outlook for Mac and new Outlook (mail-editor-reference-message-container), Outlook's
- * signatures (Signature, ms-outlook-mobile-signature).
+ * What clients wrap a quoted mail (or the signature they add) in; all of it is quote. Gmail (its attribution
+ * gmail_attr, gmail_signature; its quote is a blockquote), Yahoo (yahoo_quoted), Thunderbird (moz-cite-prefix,
+ * moz-signature), Proton (protonmail_quote), Outlook for Mac and new Outlook (mail-editor-reference-message-container),
+ * Outlook's signatures (Signature, ms-outlook-mobile-signature).
  */
 const QUOTE_CLASSES = [
-  'gmail_quote',
-  'gmail_quote_container',
   'gmail_attr',
   'gmail_signature',
   'yahoo_quoted',
@@ -172,6 +195,7 @@ const QUOTE_START_IDS = /^(x_)?(divRplyFwdMsg|appendonsend|stopSpelling)$/i;
 
 const classesOf = (element: HtmlElement) => (element.attribs.class ?? '').toLowerCase().split(/\s+/);
 const styleOf = (element: HtmlElement) => (element.attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
+const isElement = (node: HtmlNode): node is HtmlElement => 'attribs' in node && ElementType.isTag(node);
 
 function isQuoteElement(element: HtmlElement): boolean {
   const classes = classesOf(element);
@@ -181,6 +205,23 @@ function isQuoteElement(element: HtmlElement): boolean {
   // Gmail's and Apple Mail's "indent" is a blockquote too, without a border: the customer's own text.
   const indent = element.attribs.type?.toLowerCase() !== 'cite' && /(^|;)border:none/.test(styleOf(element));
   return !indent;
+}
+
+/**
+ * Gmail's quote container (div.gmail_quote, div.gmail_quote_container) holds the attribution and the quote, and
+ * whatever the customer writes below the quote or between its parts: how many of its children, from the first, are
+ * quote. Up to its first quote blockquote (the attribution, whatever its shape or language); all of them when it
+ * holds none (a forwarded mail, shown under its header without a blockquote). Not a container: none.
+ */
+function quotedHeadOfGmailContainer(element: HtmlElement): number {
+  if (element.name.toLowerCase() === 'blockquote') return 0;
+  const classes = classesOf(element);
+  if (!classes.includes('gmail_quote') && !classes.includes('gmail_quote_container')) return 0;
+  const children = element.children as HtmlNode[];
+  const quote = children.findIndex(
+    (child) => isElement(child) && child.name.toLowerCase() === 'blockquote' && isQuoteElement(child),
+  );
+  return quote === -1 ? children.length : quote + 1;
 }
 
 const isHidden = (element: HtmlElement) => /(^|;)(display:none|mso-hide:all)/.test(styleOf(element));
@@ -199,11 +240,6 @@ function readablePart(html: string): string {
   for (let at = html.indexOf('<'); at !== -1; at = html.indexOf('<', at + 1))
     if (++tags > HTML_TAGS_READ) return html.slice(0, at);
   return html;
-}
-
-interface Line {
-  text: string;
-  quoted: boolean;
 }
 
 /**
@@ -246,8 +282,8 @@ function htmlLines(html: string): Line[] {
           });
         continue;
       }
-      if (!('attribs' in node) || !ElementType.isTag(node)) continue;
-      const element = node as HtmlElement;
+      if (!isElement(node)) continue;
+      const element = node;
       const name = element.name.toLowerCase();
       if (UNSHOWN.has(name) || isHidden(element)) continue;
       // Inside a quote, such a mark belongs to an older mail quoted there: what follows the quote is not quote.
@@ -270,7 +306,15 @@ function htmlLines(html: string): Line[] {
       if ((name === 'td' || name === 'th') && line.trim()) line += ' ';
       const items = name === 'ol' || name === 'ul' ? { ordered: name === 'ol', next: 1 } : listItems;
       if (name === 'pre') preformatted++;
-      walk(element.children as HtmlNode[], depth + 1, items);
+      const children = element.children as HtmlNode[];
+      const quotedHead = quotedHeadOfGmailContainer(element);
+      if (quotedHead > 0) {
+        quoteDepth++;
+        walk(children.slice(0, quotedHead), depth + 1, items);
+        endBlock();
+        quoteDepth--;
+      }
+      walk(children.slice(quotedHead), depth + 1, items);
       if (name === 'pre') preformatted--;
       if (name === 'a') {
         const href = (element.attribs.href ?? '').trim();
@@ -340,6 +384,9 @@ export function answerOfMail(mail: { text?: string | null; html?: string | false
   const fromHtml = stripHtmlReply(lines);
   if (fromHtml) return withoutPrivateLinks(fromHtml);
   const fromText = stripReply(text);
+  // The HTML kept nothing: all it shows is quote, by its elements or by the rules of text (an unquoted header block
+  // and the mail below it). A text part of nothing but those words is the parser's rendering of it, whose lines may
+  // no longer fit the rules; words of its own are an answer the HTML does not show.
   const shown = new Set(wordsOf(lines.map((l) => l.text).join('\n')));
   const onlyQuote = wordsOf(fromText).every((word) => shown.has(word));
   return onlyQuote ? '' : withoutPrivateLinks(fromText);
