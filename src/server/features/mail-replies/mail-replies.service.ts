@@ -218,7 +218,7 @@ export async function decideMail(ctx: AppContext, mail: ParsedMail, now = Date.n
   if (sender !== ticket.email.trim().toLowerCase()) return unmatched('wrong_sender', ticketId);
   if (ticket.status === 'closed') return unmatched('ticket_closed', ticketId);
   const { files, leftOut } = filesOf(mail);
-  const answer = cleanText(answerOfMail({ text: mail.text, html: mail.html }), true);
+  const answer = cleanText(answerOfMail({ text: mail.text, html: mail.html }, ctx.config.publicUrl), true);
   const notes = leftOut.map((name) => `[not kept: ${name}]`);
   const text = [answer, notes.join('\n')].filter(Boolean).join('\n\n').slice(0, TICKET_MESSAGE_MAX);
   if (!answer && files.length === 0) return unmatched('empty', ticketId);

@@ -304,6 +304,21 @@ describe.each(testDialects())('replies by email on %s', (dialect) => {
     ]);
   });
 
+  it('takes our private link out of an answer, and keeps the customer’s own link to an issue with a key', async () => {
+    const { ticket, messageId, html } = await answeredTicket('fay@example.com');
+    const ours = /https:\/\/help\.example\.com\/issues\/\d+\?key=[\w-]{43}/.exec(html)?.[0];
+    expect(ours).toBeDefined();
+    const theirs = 'https://jira.example.org/issues/5?key=7f3a9c2e1b8d4f6a0c5e';
+    const text = `The page ${ours} does not open.\nOur own ticket: ${theirs}${QUOTE}`;
+    await imap.append(
+      rawMail({ from: 'fay@example.com', messageId: newMessageId(), inReplyTo: messageId, text }),
+    );
+
+    expect((await pollMailbox(t.ctx, mailbox)).map((o) => o.outcome)).toEqual(['stored']);
+    const stored = (await messagesOf(t.ctx.db, ticket.id, { internal: false })).slice(1);
+    expect(stored.map((m) => m.body_text)).toEqual([`The page does not open.\nOur own ticket: ${theirs}`]);
+  });
+
   it('leaves unmatched mail unread for the team and reports each once, with its reason', async () => {
     const { ticket, messageId } = await answeredTicket('cy@example.com');
     const forged = messageId.replace(

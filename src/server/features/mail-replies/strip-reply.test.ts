@@ -56,7 +56,9 @@ describe('stripping what a mail client adds below an answer', () => {
 });
 
 const KEY = 'q3Jf8mVw0ZlT2yXcB7nR5sKdA1uHgE9pLoWi4tYbN6M';
-const LINK = `https://help.example.com/issues/12?key=${KEY}`;
+/** The help centre's PUBLIC_URL, as the service passes it. */
+const PUBLIC_URL = 'https://help.example.com';
+const LINK = `${PUBLIC_URL}/issues/12?key=${KEY}`;
 /** Our reply as its mail's HTML part carries it (replyEmail): a whole document, with the request's private link. */
 const OUR_MAIL =
   `<!doctype html><html lang="en"><body><p>Dana Desk replied to your request “Thermostat shows E3”:</p>\n` +
@@ -102,7 +104,7 @@ async function answerOf(parts: { text?: string; html?: string }): Promise<string
           '',
         ].join('\r\n');
   const mail = await simpleParser(Buffer.from(raw));
-  return answerOfMail({ text: mail.text, html: mail.html });
+  return answerOfMail({ text: mail.text, html: mail.html }, PUBLIC_URL);
 }
 
 describe('the answer in a mail with HTML', () => {
@@ -169,22 +171,54 @@ describe('the answer in a mail with HTML', () => {
     );
     expect(await answerOf({ text: `It says ${LINK} is not found.` })).toBe('It says is not found.');
   });
+
+  it('takes out only our own private link: a link of the customer’s with an issue and a key is theirs', async () => {
+    const theirs = [
+      'https://jira.example.org/issues/5?key=abc',
+      `https://jira.example.org/issues/5?key=${KEY}`,
+      `https://github.com/acme/thermostat/issues/5?key=${KEY}`,
+      `https://help.example.com.evil.example/issues/5?key=${KEY}`,
+      `https://eur01.safelinks.protection.outlook.com/?url=https%3A%2F%2Fjira.example.org%2Fissues%2F5%3Fkey%3D${KEY}&data=05%7C02&reserved=0`,
+    ];
+    for (const link of theirs)
+      expect(await answerOf({ text: `See ${link} please.` })).toBe(`See ${link} please.`);
+    const ours = [
+      LINK,
+      LINK.replace('help.example.com', 'Help.Example.COM'),
+      `https://eur01.safelinks.protection.outlook.com/?url=https%3A%2F%2Fhelp.example.com%2Fissues%2F12%3Fkey%3D${KEY}&data=05%7C02&reserved=0`,
+      `https://urldefense.example/v3/?u=https%253A%252F%252Fhelp.example.com%252Fissues%252F12%253Fkey%253D${KEY}`,
+    ];
+    for (const link of ours) expect(await answerOf({ text: `See ${link} please.` })).toBe('See please.');
+    const html = `<div>Ours: <a href="${LINK}">this page</a> and theirs: <a href="https://jira.example.org/issues/5?key=${KEY}">JIRA-5</a>.</div>`;
+    expect(await answerOf({ html })).toBe(
+      `Ours: this page and theirs: JIRA-5 [https://jira.example.org/issues/5?key=${KEY}].`,
+    );
+  });
+
+  it('knows our private link under a public URL with a path and a port, and nowhere else on that host', () => {
+    const publicUrl = 'http://intranet.example:8080/help';
+    const link = (path: string) => `http://intranet.example:8080${path}/issues/3?key=${KEY}`;
+    expect(answerOfMail({ text: `It is ${link('/help')} now.` }, publicUrl)).toBe('It is now.');
+    expect(answerOfMail({ text: `It is ${link('/tracker')} now.` }, publicUrl)).toBe(
+      `It is ${link('/tracker')} now.`,
+    );
+  });
 });
 
 describe('mail no client writes', () => {
   it('is read without failing the pass: nesting past any depth, attributions without end', () => {
     const n = 200_000;
     const open = `<div>Resetting helped.</div>${'<blockquote><div>'.repeat(n)}Try a reset.`;
-    expect(answerOfMail({ html: open })).toBe('Resetting helped.');
+    expect(answerOfMail({ html: open }, PUBLIC_URL)).toBe('Resetting helped.');
     const closed = `<div>Resetting helped.</div>${'<b>'.repeat(n)}Try a reset.${'</b>'.repeat(n)}`;
-    expect(answerOfMail({ html: closed })).toBe('Resetting helped.');
+    expect(answerOfMail({ html: closed }, PUBLIC_URL)).toBe('Resetting helped.');
     const attributions = 'On Mon, 3 Jun 2024 at 10:00, Signpost <help@example.com> wrote:\n> Try a reset.\n';
     expect(stripReply(`${attributions.repeat(n)}\nIt works.`)).toBe('It works.');
   });
 
   it('past the HTML it reads, an answer below a long quote comes from the text part', () => {
     const html = `<blockquote type="cite">${'<p>Try a reset.</p>'.repeat(30_000)}</blockquote><div>It works.</div>`;
-    expect(answerOfMail({ html, text: '> Try a reset.\n\nIt works.' })).toBe('It works.');
+    expect(answerOfMail({ html, text: '> Try a reset.\n\nIt works.' }, PUBLIC_URL)).toBe('It works.');
   });
 });
 

@@ -339,35 +339,46 @@ function stripHtmlReply(lines: Line[]): string {
 const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /**
- * Our own private link to a request (`/issues/<id>?key=…`), also as a link checker wraps it (percent-encoded in its
- * own URL): whoever reads the thread must not find the key to it there. Two plain searches, not one pattern that
- * could backtrack over a long word.
+ * Whether a word holds our own private link to a request (`<PUBLIC_URL>/issues/<id>?key=…`), also as a link checker
+ * wraps it (percent-encoded in its own URL): whoever reads the thread must not find the key to it there. Ours is
+ * known by the public URL's host (and port) and path, in any case and with any scheme; the same path on another
+ * host (the customer's own tracker) is the customer's. Plain searches, not one pattern that could backtrack over a
+ * long word.
  */
-const isPrivateLinkText = (text: string) =>
-  /\/issues\/\d/.test(text) && /[?&]key=[A-Za-z0-9_-]{16}/.test(text);
-
-function isPrivateLink(word: string): boolean {
-  let text = word;
-  for (let i = 0; i < 3; i++) {
-    if (isPrivateLinkText(text)) return true;
-    try {
-      const decoded = decodeURIComponent(text);
-      if (decoded === text) return false;
-      text = decoded;
-    } catch {
-      return false;
+function privateLinkTest(publicUrl: string): (word: string) => boolean {
+  const url = new URL(publicUrl);
+  const issues = `${url.host}${url.pathname.replace(/\/+$/, '')}/issues/`.replace(
+    /[.*+?^${}()|[\]\\]/g,
+    '\\$&',
+  );
+  // Not preceded by what continues a host name: help.example.com.evil.example and evilhelp.example.com are others'.
+  const ours = new RegExp(`(?<![\\w.-])${issues}\\d`, 'i');
+  const isPrivateLinkText = (text: string) => ours.test(text) && /[?&]key=[A-Za-z0-9_-]{16}/.test(text);
+  return (word) => {
+    let text = word;
+    for (let i = 0; i < 3; i++) {
+      if (isPrivateLinkText(text)) return true;
+      try {
+        const decoded = decodeURIComponent(text);
+        if (decoded === text) return false;
+        text = decoded;
+      } catch {
+        return false;
+      }
     }
-  }
-  return isPrivateLinkText(text);
+    return isPrivateLinkText(text);
+  };
 }
 
-const withoutPrivateLinks = (text: string) =>
-  tidy(
+function withoutPrivateLinks(text: string, publicUrl: string): string {
+  const isPrivateLink = privateLinkTest(publicUrl);
+  return tidy(
     text.split('\n').map((line) => {
       const kept = line.replace(/[^\S\n]*\S+/g, (word) => (isPrivateLink(word) ? '' : word));
       return kept === line ? line : kept.trim();
     }),
   );
+}
 
 /**
  * What a customer wrote in a mail: from its HTML when it has one (its structure marks the quote better than any
@@ -375,19 +386,22 @@ const withoutPrivateLinks = (text: string) =>
  * - an HTML answer is the whole mail less its quoted parts, wherever in the markup the answer sits;
  * - an HTML that holds nothing but the quote gives the text part's answer only if that is not a rendering of the
  *   quote (a mail parser writes the text of an HTML-only mail from its HTML, quote and all);
- * - a private link to a request is taken out of whatever is kept.
+ * - our private link to a request (under `publicUrl`, the help centre's PUBLIC_URL) is taken out of whatever is kept.
  */
-export function answerOfMail(mail: { text?: string | null; html?: string | false | null }): string {
+export function answerOfMail(
+  mail: { text?: string | null; html?: string | false | null },
+  publicUrl: string,
+): string {
   const text = mail.text ?? '';
-  if (!mail.html || !mail.html.trim()) return withoutPrivateLinks(stripReply(text));
+  if (!mail.html || !mail.html.trim()) return withoutPrivateLinks(stripReply(text), publicUrl);
   const lines = htmlLines(mail.html);
   const fromHtml = stripHtmlReply(lines);
-  if (fromHtml) return withoutPrivateLinks(fromHtml);
+  if (fromHtml) return withoutPrivateLinks(fromHtml, publicUrl);
   const fromText = stripReply(text);
   // The HTML kept nothing: all it shows is quote, by its elements or by the rules of text (an unquoted header block
   // and the mail below it). A text part of nothing but those words is the parser's rendering of it, whose lines may
   // no longer fit the rules; words of its own are an answer the HTML does not show.
   const shown = new Set(wordsOf(lines.map((l) => l.text).join('\n')));
   const onlyQuote = wordsOf(fromText).every((word) => shown.has(word));
-  return onlyQuote ? '' : withoutPrivateLinks(fromText);
+  return onlyQuote ? '' : withoutPrivateLinks(fromText, publicUrl);
 }
