@@ -162,6 +162,20 @@ describe('the answer in a mail with HTML', () => {
     expect(await answerOf({ html: `<div><br></div>${header}${OUR_MAIL}` })).toBe('');
   });
 
+  it('keeps the customer’s own lines that start with ">": in HTML, only the markup says what is quote', async () => {
+    const quote = `<blockquote type="cite">${OUR_MAIL}</blockquote>`;
+    const above = `<div>Still broken after the reset:</div><div>&gt; 100 devices affected</div><div>&gt;&gt; all on firmware 2.1</div>${quote}`;
+    expect(await answerOf({ html: above })).toBe(
+      'Still broken after the reset:\n> 100 devices affected\n>> all on firmware 2.1',
+    );
+    const below =
+      '<div dir="ltr"><br></div><div class="gmail_quote gmail_quote_container"><div dir="ltr" class="gmail_attr">' +
+      'On Mon, 3 Jun 2024 at 10:00, Signpost Help &lt;help@example.com&gt; wrote:<br></div>' +
+      `<blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex">${OUR_MAIL}</blockquote>` +
+      '<div>&gt; 100 devices affected</div><div>since the update.</div></div>';
+    expect(await answerOf({ html: below })).toBe('> 100 devices affected\nsince the update.');
+  });
+
   it('keeps the links the customer wrote, never the private link to the request', async () => {
     const html =
       `<div>The photo: <a href="https://photos.example.net/display">display</a>, and ` +

@@ -331,11 +331,6 @@ function htmlLines(html: string): Line[] {
   return lines.map((l) => ({ text: l.text.replace(/[ \u00a0]+/g, ' ').trim(), quoted: l.quoted }));
 }
 
-/** The answer in a mail's HTML: its text with the quoted parts as `>` lines, then the rules of plain text. */
-function stripHtmlReply(lines: Line[]): string {
-  return stripReply(lines.map((l) => (l.quoted ? `> ${l.text}` : l.text)).join('\n'));
-}
-
 const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /**
@@ -383,7 +378,8 @@ function withoutPrivateLinks(text: string, publicUrl: string): string {
 /**
  * What a customer wrote in a mail: from its HTML when it has one (its structure marks the quote better than any
  * text), else from its text. Never only the quote, and never our private link:
- * - an HTML answer is the whole mail less its quoted parts, wherever in the markup the answer sits;
+ * - an HTML answer is the whole mail less its quoted parts (by its markup alone; then the rules of plain text for
+ *   attributions, header blocks and signatures), wherever in the markup the answer sits;
  * - an HTML that holds nothing but the quote gives the text part's answer only if that is not a rendering of the
  *   quote (a mail parser writes the text of an HTML-only mail from its HTML, quote and all);
  * - our private link to a request (under `publicUrl`, the help centre's PUBLIC_URL) is taken out of whatever is kept.
@@ -395,7 +391,8 @@ export function answerOfMail(
   const text = mail.text ?? '';
   if (!mail.html || !mail.html.trim()) return withoutPrivateLinks(stripReply(text), publicUrl);
   const lines = htmlLines(mail.html);
-  const fromHtml = stripHtmlReply(lines);
+  // The markup alone says which lines are quote: a line of the customer's own that starts with `>` is theirs.
+  const fromHtml = answerOfLines(lines);
   if (fromHtml) return withoutPrivateLinks(fromHtml, publicUrl);
   const fromText = stripReply(text);
   // The HTML kept nothing: all it shows is quote, by its elements or by the rules of text (an unquoted header block
