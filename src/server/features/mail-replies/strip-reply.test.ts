@@ -176,6 +176,19 @@ describe('the answer in a mail with HTML', () => {
     expect(await answerOf({ html: below })).toBe('> 100 devices affected\nsince the update.');
   });
 
+  it('reads ">" as quote in HTML that has no quote in its markup: plain text a gateway turned into HTML', async () => {
+    const quoted =
+      'On Mon, 3 Jun 2024 at 10:00, Signpost Help &lt;help@example.com&gt; wrote:<br>&gt; Try a reset.<br>&gt; Dana';
+    const text =
+      'On Mon, 3 Jun 2024 at 10:00, Signpost Help <help@example.com> wrote:\n> Try a reset.\n> Dana\n\nIt worked after the reset.';
+    for (const mail of [
+      { html: `<p>${quoted}</p><p>It worked after the reset.</p>`, text },
+      { html: `<p>${quoted}</p><p>It worked after the reset.</p>` },
+      { html: `<pre>${quoted.replace(/<br>/g, '\n')}\n\nIt worked after the reset.</pre>` },
+    ])
+      expect(await answerOf(mail), mail.html).toBe('It worked after the reset.');
+  });
+
   it('keeps the links the customer wrote, never the private link to the request', async () => {
     const html =
       `<div>The photo: <a href="https://photos.example.net/display">display</a>, and ` +

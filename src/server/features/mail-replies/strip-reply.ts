@@ -390,8 +390,12 @@ export function answerOfMail(
 ): string {
   const text = mail.text ?? '';
   if (!mail.html || !mail.html.trim()) return withoutPrivateLinks(stripReply(text), publicUrl);
-  const lines = htmlLines(mail.html);
-  // The markup alone says which lines are quote: a line of the customer's own that starts with `>` is theirs.
+  const rendered = htmlLines(mail.html);
+  // Where the markup has quote, it alone says which lines are: a line of the customer's own that starts with `>` is
+  // theirs. Markup without any (plain text a gateway or an old client turned into HTML) quotes as plain text does.
+  const lines = rendered.some((line) => line.quoted)
+    ? rendered
+    : rendered.map((line) => ({ text: line.text, quoted: isQuoted(line.text) }));
   const fromHtml = answerOfLines(lines);
   if (fromHtml) return withoutPrivateLinks(fromHtml, publicUrl);
   const fromText = stripReply(text);
