@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { Dialect } from '../../db/schema-helpers.ts';
 
 /** Every section, category, article and content file, for an import to find what each item of a folder is. */
 export async function contentRows(db: Executor) {
@@ -117,4 +118,29 @@ export async function continueIdsAfter(
     select setval(pg_get_serial_sequence(${table}, 'id'), ${id})
     where ${id} > coalesce(pg_sequence_last_value(pg_get_serial_sequence(${table}, 'id')::regclass), 0)
   `.execute(db);
+}
+
+/**
+ * The highest id each table has given: its sequence (SQLite's AUTOINCREMENT counter, PostgreSQL's identity sequence),
+ * which deleted rows moved too, or its highest row where the sequence says less (PostgreSQL's right after a restore).
+ */
+export async function highestIds(db: Executor, dialect: Dialect) {
+  const tables = ['sections', 'categories', 'articles'] as const;
+  const highest = { sections: 0, categories: 0, articles: 0 };
+  for (const table of tables) {
+    const sequence =
+      dialect === 'postgres'
+        ? sql<{ value: number | string | null }>`
+            select pg_sequence_last_value(pg_get_serial_sequence(${table}, 'id')::regclass) as value`
+        : sql<{
+            value: number | string | null;
+          }>`select seq as value from sqlite_sequence where name = ${table}`;
+    const [given] = (await sequence.execute(db)).rows;
+    const top = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.max('id').as('value'))
+      .executeTakeFirst();
+    highest[table] = Math.max(Number(given?.value ?? 0), Number(top?.value ?? 0));
+  }
+  return highest;
 }

@@ -89,6 +89,8 @@ const baseName = (sourcePath: string | null) => (sourcePath ? path.posix.basenam
  * Names the children of one folder so that an import finds each where it came from: first those still in the folder
  * they came from keep their own names; then the rest (written in the admin, moved, or whose name a sibling holds)
  * take names that are no item's source path, so a path in the folder never names one item while its id names another.
+ * Names are one when they differ only in case (the folder may land on a file system that ignores it): of two source
+ * paths so alike, the second to come takes another name, and that too is no item's source path.
  */
 function nameChildren<T extends { id: number; source_path: string | null }>(
   folder: string,
@@ -104,7 +106,10 @@ function nameChildren<T extends { id: number; source_path: string | null }>(
     const own = baseName(child.source_path);
     if (own && child.source_path === at(own)) {
       const stem = extension ? own.replace(/\.md$/i, '') : own;
-      names.set(child.id, take(stem, own.slice(stem.length)));
+      names.set(
+        child.id,
+        take(stem, own.slice(stem.length), (name) => name !== own && sourcePaths.has(at(name).toLowerCase())),
+      );
     }
   }
   for (const child of children) {
@@ -209,7 +214,7 @@ export async function exportFolder(
           position: section.position,
           ...visibilityOf(section),
           lang,
-          id: formatItemId('section', section.id),
+          id: formatItemId('section', section.id, section.created_at),
         },
         '',
       ),
@@ -293,7 +298,7 @@ export async function exportFolder(
             ...visibilityOf(category),
             lang,
             format: description.format,
-            id: formatItemId('category', category.id),
+            id: formatItemId('category', category.id, category.created_at),
           },
           description.body,
         ),
@@ -377,7 +382,7 @@ export async function exportFolder(
           files: attached.length ? attached : undefined,
           // A body written in the admin is HTML: imported back as it is (sanitised), never read as Markdown.
           format: version.text.source === null ? 'html' : undefined,
-          id: own ? formatItemId('article', article.id) : undefined,
+          id: own ? formatItemId('article', article.id, article.created_at) : undefined,
         },
         body,
       );

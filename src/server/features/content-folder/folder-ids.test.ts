@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { AdminArticle, AdminCategory, AdminFileList } from '../../../shared/api/admin.ts';
-import { adminAndUserTokens, caller, multipart, ok, type Call } from '../../testing/admin-content.ts';
+import { adminAndUserTokens, caller, multipart, ok, PNG, type Call } from '../../testing/admin-content.ts';
 import { readFolder, withoutIds, writeFolder } from '../../testing/folder.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { restoreBackup, writeBackup } from '../backup/backup.service.ts';
@@ -170,10 +170,10 @@ describe.each(testDialects())('content folder ids on %s', (dialect) => {
     const { app, setup, one, two } = await written();
     const exported = await exportTo(app);
     expect(fs.readFileSync(path.join(exported, 'guides/one.md'), 'utf8')).toMatch(
-      new RegExp(`^id: article:${one.id}$`, 'm'),
+      new RegExp(`^id: article:${one.id}@[0-9a-z]+$`, 'm'),
     );
     expect(fs.readFileSync(path.join(exported, 'guides/setup/_category.md'), 'utf8')).toMatch(
-      new RegExp(`^id: category:${setup.id}$`, 'm'),
+      new RegExp(`^id: category:${setup.id}@[0-9a-z]+$`, 'm'),
     );
     await importFolder(app.ctx, exported);
     const before = await everything(app);
@@ -297,5 +297,235 @@ describe.each(testDialects())('content folder ids on %s', (dialect) => {
       section_id: section.id,
       category_id: setup.id,
     });
+  });
+});
+
+describe.each(testDialects())('content folder ids, kept apart, on %s', (dialect) => {
+  /** A help centre of its own, written in the admin: the section Guides, its category Setup, the article One. */
+  async function written() {
+    const app = await createTestApp(dialect);
+    onTestFinished(() => app.close());
+    const call = caller(app, (await adminAndUserTokens(app)).adminToken);
+    const section = await ok<{ id: number }>(call('POST', '/api/admin/sections', { name: 'Guides' }), 201);
+    const setup = await ok<AdminCategory>(
+      call('POST', '/api/admin/categories', { section_id: section.id, name: 'Setup' }),
+      201,
+    );
+    const one = await ok<AdminArticle>(
+      call('POST', '/api/admin/articles', {
+        section_id: section.id,
+        title: 'One',
+        body_html: '<p>One</p>',
+        published: true,
+      }),
+      201,
+    );
+    return { app, call, section, setup, one };
+  }
+
+  const everything = async (app: TestApp) => ({
+    sections: await app.ctx.db.selectFrom('sections').selectAll().orderBy('id').execute(),
+    categories: await app.ctx.db.selectFrom('categories').selectAll().orderBy('id').execute(),
+    articles: await app.ctx.db.selectFrom('articles').selectAll().orderBy('id').execute(),
+    files: await app.ctx.db.selectFrom('files').selectAll().orderBy('id').execute(),
+  });
+
+  const problems = (app: TestApp, folder: string) =>
+    importFolder(app.ctx, folder).then(
+      () => [] as string[],
+      (error: unknown) => {
+        expect(error).toBeInstanceOf(FolderErrors);
+        return (error as FolderErrors).errors.map((e) => e.message);
+      },
+    );
+
+  const createdAt = async (app: TestApp, id: number) =>
+    (
+      await app.ctx.db
+        .selectFrom('articles')
+        .select('created_at')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).created_at;
+
+  /** Waits until the clock has moved past `millis`, so that the next row is not made in the same millisecond. */
+  const after = async (millis: number) => {
+    while (Date.now() <= millis) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+
+  it('refuses the folder of a copy that gave an id to another item since the backup, naming both, and changes nothing', async () => {
+    const { app, call, section } = await written();
+    // Exported before the backup: both databases name themselves as that folder's _origin.yml does.
+    await exportTo(app);
+    const copy = await copyOf(app, dialect);
+    const asCopy = caller(copy, (await adminAndUserTokens(copy)).adminToken);
+    const here = await ok<AdminArticle>(
+      call('POST', '/api/admin/articles', {
+        section_id: section.id,
+        title: 'Only here',
+        body_html: '<p>Here</p>',
+      }),
+      201,
+    );
+    await after(await createdAt(app, here.id));
+    const there = await ok<AdminArticle>(
+      asCopy('POST', '/api/admin/articles', {
+        section_id: section.id,
+        title: 'Only there',
+        body_html: '<p>There</p>',
+      }),
+      201,
+    );
+    // Both databases gave the next id, each to its own article.
+    expect(there.id).toBe(here.id);
+    const stamp = async (app: TestApp) =>
+      `article:${here.id}@${(await createdAt(app, here.id)).toString(36)}`;
+
+    const folder = await exportTo(app);
+    const before = await everything(copy);
+    expect(await problems(copy, folder)).toEqual([
+      `guides/only-here.md: says id ${await stamp(app)}, but article:${here.id} here is another article, "Only there" (${await stamp(copy)}, which was written in the admin): they were made apart, in two copies of one database; remove the id line to import the file as a new article`,
+    ]);
+    expect(await everything(copy)).toEqual(before);
+    expect(fs.readFileSync(path.join(folder, 'guides/only-here.md'), 'utf8')).toMatch(
+      new RegExp(`^id: ${await stamp(app)}$`, 'm'),
+    );
+
+    // Without its id line, the file is a new article; the copy's own keeps its id and text.
+    fs.writeFileSync(
+      path.join(folder, 'guides/only-here.md'),
+      fs.readFileSync(path.join(folder, 'guides/only-here.md'), 'utf8').replace(/^id: .*\n/m, ''),
+    );
+    expect((await importFolder(copy.ctx, folder)).articles.created).toBe(1);
+    const rows = (await everything(copy)).articles.map(({ id, title }) => ({ id, title }));
+    expect(rows.find((row) => row.id === there.id)).toEqual({ id: there.id, title: 'Only there' });
+    expect(rows.filter((row) => row.title === 'Only here')).toHaveLength(1);
+  });
+
+  it('matches the plain ids of a folder written before ids carried their stamp by number', async () => {
+    const { app, one } = await written();
+    const folder = await exportTo(app);
+    const file = path.join(folder, 'guides/one.md');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^(id: article:\d+)@.*$/m, '$1'));
+    expect(fs.readFileSync(file, 'utf8')).toMatch(new RegExp(`^id: article:${one.id}$`, 'm'));
+    fs.renameSync(file, path.join(folder, 'guides/first.md'));
+    const summary = await importFolder(app.ctx, folder);
+    expect(summary.articles).toMatchObject({ created: 0, deleted: 0 });
+    expect((await everything(app)).articles.map(({ id, source_path }) => ({ id, source_path }))).toEqual([
+      { id: one.id, source_path: 'guides/first.md' },
+    ]);
+  });
+
+  it('refuses an id this help centre never gave, and one no id can be, naming the file, and changes nothing', async () => {
+    const { app, call, section, one } = await written();
+    const folder = await exportTo(app);
+    const typed = (id: string) =>
+      fs.writeFileSync(
+        path.join(folder, 'guides/typed.md'),
+        `---\ntitle: Typed\nid: article:${id}\n---\nTyped by hand.\n`,
+      );
+    const before = await everything(app);
+    typed('5000000');
+    expect(await problems(app, folder)).toEqual([
+      'guides/typed.md: id article:5000000 was never given by this help centre: correct it, or remove the id line to import the file as a new article',
+    ]);
+    typed('2147483648');
+    expect(await problems(app, folder)).toEqual([
+      'guides/typed.md: id article:2147483648 is past the highest id there can be, 2147483647: correct it, or remove the id line',
+    ]);
+    expect(await everything(app)).toEqual(before);
+    // The next article written takes the id after the highest given, as it would have without the folder.
+    const next = await ok<AdminArticle>(
+      call('POST', '/api/admin/articles', { section_id: section.id, title: 'Next' }),
+      201,
+    );
+    expect(next.id).toBe(one.id + 1);
+  });
+
+  it('never prunes an upload the branding shows, though a folder brought it in', async () => {
+    const { app, call, section } = await written();
+    const upload = multipart([{ name: 'logo.png', content: PNG }]);
+    const [logo] = (
+      await ok<AdminFileList>(call('POST', '/api/admin/files', upload.payload, upload.headers), 201)
+    ).items;
+    await ok(
+      call('POST', '/api/admin/articles', {
+        section_id: section.id,
+        title: 'Our logo',
+        body_html: '<p>Our logo</p>',
+        published: true,
+        file_ids: [logo!.id],
+      }),
+      201,
+    );
+    await ok(call('PATCH', '/api/admin/branding', { logo_file_id: logo!.id }));
+    const folder = await exportTo(app);
+    expect(fs.existsSync(path.join(folder, `guides/_files/${logo!.id}/logo.png`))).toBe(true);
+    expect((await importFolder(app.ctx, folder)).files).toMatchObject({ created: 0, deleted: 0 });
+
+    // The article and its file leave the folder; the logo stays the logo.
+    fs.rmSync(path.join(folder, 'guides/our-logo.md'));
+    fs.rmSync(path.join(folder, 'guides/_files'), { recursive: true });
+    const summary = await importFolder(app.ctx, folder, { prune: true });
+    expect(summary.articles.deleted).toBe(1);
+    expect(summary.files.deleted).toBe(0);
+    expect((await everything(app)).files.map((row) => row.id)).toEqual([logo!.id]);
+    expect((await app.app.inject(`/files/${logo!.id}/logo.png`)).statusCode).toBe(200);
+  });
+
+  it('imports into a database whose categories loop through their parents, leaving the loop as it is', async () => {
+    const { app, call, section, setup } = await written();
+    const inner = await ok<AdminCategory>(
+      call('POST', '/api/admin/categories', { section_id: section.id, parent_id: setup.id, name: 'Inner' }),
+      201,
+    );
+    // A loop neither the admin nor a folder makes, as a database damaged or edited by hand can hold.
+    await app.ctx.db
+      .updateTable('categories')
+      .set({ parent_id: inner.id })
+      .where('id', '=', setup.id)
+      .execute();
+    const before = (await everything(app)).categories;
+    const summary = await importFolder(
+      app.ctx,
+      writeFolder({
+        'news/_section.md': '---\nname: News\n---\n',
+        'news/hello.md': '---\ntitle: Hello\n---\nHi.\n',
+      }),
+    );
+    expect(summary.articles.created).toBe(1);
+    expect((await everything(app)).categories).toEqual(before);
+  });
+
+  it('exports items whose source paths differ only in case under names that no other item came from', async () => {
+    const app = await createTestApp(dialect);
+    onTestFinished(() => app.close());
+    const article = (title: string, position: number) =>
+      `---\ntitle: ${title}\nposition: ${position}\n---\n${title}.\n`;
+    await importFolder(app.ctx, writeFolder({ 'guides/Setup.md': article('Upper', 1) }));
+    await importFolder(
+      app.ctx,
+      writeFolder({ 'guides/setup.md': article('Lower', 2), 'guides/setup-2.md': article('Second', 3) }),
+    );
+    const before = await everything(app);
+    expect(before.articles.map((row) => row.source_path).sort()).toEqual([
+      'guides/Setup.md',
+      'guides/setup-2.md',
+      'guides/setup.md',
+    ]);
+
+    const folder = await exportTo(app);
+    const names = [...readFolder(folder).keys()].filter(
+      (name) => name.startsWith('guides/') && name.endsWith('.md'),
+    );
+    // No two names are one on a file system that ignores case, and Second keeps its own.
+    expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(names.length);
+    expect(fs.readFileSync(path.join(folder, 'guides/setup-2.md'), 'utf8')).toContain('title: Second');
+    const summary = await importFolder(app.ctx, folder);
+    expect(summary.articles).toMatchObject({ created: 0, updated: 0, deleted: 0 });
+    const after = await everything(app);
+    expect(after.articles.map(({ id, title }) => ({ id, title }))).toEqual(
+      before.articles.map(({ id, title }) => ({ id, title })),
+    );
   });
 });

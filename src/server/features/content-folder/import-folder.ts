@@ -22,6 +22,7 @@ import {
   detachCategories,
   importedTranslations,
   continueIdsAfter,
+  highestIds,
   insertAttachments,
   readPlacement,
 } from './content-folder.repository.ts';
@@ -185,7 +186,11 @@ async function writeFolder(
         ? `the folder has ids but no ${ORIGIN_FILE} to say whose: they are ignored, items are matched by path`
         : `the folder was exported from another help centre (${ORIGIN_FILE}): its ids are ignored, items are matched by path`,
     );
-  const { matches: existing, revived, errors } = matchFolder(folder, rows, useIds);
+  const {
+    matches: existing,
+    revived,
+    errors,
+  } = matchFolder(folder, rows, useIds, await highestIds(trx, dialect));
   if (errors.length) throw new FolderErrors(errors);
 
   // Paths of existing categories and articles that differ from the folder; those new to the database are counted
@@ -211,10 +216,10 @@ async function writeFolder(
       } else summary.sections.unchanged++;
     } else {
       const id = await insertSection(trx, {
-        id: revived.sections.get(section.path),
+        id: revived.sections.get(section.path)?.id,
         ...values,
         source_path: section.path,
-        created_at: now,
+        created_at: revived.sections.get(section.path)?.createdAt ?? now,
         updated_at: now,
       });
       sectionIds.set(section.path, id);
@@ -275,11 +280,11 @@ async function writeFolder(
       }
     } else {
       const id = await insertCategory(trx, {
-        id: revived.categories.get(category.path),
+        id: revived.categories.get(category.path)?.id,
         ...values,
         description: '',
         source_path: category.path,
-        created_at: now,
+        created_at: revived.categories.get(category.path)?.createdAt ?? now,
         updated_at: now,
       });
       categoryIds.set(category.path, id);
@@ -314,11 +319,11 @@ async function writeFolder(
       }
     } else {
       const id = await insertArticle(trx, {
-        id: revived.articles.get(article.path),
+        id: revived.articles.get(article.path)?.id,
         ...values,
         body_html: '',
         source_path: article.path,
-        created_at: now,
+        created_at: revived.articles.get(article.path)?.createdAt ?? now,
         updated_at: now,
       });
       articleIds.set(article.path, id);
@@ -400,7 +405,7 @@ async function writeFolder(
 
   if (dialect === 'postgres')
     for (const kind of ['sections', 'categories', 'articles'] as const) {
-      const ids = [...revived[kind].values()];
+      const ids = [...revived[kind].values()].map((row) => row.id);
       if (ids.length) await continueIdsAfter(trx, kind, Math.max(...ids));
     }
 
@@ -611,9 +616,20 @@ const keptPaths = (folder: ContentFolder) => ({
   files: new Set(folder.assets),
 });
 
-/** Ids of stored files the branding shows (`/files/ID/name`), which are content files without a source path. */
-const brandingFileIds = (urls: (string | null)[]) =>
-  new Set(urls.flatMap((url) => /^\/files\/(\d+)\//.exec(url ?? '')?.[1] ?? []).map(Number));
+/**
+ * The files an import may delete, of those it would: never one the branding shows as its logo or background
+ * (`/files/ID/name`), even when a folder brought it in (an upload exported as `_files/ID/name` and imported back has
+ * a source path). Both `--replace` and `--prune` ask here.
+ */
+async function deletableFiles<T extends { id: number }>(trx: Tx, files: T[]): Promise<T[]> {
+  const branding = await getStoredBranding(trx);
+  const shown = new Set(
+    [branding.logo_url, branding.background_url]
+      .flatMap((url) => /^\/files\/(\d+)\//.exec(url ?? '')?.[1] ?? [])
+      .map(Number),
+  );
+  return files.filter((file) => !shown.has(file.id));
+}
 
 /**
  * Deletes everything the folder does not hold, whoever made it: the demo, an earlier folder, the admin. Runs after
@@ -644,17 +660,14 @@ async function removeOutside(trx: Tx, folder: ContentFolder, summary: ImportSumm
   for (const { id } of sections) await deleteSectionRow(trx, id);
   summary.sections.deleted = sections.length;
 
-  const branding = await getStoredBranding(trx);
-  const shown = brandingFileIds([branding.logo_url, branding.background_url]);
-  const files = outside(all.files, keep.files)
-    .map((row) => row.id)
-    .filter((id) => !shown.has(id));
+  const files = (await deletableFiles(trx, outside(all.files, keep.files))).map((row) => row.id);
   for (const ids of chunks(files)) {
     await clearCategoryIcons(trx, ids);
     await deleteFiles(trx, ids);
   }
   summary.files.deleted = files.length;
 
+  const branding = await getStoredBranding(trx);
   if (branding.site_title === DEMO_BRANDING.site_title) {
     await updateBranding(trx, { site_title: '' });
     summary.notes.push(
@@ -675,10 +688,21 @@ async function removeOutside(trx: Tx, folder: ContentFolder, summary: ImportSumm
 async function keepSubtreesTogether(trx: Tx, now: number): Promise<void> {
   const { categories, articles } = await readPlacement(trx);
   const byId = new Map(categories.map((row) => [row.id, row]));
+  /**
+   * The section of the top of a category's chain of parents. The admin and the folder make no loops, but a damaged
+   * or hand-edited database can hold one: a chain that comes back to a category it passed has no top, and the
+   * category keeps its own section.
+   */
   const sectionOf = (id: number): number => {
-    const row = byId.get(id) as { section_id: number; parent_id: number | null };
-    // A chain of parents is a tree (the admin and the folder make no loops); the depth bounds it all the same.
-    return row.parent_id === null || !byId.has(row.parent_id) ? row.section_id : sectionOf(row.parent_id);
+    const start = byId.get(id) as { id: number; section_id: number; parent_id: number | null };
+    const passed = new Set([start.id]);
+    let row = start;
+    while (row.parent_id !== null && byId.has(row.parent_id)) {
+      if (passed.has(row.parent_id)) return start.section_id;
+      row = byId.get(row.parent_id) as typeof row;
+      passed.add(row.id);
+    }
+    return row.section_id;
   };
   const moves = new Map<string, { table: 'categories' | 'articles'; section: number; ids: number[] }>();
   const move = (table: 'categories' | 'articles', id: number, section: number) => {
@@ -759,7 +783,10 @@ async function prune(
   }
   summary.sections.deleted = sections.length;
 
-  const files = gone(rows.files, existing.files).map(([, row]) => row);
+  const files = await deletableFiles(
+    trx,
+    gone(rows.files, existing.files).map(([, row]) => row),
+  );
   for (const batch of chunks(files)) {
     const ids = batch.map((f) => f.id);
     await clearCategoryIcons(trx, ids);

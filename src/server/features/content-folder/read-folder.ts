@@ -29,8 +29,10 @@ export type BodyFormat = 'markdown' | 'html';
 /** Paths in a content folder are POSIX paths relative to its root; they are the stable keys of what they hold. */
 export interface FolderSection {
   path: string;
-  /** The id its file says it was exported with (`id: section:3`), or null. */
+  /** The id its file says it was exported with (`id: section:3@m3x9k2a1`), or null. */
   id: number | null;
+  /** The stamp of that id (the row's creation time), or null: none, or an id written before stamps were. */
+  stamp: number | null;
   name: string;
   position: number;
   visibility: Visibility;
@@ -72,6 +74,7 @@ export interface FolderArticleTranslation extends FolderTranslation {
 export interface FolderCategory {
   path: string;
   id: number | null;
+  stamp: number | null;
   sectionPath: string;
   parentPath: string | null;
   name: string;
@@ -90,6 +93,7 @@ export interface FolderCategory {
 export interface FolderArticle {
   path: string;
   id: number | null;
+  stamp: number | null;
   sectionPath: string;
   categoryPath: string | null;
   title: string;
@@ -359,12 +363,14 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
   const articleLinks: { from: string; link: string }[] = [];
   /** Every id an item's file gives, checked against each other once the whole folder is read. */
   const declaredIds: { file: string; kind: ItemKind; said: string; saidKind: ItemKind }[] = [];
-  /** The item's id when its file gives one of its own kind; another kind's is reported after the walk. */
-  const readId = (file: string, kind: ItemKind, value: unknown): number | null => {
+  /** The item's id and stamp when its file gives one of its own kind; another kind's is reported after the walk. */
+  const readId = (file: string, kind: ItemKind, value: unknown) => {
+    const none = { id: null, stamp: null };
     const itemId = check(() => readItemId(file, value), null);
-    if (!itemId) return null;
+    if (!itemId) return none;
+    // One number, one item: two files with one number are one too many, whatever their stamps say.
     declaredIds.push({ file, kind, said: formatItemId(itemId.kind, itemId.id), saidKind: itemId.kind });
-    return itemId.kind === kind ? itemId.id : null;
+    return itemId.kind === kind ? { id: itemId.id, stamp: itemId.stamp } : none;
   };
 
   const readDocument = (relative: string) => {
@@ -451,7 +457,7 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
     checkVersions(relative, lang, translations);
     folder.articles.push({
       path: relative,
-      id: readId(relative, 'article', data.id),
+      ...readId(relative, 'article', data.id),
       sectionPath,
       categoryPath,
       title:
@@ -623,7 +629,7 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
         checkVersions(meta, lang, translations);
         folder.categories.push({
           path: categoryPath,
-          id: readId(meta, 'category', data.id),
+          ...readId(meta, 'category', data.id),
           sectionPath,
           parentPath,
           name,
@@ -682,7 +688,7 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
       checkVersions(meta, lang, translations);
       folder.sections.push({
         path: sectionPath,
-        id: readId(meta, 'section', data.id),
+        ...readId(meta, 'section', data.id),
         name,
         position:
           check(() => readInteger(meta, 'position', data.position), undefined) ??
