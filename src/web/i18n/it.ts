@@ -109,7 +109,7 @@ export const it: Messages = {
   requestAnswersInPortal:
     'Le risposte compariranno nella pagina della richiesta nel portale, dove ha effettuato l’accesso.',
   requestAnswersInBrowser:
-    'Le risposte compariranno nella pagina della richiesta: si apre in questo browser, oppure nel portale con l’accesso a un account per {{email}}.',
+    'Le risposte compariranno nella pagina della richiesta: si apre in questo browser, oppure nel portale, se il team ti crea un account per {{email}}.',
   send: 'Invia',
   sending: 'Invio in corso',
   fieldRequired: 'Questo campo è obbligatorio',

@@ -4,6 +4,7 @@ import { data, Link, redirect, useLoaderData, type LoaderFunctionArgs } from 're
 import { pageApi } from '../api/api-context.ts';
 import { LANGUAGE_NAMES, pageLanguageOf, withLang } from '../../shared/page-language.ts';
 import { HtmlContent } from '../components/html-content.tsx';
+import { ToastRegion } from '../components/toast.tsx';
 import { ArticleFeedback } from '../features/knowledge/article-feedback.tsx';
 import { ArticleList } from '../features/knowledge/article-list.tsx';
 import { outlineArticle } from '../features/knowledge/article-outline.ts';
@@ -120,7 +121,13 @@ export const instructionHandle: RouteHandle = {
 
 export function InstructionPage() {
   const loaded = useLoaderData() as InstructionData | SignInRequired;
-  return hasSignInPrompt(loaded) ? <SignInPrompt /> : <Article {...loaded} />;
+  if (hasSignInPrompt(loaded)) return <SignInPrompt />;
+  // The page's one toast: 'Link copied' and the request form's 'Sent' take turns in it.
+  return (
+    <ToastRegion>
+      <Article {...loaded} />
+    </ToastRegion>
+  );
 }
 
 /** Articles with at least this many section headings get a table of contents. */
@@ -135,7 +142,7 @@ function Article({ instruction, siblings, all, previous, next, related, trail }:
     () => outlineArticle(instruction.description, (title) => t('copyLinkToSection', { title })),
     [instruction.description, t],
   );
-  const { status, copy } = useCopyLink();
+  const copy = useCopyLink();
   // The article's address on the help centre's public host, as the request form sends it.
   const articleUrl = `${environments.knowledge_portal}${localHref(href.instruction(instruction.id))}`;
   const toc = outline.headings.length >= TOC_MIN_HEADINGS ? outline.headings : [];
@@ -184,9 +191,6 @@ function Article({ instruction, siblings, all, previous, next, related, trail }:
           {toc.length > 0 && <TableOfContents headings={toc} placement="side" />}
         </aside>
       )}
-      <div className="toast-region" role="status" aria-live="polite">
-        {status && <div className="toast">{status}</div>}
-      </div>
     </div>
   );
 }
