@@ -51,6 +51,7 @@ export const en = {
   articles: 'Articles',
   articlesInSection: 'Articles in this section',
   allArticles: 'See all articles ({{total}})',
+  allArticlesInSection: 'All articles in {{section}}',
   articleCount_one: '{{count}} article',
   articleCount_other: '{{count}} articles',
   categoryCount_one: '{{count}} category',

@@ -51,6 +51,7 @@ export const it: Messages = {
   articles: 'Articoli',
   articlesInSection: 'Articoli in questa sezione',
   allArticles: 'Vedi tutti gli articoli ({{total}})',
+  allArticlesInSection: 'Tutti gli articoli in {{section}}',
   articleCount_one: '{{count}} articolo',
   articleCount_many: '{{count}} di articoli',
   articleCount_other: '{{count}} articoli',

@@ -51,6 +51,7 @@ export const ptBR: Messages = {
   articles: 'Artigos',
   articlesInSection: 'Artigos nesta seção',
   allArticles: 'Ver todos os artigos ({{total}})',
+  allArticlesInSection: 'Todos os artigos em {{section}}',
   articleCount_one: '{{count}} artigo',
   articleCount_many: '{{count}} de artigos',
   articleCount_other: '{{count}} artigos',

@@ -52,6 +52,7 @@ export const ru: Messages = {
   articles: 'Статьи',
   articlesInSection: 'Статьи в этом разделе',
   allArticles: 'Все статьи ({{total}})',
+  allArticlesInSection: 'Все статьи раздела «{{section}}»',
   articleCount_one: '{{count}} статья',
   articleCount_few: '{{count}} статьи',
   articleCount_many: '{{count}} статей',

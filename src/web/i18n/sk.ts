@@ -52,6 +52,7 @@ export const sk: Messages = {
   articles: 'Články',
   articlesInSection: 'Články v tejto sekcii',
   allArticles: 'Zobraziť všetky články ({{total}})',
+  allArticlesInSection: 'Všetky články v sekcii {{section}}',
   articleCount_one: '{{count}} článok',
   articleCount_few: '{{count}} články',
   articleCount_many: '{{count}} článku',

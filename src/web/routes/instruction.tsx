@@ -195,16 +195,26 @@ function Article({ instruction, siblings, all, previous, next, related, trail }:
   );
 }
 
-/** Where the sidebar's whole list is, when it shows part of it: the category's page, or the section on home. */
+/**
+ * Where the sidebar's whole list is, when it shows part of it. A category's page lists exactly the category's
+ * articles: "See all articles (N)". The section on the home page lists its articles outside any category and its
+ * categories' tiles, not N links: the link names the section, as its heading there does, and gives no count.
+ */
 function AllArticlesLink({ all }: { all: NonNullable<InstructionNearby['all']> }) {
   const { t, lang, localHref } = useI18n();
-  const to =
-    all.category_id !== null
-      ? localHref(href.category(all.category_id))
-      : `${localHref(href.home())}#section-${all.section_id}`;
+  const { sections } = useRootData();
+  if (all.category_id !== null)
+    return (
+      <Link className="all-articles" to={localHref(href.category(all.category_id))}>
+        {t('allArticles', { total: all.total.toLocaleString(lang) })}
+      </Link>
+    );
+  // The reader's sections are those of the article they read: its own is among them.
+  const section = sections.find((candidate) => candidate.id === all.section_id);
+  if (!section) return null;
   return (
-    <Link className="all-articles" to={to}>
-      {t('allArticles', { total: all.total.toLocaleString(lang) })}
+    <Link className="all-articles" to={`${localHref(href.home())}#section-${all.section_id}`}>
+      {t('allArticlesInSection', { section: section.name })}
     </Link>
   );
 }
