@@ -2,16 +2,18 @@ import type { Editor } from '@tiptap/core';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/server/accounts/accounts.service.ts';
+import { buildArticle, buildCategory } from '../src/server/testing/factories.ts';
 import { buildTicket } from '../src/server/testing/ticket-fixtures.ts';
 import { launchBrowser, openPage, type PageProbe } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 
 /*
  * The rich-text editor's Link dialog, wherever the editor is: inside the request page's reply form (as a reply and as
- * an internal note) and outside any form (a category's description, a translation). Confirming it, by Enter or by
- * Apply, links the selected words and nothing else: the draft stays, nothing is sent or saved, Undo takes the link
- * back. Cancel and Escape leave the draft as it was. Either way the text has the focus again. One server, one page,
- * every editor in turn.
+ * an internal note) and outside any form (a category's description, a translation, an article's body). Confirming it,
+ * by Enter or by Apply, links the selected words and nothing else: the draft stays, nothing is sent or saved, Undo
+ * takes the link back. Cancel and Escape leave the draft as it was. Either way the text has the focus again. The
+ * Image description dialog, which closes the same way, where the toolbar offers it (an article's or a category's
+ * text, not a reply): it describes the selected image and nothing else. One server, one page, every editor in turn.
  *
  * The dialog's own form once sat inside the reply form: Chromium stops a nested form's submit event at the outer
  * form, before the app's handler, so nothing prevented the browser's own submission, and the page reloaded with the
@@ -151,7 +153,69 @@ async function linkAndLeave(surface: Locator, unchanged: () => Promise<void>) {
   expect(await surface.locator('a').allInnerTexts()).toEqual(['guide']);
 }
 
-describe('the rich-text editor’s Link dialog', () => {
+const IMAGE_PROMPT = 'Describe the image for people who cannot see it';
+
+/** Selects the editor's one image (a click selects it whole) and opens its Image description dialog. */
+async function openImageDialog(surface: Locator, by: 'mouse' | 'keyboard') {
+  await surface.locator('img').click();
+  const button = toolbarOf(surface).getByRole('button', { name: 'Image description' });
+  if (by === 'mouse') await button.click();
+  else await button.press('Enter');
+  return page.getByRole('dialog', { name: 'Image description' });
+}
+
+/**
+ * Describes the editor's one image, confirmed once by Enter and once by Apply, then opens the dialog again and leaves
+ * it by Escape and by Cancel. `unchanged` checks after each step that nothing was saved.
+ */
+async function describeAndLeave(surface: Locator, unchanged: () => Promise<void>) {
+  const image = surface.locator('img');
+  const confirmations = [
+    ['The thermostat', 'keyboard', (dialog: Locator) => dialog.getByLabel(IMAGE_PROMPT).press('Enter')],
+    [
+      'The thermostat’s display',
+      'mouse',
+      (dialog: Locator) => dialog.getByRole('button', { name: 'Apply' }).click(),
+    ],
+  ] as const;
+  for (const [alt, by, confirm] of confirmations) {
+    const dialog = await openImageDialog(surface, by);
+    await dialog.getByLabel(IMAGE_PROMPT).fill(alt);
+    await confirm(dialog);
+    await dialog.waitFor({ state: 'detached' });
+    expect(await image.getAttribute('alt')).toBe(alt);
+    expect(await surface.locator('img').count()).toBe(1);
+    await expect.poll(() => focusIsIn(surface)).toBe(true);
+    await unchanged();
+  }
+
+  const before = await surface.innerHTML();
+  const leaves = [
+    ['keyboard', () => page.keyboard.press('Escape')],
+    [
+      'mouse',
+      () =>
+        page
+          .getByRole('dialog', { name: 'Image description' })
+          .getByRole('button', { name: 'Cancel' })
+          .click(),
+    ],
+  ] as const;
+  for (const [by, leave] of leaves) {
+    const dialog = await openImageDialog(surface, by);
+    // It opens on the description the image has.
+    expect(await dialog.getByLabel(IMAGE_PROMPT).inputValue()).toBe('The thermostat’s display');
+    await dialog.getByLabel(IMAGE_PROMPT).fill('Never this');
+    expect(await page.evaluate(() => document.querySelectorAll('form form, form dialog').length)).toBe(0);
+    await leave();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await surface.innerHTML()).toBe(before);
+    await expect.poll(() => focusIsIn(surface)).toBe(true);
+    await unchanged();
+  }
+}
+
+describe('the rich-text editor’s Link and Image description dialogs', () => {
   it('links the selection in a reply and in a note, and sends nothing until Send', async () => {
     const ticket = await buildTicket(server.ctx, { title: 'The display is blank', targets: [] });
     const messages = () =>
@@ -196,22 +260,24 @@ describe('the rich-text editor’s Link dialog', () => {
     expect(await thread.count()).toBe(3);
   });
 
-  it('links the selection in a category’s description and in a translation, and saves nothing', async () => {
-    const category = await server.ctx.db
-      .selectFrom('categories')
-      .select(['id', 'description'])
-      .orderBy('id')
-      .executeTakeFirstOrThrow();
+  it('describes the image and links the selection in a category’s description, links in a translation and an article, and saves nothing', async () => {
+    const category = await buildCategory(server.ctx.db, {
+      name: 'Pictured',
+      description: '<p>The thermostat on the wall.</p><img src="/favicon.svg" alt="">',
+    });
     await page.goto(`${server.url}/admin/categories/${category.id}`);
     await page.getByRole('heading', { name: 'Edit category', level: 1 }).waitFor();
-    await linkAndLeave(page.getByRole('textbox', { name: 'Description' }), async () => {
+    const description = page.getByRole('textbox', { name: 'Description' });
+    const categoryUnchanged = async () => {
       const stored = await server.ctx.db
         .selectFrom('categories')
         .select('description')
         .where('id', '=', category.id)
         .executeTakeFirstOrThrow();
       expect(stored.description).toBe(category.description);
-    });
+    };
+    await describeAndLeave(description, categoryUnchanged);
+    await linkAndLeave(description, categoryUnchanged);
 
     const article = await server.ctx.db
       .selectFrom('articles')
@@ -228,6 +294,19 @@ describe('the rich-text editor’s Link dialog', () => {
         .where('article_id', '=', article.id)
         .execute();
       expect(stored).toEqual([]);
+    });
+
+    const body = '<p>The steps as first written.</p>';
+    const plain = await buildArticle(server.ctx.db, { title: 'Linked in the editor', body_html: body });
+    await page.goto(`${server.url}/admin/articles/${plain.id}`);
+    await page.getByRole('heading', { name: 'Edit article', level: 1 }).waitFor();
+    await linkAndLeave(page.getByRole('textbox', { name: 'Body' }), async () => {
+      const stored = await server.ctx.db
+        .selectFrom('articles')
+        .select('body_html')
+        .where('id', '=', plain.id)
+        .executeTakeFirstOrThrow();
+      expect(stored.body_html).toBe(body);
     });
     expect(probe.problems).toEqual([]);
   });

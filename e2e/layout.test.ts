@@ -22,6 +22,9 @@ const tokens = { admin: '', customer: '' };
 /** What is meant to scroll sideways on a narrow screen: a wide table (the editor's too), code, the language tabs. */
 const SIDEWAYS_SCROLLERS = '.table-scroll, .tableWrapper, pre, .language-tabs';
 
+/** The admin's name, as long as a full name with a job title can be: the admin bar cuts it and keeps one row. */
+const ADMIN_NAME = 'Ada Augusta Bartholomew-Montgomery, Head of Customer Support';
+
 /** A blank run of more than this below the last text, control or image is a page scrolling into nothing. */
 const BLANK_ALLOWED = 96;
 
@@ -233,7 +236,8 @@ beforeAll(async () => {
   server = await startServer({ env: { CAPTCHA_PROVIDER: 'none' } });
   const admin = await buildUser(server.ctx.db, {
     email: 'ada@example.com',
-    name: 'Ada Admin',
+    // A long name (60 characters), which the admin bar must cut rather than be pushed off its row by.
+    name: ADMIN_NAME,
     role: 'admin',
   });
   const customer = await buildUser(server.ctx.db, { email: 'carla@example.com', name: 'Carla Customer' });
@@ -309,6 +313,8 @@ describe('every page at 1280 × 800 and 375 × 812', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/admin/categories/${last.id}`);
     await page.getByRole('heading', { name: 'Edit category', level: 1 }).waitFor();
+    // The admin's long name is cut in the bar (the next test finds the bar on one row), and whole in its title.
+    expect(await page.locator('.admin-user-name').getAttribute('title')).toBe(ADMIN_NAME);
     const [row, pane] = await page.evaluate(() =>
       ['.tree-pane [aria-current="page"] > .tree-row', '.tree-pane'].map((selector) => {
         const box = document.querySelector(selector)!.getBoundingClientRect();

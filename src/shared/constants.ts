@@ -20,6 +20,7 @@ export const OPENED_SUGGESTIONS_MAX = 20;
 /** The weeks the search report's requests-avoided table covers, unless asked for another number (up to the max). */
 export const SEARCH_REPORT_WEEKS = 12;
 export const SEARCH_REPORT_WEEKS_MAX = 52;
+/** The spec's 5 seconds after a support request is sent: the 'Sent' toast, and the disabled 'Sent' button. */
 export const REQUEST_TOAST_MS = 5000;
 export const SENT_STATE_MS = 5000;
 export const AUTH_HEADER = 'x-auth-token';

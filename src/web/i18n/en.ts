@@ -51,6 +51,7 @@ export const en = {
   articles: 'Articles',
   articlesInSection: 'Articles in this section',
   allArticles: 'See all articles ({{total}})',
+  allArticlesInSection: 'All articles in {{section}}',
   articleCount_one: '{{count}} article',
   articleCount_other: '{{count}} articles',
   categoryCount_one: '{{count}} category',
@@ -103,7 +104,7 @@ export const en = {
   requestAnswersInPortal:
     "The answers will appear on your request's page in the portal, where you are signed in.",
   requestAnswersInBrowser:
-    "The answers will appear on your request's page, which opens in this browser, and in the portal once you sign in to an account for {{email}}.",
+    "The answers will appear on your request's page, which opens in this browser, or in the portal, if the team gives you an account for {{email}}.",
   send: 'Send',
   sending: 'Sending',
   fieldRequired: 'This field is required',

@@ -51,6 +51,7 @@ export const it: Messages = {
   articles: 'Articoli',
   articlesInSection: 'Articoli in questa sezione',
   allArticles: 'Vedi tutti gli articoli ({{total}})',
+  allArticlesInSection: 'Tutti gli articoli in {{section}}',
   articleCount_one: '{{count}} articolo',
   articleCount_many: '{{count}} di articoli',
   articleCount_other: '{{count}} articoli',
@@ -109,7 +110,7 @@ export const it: Messages = {
   requestAnswersInPortal:
     'Le risposte compariranno nella pagina della richiesta nel portale, dove ha effettuato l’accesso.',
   requestAnswersInBrowser:
-    'Le risposte compariranno nella pagina della richiesta: si apre in questo browser, oppure nel portale con l’accesso a un account per {{email}}.',
+    'Le risposte compariranno nella pagina della richiesta: si apre in questo browser, oppure nel portale, se il team ti crea un account per {{email}}.',
   send: 'Invia',
   sending: 'Invio in corso',
   fieldRequired: 'Questo campo è obbligatorio',

@@ -51,6 +51,7 @@ export const ptBR: Messages = {
   articles: 'Artigos',
   articlesInSection: 'Artigos nesta seção',
   allArticles: 'Ver todos os artigos ({{total}})',
+  allArticlesInSection: 'Todos os artigos em {{section}}',
   articleCount_one: '{{count}} artigo',
   articleCount_many: '{{count}} de artigos',
   articleCount_other: '{{count}} artigos',
@@ -110,7 +111,7 @@ export const ptBR: Messages = {
   requestAnswersInPortal:
     'As respostas aparecerão na página da solicitação no portal, onde você está conectado.',
   requestAnswersInBrowser:
-    'As respostas aparecerão na página da solicitação: ela abre neste navegador ou no portal, conectado a uma conta de {{email}}.',
+    'As respostas aparecerão na página da solicitação: ela abre neste navegador ou no portal, se a equipe criar para você uma conta de {{email}}.',
   send: 'Enviar',
   sending: 'Enviando',
   fieldRequired: 'Este campo é obrigatório',

@@ -52,6 +52,7 @@ export const ru: Messages = {
   articles: 'Статьи',
   articlesInSection: 'Статьи в этом разделе',
   allArticles: 'Все статьи ({{total}})',
+  allArticlesInSection: 'Все статьи раздела «{{section}}»',
   articleCount_one: '{{count}} статья',
   articleCount_few: '{{count}} статьи',
   articleCount_many: '{{count}} статей',
@@ -111,7 +112,7 @@ export const ru: Messages = {
   requestNoMail: 'Писем не будет: этот справочный центр не отправляет почту.',
   requestAnswersInPortal: 'Ответы появятся на странице обращения в портале, куда вы вошли.',
   requestAnswersInBrowser:
-    'Ответы появятся на странице обращения: она откроется в этом браузере или в портале, если войти в учётную запись с адресом {{email}}.',
+    'Ответы появятся на странице обращения: она откроется в этом браузере или в портале, если команда поддержки создаст вам учётную запись с адресом {{email}}.',
   send: 'Отправить',
   sending: 'Отправка',
   fieldRequired: 'Это поле обязательно',

@@ -52,6 +52,7 @@ export const sk: Messages = {
   articles: 'Články',
   articlesInSection: 'Články v tejto sekcii',
   allArticles: 'Zobraziť všetky články ({{total}})',
+  allArticlesInSection: 'Všetky články v sekcii {{section}}',
   articleCount_one: '{{count}} článok',
   articleCount_few: '{{count}} články',
   articleCount_many: '{{count}} článku',
@@ -111,7 +112,7 @@ export const sk: Messages = {
   requestNoMail: 'Žiadny e-mail nepríde: toto centrum pomoci neposiela poštu.',
   requestAnswersInPortal: 'Odpovede sa zobrazia na stránke požiadavky na portáli, kde ste prihlásení.',
   requestAnswersInBrowser:
-    'Odpovede sa zobrazia na stránke požiadavky: otvorí sa v tomto prehliadači alebo na portáli po prihlásení do účtu pre {{email}}.',
+    'Odpovede sa zobrazia na stránke požiadavky: otvorí sa v tomto prehliadači alebo na portáli, ak vám tím vytvorí účet pre {{email}}.',
   send: 'Odoslať',
   sending: 'Odosiela sa',
   fieldRequired: 'Toto pole je povinné',

@@ -4,6 +4,7 @@ import { data, Link, redirect, useLoaderData, type LoaderFunctionArgs } from 're
 import { pageApi } from '../api/api-context.ts';
 import { LANGUAGE_NAMES, pageLanguageOf, withLang } from '../../shared/page-language.ts';
 import { HtmlContent } from '../components/html-content.tsx';
+import { ToastRegion } from '../components/toast.tsx';
 import { ArticleFeedback } from '../features/knowledge/article-feedback.tsx';
 import { ArticleList } from '../features/knowledge/article-list.tsx';
 import { outlineArticle } from '../features/knowledge/article-outline.ts';
@@ -120,7 +121,13 @@ export const instructionHandle: RouteHandle = {
 
 export function InstructionPage() {
   const loaded = useLoaderData() as InstructionData | SignInRequired;
-  return hasSignInPrompt(loaded) ? <SignInPrompt /> : <Article {...loaded} />;
+  if (hasSignInPrompt(loaded)) return <SignInPrompt />;
+  // The page's one toast: 'Link copied' and the request form's 'Sent' take turns in it.
+  return (
+    <ToastRegion>
+      <Article {...loaded} />
+    </ToastRegion>
+  );
 }
 
 /** Articles with at least this many section headings get a table of contents. */
@@ -135,7 +142,7 @@ function Article({ instruction, siblings, all, previous, next, related, trail }:
     () => outlineArticle(instruction.description, (title) => t('copyLinkToSection', { title })),
     [instruction.description, t],
   );
-  const { status, copy } = useCopyLink();
+  const copy = useCopyLink();
   // The article's address on the help centre's public host, as the request form sends it.
   const articleUrl = `${environments.knowledge_portal}${localHref(href.instruction(instruction.id))}`;
   const toc = outline.headings.length >= TOC_MIN_HEADINGS ? outline.headings : [];
@@ -184,23 +191,30 @@ function Article({ instruction, siblings, all, previous, next, related, trail }:
           {toc.length > 0 && <TableOfContents headings={toc} placement="side" />}
         </aside>
       )}
-      <div className="toast-region" role="status" aria-live="polite">
-        {status && <div className="toast">{status}</div>}
-      </div>
     </div>
   );
 }
 
-/** Where the sidebar's whole list is, when it shows part of it: the category's page, or the section on home. */
+/**
+ * Where the sidebar's whole list is, when it shows part of it. A category's page lists exactly the category's
+ * articles: "See all articles (N)". The section on the home page lists its articles outside any category and its
+ * categories' tiles, not N links: the link names the section, as its heading there does, and gives no count.
+ */
 function AllArticlesLink({ all }: { all: NonNullable<InstructionNearby['all']> }) {
   const { t, lang, localHref } = useI18n();
-  const to =
-    all.category_id !== null
-      ? localHref(href.category(all.category_id))
-      : `${localHref(href.home())}#section-${all.section_id}`;
+  const { sections } = useRootData();
+  if (all.category_id !== null)
+    return (
+      <Link className="all-articles" to={localHref(href.category(all.category_id))}>
+        {t('allArticles', { total: all.total.toLocaleString(lang) })}
+      </Link>
+    );
+  // The reader's sections are those of the article they read: its own is among them.
+  const section = sections.find((candidate) => candidate.id === all.section_id);
+  if (!section) return null;
   return (
-    <Link className="all-articles" to={to}>
-      {t('allArticles', { total: all.total.toLocaleString(lang) })}
+    <Link className="all-articles" to={`${localHref(href.home())}#section-${all.section_id}`}>
+      {t('allArticlesInSection', { section: section.name })}
     </Link>
   );
 }

@@ -141,7 +141,10 @@ export function Shell() {
               Help centre<span aria-hidden="true"> ↗</span>
               <span className="visually-hidden"> (opens in a new tab)</span>
             </a>
-            <span className="admin-user-name">{user.name}</span>
+            {/* Cut with an ellipsis when long: the whole name on hover. */}
+            <span className="admin-user-name" title={user.name}>
+              {user.name}
+            </span>
             <button
               type="button"
               className="button button-quiet"

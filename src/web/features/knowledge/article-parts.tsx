@@ -1,7 +1,8 @@
-import { useEffect, useState, type MouseEvent } from 'react';
+import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { href } from '../../../shared/paths.ts';
 import type { Language } from '../../../shared/constants.ts';
+import { useToast } from '../../components/toast.tsx';
 import { shownLang, useI18n } from '../../i18n/i18n.tsx';
 import { readingMinutes, type OutlineHeading } from './article-outline.ts';
 
@@ -31,17 +32,17 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** "Link copied" for a few seconds after a copy, read out by screen readers. */
-export function useCopyLink() {
+/** How long "Link copied" shows after a copy (ours: the spec gives no time), long enough to read two words. */
+export const LINK_COPIED_TOAST_MS = 3000;
+
+/**
+ * Copies a link and says so in the page's toast, read out by screen readers; when the browser refuses, the toast
+ * shows the address instead, to copy by hand.
+ */
+export function useCopyLink(): (url: string) => Promise<void> {
   const { t } = useI18n();
-  const [status, setStatus] = useState('');
-  useEffect(() => {
-    if (!status) return;
-    const timer = setTimeout(() => setStatus(''), 3000);
-    return () => clearTimeout(timer);
-  }, [status]);
-  const copy = async (url: string) => setStatus((await copyText(url)) ? t('urlCopied') : url);
-  return { status, copy };
+  const showToast = useToast(LINK_COPIED_TOAST_MS);
+  return async (url: string) => showToast((await copyText(url)) ? t('urlCopied') : url);
 }
 
 /** The date the article last changed, in the site's language (UTC, so the server and the browser agree). */

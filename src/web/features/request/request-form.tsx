@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
 import { REQUEST_TOAST_MS, SENT_STATE_MS } from '../../../shared/constants.ts';
@@ -6,11 +6,13 @@ import { href } from '../../../shared/paths.ts';
 import { withLang } from '../../../shared/page-language.ts';
 import { describedBy, FieldError } from '../../components/field-error.tsx';
 import { FilePicker } from '../../components/file-picker.tsx';
+import { useToast } from '../../components/toast.tsx';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { portalLinks } from '../../lib/portal-links.ts';
 import { readAuthToken, readItem, storageKeys, writeItem } from '../../lib/storage.ts';
 import type { TrailStep } from '../../lib/trail.ts';
 import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid.ts';
+import { useHeldFor } from '../../lib/use-held-for.ts';
 import { useRootData } from '../../routes/root-data.ts';
 import { useAuth } from '../layout/use-auth.tsx';
 import { ApiRequestError, fieldErrorsOf } from '../../api/call.ts';
@@ -45,22 +47,6 @@ function forgetLinkedVisitor(): void {
 }
 
 /**
- * True for `ms` from each call of `show`, then false again. The timer starts in the call (the send's answer), not in
- * an effect a frame later, so the spec's 5 seconds are counted from the send.
- */
-function useShownFor(ms: number): [boolean, () => void] {
-  const [shown, setShown] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const show = useCallback(() => {
-    clearTimeout(timer.current);
-    setShown(true);
-    timer.current = setTimeout(() => setShown(false), ms);
-  }, [ms]);
-  return [shown, show];
-}
-
-/**
  * The support-request form: name, email, message and files; every invalid field (empty, refused by the server, a
  * file too large) marked alike, with focus on the first. After a send, as the spec says, a disabled "sent" button
  * for 5 seconds and a toast reading 'Sent' for 5 seconds; beside them, a note under the button saying what happens
@@ -86,8 +72,9 @@ export default function RequestForm({
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<Errors>({});
   const [sending, setSending] = useState(false);
-  const [justSent, markSent] = useShownFor(SENT_STATE_MS);
-  const [toast, showToast] = useShownFor(REQUEST_TOAST_MS);
+  const [justSent, holdSent] = useHeldFor<true>();
+  // The spec's toast, 'Sent' for 5 seconds, in the page's one toast region; the note under the button says the rest.
+  const showToast = useToast(REQUEST_TOAST_MS, 'request-toast');
   const [sent, setSent] = useState<SentRequest | null>(null);
   const sentNote = useRef<HTMLDivElement>(null);
   const [round, setRound] = useState(0);
@@ -168,8 +155,8 @@ export default function RequestForm({
       setFiles([]);
       setErrors({});
       setSending(false);
-      markSent();
-      showToast();
+      holdSent(true, SENT_STATE_MS);
+      showToast(t('sent'));
       setSent({ id: result.data.id, email: values.email.trim(), link: result.link });
     } catch (error) {
       setSending(false);
@@ -290,10 +277,6 @@ export default function RequestForm({
             />
           </div>
         )}
-      </div>
-      {/* The spec's toast, for 5 seconds; the note above says the rest and stays. */}
-      <div className="toast-region" role="status" aria-live="polite">
-        {toast && <div className="toast request-toast">{t('sent')}</div>}
       </div>
     </>
   );
