@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { build } from 'esbuild';
 import Fastify from 'fastify';
 import sanitizeHtml from 'sanitize-html';
 import { describe, expect, it } from 'vitest';
@@ -55,5 +56,51 @@ describe(`dependencies that declare Node 22, on Node ${process.versions.node}`, 
     });
     expect(clean).not.toMatch(/javascript/i);
     expect(clean).toContain('<a href="https://example.com">a</a>');
+  });
+});
+
+/**
+ * What an operator's production install holds: the packages the command and the server load, found by following
+ * every import (static, dynamic, and those of the HTML cleaner's worker) from `bin/signpost.js`, plus those loaded by
+ * name (`createRequire`). Packages only the browser bundles use (the editor, Preact, Font Awesome's sources) are
+ * dev dependencies: they are built into `dist/web`, never loaded by the server.
+ */
+describe('runtime dependencies', () => {
+  const LOADED_BY_NAME = ['snowball-stemmers'];
+
+  async function packagesTheServerLoads(): Promise<string[]> {
+    const result = await build({
+      entryPoints: ['bin/signpost.js', 'src/server/html/sanitize-worker.mjs'],
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      outdir: path.join(os.tmpdir(), 'signpost-graph'),
+      loader: { '.css': 'empty' },
+      logLevel: 'silent',
+    });
+    const packages = new Set<string>(LOADED_BY_NAME);
+    for (const input of Object.values(result.metafile.inputs))
+      for (const imported of input.imports)
+        if (imported.external && !imported.path.startsWith('node:'))
+          packages.add(
+            imported.path
+              .split('/')
+              .slice(0, imported.path.startsWith('@') ? 2 : 1)
+              .join('/'),
+          );
+    return [...packages].sort();
+  }
+
+  it('are exactly the packages the command and the server load', async () => {
+    const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const loaded = await packagesTheServerLoads();
+    expect(loaded).toContain('fastify');
+    expect(loaded).not.toContain('@tiptap/core');
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(loaded);
   });
 });
