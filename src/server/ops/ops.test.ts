@@ -136,6 +136,10 @@ describe.each(testDialects())('operations on %s', (dialect) => {
     // Node's own figures come along.
     expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(text).toContain('nodejs_eventloop_lag_seconds');
+    // The runtime an operator runs, in the conventional series dashboards read it from.
+    expect(text).toMatch(
+      new RegExp(`^nodejs_version_info\\{version="v${process.versions.node}"[^}]*\\} 1$`, 'm'),
+    );
   });
 
   it('reports the outbox backlog, the search index size and the page cache counters at scrape time', async () => {
