@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { MAX_HTML_BYTES } from '../src/shared/api/admin.ts';
 import { createHtmlCleaner } from '../src/server/html/clean-html.ts';
 import { sanitizeArticleHtml } from '../src/server/html/sanitize.ts';
+import { longestStall } from './support/event-loop.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
@@ -23,24 +24,6 @@ const fragments: Record<string, string> = {
   'dense 1 MiB': tag.repeat(Math.floor((MAX_HTML_BYTES - 100) / tag.length)),
   '100,000 levels': `${'<div>'.repeat(100_000)}deep text`,
 };
-
-/** The longest gap between two ticks of a 1 ms timer while `work` runs: the event loop's longest stall. */
-async function longestStall(work: () => Promise<unknown>): Promise<{ ms: number; stall: number }> {
-  let last = performance.now();
-  let stall = 0;
-  const probe = setInterval(() => {
-    const now = performance.now();
-    stall = Math.max(stall, now - last);
-    last = now;
-  }, 1);
-  const started = performance.now();
-  await work();
-  const ms = performance.now() - started;
-  // A stall just before the end shows at the next tick.
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  clearInterval(probe);
-  return { ms, stall: Math.max(stall, performance.now() - last) };
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(1).padStart(8)} ms`;

@@ -23,6 +23,7 @@ import { migrateToLatest, openDatabase } from '../src/server/db/database.ts';
 import { dayOf } from '../src/server/privacy/daily-key.ts';
 import { loadLearned, loadLearnedKey, VOTE_PAGE_ROWS } from '../src/server/search/learning.ts';
 import { buildArticle, buildSection } from '../src/server/testing/factories.ts';
+import { longestStall } from './support/event-loop.ts';
 
 const VOTES = Number(process.env.BENCH_LEARNING_VOTES ?? 250_000);
 const KEYS = Number(process.env.BENCH_LEARNING_KEYS ?? 5_000);
@@ -31,24 +32,6 @@ const RUNS = 3;
 const PAGE_ROWS = Number(process.env.BENCH_LEARNING_PAGE_ROWS ?? VOTE_PAGE_ROWS);
 const dialect = process.env.BENCH_LEARNING_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** The longest gap between two ticks of a 1 ms timer while `work` runs: the event loop's longest stall. */
-async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; stall: number }> {
-  let last = performance.now();
-  let stall = 0;
-  const probe = setInterval(() => {
-    const now = performance.now();
-    stall = Math.max(stall, now - last);
-    last = now;
-  }, 1);
-  const started = performance.now();
-  const result = await work();
-  const ms = performance.now() - started;
-  const end = performance.now();
-  stall = Math.max(stall, end - last);
-  clearInterval(probe);
-  return { result, ms, stall };
-}
 
 const schema = `bench_learning_${crypto.randomBytes(5).toString('hex')}`;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-learning-'));
