@@ -249,7 +249,7 @@ console.log(
     `database: ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}`,
 );
 const visitors = [...Array.from({ length: CONCURRENCY }, () => visitor()), editor()];
-let exitCode = 1;
+let exitCode: number;
 try {
   await sleep(WARMUP_SECONDS * 1000);
   measuring = true;
