@@ -26,6 +26,24 @@ const articles = (t: TestApp) =>
 const withoutIdsFolder = (folder: string) => writeFolder(Object.fromEntries(withoutIds(readFolder(folder))));
 
 /** The same database elsewhere: a backup restored into a new one. */
+/** Every row an import could change, to show that a refused one changed nothing. */
+const everything = async (app: TestApp) => ({
+  sections: await app.ctx.db.selectFrom('sections').selectAll().orderBy('id').execute(),
+  categories: await app.ctx.db.selectFrom('categories').selectAll().orderBy('id').execute(),
+  articles: await app.ctx.db.selectFrom('articles').selectAll().orderBy('id').execute(),
+  files: await app.ctx.db.selectFrom('files').selectAll().orderBy('id').execute(),
+});
+
+/** What an import refuses, one message a problem; none when it goes through. */
+const problems = (app: TestApp, folder: string) =>
+  importFolder(app.ctx, folder).then(
+    () => [] as string[],
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(FolderErrors);
+      return (error as FolderErrors).errors.map((e) => e.message);
+    },
+  );
+
 async function copyOf(t: TestApp, dialect: 'sqlite' | 'postgres'): Promise<TestApp> {
   const file = path.join(tempFolder(), 'copy.backup');
   await writeBackup(t.ctx, file);
@@ -147,21 +165,6 @@ describe.each(testDialects())('content folder ids on %s', (dialect) => {
       );
     return { app, call, section, setup, one: await article('One'), two: await article('Two') };
   }
-
-  const everything = async (app: TestApp) => ({
-    sections: await app.ctx.db.selectFrom('sections').selectAll().orderBy('id').execute(),
-    categories: await app.ctx.db.selectFrom('categories').selectAll().orderBy('id').execute(),
-    articles: await app.ctx.db.selectFrom('articles').selectAll().orderBy('id').execute(),
-  });
-
-  const problems = (app: TestApp, folder: string) =>
-    importFolder(app.ctx, folder).then(
-      () => [] as string[],
-      (error: unknown) => {
-        expect(error).toBeInstanceOf(FolderErrors);
-        return (error as FolderErrors).errors.map((e) => e.message);
-      },
-    );
 
   const edit = (folder: string, file: string, change: (text: string) => string) =>
     fs.writeFileSync(path.join(folder, file), change(fs.readFileSync(path.join(folder, file), 'utf8')));
@@ -322,22 +325,6 @@ describe.each(testDialects())('content folder ids, kept apart, on %s', (dialect)
     );
     return { app, call, section, setup, one };
   }
-
-  const everything = async (app: TestApp) => ({
-    sections: await app.ctx.db.selectFrom('sections').selectAll().orderBy('id').execute(),
-    categories: await app.ctx.db.selectFrom('categories').selectAll().orderBy('id').execute(),
-    articles: await app.ctx.db.selectFrom('articles').selectAll().orderBy('id').execute(),
-    files: await app.ctx.db.selectFrom('files').selectAll().orderBy('id').execute(),
-  });
-
-  const problems = (app: TestApp, folder: string) =>
-    importFolder(app.ctx, folder).then(
-      () => [] as string[],
-      (error: unknown) => {
-        expect(error).toBeInstanceOf(FolderErrors);
-        return (error as FolderErrors).errors.map((e) => e.message);
-      },
-    );
 
   const createdAt = async (app: TestApp, id: number) =>
     (
