@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import type { RouteObject } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, DEFAULT_PASSWORD } from '../src/server/testing/factories.ts';
+import { buildUser } from '../src/server/testing/factories.ts';
 import { routes as adminRoutes } from '../src/web/admin/routes.tsx';
 import { routes as publicRoutes } from '../src/web/routes.tsx';
 import { launchBrowser, NARROW, WIDE } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { sendRequest, signIn, startServer, type RunningServer } from './support/server.ts';
 
 /*
  * Every page of the admin app, the help centre and the customer portal, at a desk's width and a phone's: nothing
@@ -241,30 +241,9 @@ beforeAll(async () => {
     role: 'admin',
   });
   const customer = await buildUser(server.ctx.db, { email: 'carla@example.com', name: 'Carla Customer' });
-  const signIn = async (email: string) => {
-    const response = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: DEFAULT_PASSWORD }),
-    });
-    return ((await response.json()) as { token: string }).token;
-  };
-  tokens.admin = await signIn(admin.email);
-  tokens.customer = await signIn(customer.email);
-  const sent = await fetch(`${server.url}/panel/api/issue-open`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-auth-token': tokens.customer },
-    body: JSON.stringify({
-      title: 'Lumo Help Centre: Thermostat',
-      description: 'My thermostat shows E4 after I replaced the batteries. What should I do?',
-      channel: 'web',
-      name: customer.name,
-      email: customer.email,
-      files: [],
-      g_recaptcha_response: '',
-    }),
-  });
-  expect(sent.ok).toBe(true);
+  tokens.admin = await signIn(server.url, admin.email);
+  tokens.customer = await signIn(server.url, customer.email);
+  await sendRequest(server.url, tokens.customer, customer);
   const db = server.ctx.db;
   const first = async (table: 'articles' | 'tickets') =>
     (await db.selectFrom(table).select('id').orderBy('id').executeTakeFirstOrThrow()).id;

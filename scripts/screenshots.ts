@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildUser, DEFAULT_PASSWORD } from '../src/server/testing/factories.ts';
+import { buildUser } from '../src/server/testing/factories.ts';
 import { gotoHydrated, launchBrowser, NARROW, WIDE } from '../e2e/support/browser.ts';
-import { startServer } from '../e2e/support/server.ts';
+import { sendRequest, signIn, startServer } from '../e2e/support/server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(root, 'docs/screenshots');
@@ -56,20 +56,7 @@ try {
   const customer = await buildUser(server.ctx.db, { email: 'carla@example.com', name: 'Carla Customer' });
   const customerToken = await signIn(server.url, customer.email);
   // A request of the customer's, sent as the site sends it, for the portal's and the inbox's screens.
-  const sent = await fetch(`${server.url}/panel/api/issue-open`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-auth-token': customerToken },
-    body: JSON.stringify({
-      title: 'Lumo Help Centre: Thermostat',
-      description: 'My thermostat shows E4 after I replaced the batteries. What should I do?',
-      channel: 'web',
-      name: customer.name,
-      email: customer.email,
-      files: [],
-      g_recaptcha_response: '',
-    }),
-  });
-  if (!sent.ok) throw new Error(`sending a request: ${sent.status} ${await sent.text()}`);
+  await sendRequest(server.url, customerToken, customer);
   const ticket = await server.ctx.db
     .selectFrom('tickets')
     .select('id')
@@ -281,14 +268,4 @@ async function seedSearchReport(url: string, articles: { id: number; title: stri
 async function openMenu(page: Page): Promise<void> {
   const burger = page.locator('button[aria-expanded]').first();
   if (await burger.isVisible()) await burger.click();
-}
-
-async function signIn(url: string, email: string): Promise<string> {
-  const response = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: DEFAULT_PASSWORD }),
-  });
-  if (!response.ok) throw new Error(`signing in ${email}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { token: string }).token;
 }
