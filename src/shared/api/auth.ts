@@ -60,10 +60,9 @@ export const LinkTokenBody = Type.Object({ token: LinkToken });
 export type LinkTokenBody = Static<typeof LinkTokenBody>;
 
 /**
- * A confirmation link's token, and the password chosen with it when the link is opened in a browser other than the
- * one that asked for it (which answers 400 password_needed without one).
+ * A confirmation link's token, and the name and password chosen with it when the link is opened in a browser other
+ * than the one that asked for it (which answers 400 password_needed without them; account.service verifyEmail).
  */
-/** `password` and `name` come together: a link opened in another browser sets both (account.service verifyEmail). */
 export const VerifyEmailBody = Type.Object({
   token: LinkToken,
   password: Type.Optional(Password),
