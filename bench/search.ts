@@ -78,7 +78,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import Sqlite from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { startServer } from '../e2e/support/server.ts';
 import { compareLanguages } from './support/languages.ts';
@@ -786,7 +786,7 @@ async function benchSize(size: number) {
   };
   const schema = `bench_search_${crypto.randomBytes(5).toString('hex')}`;
   const pgClient = new pg.Client({ connectionString: DATABASE_URL });
-  const fts = new Sqlite(':memory:');
+  const fts = new DatabaseSync(':memory:');
   try {
     // --- The help centre's database: one section per language, ten categories in each.
     const db = server.ctx.db;
@@ -1231,9 +1231,9 @@ async function benchSize(size: number) {
       "CREATE VIRTUAL TABLE fts USING fts5(title, body, lang UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')",
     );
     const insert = fts.prepare('INSERT INTO fts (rowid, title, body, lang) VALUES (?, ?, ?, ?)');
-    fts.transaction(() => {
-      for (const a of articles) insert.run(a.id, a.title, a.body, a.lang);
-    })();
+    fts.exec('BEGIN');
+    for (const a of articles) insert.run(a.id, a.title, a.body, a.lang);
+    fts.exec('COMMIT');
     const ftsBuild = performance.now() - loadStarted;
     const ftsSelect = fts.prepare(
       'SELECT rowid AS id FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, 4.0, 1.0) LIMIT 10',
@@ -1250,7 +1250,7 @@ async function benchSize(size: number) {
         (await pgClient.query<{ id: number }>(pgSql, [pgQueryText(q.text)])).rows.map((r) => r.id),
       ),
       await measureEngine('SQLite FTS5', queries, (q) =>
-        (ftsSelect.all(ftsQueryText(q.text)) as { id: number }[]).map((r) => r.id),
+        (ftsSelect.all(ftsQueryText(q.text)) as unknown as { id: number }[]).map((r) => r.id),
       ),
     ];
 

@@ -2,7 +2,11 @@
 // The operators' command. It runs the TypeScript sources directly through tsx, so the CLI and the server are
 // always the same code, with no build step to forget.
 import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { runOnSupportedNode } from './runtime.js';
+
+// Started by an older Node, the command runs again on the project's own and ends here.
+await runOnSupportedNode();
+const { register } = await import('tsx/esm/api');
 
 // React (which renders the public pages) and other libraries choose their production builds by NODE_ENV: an
 // operator's server runs in production unless told otherwise (`npm run dev` says development).

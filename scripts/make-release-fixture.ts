@@ -193,7 +193,7 @@ async function writeFixture(): Promise<void> {
     release: pkg.version,
     schema,
     written_by: {
-      driver: `better-sqlite3 ${readVersion('better-sqlite3')}`,
+      driver: `node:sqlite (Node ${process.versions.node})`,
       sqlite: versions.rows[0]?.sqlite,
       node: process.version,
     },
@@ -236,9 +236,4 @@ async function writeFixture(): Promise<void> {
     `${JSON.stringify({ ...manifest, database_sha256: sha256 }, null, 2)}\n`,
   );
   console.log(`wrote ${path.relative(root, OUT)} (signpost.db: ${fs.statSync(database).size} bytes)`);
-}
-
-function readVersion(name: string): string {
-  const file = path.join(root, 'node_modules', name, 'package.json');
-  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
 }

@@ -96,9 +96,11 @@ describe.each(testDialects())('the start-up log of a new help centre on %s', (di
         '--password',
         'long enough',
       ];
-      expect((await signpost([...admin, '--admin'], environment.env)).code).toBe(0);
+      const added = await signpost([...admin, '--admin'], environment.env);
+      expect(added.code, added.stderr).toBe(0);
       const folder = writeFolder({ 'help/first.md': '---\ntitle: First\n---\nHello.\n' });
-      expect((await signpost(['import', folder], environment.env)).code).toBe(0);
+      const imported = await signpost(['import', folder], environment.env);
+      expect(imported.code, imported.stderr).toBe(0);
       expect(await firstStepsLogged(environment.env)).toEqual([]);
     } finally {
       await environment.cleanup();

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import SQLite from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, href } from '../../shared/paths.ts';
@@ -180,7 +180,7 @@ describe.runIf(testDialects().includes('postgres'))('PostgreSQL going away and c
 
 describe('SQLite locked by another process', () => {
   let t: TestApp;
-  let locker: SQLite.Database;
+  let locker: DatabaseSync;
   const logs = captureLogs();
   beforeAll(async () => {
     t = await createTestApp(
@@ -188,12 +188,12 @@ describe('SQLite locked by another process', () => {
       { ...ENV, DATABASE_TIMEOUT_MS: '2000', LOG_LEVEL: 'warn' },
       { logStream: logs.stream },
     );
-    locker = new SQLite(
+    locker = new DatabaseSync(
       t.environment.config.database.dialect === 'sqlite' ? t.environment.config.database.file : '',
     );
   });
   afterAll(async () => {
-    if (locker.inTransaction) locker.exec('rollback');
+    if (locker.isTransaction) locker.exec('rollback');
     locker.close();
     await t.close();
   });

@@ -1,15 +1,23 @@
-import type SQLite from 'better-sqlite3';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import {
   CompiledQuery,
   SelectQueryNode,
-  SqliteDialect,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
   type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
   type Driver,
+  type Kysely,
+  type QueryCompiler,
   type QueryResult,
 } from 'kysely';
 
 /**
- * Kysely's SQLite dialect, except for how a locked database is waited for. SQLite's own busy_timeout waits inside the
+ * Kysely's SQLite dialect on Node's built-in SQLite (node:sqlite), with our own driver for how a locked database is
+ * waited for. SQLite's own busy_timeout waits inside the
  * synchronous call, which would freeze the whole server (reads included) for as long as another process (a second
  * worker, a CLI command, a backup tool) holds the write lock. Here a write that finds the database locked gives the
  * connection back, waits on a timer and tries again, up to `waitMs`, then fails with SQLITE_BUSY (answered 503).
@@ -18,24 +26,82 @@ import {
  * Transactions begin IMMEDIATE, so a transaction takes the write lock (waiting as above) before it reads anything;
  * a deferred one that read first could only fail when it came to write (SQLITE_BUSY_SNAPSHOT), waiting would not help.
  */
-export class PatientSqliteDialect extends SqliteDialect {
-  readonly #database: SQLite.Database;
+export class PatientSqliteDialect implements Dialect {
+  readonly #database: DatabaseSync;
   readonly #waitMs: number;
 
-  constructor(database: SQLite.Database, waitMs: number) {
-    super({ database });
+  constructor(database: DatabaseSync, waitMs: number) {
     this.#database = database;
     this.#waitMs = waitMs;
   }
 
-  override createDriver(): Driver {
+  createDriver(): Driver {
     return new PatientSqliteDriver(this.#database, this.#waitMs);
   }
+
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter();
+  }
+
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
+  }
+}
+
+/**
+ * SQLite's result codes by number (extended codes included), named as SQLite names them. node:sqlite reports every
+ * failure as ERR_SQLITE_ERROR with the number in `errcode`; the rest of the server (503 on a busy database, 409 on a
+ * duplicate) reads the name from `code`, as it does PostgreSQL's SQLSTATE, so a failure gets its name here.
+ */
+const SQLITE_CODES: Record<number, string> = {
+  5: 'SQLITE_BUSY',
+  261: 'SQLITE_BUSY_RECOVERY',
+  517: 'SQLITE_BUSY_SNAPSHOT',
+  773: 'SQLITE_BUSY_TIMEOUT',
+  6: 'SQLITE_LOCKED',
+  262: 'SQLITE_LOCKED_SHAREDCACHE',
+  19: 'SQLITE_CONSTRAINT',
+  275: 'SQLITE_CONSTRAINT_CHECK',
+  787: 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  1299: 'SQLITE_CONSTRAINT_NOTNULL',
+  1555: 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  2067: 'SQLITE_CONSTRAINT_UNIQUE',
+  13: 'SQLITE_FULL',
+  10: 'SQLITE_IOERR',
+  11: 'SQLITE_CORRUPT',
+  8: 'SQLITE_READONLY',
+};
+
+/** Gives a node:sqlite failure SQLite's name for it in `code` (SQLITE_ERROR for one without a name here). */
+export function named(error: unknown): unknown {
+  const failure = error as { code?: unknown; errcode?: unknown };
+  if (failure?.code === 'ERR_SQLITE_ERROR' && typeof failure.errcode === 'number') {
+    failure.code = SQLITE_CODES[failure.errcode] ?? SQLITE_CODES[failure.errcode & 0xff] ?? 'SQLITE_ERROR';
+  }
+  return error;
 }
 
 const isBusy = (error: unknown) =>
   typeof (error as { code?: unknown })?.code === 'string' &&
   (error as { code: string }).code.startsWith('SQLITE_BUSY');
+
+/**
+ * Values as the server reads them: node:sqlite gives a blob as a Uint8Array, the rest of the server (and the
+ * PostgreSQL driver) a Buffer, which is one without copying.
+ */
+function plain<R>(row: Record<string, unknown>): R {
+  for (const key in row) {
+    const value = row[key];
+    if (value instanceof Uint8Array && !Buffer.isBuffer(value)) {
+      row[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    }
+  }
+  return row as R;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -62,11 +128,11 @@ const STATEMENTS_KEPT = 500;
 
 class PatientConnection implements DatabaseConnection {
   inTransaction = false;
-  readonly #db: SQLite.Database;
+  readonly #db: DatabaseSync;
   readonly #mutex: Mutex;
   readonly #waitMs: number;
 
-  constructor(db: SQLite.Database, mutex: Mutex, waitMs: number) {
+  constructor(db: DatabaseSync, mutex: Mutex, waitMs: number) {
     this.#db = db;
     this.#mutex = mutex;
     this.#waitMs = waitMs;
@@ -77,7 +143,8 @@ class PatientConnection implements DatabaseConnection {
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       try {
         return this.#run<R>(query);
-      } catch (error) {
+      } catch (failure) {
+        const error = named(failure);
         // Inside a transaction we hold the write lock already; a statement failing there is not ours to repeat.
         if (this.inTransaction || !isBusy(error) || Date.now() + pause > deadline) throw error;
       }
@@ -93,14 +160,16 @@ class PatientConnection implements DatabaseConnection {
    * statement holds native memory until the garbage collector finalises its small JavaScript wrapper, which it
    * is in no hurry to do: the process's resident memory grew with the query rate.
    */
-  readonly #statements = new Map<string, SQLite.Statement>();
+  readonly #statements = new Map<string, { statement: StatementSync; reader: boolean }>();
 
-  #prepare(sql: string): SQLite.Statement {
+  #prepare(sql: string): { statement: StatementSync; reader: boolean } {
     let statement = this.#statements.get(sql);
     if (statement) {
       this.#statements.delete(sql);
     } else {
-      statement = this.#db.prepare(sql);
+      const prepared = this.#db.prepare(sql);
+      // A statement that yields rows (a select, or a write with `returning`) is read; any other is run.
+      statement = { statement: prepared, reader: prepared.columns().length > 0 };
       if (this.#statements.size >= STATEMENTS_KEPT) {
         this.#statements.delete(this.#statements.keys().next().value as string);
       }
@@ -110,26 +179,32 @@ class PatientConnection implements DatabaseConnection {
   }
 
   #run<R>(query: CompiledQuery): QueryResult<R> {
-    const statement = this.#prepare(query.sql);
-    const parameters = query.parameters as unknown[];
-    if (statement.reader) return { rows: statement.all(parameters) as R[] };
-    const { changes, lastInsertRowid } = statement.run(parameters);
+    const { statement, reader } = this.#prepare(query.sql);
+    const parameters = query.parameters as SQLInputValue[];
+    if (reader) return { rows: statement.all(...parameters).map((row) => plain<R>(row)) };
+    const { changes, lastInsertRowid } = statement.run(...parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(query.query)) throw new Error('SQLite streams only select queries');
     const statement = this.#db.prepare(query.sql);
-    for (const row of statement.iterate(query.parameters as unknown[])) yield { rows: [row as R] };
+    try {
+      for (const row of statement.iterate(...(query.parameters as SQLInputValue[]))) {
+        yield { rows: [plain<R>(row)] };
+      }
+    } catch (error) {
+      throw named(error);
+    }
   }
 }
 
 class PatientSqliteDriver implements Driver {
-  readonly #db: SQLite.Database;
+  readonly #db: DatabaseSync;
   readonly #mutex = new Mutex();
   readonly #connection: PatientConnection;
 
-  constructor(db: SQLite.Database, waitMs: number) {
+  constructor(db: DatabaseSync, waitMs: number) {
     this.#db = db;
     this.#connection = new PatientConnection(db, this.#mutex, waitMs);
   }

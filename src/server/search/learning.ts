@@ -46,7 +46,7 @@ export interface Tally {
 
 /**
  * Votes read at a time when all are read: reading and weighing a page holds the event loop for a few milliseconds
- * (better-sqlite3 reads synchronously), where reading 250,000 votes at once held it for a second (bench:learning:
+ * (node:sqlite reads synchronously), where reading 250,000 votes at once held it for a second (bench:learning:
  * pages of 2,500 hold it at most 6-13 ms, 5,000 twice that; the whole read takes no longer on SQLite, twice as
  * long on PostgreSQL, in the background).
  */

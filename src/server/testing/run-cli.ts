@@ -9,10 +9,14 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the real `signpost` command in a child process, as an operator would. */
-export function signpost(args: string[], env: Record<string, string>): Promise<Run> {
+/** Runs the real `signpost` command in a child process, as an operator would; with `node` when given, else ours. */
+export function signpost(
+  args: string[],
+  env: Record<string, string>,
+  options: { node?: string } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(options.node ?? process.execPath, [BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -27,10 +31,10 @@ export function signpost(args: string[], env: Record<string, string>): Promise<R
 
 /**
  * Starts `signpost serve` on a free port and answers its base URL once it listens; in `cwd` when given (an operator's
- * service may start it from any folder), else in this one.
+ * service may start it from any folder), else in this one; with the Node `node` when given, else the one running.
  */
-export async function startServe(env: Record<string, string>, options: { cwd?: string } = {}) {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+export async function startServe(env: Record<string, string>, options: { cwd?: string; node?: string } = {}) {
+  const child = spawn(options.node ?? process.execPath, [BIN, 'serve'], {
     cwd: options.cwd,
     env: {
       PATH: process.env.PATH ?? '',
