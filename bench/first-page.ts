@@ -9,14 +9,12 @@
  *   npm run bench:first-page
  *   BENCH_REFS=HEAD~20,HEAD BENCH_ROUNDS=3 npm run bench:first-page     (before and after, in one run)
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cloneAt, machineEnv } from './support/revisions.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REFS = (process.env.BENCH_REFS ?? 'HEAD').split(',').map((ref) => ref.trim());
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LIMIT_MS = 15 * 60_000;
@@ -32,23 +30,6 @@ function freePort(): Promise<number> {
   });
 }
 
-function cloneAt(ref: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-first-page-'));
-  execFileSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, dir]);
-  execFileSync('git', [
-    '-C',
-    dir,
-    'checkout',
-    '--quiet',
-    execFileSync('git', ['-C', ROOT, 'rev-parse', ref]).toString().trim(),
-  ]);
-  return dir;
-}
-
-function withoutKeys(env: NodeJS.ProcessEnv, keys: string[]): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([key]) => !keys.includes(key)));
-}
-
 async function answers(url: string): Promise<boolean> {
   try {
     return (await fetch(url, { signal: AbortSignal.timeout(2_000) })).status === 200;
@@ -59,7 +40,7 @@ async function answers(url: string): Promise<boolean> {
 
 /** Seconds from `npm install && npm start` in a fresh clone of `ref` to /knowledge answering 200. */
 async function firstPage(ref: string): Promise<number> {
-  const dir = cloneAt(ref);
+  const dir = cloneAt(ref, 'signpost-first-page-');
   const port = await freePort();
   const started = performance.now();
   // The README's command, in a process group of its own so the server it starts stops with it.
@@ -69,7 +50,7 @@ async function firstPage(ref: string): Promise<number> {
     {
       cwd: dir,
       // As on a new machine: no NODE_ENV (production would make npm leave out the build's tools), SQLite.
-      env: { ...withoutKeys(process.env, ['NODE_ENV', 'DATABASE_URL']), PORT: String(port) },
+      env: { ...machineEnv(['NODE_ENV', 'DATABASE_URL']), PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
       detached: true,
     },
