@@ -9,7 +9,7 @@
  *
  * builds both, or those named (`npm run build`, `npm pack`). With --if-stale it builds only those that are missing or
  * older than their sources (`npm start`, the test run, the benchmarks), so a start serves what the code says without
- * rebuilding every time. An installed package has no sources: its builds are never stale.
+ * rebuilding every time.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -76,12 +76,21 @@ function newest(target) {
   return Math.max(0, ...fs.readdirSync(target).map((name) => newest(path.join(target, name))));
 }
 
-/** The one staleness rule: a build is stale when one of its outputs is missing or older than any of its sources. */
+/**
+ * Only a checkout has sources to compare with; an installed package (npm pack leaves them out) has its builds and
+ * nothing to rebuild them from, and npm gives all its files one date, so its lockfile may be newer.
+ */
+const checkout = fs.existsSync(at('src'));
+
+/**
+ * The one staleness rule: a build is stale when one of its outputs is missing or, in a checkout, older than any of
+ * its sources.
+ */
 function isStale(build) {
   const built = Math.min(
     ...build.outputs.map((file) => (fs.existsSync(at(file)) ? fs.statSync(at(file)).mtimeMs : 0)),
   );
-  return built === 0 || built < Math.max(...build.sources.map((source) => newest(at(source))));
+  return built === 0 || (checkout && built < Math.max(...build.sources.map((source) => newest(at(source)))));
 }
 
 const args = process.argv.slice(2);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
+/** This checkout's command, which runs its built server (the test run's global setup builds it, scripts/build.js). */
 const BIN = path.resolve(import.meta.dirname, '../../../bin/signpost.js');
 
 interface Run {
@@ -9,10 +10,17 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the real `signpost` command in a child process, as an operator would. */
-export function signpost(args: string[], env: Record<string, string>): Promise<Run> {
+/**
+ * Runs the real `signpost` command in a child process, as an operator would: this checkout's, or the one at `bin`
+ * (an installed copy).
+ */
+export function signpost(
+  args: string[],
+  env: Record<string, string>,
+  options: { bin?: string } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -27,10 +35,10 @@ export function signpost(args: string[], env: Record<string, string>): Promise<R
 
 /**
  * Starts `signpost serve` on a free port and answers its base URL once it listens; in `cwd` when given (an operator's
- * service may start it from any folder), else in this one.
+ * service may start it from any folder), else in this one; the command at `bin` when given (an installed copy).
  */
-export async function startServe(env: Record<string, string>, options: { cwd?: string } = {}) {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+export async function startServe(env: Record<string, string>, options: { cwd?: string; bin?: string } = {}) {
+  const child = spawn(process.execPath, [options.bin ?? BIN, 'serve'], {
     cwd: options.cwd,
     env: {
       PATH: process.env.PATH ?? '',
