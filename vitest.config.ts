@@ -13,6 +13,7 @@ const ALONE = [
   'src/cli/**/*.test.ts',
   'src/server/cluster.test.ts',
   'src/server/main.test.ts',
+  'src/server/production-install.test.ts',
   'src/server/shutdown.test.ts',
   'src/server/http/raw-requests.test.ts',
   'src/server/storage/several-servers.test.ts',

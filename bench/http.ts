@@ -428,7 +428,7 @@ async function compare() {
     return { ...result, cpuMicros: ((cpuSeconds(target.pid) - cpuBefore) * 1e6) / result.requests };
   };
 
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-http-'));
   // nginx's workers run as an unprivileged user: they must be able to read the static copy.
   fs.chmodSync(work, 0o755);
@@ -685,7 +685,7 @@ function junk(target: string): { target: string; host: string; compressed: boole
 }
 
 async function flood() {
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-flood-'));
   const port = await freePort();
   const server = await startSignpost('signpost', port, {
@@ -777,7 +777,7 @@ if (PHASES.includes('own-work')) {
 if (PHASES.includes('compare')) await compare();
 if (PHASES.includes('flood')) await flood();
 if (PHASES.includes('languages')) {
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-languages-'));
   try {
     await compareLanguages({ articles: LANGUAGE_ARTICLES, workDir, parts: ['served'] });

@@ -10,7 +10,7 @@
  *   BENCH_DATABASE_URL=postgres://... (default postgres://postgres@127.0.0.1:5432/test; a fresh schema, dropped after)
  *   BENCH_KEEP=1 keeps the SQLite folder and the PostgreSQL schema, to look at their plans afterwards
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -106,6 +106,8 @@ async function fill(handle: DatabaseHandle, agentId: number): Promise<void> {
 }
 
 async function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
+  // The command runs the built server: built first when missing or older than the sources.
+  execFileSync(process.execPath, [path.join(root, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
   const child = spawn(process.execPath, [path.join(root, 'bin/signpost.js'), 'serve'], {
     env,
     stdio: 'inherit',

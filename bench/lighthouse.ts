@@ -12,7 +12,7 @@ import { startServer } from '../e2e/support/server.ts';
 import { CHROMIUM_FLAGS } from '../e2e/support/browser.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-execFileSync(process.execPath, [path.join(root, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
+execFileSync(process.execPath, [path.join(root, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
 
 const server = await startServer();
 const categories = (await (await fetch(`${server.url}/api/knowledge/category`)).json()).items;

@@ -6,7 +6,7 @@
  *   npm run bench:tickets                       (SQLite)
  *   BENCH_DATABASE_URL=postgres://... npm run bench:tickets
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -67,6 +67,8 @@ const env: Record<string, string> = {
 
 const serverProcess: { current: ChildProcess | null } = { current: null };
 async function startServer(): Promise<void> {
+  // The command runs the built server: built first when missing or older than the sources.
+  execFileSync(process.execPath, [path.join(root, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
   serverProcess.current = spawn(process.execPath, [path.join(root, 'bin/signpost.js'), 'serve'], {
     env,
     stdio: 'ignore',

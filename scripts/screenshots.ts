@@ -14,7 +14,7 @@ import { sendRequest, signIn, startServer } from '../e2e/support/server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(root, 'docs/screenshots');
-execFileSync(process.execPath, [path.join(root, 'scripts/ensure-web-build.js')], { stdio: 'inherit' });
+execFileSync(process.execPath, [path.join(root, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
 
 interface Screen {
   name: string;

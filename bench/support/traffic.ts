@@ -2,7 +2,7 @@
  * What the soak and fault benchmarks share: starting `signpost serve`, finding the demo help centre's addresses,
  * and the visitors' requests (pages, API calls, suggestions, support requests with a small upload).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 
@@ -30,6 +30,8 @@ export async function startSignpost(
 ): Promise<Server> {
   // Node's own flags for the server when asked (a profiler: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR").
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The command runs the built server: built first when missing or older than the sources.
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
   const command = [...prefix, process.execPath, ...nodeArgs, path.join(ROOT, 'bin/signpost.js'), 'serve'];
   const child = spawn(command[0] as string, command.slice(1), {
     env: {

@@ -4,21 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectNode, supported } from '../../bin/runtime.js';
-import { signpost, startServe } from '../server/testing/run-cli.ts';
+import { machineNode, signpost, startServe, versionOf } from '../server/testing/run-cli.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const versionOf = (node: string) => execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-
-/** The first `node` on a PATH that is not a project's own (node_modules/.bin): the machine's. */
-function machineNode(): string {
-  for (const folder of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(folder, 'node');
-    if (folder.includes('node_modules') || !fs.existsSync(candidate)) continue;
-    return candidate;
-  }
-  throw new Error(`no node on PATH outside node_modules: ${process.env.PATH}`);
-}
-
 /** The machine's Node, and the one the command runs on when started by it: the project's when it is too old. */
 const machine = machineNode();
 const machineVersion = versionOf(machine);

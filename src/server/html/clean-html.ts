@@ -1,7 +1,8 @@
 import { channel } from 'node:diagnostics_channel';
-import { threadId, Worker } from 'node:worker_threads';
+import { threadId, type Worker } from 'node:worker_threads';
 import { MAX_HTML_BYTES } from '../../shared/api/admin.ts';
 import { ApiError } from '../http/errors.ts';
+import { startWorker } from '../lib/worker.ts';
 import { sanitizeArticleHtml } from './sanitize.ts';
 
 /** Below this size the sanitiser takes well under a millisecond: not worth a trip to the worker. */
@@ -92,7 +93,7 @@ export function createHtmlCleaner(options: HtmlCleanerOptions = {}): HtmlCleaner
       onFailed = reject;
     });
     started.catch(() => {});
-    const worker = new Worker(new URL('./sanitize-worker.mjs', import.meta.url));
+    const worker = startWorker(import.meta.url, 'sanitize-worker');
     const slot: Slot = { worker, ready: false, started, job: null };
     slots.push(slot);
     slot.worker.on(

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../lib/project-root.ts';
 
-export const WEB_DIST = fileURLToPath(new URL('../../../dist/web', import.meta.url));
+export const WEB_DIST = path.join(PROJECT_ROOT, 'dist/web');
 
 /** A built entry: the manifest Vite wrote for it and the entry's source path, the manifest's key. */
 export interface WebBundle {
@@ -64,6 +64,17 @@ function chunkFiles(manifest: Manifest, entryKey: string): WebAssets['chunks'] {
     };
   }
   return chunks;
+}
+
+/**
+ * Why the server cannot start, when the built web client is missing (`npm run build`, or `npm start`, which builds
+ * what is missing): pages without their scripts and styles would look served but be broken. Null when it is there.
+ */
+export function missingWebBuild(dist = WEB_DIST): string | null {
+  const missing = [PUBLIC_BUNDLE, ADMIN_BUNDLE]
+    .map((bundle) => path.join(dist, '.vite', bundle.manifest))
+    .find((manifest) => !fs.existsSync(manifest));
+  return missing ? `the web client is not built (${missing} is missing): run \`npm run build\`` : null;
 }
 
 /** The hashed file names of the built client, read once from Vite's manifest. Without a build, pages still render. */

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import v8 from 'node:v8';
 import type { IndexPiece } from './search-index.ts';
+import { moduleBeside } from '../lib/project-root.ts';
 
 /**
  * A snapshot of the search index on disk, so a new or restarted server searches in seconds instead of building the
@@ -21,8 +22,11 @@ const DIGEST_BYTES = 32;
 /** Raised by hand when what a snapshot holds changes shape in a way the sources hashed below would not show. */
 const SNAPSHOT_FORMAT = 2;
 
-/** The sources that decide which terms an article is indexed under, and the packages that keep them. */
-const INDEX_SOURCES = ['analysis.ts', 'search-index.ts', 'term-tree.ts', 'postings.ts', 'search-snapshot.ts'];
+/**
+ * The modules that decide which terms an article is indexed under (their sources, or their built JavaScript in a built
+ * server: either way, code changed since is another fingerprint), and the packages that keep them.
+ */
+const INDEX_SOURCES = ['analysis', 'search-index', 'term-tree', 'postings', 'search-snapshot'];
 const INDEX_PACKAGES = ['minisearch', 'snowball-stemmers'];
 
 export interface SnapshotHeader {
@@ -45,8 +49,7 @@ let fingerprint: string | null = null;
 export function indexFingerprint(): string {
   if (fingerprint) return fingerprint;
   const hash = crypto.createHash('sha256').update(`format ${SNAPSHOT_FORMAT}\n`);
-  const here = path.dirname(new URL(import.meta.url).pathname);
-  for (const source of INDEX_SOURCES) hash.update(fs.readFileSync(path.join(here, source)));
+  for (const source of INDEX_SOURCES) hash.update(fs.readFileSync(moduleBeside(import.meta.url, source)));
   const require = createRequire(import.meta.url);
   for (const name of INDEX_PACKAGES) hash.update(`${name}@${packageVersion(require, name)}\n`);
   fingerprint = hash.digest('hex');

@@ -1,6 +1,8 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
+/** This checkout's command, which runs its built server (the test run's global setup builds it, scripts/build.js). */
 const BIN = path.resolve(import.meta.dirname, '../../../bin/signpost.js');
 
 interface Run {
@@ -9,14 +11,17 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the real `signpost` command in a child process, as an operator would; with `node` when given, else ours. */
+/**
+ * Runs the real `signpost` command in a child process, as an operator would: this checkout's, or the one at `bin`
+ * (an installed copy); with the Node `node` when given, else the one running.
+ */
 export function signpost(
   args: string[],
   env: Record<string, string>,
-  options: { node?: string } = {},
+  options: { bin?: string; node?: string } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(options.node ?? process.execPath, [BIN, ...args], {
+    const child = spawn(options.node ?? process.execPath, [options.bin ?? BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -31,10 +36,14 @@ export function signpost(
 
 /**
  * Starts `signpost serve` on a free port and answers its base URL once it listens; in `cwd` when given (an operator's
- * service may start it from any folder), else in this one; with the Node `node` when given, else the one running.
+ * service may start it from any folder), else in this one; the command at `bin` when given (an installed copy); with
+ * the Node `node` when given, else the one running.
  */
-export async function startServe(env: Record<string, string>, options: { cwd?: string; node?: string } = {}) {
-  const child = spawn(options.node ?? process.execPath, [BIN, 'serve'], {
+export async function startServe(
+  env: Record<string, string>,
+  options: { cwd?: string; bin?: string; node?: string } = {},
+) {
+  const child = spawn(options.node ?? process.execPath, [options.bin ?? BIN, 'serve'], {
     cwd: options.cwd,
     env: {
       PATH: process.env.PATH ?? '',
@@ -86,3 +95,15 @@ export async function startServe(env: Record<string, string>, options: { cwd?: s
       }),
   };
 }
+
+/** The first `node` on the PATH that is not a project's own (node_modules/.bin): the machine's, as a service has it. */
+export function machineNode(): string {
+  for (const folder of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(folder, 'node');
+    if (!folder.includes('node_modules') && fs.existsSync(candidate)) return candidate;
+  }
+  throw new Error(`no node on PATH outside node_modules: ${process.env.PATH}`);
+}
+
+export const versionOf = (node: string): string =>
+  execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();

@@ -1,12 +1,13 @@
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import type { AppContext } from '../../context.ts';
 import { hasAnySection } from '../../content/content.repository.ts';
 import { importFolder, type ImportOptions, type ImportSummary } from './import-folder.ts';
 import { readSetting, writeSetting } from '../../settings/settings.repository.ts';
 import { updateBranding } from '../../settings/branding.ts';
 import { DEMO_BRANDING } from './demo-branding.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
-export const DEMO_FOLDER = fileURLToPath(new URL('../../../../content/demo', import.meta.url));
+export const DEMO_FOLDER = path.join(PROJECT_ROOT, 'content/demo');
 
 export async function seedDemo(ctx: AppContext, options: ImportOptions = {}): Promise<ImportSummary> {
   const summary = await importFolder(ctx, DEMO_FOLDER, options);

@@ -10,7 +10,7 @@ import { updateBranding } from '../../settings/branding.ts';
  * The JavaScript a phone downloads before a public page is interactive: the entry script and every module the
  * page's HTML preloads, as the server sends them (its precompressed brotli and gzip files). Budgets in bytes, a little
  * above what the build gives today (docs/decisions.md, "First-load JavaScript"), so that it cannot creep back. The
- * test run's global setup builds the client when it is missing or stale (scripts/ensure-web-build.js).
+ * test run's global setup builds the client when it is missing or stale (scripts/build.js).
  */
 const BUDGETS: Record<string, { br: number; gz: number }> = {
   home: { br: 49_600, gz: 55_900 },
