@@ -3,15 +3,14 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import {
-  DEFAULT_MIGRATION_TABLE,
   Kysely,
-  Migrator,
   PostgresDialect,
   sql,
   type PostgresPool,
   type PostgresPoolClient,
   type Transaction,
 } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator } from 'kysely/migration';
 import type { DatabaseConfig } from '../config/config.ts';
 import type { Database } from './tables.ts';
 import type { Dialect } from './schema-helpers.ts';
@@ -115,12 +114,14 @@ function discardingBroken(pool: pg.Pool): PostgresPool {
       };
       return {
         query: query as unknown as PostgresPoolClient['query'],
-        release: () => {
-          if (!broken) client.release();
+        // Kysely asks for the client to be destroyed when a rollback failed (the connection's state is unknown).
+        release: (destroy?: boolean) => {
+          if (!broken) client.release(destroy);
         },
       };
     },
     end: () => pool.end(),
+    options: pool.options,
   };
 }
 

@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { describe, expect, it } from 'vitest';
 import { createTestEnvironment, testDialects } from '../testing/test-context.ts';
 import { migrateToLatest, openDatabase, pendingMigrations } from './database.ts';

@@ -13,6 +13,7 @@ import {
   type Kysely,
   type QueryCompiler,
   type QueryResult,
+  type TransactionSettings,
 } from 'kysely';
 
 /**
@@ -44,11 +45,22 @@ export class PatientSqliteDialect implements Dialect {
   }
 
   createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
+    return new SelfLendingSqliteAdapter();
   }
 
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
+  }
+}
+
+/**
+ * SQLite as Kysely knows it, except that the driver lends its one connection itself. Told the dialect has one
+ * connection, Kysely (0.29 on) holds a lock of its own from acquiring the connection to releasing it, across the
+ * driver's wait for a locked database, and reads would queue behind a waiting write again.
+ */
+class SelfLendingSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
   }
 }
 
@@ -216,7 +228,11 @@ class PatientSqliteDriver implements Driver {
     return this.#connection;
   }
 
-  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+  /**
+   * The settings Kysely passes (the backup asks for a read-only repeatable read) need no statement of their own here:
+   * SQLite's transactions are serializable, and one begun immediate sees one snapshot throughout.
+   */
+  async beginTransaction(connection: DatabaseConnection, _settings?: TransactionSettings): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     this.#connection.inTransaction = true;
   }

@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { expect } from 'vitest';
 import type { Dialect } from '../db/schema-helpers.ts';
 import { openDatabase } from '../db/database.ts';

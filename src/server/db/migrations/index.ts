@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../schema-helpers.ts';
 import * as initial from './0001-initial.ts';
 import * as tickets from './0002-tickets.ts';
