@@ -59,8 +59,12 @@ const BUILDS = {
           cwd: root,
           stdio: 'inherit',
         });
-        fs.rmSync(at('dist/app'), { recursive: true, force: true });
+        // The old build moves aside first (a rename), so dist/app is missing only between two renames, and a second
+        // build finishing meanwhile finds no folder in its way.
+        const old = at(`dist/app.${process.pid}.old`);
+        if (fs.existsSync(at('dist/app'))) fs.renameSync(at('dist/app'), old);
         fs.renameSync(temporary, at('dist/app'));
+        fs.rmSync(old, { recursive: true, force: true });
       } finally {
         fs.rmSync(temporary, { recursive: true, force: true });
       }

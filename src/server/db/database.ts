@@ -61,15 +61,17 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   }
 
   if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
-  // A locked database is waited for on a timer by the dialect, never inside SQLite (that would block the server):
-  // SQLite's own busy timeout is 0.
-  const sqlite = new DatabaseSync(config.file, { timeout: 0 });
+  // Opening waits up to 5 s inside SQLite for a lock (turning WAL on in a new file, another process's recovery);
+  // afterwards a locked database is waited for on a timer by the dialect, never inside SQLite (that would block the
+  // server): SQLite's own busy timeout goes to 0.
+  const sqlite = new DatabaseSync(config.file, { timeout: 5_000 });
   sqlite.exec('pragma journal_mode = WAL');
   sqlite.exec('pragma synchronous = NORMAL');
   sqlite.exec('pragma foreign_keys = ON');
   // 16 MB of pages cached per connection, as the SQLite driver used before node:sqlite was built (SQLite's own
   // default is 2 MB): the inbox's and the search's larger reads stay in memory.
   sqlite.exec('pragma cache_size = -16000');
+  sqlite.exec('pragma busy_timeout = 0');
   const db = new Kysely<Database>({
     dialect: new PatientSqliteDialect(sqlite, config.timeoutMs || 24 * 60 * 60 * 1000),
   });

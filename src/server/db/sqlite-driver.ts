@@ -102,6 +102,17 @@ const isBusy = (error: unknown) =>
   (error as { code: string }).code.startsWith('SQLITE_BUSY');
 
 /**
+ * No named parameters: given first, node:sqlite would take any object there (a Date, say) for a set of named ones and
+ * bind the rest one place early. With this empty set first, every value is bound by its place, and one SQLite cannot
+ * hold is refused, as the driver before node:sqlite refused it.
+ */
+const POSITIONAL: Record<string, SQLInputValue> = Object.freeze({});
+
+/** Parameters as SQLite binds them: `undefined` as NULL, as the driver before node:sqlite did (node:sqlite refuses it). */
+const bound = (parameters: ReadonlyArray<unknown>): SQLInputValue[] =>
+  parameters.map((value) => (value === undefined ? null : (value as SQLInputValue)));
+
+/**
  * Values as the server reads them: node:sqlite gives a blob as a Uint8Array, the rest of the server (and the
  * PostgreSQL driver) a Buffer, which is one without copying.
  */
@@ -192,17 +203,17 @@ class PatientConnection implements DatabaseConnection {
 
   #run<R>(query: CompiledQuery): QueryResult<R> {
     const { statement, reader } = this.#prepare(query.sql);
-    const parameters = query.parameters as SQLInputValue[];
-    if (reader) return { rows: statement.all(...parameters).map((row) => plain<R>(row)) };
-    const { changes, lastInsertRowid } = statement.run(...parameters);
+    const parameters = bound(query.parameters);
+    if (reader) return { rows: statement.all(POSITIONAL, ...parameters).map((row) => plain<R>(row)) };
+    const { changes, lastInsertRowid } = statement.run(POSITIONAL, ...parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(query.query)) throw new Error('SQLite streams only select queries');
-    const statement = this.#db.prepare(query.sql);
     try {
-      for (const row of statement.iterate(...(query.parameters as SQLInputValue[]))) {
+      const statement = this.#db.prepare(query.sql);
+      for (const row of statement.iterate(POSITIONAL, ...bound(query.parameters))) {
         yield { rows: [plain<R>(row)] };
       }
     } catch (error) {
@@ -243,8 +254,12 @@ class PatientSqliteDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    this.#connection.inTransaction = false;
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    // Still in the transaction while it is rolled back: a busy answer here must not lend the connection to others.
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } finally {
+      this.#connection.inTransaction = false;
+    }
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
