@@ -2,13 +2,13 @@
  * Other benchmarks, run on several revisions in one run: before and after a change that touches everything (a new
  * runtime, a new database driver). Each revision in BENCH_REFS is cloned from this checkout and installed as a new
  * machine would (`npm ci`, with the machine's PATH: each revision runs on the Node it brings, or the machine's).
- * Then each benchmark in BENCH_NAMES runs, BENCH_ROUNDS times, alternating the revisions, so that a machine busier in
+ * Then each benchmark in BENCH_NAMES runs, BENCH_REVISION_ROUNDS times (1), alternating the revisions, so that a machine busier in
  * one minute than the next weighs on both alike. Every run prints its own figures and ratios against the reference it
  * measures itself (bench:http's bare Node server on the same Node, for example); this prints them one after the
  * other under their revision, then each run's wall time.
  *
  *   BENCH_REFS=eccfb94,HEAD BENCH_NAMES=http,inbox npm run bench:revisions
- *   Other BENCH_* variables pass through to the benchmarks (BENCH_PHASES=compare, BENCH_SIZES=100000, ...).
+ *   Other BENCH_* variables pass through to the benchmarks (BENCH_PHASES=compare, BENCH_SIZES=100000, BENCH_ROUNDS...).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,7 +17,7 @@ import { cloneAt, machineEnv } from './support/revisions.ts';
 
 const REFS = (process.env.BENCH_REFS ?? 'HEAD~1,HEAD').split(',').map((ref) => ref.trim());
 const NAMES = (process.env.BENCH_NAMES ?? 'http').split(',').map((name) => name.trim());
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_REVISION_ROUNDS ?? 1));
 
 const env = machineEnv(['NODE_ENV']);
 const nodeOf = (dir: string) =>
