@@ -53,6 +53,35 @@ async function copyOf(t: TestApp, dialect: 'sqlite' | 'postgres'): Promise<TestA
   return copy;
 }
 
+/**
+ * A help centre of its own, written in the admin: the section Guides, its category Setup, and a published article in
+ * the section for each of `titles`, in order.
+ */
+async function writtenInAdmin(dialect: 'sqlite' | 'postgres', titles: string[]) {
+  const app = await createTestApp(dialect);
+  onTestFinished(() => app.close());
+  const call = caller(app, (await adminAndUserTokens(app)).adminToken);
+  const section = await ok<{ id: number }>(call('POST', '/api/admin/sections', { name: 'Guides' }), 201);
+  const setup = await ok<AdminCategory>(
+    call('POST', '/api/admin/categories', { section_id: section.id, name: 'Setup' }),
+    201,
+  );
+  const articles: AdminArticle[] = [];
+  for (const title of titles)
+    articles.push(
+      await ok<AdminArticle>(
+        call('POST', '/api/admin/articles', {
+          section_id: section.id,
+          title,
+          body_html: `<p>${title}</p>`,
+          published: true,
+        }),
+        201,
+      ),
+    );
+  return { app, call, section, setup, articles };
+}
+
 describe.each(testDialects())('content folder ids on %s', (dialect) => {
   let t: TestApp;
   let as: Call;
@@ -143,27 +172,10 @@ describe.each(testDialects())('content folder ids on %s', (dialect) => {
     );
   });
 
-  /** A help centre of its own, written in the admin: Guides, its category Setup, the articles One and Two. */
+  /** Guides, its category Setup, the articles One and Two. */
   async function written() {
-    const app = await createTestApp(dialect);
-    onTestFinished(() => app.close());
-    const call = caller(app, (await adminAndUserTokens(app)).adminToken);
-    const section = await ok<{ id: number }>(call('POST', '/api/admin/sections', { name: 'Guides' }), 201);
-    const setup = await ok<AdminCategory>(
-      call('POST', '/api/admin/categories', { section_id: section.id, name: 'Setup' }),
-      201,
-    );
-    const article = (title: string) =>
-      ok<AdminArticle>(
-        call('POST', '/api/admin/articles', {
-          section_id: section.id,
-          title,
-          body_html: `<p>${title}</p>`,
-          published: true,
-        }),
-        201,
-      );
-    return { app, call, section, setup, one: await article('One'), two: await article('Two') };
+    const { articles, ...rest } = await writtenInAdmin(dialect, ['One', 'Two']);
+    return { ...rest, one: articles[0]!, two: articles[1]! };
   }
 
   const edit = (folder: string, file: string, change: (text: string) => string) =>
@@ -304,26 +316,10 @@ describe.each(testDialects())('content folder ids on %s', (dialect) => {
 });
 
 describe.each(testDialects())('content folder ids, kept apart, on %s', (dialect) => {
-  /** A help centre of its own, written in the admin: the section Guides, its category Setup, the article One. */
+  /** Guides, its category Setup, the article One. */
   async function written() {
-    const app = await createTestApp(dialect);
-    onTestFinished(() => app.close());
-    const call = caller(app, (await adminAndUserTokens(app)).adminToken);
-    const section = await ok<{ id: number }>(call('POST', '/api/admin/sections', { name: 'Guides' }), 201);
-    const setup = await ok<AdminCategory>(
-      call('POST', '/api/admin/categories', { section_id: section.id, name: 'Setup' }),
-      201,
-    );
-    const one = await ok<AdminArticle>(
-      call('POST', '/api/admin/articles', {
-        section_id: section.id,
-        title: 'One',
-        body_html: '<p>One</p>',
-        published: true,
-      }),
-      201,
-    );
-    return { app, call, section, setup, one };
+    const { articles, ...rest } = await writtenInAdmin(dialect, ['One']);
+    return { ...rest, one: articles[0]! };
   }
 
   const createdAt = async (app: TestApp, id: number) =>
