@@ -37,6 +37,7 @@ import { registerDeliveryRoutes } from './features/delivery/delivery.routes.ts';
 import { loggerOptions, redactUrl, requestIdOf } from './ops/logging.ts';
 import { registerOperations } from './ops/ops.ts';
 import { startAccountMailWorker } from './mail/account-mail.ts';
+import { RELEASE } from './lib/release.ts';
 
 export interface AppOptions {
   logger?: boolean;
@@ -117,7 +118,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Signpost help centre API', version: '1' },
+      info: { title: 'Signpost help centre API', version: RELEASE },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-auth-token' } } },
     },
   });
