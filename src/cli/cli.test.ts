@@ -1,8 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../server/testing/test-context.ts';
-import { signpost, startServe } from '../server/testing/run-cli.ts';
+import { signpost, signpostInTerminal, startServe } from '../server/testing/run-cli.ts';
+import { latestMigration } from '../server/db/database.ts';
+import { COMMAND_USAGE, type CommandName } from './usage.ts';
 import { readFolder, writeFolder } from '../server/testing/folder.ts';
 import { buildApp } from '../server/app.ts';
 import { createContext } from '../server/context-factory.ts';
@@ -17,10 +20,61 @@ describe('signpost without a database', () => {
   it('prints its usage and rejects unknown commands', async () => {
     const help = await signpost(['help'], {});
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('import DIR [--prune]');
+    expect(help.stdout).toContain('import DIR [--prune | --replace]');
+    for (const name of Object.keys(COMMAND_USAGE)) expect(help.stdout).toContain(`  ${name}`);
     const unknown = await signpost(['frobnicate'], {});
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  it('prints its release, schema and runtime, and does nothing else', async () => {
+    const { version } = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8'),
+    );
+    for (const flag of ['--version', '-v', 'version']) {
+      const run = await signpost([flag], { DATA_DIR: '/nonexistent-signpost', PORT: 'abc' });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim()).toBe(
+        `signpost ${version} (database schema ${latestMigration('sqlite')}, Node.js ${process.version})`,
+      );
+    }
+  });
+
+  // Help must never start a server, migrate, restore or read the configuration: a configuration that would stop any
+  // command (a bad PORT, an unreachable database) and a data folder that must not appear prove it did nothing.
+  it.each([
+    ...Object.keys(COMMAND_USAGE).map((name) => [name, [name, '--help']]),
+    ['serve', ['serve', '-h']],
+    ['user', ['user', 'add', '--email', 'x@example.com', '--help']],
+    ['user', ['user', 'unlock', '--help']],
+    ['restore', ['restore', 'backup.gz', '--force', '--help']],
+    ['import', ['import', '--help', 'content']],
+    ['migrate', ['help', 'migrate']],
+  ])('%s: %j prints its usage and does nothing else', async (name, args) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-help-'));
+    try {
+      const dataDir = path.join(root, 'data');
+      const run = await signpost(args as string[], {
+        DATA_DIR: dataDir,
+        DATABASE_URL: 'postgres://signpost@127.0.0.1:1/nothing-here',
+        PORT: 'abc',
+      });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^usage: signpost ${name}\\b`));
+      expect(run.stdout).toContain(COMMAND_USAGE[name as CommandName].summary);
+      expect(fs.readdirSync(root)).toEqual([]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("shows user add's roles and how the password is given in its help", async () => {
+    const run = await signpost(['user', 'add', '--help'], {});
+    for (const words of ['--admin', '--agent', 'a customer', 'standard input', '--password P']) {
+      expect(run.stdout).toContain(words);
+    }
   });
 
   it.each([
@@ -34,6 +88,7 @@ describe('signpost without a database', () => {
     ],
     [{ CAPTCHA_PROVIDER: 'hcaptcha' }, 'CAPTCHA_PROVIDER: must be altcha, recaptcha or none'],
     [{ DEMO_CONTENT: 'maybe' }, 'DEMO_CONTENT: must be true or false'],
+    [{ METRICS_PUBLIC: 'maybe' }, 'METRICS_PUBLIC: must be true or false'],
     [{ PASSWORD_SCRYPT_N: '100000' }, 'PASSWORD_SCRYPT_N: "100000" must be a power of two'],
   ])('stops on bad configuration %j with one line naming the variable', async (env, message) => {
     const run = await signpost(['serve'], { DATA_DIR: '/nonexistent-signpost', ...env });
@@ -78,7 +133,7 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
     expect(short.code).toBe(1);
     expect(short.stderr).toContain('password must be at least 8 characters');
     const missing = await signpost(['user', 'add', '--email', 'c@example.com'], environment.env);
-    expect(missing.stderr).toContain('missing --name, --password');
+    expect(missing.stderr).toContain('missing --name;');
     const agent = await signpost(
       [
         'user',
@@ -116,6 +171,63 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
     );
     expect(both.code).toBe(1);
     expect(both.stderr).toContain('--admin and --agent: give one');
+  });
+
+  it('takes a password typed unseen in a terminal or piped on standard input, and warns when it is a flag', async () => {
+    const ctx = await createContext(environment.config);
+    const app = await buildApp(ctx);
+    const signsIn = async (email: string, password: string) =>
+      (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode;
+    try {
+      const piped = await signpost(
+        ['user', 'add', '--email', 'piped@example.com', '--name', 'Piped'],
+        environment.env,
+        {
+          input: 'piped secret one\n',
+        },
+      );
+      expect(piped.stderr).toBe('');
+      expect(piped.stdout).toMatch(/created user \d+ <piped@example.com>/);
+      expect(await signsIn('piped@example.com', 'piped secret one')).toBe(200);
+
+      const typed = await signpostInTerminal(
+        ['user', 'add', '--email', 'typed@example.com', '--name', 'Typed', '--agent'],
+        environment.env,
+        ['typed secret two', 'typed secret two'],
+      );
+      expect(typed.code).toBe(0);
+      expect(typed.stdout).toContain('Password: ');
+      expect(typed.stdout).toMatch(/created agent user \d+ <typed@example.com>/);
+      expect(typed.stdout).not.toContain('typed secret');
+      expect(await signsIn('typed@example.com', 'typed secret two')).toBe(200);
+
+      const differ = await signpostInTerminal(
+        ['user', 'add', '--email', 'differ@example.com', '--name', 'Differ'],
+        environment.env,
+        ['first of two', 'second of two'],
+      );
+      expect(differ.code).toBe(1);
+      expect(differ.stdout).toContain('the two passwords differ');
+      expect(await signsIn('differ@example.com', 'first of two')).toBe(401);
+
+      const none = await signpost(
+        ['user', 'add', '--email', 'none@example.com', '--name', 'None'],
+        environment.env,
+      );
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain('no password:');
+
+      const flag = await signpost(
+        ['user', 'add', '--email', 'flag@example.com', '--name', 'Flag', '--password', 'flag secret three'],
+        environment.env,
+      );
+      expect(flag.code).toBe(0);
+      expect(flag.stderr).toContain('warning: --password leaves the password in the process list');
+      expect(await signsIn('flag@example.com', 'flag secret three')).toBe(200);
+    } finally {
+      await app.close();
+      await ctx.database.close();
+    }
   });
 
   it('unlocks an account that wrong passwords from everywhere locked, saying how many it cleared', async () => {

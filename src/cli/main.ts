@@ -1,33 +1,12 @@
 import { ConfigError, loadConfig, type Config } from '../server/config/config.ts';
+import { RELEASE } from '../server/lib/release.ts';
 import { CliError } from './cli-error.ts';
-
-const USAGE = `Usage: signpost <command> [options]
-
-Commands:
-  serve                              start the help centre (what npm start runs)
-  migrate                            bring the database schema up to date
-  import DIR [--prune]               load a Markdown content folder; --prune removes what DIR no longer has
-  import DIR --replace               make DIR the whole content: the demo and everything else not in DIR goes
-  export DIR [--force]               write the help centre as a Markdown content folder
-  seed --demo                        load the demo help centre
-  user add --email E --name N --password P [--admin]
-  user unlock EMAIL                  clear the wrong passwords counted against an account
-  branding show                      print the branding
-  branding set KEY=VALUE ...         change branding (logo=PATH|URL, background=PATH|URL, lang=ru, ...)
-  tickets list [--limit N]           the newest support requests and where they were delivered
-  tickets show ID                    one request: its fields, description, files and delivery state
-  search-report [--limit N] [--weeks N]
-                                     queries: most frequent, found nothing, results not opened;
-                                     unhelpful articles; requests avoided by suggestions per week
-  backup FILE [--force]              write the whole help centre, files included, to one file
-  restore FILE [--force]             load a backup into an empty database (--force replaces everything)
-
-Configuration comes from the environment (DATABASE_URL, DATA_DIR, ...): see the README.`;
+import { helpOf, isCommandName, overview, type CommandName } from './usage.ts';
 
 type Command = (args: string[], config: Config) => Promise<void>;
 
 // Loaded on demand: a command pays only for the modules it uses.
-const COMMANDS: Record<string, () => Promise<Command>> = {
+const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.ts')).runServe,
   migrate: async () => (await import('./commands/migrate.ts')).runMigrate,
   import: async () => (await import('./commands/content.ts')).runImport,
@@ -41,17 +20,48 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   restore: async () => (await import('./commands/backup.ts')).runRestore,
 };
 
+/** Asks for help anywhere among its arguments (before a `--`, after which everything is an argument). */
+const asksForHelp = (args: string[]) => {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+};
+
+/** `signpost 0.2.0`, and what an operator asking for support is asked next: the schema and the runtime. */
+async function version(): Promise<string> {
+  // Migration names are the same on both databases.
+  const { latestMigration } = await import('../server/db/database.ts');
+  return `signpost ${RELEASE} (database schema ${latestMigration('sqlite')}, Node.js ${process.version})`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
-    console.log(USAGE);
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(await version());
+    return 0;
+  }
+  if (!name || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
+    console.log(overview());
     return name ? 0 : 1;
   }
-  const load = COMMANDS[name];
-  if (!load) {
-    console.error(`signpost: unknown command "${name}"\n\n${USAGE}`);
+  if (name === 'help') {
+    const [topic] = rest;
+    if (topic && isCommandName(topic)) {
+      console.log(helpOf(topic));
+      return 0;
+    }
+    console.error(`signpost: no command "${topic}"\n\n${overview()}`);
     return 2;
   }
+  if (!isCommandName(name)) {
+    console.error(`signpost: unknown command "${name}"\n\n${overview()}`);
+    return 2;
+  }
+  // Help does nothing else: it reads no configuration and opens no database.
+  if (asksForHelp(rest)) {
+    console.log(helpOf(name));
+    return 0;
+  }
+  const load = COMMANDS[name];
   try {
     const config = loadConfig();
     const command = await load();

@@ -81,7 +81,7 @@ describe.each(testDialects())('the start-up log of a new help centre on %s', (di
     try {
       const empty = await firstStepsLogged(environment.env);
       expect(empty).toEqual([
-        `40 ${NO_ADMIN} --email E --name N --password P --admin, then sign in at https://help.example.com/admin`,
+        `40 ${NO_ADMIN} --email E --name N --admin (it asks for the password), then sign in at https://help.example.com/admin`,
         expect.stringContaining(`40 ${EMPTY}: sign in at https://help.example.com/admin and write one`),
       ]);
       expect(empty[1]).toContain('signpost import DIR');

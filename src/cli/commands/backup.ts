@@ -4,6 +4,7 @@ import type { Config } from '../../server/config/config.ts';
 import { BackupError, type BackupHeader } from '../../server/features/backup/backup-format.ts';
 import { NotEmptyError, restoreBackup, writeBackup } from '../../server/features/backup/backup.service.ts';
 import { CliError } from '../cli-error.ts';
+import { synopsisOf } from '../usage.ts';
 import { progressBar } from '../progress.ts';
 import { withContext } from '../with-context.ts';
 
@@ -23,12 +24,12 @@ function fileArgument(args: string[], usage: string) {
     allowPositionals: true,
   });
   const [file, ...extra] = positionals;
-  if (!file || extra.length) throw new CliError(`usage: ${usage}`);
+  if (!file || extra.length) throw new CliError(usage);
   return { file, force: values.force === true };
 }
 
 export async function runBackup(args: string[], config: Config): Promise<void> {
-  const { file, force } = fileArgument(args, 'signpost backup FILE [--force]');
+  const { file, force } = fileArgument(args, synopsisOf('backup'));
   if (fs.existsSync(file) && !force) throw new CliError(`${file} exists; add --force to replace it`);
   const bar = progressBar();
   try {
@@ -45,7 +46,7 @@ export async function runBackup(args: string[], config: Config): Promise<void> {
 }
 
 export async function runRestore(args: string[], config: Config): Promise<void> {
-  const { file, force } = fileArgument(args, 'signpost restore FILE [--force]');
+  const { file, force } = fileArgument(args, synopsisOf('restore'));
   const bar = progressBar();
   try {
     const header = await withContext(config, (ctx) =>

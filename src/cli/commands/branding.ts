@@ -13,6 +13,7 @@ import {
 } from '../../server/settings/branding.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
+import { synopsisOf } from '../usage.ts';
 import { withContext } from '../with-context.ts';
 
 const IMAGE_KEYS: Record<string, 'logo_url' | 'background_url'> = {
@@ -45,8 +46,7 @@ export async function runBranding(args: string[], config: Config): Promise<void>
     printBranding(branding);
     return;
   }
-  if (action !== 'set' || pairs.length === 0)
-    throw new CliError('usage: signpost branding show | branding set KEY=VALUE ...');
+  if (action !== 'set' || pairs.length === 0) throw new CliError(synopsisOf('branding'));
   const assignments = pairs.map((pair) => {
     const index = pair.indexOf('=');
     if (index < 1) throw new CliError(`"${pair}" is not KEY=VALUE`);

@@ -9,10 +9,9 @@ import {
 import { FolderErrors } from '../../server/features/content-folder/read-folder.ts';
 import { seedDemo } from '../../server/features/content-folder/demo.service.ts';
 import { CliError } from '../cli-error.ts';
+import { synopsisOf } from '../usage.ts';
 import { progressBar } from '../progress.ts';
 import { withContext } from '../with-context.ts';
-
-const IMPORT_USAGE = 'usage: signpost import DIR [--prune | --replace]';
 
 function printSummary(summary: ImportSummary) {
   for (const warning of summary.warnings) console.error(`warning: ${warning}`);
@@ -61,8 +60,9 @@ export async function runImport(args: string[], config: Config): Promise<void> {
     allowPositionals: true,
   });
   const [dir, ...extra] = positionals;
-  if (!dir || extra.length) throw new CliError(IMPORT_USAGE);
-  if (values.prune && values.replace) throw new CliError(`--prune and --replace: give one; ${IMPORT_USAGE}`);
+  if (!dir || extra.length) throw new CliError(synopsisOf('import'));
+  if (values.prune && values.replace)
+    throw new CliError(`--prune and --replace: give one; ${synopsisOf('import')}`);
   await runImportOf(config, dir, { prune: values.prune === true, replace: values.replace === true });
 }
 
@@ -73,7 +73,7 @@ export async function runExport(args: string[], config: Config): Promise<void> {
     allowPositionals: true,
   });
   const [dir, ...extra] = positionals;
-  if (!dir || extra.length) throw new CliError('usage: signpost export DIR [--force]');
+  if (!dir || extra.length) throw new CliError(synopsisOf('export'));
   try {
     const summary = await withContext(config, (ctx) =>
       exportFolder(ctx, dir, { force: values.force === true }),
@@ -90,6 +90,6 @@ export async function runExport(args: string[], config: Config): Promise<void> {
 
 export async function runSeed(args: string[], config: Config): Promise<void> {
   const { values } = parseArgs({ args, options: { demo: { type: 'boolean' } } });
-  if (!values.demo) throw new CliError('usage: signpost seed --demo');
+  if (!values.demo) throw new CliError(synopsisOf('seed'));
   await runImportOf(config, 'demo', {}, (ctx, _dir, options) => seedDemo(ctx, options));
 }

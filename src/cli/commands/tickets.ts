@@ -4,9 +4,10 @@ import type { Config } from '../../server/config/config.ts';
 import { getTicket, pageTickets } from '../../server/features/admin-tickets/admin-tickets.service.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
+import { synopsisOf } from '../usage.ts';
 import { withContext } from '../with-context.ts';
 
-const USAGE = 'usage: signpost tickets list [--limit N] | tickets show ID';
+const USAGE = synopsisOf('tickets');
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 1000;
 const TITLE_WIDTH = 60;

@@ -5,10 +5,11 @@ import { clearAccountFailures } from '../../server/features/auth/sign-in-limits.
 import { findUserByEmail, normalEmail } from '../../server/accounts/users.repository.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { CliError } from '../cli-error.ts';
+import { readPassword } from '../password-input.ts';
+import { synopsisOf } from '../usage.ts';
 import { withContext } from '../with-context.ts';
 
-const USAGE =
-  'usage: signpost user add --email E --name N --password P [--admin | --agent] | signpost user unlock EMAIL';
+const USAGE = synopsisOf('user');
 
 export async function runUser(args: string[], config: Config): Promise<void> {
   const [action, ...rest] = args;
@@ -24,16 +25,22 @@ export async function runUser(args: string[], config: Config): Promise<void> {
       agent: { type: 'boolean' },
     },
   });
-  const missing = (['email', 'name', 'password'] as const).filter((key) => !values[key]);
+  const missing = (['email', 'name'] as const).filter((key) => !values[key]);
   if (missing.length) throw new CliError(`missing ${missing.map((m) => `--${m}`).join(', ')}; ${USAGE}`);
   if (values.admin && values.agent) throw new CliError(`--admin and --agent: give one; ${USAGE}`);
   const role = values.admin ? 'admin' : values.agent ? 'agent' : 'customer';
+  if (values.password !== undefined) {
+    console.error(
+      'warning: --password leaves the password in the process list and the shell history; leave it out to be asked for it, or give it on standard input',
+    );
+  }
+  const password = values.password ?? (await readPassword());
   try {
     const user = await withContext(config, (ctx) =>
       createUser(ctx.db, ctx.passwords, {
         email: values.email as string,
         name: values.name as string,
-        password: values.password as string,
+        password,
         role,
       }),
     );

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.ts';
 import { adminCount } from '../accounts/users.repository.ts';
 import { hasPublishedArticle } from '../content/content.repository.ts';
 
-const MAKE_ADMIN = 'signpost user add --email E --name N --password P --admin';
+const MAKE_ADMIN = 'signpost user add --email E --name N --admin (it asks for the password)';
 
 /**
  * What an operator has still to do before the help centre is of use, one sentence each, for the start-up log: an

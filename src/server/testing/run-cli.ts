@@ -13,24 +13,58 @@ interface Run {
 
 /**
  * Runs the real `signpost` command in a child process, as an operator would: this checkout's, or the one at `bin`
- * (an installed copy); with the Node `node` when given, else the one running.
+ * (an installed copy); with the Node `node` when given, else the one running. Its standard input is `input` when
+ * given (a pipe, as in a script), else empty.
  */
 export function signpost(
   args: string[],
   env: Record<string, string>,
-  options: { bin?: string; node?: string } = {},
+  options: { bin?: string; node?: string; input?: string } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.node ?? process.execPath, [options.bin ?? BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.input !== undefined) child.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout?.on('data', (chunk) => (stdout += chunk));
+    child.stderr?.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const shellQuoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Runs the real `signpost` command in a terminal of its own (a pseudo-terminal made by util-linux's `script`), as an
+ * operator typing at it: each time it shows a question ending in ": ", the next of `answers` is typed, with Enter.
+ * What the terminal showed, standard output and error together, is `stdout`.
+ */
+export function signpostInTerminal(
+  args: string[],
+  env: Record<string, string>,
+  answers: string[],
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const command = [process.execPath, BIN, ...args].map(shellQuoted).join(' ');
+    const child = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'dumb', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let shown = '';
+    let typed = 0;
+    child.stdout.on('data', (chunk) => {
+      shown += chunk;
+      const questions = shown.split(/\r?\n/).filter((line) => line.endsWith(': ')).length;
+      while (typed < Math.min(questions, answers.length)) child.stdin.write(`${answers[typed++]}\r`);
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: shown, stderr }));
   });
 }
 
