@@ -28,8 +28,13 @@ export interface Config {
   demoContent: boolean;
   analytics: AnalyticsConfig | null;
   tickets: TicketsConfig;
-  /** Bearer token GET /metrics requires; null leaves it open. */
+  /** Bearer token GET /metrics requires; null: see metricsPublic. */
   metricsToken: string | null;
+  /**
+   * Without a token, whether GET /metrics answers anyone (`METRICS_PUBLIC=true`) or only this machine: a loopback
+   * peer that forwards nobody's request (no X-Forwarded-For, Forwarded or X-Real-IP).
+   */
+  metricsPublic: boolean;
   cache: CacheConfig;
   /** Server processes sharing the port (`WORKERS`; `auto`: one per core). */
   workers: number;
@@ -529,6 +534,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analytics: parseAnalytics(env),
     tickets: parseTickets(env, publicUrl),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
+    metricsPublic: parseFlag('METRICS_PUBLIC', env.METRICS_PUBLIC, false),
     workers: parseWorkers(env.WORKERS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     frameAncestors: parseFrameAncestors(env.FRAME_ANCESTORS),

@@ -1009,6 +1009,8 @@ async function runSuite(dialect: Dialect): Promise<Findings> {
     UPLOADS_PENDING_MAX_MB: '1000000',
     PASSWORD_SCRYPT_N: '1024',
     PASSWORD_HASHING_QUEUE: '1000',
+    // Every request names a client in X-Forwarded-For, which /metrics refuses without this (ops.test.ts).
+    METRICS_PUBLIC: 'true',
   });
   const ctx = await createContext(environment.config);
   const logs = captureLogs();

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { endpoints } from '../../shared/api/endpoints.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -14,13 +14,33 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return crypto.timingSafeEqual(digest(given), digest(token));
 }
 
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * A scraper on this machine itself: the connection comes from a loopback address and carries no sign of a proxy
+ * relaying someone else's request. A proxy on the same machine (nginx in front) connects from loopback too, and always
+ * adds one of these headers; a client cannot take them away.
+ */
+function fromThisMachine(request: FastifyRequest): boolean {
+  const { headers } = request;
+  const relayed = headers['x-forwarded-for'] ?? headers.forwarded ?? headers['x-real-ip'];
+  return relayed === undefined && LOOPBACK.test(request.socket.remoteAddress ?? '');
+}
+
 export function registerMetricsRoute(app: FastifyInstance, ctx: AppContext, metrics: Metrics): void {
-  const token = ctx.config.metricsToken;
+  const { metricsToken: token, metricsPublic } = ctx.config;
   route(app, endpoints.getMetrics, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     if (token && !bearerMatches(request.headers.authorization, token)) {
       reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
       throw new ApiError(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+    }
+    if (!token && !metricsPublic && !fromThisMachine(request)) {
+      throw new ApiError(
+        403,
+        'forbidden',
+        'GET /metrics answers only on this machine (a loopback connection that forwards no one): set METRICS_TOKEN to scrape from elsewhere, or METRICS_PUBLIC=true',
+      );
     }
     reply.type(metrics.registry.contentType);
     return metrics.scrape();

@@ -214,11 +214,52 @@ describe.each(testDialects())('operations on %s', (dialect) => {
       expectApiError(await app.inject({ url: '/metrics', headers: { authorization: 'Bearer wrong' } }), 401);
       const allowed = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } });
       expect(allowed.statusCode).toBe(200);
+      // The token opens it from anywhere, through a proxy too.
+      const remote = await app.inject({
+        url: '/metrics',
+        remoteAddress: '203.0.113.9',
+        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '198.51.100.4' },
+      });
+      expect(remote.statusCode).toBe(200);
       expect(allowed.body).toContain('signpost_http_requests_total');
       // Health probes stay open.
       expect((await app.inject('/healthz')).statusCode).toBe(200);
     } finally {
       await app.close();
+    }
+  });
+
+  it('answers only this machine without METRICS_TOKEN, and anyone with METRICS_PUBLIC', async () => {
+    const scrape = (app: typeof t.app, remoteAddress: string, headers: Record<string, string> = {}) =>
+      app.inject({ url: '/metrics', remoteAddress, headers });
+    for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
+      expect((await scrape(t.app, address)).statusCode).toBe(200);
+    }
+    const outside = await scrape(t.app, '203.0.113.9');
+    expectApiError(outside, 403);
+    expect(outside.json().message).toContain('METRICS_TOKEN');
+    expect(outside.headers['cache-control']).toBe('no-store');
+    expectApiError(await scrape(t.app, '10.0.0.7'), 403);
+    expectApiError(await scrape(t.app, '::ffff:203.0.113.9'), 403);
+    // A proxy on this machine connects from loopback: whatever it relays names someone else, loopback included.
+    const relays: Record<string, string>[] = [
+      { 'x-forwarded-for': '203.0.113.9' },
+      { 'x-forwarded-for': '127.0.0.1' },
+      { forwarded: 'for=203.0.113.9' },
+      { 'x-real-ip': '203.0.113.9' },
+    ];
+    for (const relayed of relays) {
+      expectApiError(await scrape(t.app, '127.0.0.1', relayed), 403);
+    }
+    const trusting = await buildApp({ ...t.ctx, config: { ...t.ctx.config, trustProxy: 1 } });
+    const open = await buildApp({ ...t.ctx, config: { ...t.ctx.config, metricsPublic: true } });
+    try {
+      expectApiError(await scrape(trusting, '127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }), 403);
+      expect((await scrape(open, '203.0.113.9')).statusCode).toBe(200);
+      expect((await scrape(open, '127.0.0.1', { 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(200);
+    } finally {
+      await trusting.close();
+      await open.close();
     }
   });
 

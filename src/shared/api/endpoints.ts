@@ -899,7 +899,8 @@ export const endpoints = {
   },
   getMetrics: {
     ...routes.getMetrics,
-    summary: 'Prometheus metrics (text); with METRICS_TOKEN set, needs Authorization: Bearer <token>',
+    summary:
+      'Prometheus metrics (text): with METRICS_TOKEN set, needs Authorization: Bearer <token>; without, answers only a loopback connection that forwards no one (METRICS_PUBLIC=true: anyone)',
     tags: ['operations'],
     headers: MetricsHeaders,
     response: MetricsText,
