@@ -31,6 +31,38 @@ function precompress(): Plugin {
 }
 
 /**
+ * Licence notices that must travel with the code they cover: the CSS minifier drops every comment, so each bundled
+ * stylesheet that holds a package's rules gets that package's own banner back, first in the file. `mark` is a text
+ * only that package's rules contain. A banner changes only with its package, whose rules then change the file's hash.
+ */
+const BANNERS = [{ css: '@fortawesome/fontawesome-free/css/all.min.css', mark: '"Font Awesome 7 ' }].map(
+  ({ css, mark }) => {
+    const text = fs.readFileSync(path.resolve('node_modules', css), 'utf8');
+    const banner = /^\/\*![\s\S]*?\*\//.exec(text)?.[0];
+    if (!banner)
+      throw new Error(`${css} no longer starts with its licence banner: keep its notice another way`);
+    return { banner, mark };
+  },
+);
+
+function keepLicenceBanners(): Plugin {
+  return {
+    name: 'signpost-licence-banners',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const asset of Object.values(bundle)) {
+        if (asset.type !== 'asset' || !asset.fileName.endsWith('.css')) continue;
+        const source = String(asset.source);
+        const banners = BANNERS.filter(
+          ({ banner, mark }) => source.includes(mark) && !source.includes(banner),
+        );
+        if (banners.length) asset.source = `${banners.map(({ banner }) => banner).join('\n')}\n${source}`;
+      }
+    },
+  };
+}
+
+/**
  * The public site's browser build runs on Preact's React-compatible layer, a third of React's size; the server still
  * renders with React and the admin app stays on React (docs/decisions.md, "First-load JavaScript"). Vite has no alias
  * per environment, so this resolves React's entry points to Preact's in the public build only.
@@ -56,7 +88,7 @@ function preactInPublicBrowser(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [preactInPublicBrowser(), react(), precompress()],
+  plugins: [preactInPublicBrowser(), react(), keepLicenceBanners(), precompress()],
   publicDir: false,
   build: {
     outDir: OUT_DIR,

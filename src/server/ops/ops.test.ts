@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +66,11 @@ describe.each(testDialects())('operations on %s', (dialect) => {
 
     const openapi = (await t.app.inject('/api/openapi.json')).json();
     expect(openapi.paths['/readyz'].get.tags).toEqual(['operations']);
+    // The document describes this release's API.
+    const manifest = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8'),
+    );
+    expect(openapi.info.version).toBe(manifest.version);
   });
 
   it('is not ready while a known migration is not applied to the database', async () => {
