@@ -14,11 +14,16 @@ let page: Page;
 
 beforeAll(async () => {
   server = await startServer({ demo: false });
+  // As the README has an operator do it: the password on standard input, never on the command line.
   const made = await signpost(
-    ['user', 'add', '--email', ADMIN.email, '--name', ADMIN.name, '--password', ADMIN.password, '--admin'],
+    ['user', 'add', '--email', ADMIN.email, '--name', ADMIN.name, '--admin'],
     server.environment.env,
+    {
+      input: `${ADMIN.password}\n`,
+    },
   );
   expect(made.code, made.stderr).toBe(0);
+  expect(made.stderr).toBe('');
   browser = await launchBrowser();
   page = (await openPage(browser, { viewport: WIDE })).page;
 });
