@@ -8,7 +8,10 @@ import { outgoingRequest } from '../lib/outgoing-request.ts';
 import { insertSettingIfAbsent, readSetting } from '../settings/settings.repository.ts';
 import { deleteExpiredUses, recordUse } from './captcha.repository.ts';
 
-/** How many hashes a browser tries at most: a second or two of work for a person, real cost for a spammer. */
+/**
+ * How many hashes a browser tries at most: about a second at worst on a desktop, four seconds with its CPU four times
+ * slower. Not the ALTCHA libraries' 1,000,000: twenty times the wait (docs/decisions.md, "The captcha's strength").
+ */
 export const MAX_NUMBER = 50_000;
 const LIFETIME_MS = 10 * 60 * 1000;
 
@@ -27,9 +30,16 @@ async function hmacKey(db: Executor): Promise<Buffer> {
 
 const sign = (key: Buffer, text: string) => crypto.createHmac('sha256', key).update(text).digest('hex');
 
-/** An ALTCHA-style proof-of-work challenge: find the number whose hash with the salt is `challenge`. */
+/**
+ * The salts we issue. The closing `&` (as the ALTCHA libraries write it) keeps the number's digits out of `expires`:
+ * the hash covers salt and number as one string, so without it `…expires=1700000000` with the number 123 hashes like
+ * `…expires=17000000001` with 23, a solution good for centuries.
+ */
+const SALT = /^[0-9a-f]{24}\?expires=(\d{1,12})&$/;
+
+/** An ALTCHA proof-of-work challenge: find the number whose hash with the salt is `challenge`. */
 export async function createChallenge(db: Executor, now = Date.now()): Promise<CaptchaChallenge> {
-  const salt = `${crypto.randomBytes(12).toString('hex')}?expires=${Math.floor((now + LIFETIME_MS) / 1000)}`;
+  const salt = `${crypto.randomBytes(12).toString('hex')}?expires=${Math.floor((now + LIFETIME_MS) / 1000)}&`;
   const number = crypto.randomInt(0, MAX_NUMBER);
   const challenge = sha256(`${salt}${number}`);
   return {
@@ -76,8 +86,10 @@ async function useOnce(db: Executor, key: string, expiresAt: number): Promise<bo
 async function verifyAltcha(db: Executor, payload: string, now: number): Promise<CaptchaProblem | null> {
   const solution = parseSolution(payload);
   if (!solution || solution.algorithm !== 'SHA-256') return 'captchaInvalid';
-  const expires = Number(new URLSearchParams(solution.salt.split('?')[1] ?? '').get('expires'));
-  if (!Number.isFinite(expires) || expires * 1000 < now) return 'captchaInvalid';
+  const issued = SALT.exec(solution.salt);
+  if (!issued) return 'captchaInvalid';
+  const expires = Number(issued[1]);
+  if (expires * 1000 < now) return 'captchaInvalid';
   if (!equal(sha256(`${solution.salt}${solution.number}`), solution.challenge)) return 'captchaInvalid';
   if (!equal(sign(await hmacKey(db), solution.challenge), solution.signature)) return 'captchaInvalid';
   return (await useOnce(db, `altcha:${solution.challenge}`, expires * 1000)) ? null : 'captchaUsed';
