@@ -508,11 +508,12 @@ describe.each(testDialects())('the nginx site file in front of signpost serve on
       const uploads = () =>
         incoming(server.output()).filter((entry) => entry.req?.url === apiPaths.upload).length;
       const before = uploads();
+      // No length declared, as a client streaming what it has not read yet sends it: nginx passes it on chunked,
+      // which its HTTP/1.1 to the server allows.
       const stream = uploader.request({
         ':method': 'POST',
         ':path': apiPaths.upload,
         'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
-        'content-length': head!.length + bytes!.length + tail.length,
       });
       const answer = new Promise<number>((resolve, reject) => {
         stream.on('response', (headers) => resolve(Number(headers[':status'])));
