@@ -651,7 +651,6 @@ describe('the systemd units', () => {
       }
       const verified = await run(SYSTEMD_ANALYZE, [
         'verify',
-        '--man=no',
         ...units.map((unit) => path.join(folder, unit)),
       ]);
       expect(verified.stderr).toBe('');
