@@ -5,7 +5,7 @@ const BROWSER = ['e2e/**/*.test.ts'];
 
 /**
  * Tests whose own timing is part of what they check, or that load the machine themselves: child processes started and
- * stopped (the CLI, several servers, shutdown), and mail pollers against a real IMAP server. They run one file at a
+ * stopped (the CLI, several servers, shutdown, nginx in front of a server), and mail pollers against a real IMAP server. They run one file at a
  * time, last: beside another file on a 2-core machine, a child process's start or a poller's round could outlast its
  * wait.
  */
@@ -14,6 +14,7 @@ const ALONE = [
   'src/server/cluster.test.ts',
   'src/server/main.test.ts',
   'src/server/production-install.test.ts',
+  'src/server/deploy.test.ts',
   'src/server/shutdown.test.ts',
   'src/server/http/raw-requests.test.ts',
   'src/server/storage/several-servers.test.ts',
