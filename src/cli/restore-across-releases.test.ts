@@ -30,6 +30,12 @@ const BACKUPS = path.resolve(import.meta.dirname, '../../test-data/backups');
 /** What each fixture is, pinned: a regenerated file fails here. */
 const FIXTURES = [
   {
+    name: 'backup-0.2.0-schema-0026',
+    release: '0.2.0',
+    schema: '0026-sender-access',
+    sha256: '1cb61e8fe195319498263470db39761c5ec544867fc0b6eab5180a2cadc547e1',
+  },
+  {
     name: 'backup-schema-0024',
     release: null,
     schema: '0024-translations',
