@@ -1,5 +1,4 @@
-import { BackupError, type BackupHeader, type BackupRecord, type Row } from './backup-format.ts';
-import { totalRows } from './backup-writer.ts';
+import { BackupError, totalRows, type BackupHeader, type BackupRecord, type Row } from './backup-format.ts';
 
 /**
  * What a restore does with a backup of this schema: restore it as it is (this signpost's newest), or migrate it

@@ -50,6 +50,10 @@ const NEWLINE = 0x0a;
 
 export const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
+/** The rows a header's counts add up to. */
+export const totalRows = (tables: Record<string, number>) =>
+  Object.values(tables).reduce((sum, n) => sum + n, 0);
+
 /** Reads lines and exact byte counts from a stream of chunks. */
 class ByteReader {
   private buffer: Buffer = Buffer.alloc(0);

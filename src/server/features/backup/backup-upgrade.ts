@@ -3,14 +3,14 @@ import path from 'node:path';
 import { latestMigration, migrateTo, migrateToLatest, openDatabase, type Db } from '../../db/database.ts';
 import { RELEASE } from '../../lib/release.ts';
 import { STORAGE_TABLES } from '../../storage/database-storage.ts';
-import { BACKUP_FORMAT, BACKUP_VERSION, readRecords, type BackupHeader } from './backup-format.ts';
+import { BACKUP_FORMAT, BACKUP_VERSION, readRecords, totalRows, type BackupHeader } from './backup-format.ts';
 import { countRows, deferForeignKeys, emptyTables, rowInserter } from './backup.repository.ts';
 import { BackupChecker } from './backup-check.ts';
-import { keptRows, totalRows, writeBackupFile, type BlobEntry } from './backup-writer.ts';
+import { keptRows, writeBackupFile, type BlobEntry } from './backup-writer.ts';
 import { isDerivedTable, KEPT_TABLES } from './backup-tables.ts';
 
-/** The start of a scratch folder's name in the data folder; an operator finding one left by a killed restore may delete it. */
-export const SCRATCH_PREFIX = 'restore-upgrade-';
+/** The start of a scratch folder's name in the data folder: one left by a killed restore may be deleted. */
+const SCRATCH_PREFIX = 'restore-upgrade-';
 
 /**
  * Runs `work` with a folder of its own, removed afterwards whatever happens. It is made in the data folder, which has

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import type { Executor } from '../../db/database.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
-import { BackupError, line, type BackupHeader, type Row } from './backup-format.ts';
+import { BackupError, line, totalRows, type BackupHeader, type Row } from './backup-format.ts';
 import { storedBlobs, tableRows } from './backup.repository.ts';
 import { KEPT_TABLES, type TableName } from './backup-tables.ts';
 
@@ -25,9 +25,6 @@ export interface BackupSource {
   blobs: AsyncIterable<BlobEntry>;
   rows: AsyncIterable<{ table: TableName; rows: Row[] }>;
 }
-
-export const totalRows = (tables: Record<string, number>) =>
-  Object.values(tables).reduce((sum, n) => sum + n, 0);
 
 /** A stored file's bytes, checked against its content hash and size as they pass. */
 async function* blobBytes(storage: FileStorage, key: string, size: number): AsyncGenerator<Buffer> {

@@ -11,6 +11,7 @@ import {
   BackupError,
   readHeader,
   readRecords,
+  totalRows,
   type BackupHeader,
   type BackupRecord,
 } from './backup-format.ts';
@@ -25,7 +26,7 @@ import {
 } from './backup.repository.ts';
 import { BackupChecker, schemaStep } from './backup-check.ts';
 import { upgradeBackup, withScratchFolder } from './backup-upgrade.ts';
-import { databaseSource, totalRows, writeBackupFile } from './backup-writer.ts';
+import { databaseSource, writeBackupFile } from './backup-writer.ts';
 import { ALL_TABLES, KEPT_TABLES, type TableName } from './backup-tables.ts';
 
 export interface BackupOptions {
