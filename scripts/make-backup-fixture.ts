@@ -1,6 +1,6 @@
 /**
- * Writes a backup of a help centre as the checked-out code writes it, for src/server/features/backup/backups-across-
- * releases.test.ts: that test restores it with the code of the day (an older schema migrated forward), and serves it.
+ * Writes a backup of a help centre as the checked-out code writes it, for src/cli/restore-across-releases.test.ts:
+ * that test restores it with the code of the day (an older schema migrated forward), and serves it.
  *
  * Usage: npx tsx scripts/make-backup-fixture.ts
  *
