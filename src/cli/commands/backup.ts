@@ -17,6 +17,14 @@ function describe(header: BackupHeader): string {
   return `${tables || 'no rows'}; ${header.blobs.count} stored files (${megabytes} MB)`;
 }
 
+/** When and where a backup was taken, by which release, and what a restore migrated it from. */
+function origin(header: BackupHeader): string {
+  const maker = header.upgraded_from ? header.upgraded_from.release : header.release;
+  const taken = `taken ${header.created_at} on ${header.source}${maker ? ` by signpost ${maker}` : ''}`;
+  if (!header.upgraded_from) return taken;
+  return `${taken}; upgraded from database schema ${header.upgraded_from.schema} to ${header.schema}`;
+}
+
 function fileArgument(args: string[], usage: string) {
   const { values, positionals } = parseArgs({
     args,
@@ -37,7 +45,9 @@ export async function runBackup(args: string[], config: Config): Promise<void> {
       writeBackup(ctx, file, { onProgress: (done, total, label) => bar.update(done, total, label) }),
     );
     bar.done();
-    console.log(`backed up ${describe(header)} to ${file} (schema ${header.schema})`);
+    console.log(
+      `backed up ${describe(header)} to ${file} (signpost ${header.release}, schema ${header.schema})`,
+    );
   } catch (error) {
     bar.done();
     if (error instanceof BackupError) throw new CliError(`no backup was written: ${error.message}`);
@@ -53,7 +63,7 @@ export async function runRestore(args: string[], config: Config): Promise<void> 
       restoreBackup(ctx, file, { force, onProgress: (done, total, label) => bar.update(done, total, label) }),
     );
     bar.done();
-    console.log(`restored ${describe(header)} from ${file} (taken ${header.created_at} on ${header.source})`);
+    console.log(`restored ${describe(header)} from ${file} (${origin(header)})`);
   } catch (error) {
     bar.done();
     if (error instanceof BackupError || error instanceof NotEmptyError) {

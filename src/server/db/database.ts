@@ -150,6 +150,17 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** Runs the known migrations up to `name` and no further (a backup's schema, to read an older backup into). */
+export async function migrateTo(handle: DatabaseHandle, name: string): Promise<string[]> {
+  const migrator = await createMigrator(handle);
+  const { error, results } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Every migration's name, in the order they run. */
+export const knownMigrations = (dialect: Dialect): string[] => Object.keys(migrationsFor(dialect)).sort();
+
 /**
  * Known migrations the database has not run yet, in order (readiness; empty once migrated). Read straight from the
  * migration table in the connection's schema: Kysely's migrator introspects every column of every table in every
@@ -157,7 +168,7 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
  * fails when another schema is dropped meanwhile.
  */
 export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
-  const known = Object.keys(migrationsFor(handle.dialect)).sort();
+  const known = knownMigrations(handle.dialect);
   const table =
     handle.dialect === 'postgres'
       ? sql<{ found: string | null }>`select to_regclass(${DEFAULT_MIGRATION_TABLE}) as found`
@@ -172,7 +183,6 @@ export async function pendingMigrations(handle: DatabaseHandle): Promise<string[
   return known.filter((name) => !applied.has(name));
 }
 
-/** The newest known migration: the schema version a backup records and a restore expects. */
 /**
  * Takes a lock held until the transaction ends, so that holders of the same key take turns: PostgreSQL's advisory
  * lock. SQLite's transactions take its one write lock from the start, which serialises them already.
@@ -186,8 +196,9 @@ export async function pingDatabase(db: Executor): Promise<void> {
   await sql`select 1`.execute(db);
 }
 
+/** The newest known migration: the schema version a backup records and a restore expects. */
 export function latestMigration(dialect: Dialect): string {
-  return Object.keys(migrationsFor(dialect)).sort().at(-1) ?? '';
+  return knownMigrations(dialect).at(-1) ?? '';
 }
 
 export const now = (): number => Date.now();

@@ -5,7 +5,8 @@ import zlib from 'node:zlib';
  * A backup is one gzip file of records, each a line of JSON, except that a blob's line is followed by exactly its
  * bytes (and a newline):
  *
- *   {"format":"signpost-backup","version":1,"schema":"0004-revisions","created_at":"...","tables":{...},"blobs":{...}}
+ *   {"format":"signpost-backup","version":1,"schema":"0026-sender-access","release":"0.2.0","created_at":"...",
+ *    "source":"sqlite","tables":{...},"blobs":{...}}
  *   {"blob":"<sha256>","size":1234}\n<1234 bytes>\n        every stored file, once per content hash
  *   {"table":"sections","row":{...}}                       every row of every kept table, tables in TABLE_PLAN order
  *   {"end":true,"rows":321,"blobs":12}                     nothing may follow
@@ -19,8 +20,12 @@ export const BACKUP_VERSION = 1;
 export interface BackupHeader {
   format: typeof BACKUP_FORMAT;
   version: number;
-  /** The newest migration of the database it was taken from: a restore needs the same. */
+  /** The newest migration of the database it was taken from: a restore migrates an older one forward first. */
   schema: string;
+  /** The signpost release that wrote it; files written before backups recorded it have none. */
+  release?: string;
+  /** Written by a restore that migrated an older backup forward: what the file it was made from said. */
+  upgraded_from?: { schema: string; release?: string };
   created_at: string;
   /** The dialect it came from (informative: a backup restores into either). */
   source: string;
@@ -44,6 +49,10 @@ const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 export const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+/** The rows a header's counts add up to. */
+export const totalRows = (tables: Record<string, number>) =>
+  Object.values(tables).reduce((sum, n) => sum + n, 0);
 
 /** Reads lines and exact byte counts from a stream of chunks. */
 class ByteReader {
@@ -120,7 +129,12 @@ function parseRecord(
         `backup format version ${String(value.version)} is not supported (this signpost reads ${BACKUP_VERSION})`,
       );
     }
-    if (typeof value.schema !== 'string' || !isObject(value.tables) || !isObject(value.blobs)) {
+    if (
+      typeof value.schema !== 'string' ||
+      !isObject(value.tables) ||
+      !isObject(value.blobs) ||
+      (value.release !== undefined && typeof value.release !== 'string')
+    ) {
       throw new BackupError('the backup header is incomplete');
     }
     return { kind: 'header', header: value as unknown as BackupHeader };
@@ -205,5 +219,17 @@ export async function* readRecords(file: string): AsyncGenerator<BackupRecord> {
   } finally {
     source.destroy();
     gunzip.destroy();
+  }
+}
+
+/** A backup's header alone: the first record, read without going through the rest of the file. */
+export async function readHeader(file: string): Promise<BackupHeader> {
+  const records = readRecords(file);
+  try {
+    const first = await records.next();
+    if (first.done || first.value.kind !== 'header') throw new BackupError('this is not a signpost backup');
+    return first.value.header;
+  } finally {
+    await records.return(undefined);
   }
 }

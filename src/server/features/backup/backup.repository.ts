@@ -1,10 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Row } from './backup-format.ts';
-import { ALL_TABLES, planOf, type TableName } from './backup-tables.ts';
+import { ALL_TABLES, planOf, TABLE_PLAN, type TablePlan, type TableName } from './backup-tables.ts';
 
 /** Rows read per query while writing; blobs are listed in batches of the same size. */
 export const READ_BATCH = 500;
+
+/** Rows per insert, within every database's limit on bound parameters. */
+const INSERT_PARAMETERS = 4_000;
 
 /** Tables and columns written without the typed schema: the backup handles every table the same way. */
 type LooseDb = Kysely<Record<string, Row>>;
@@ -87,8 +90,18 @@ export async function deleteAllRows(db: Executor, tables: TableName[]): Promise<
   for (const table of tables) await db.deleteFrom(table).execute();
 }
 
-/** Inserts rows into a table as they are, ids included. */
-export async function insertRows(db: Executor, table: TableName, rows: Row[]): Promise<void> {
+/** Empties tables by name, a table only an older schema had included (a scratch database's). */
+export async function emptyTables(db: Executor, tables: Iterable<string>): Promise<void> {
+  for (const table of tables) await sql`delete from ${sql.table(table)}`.execute(db);
+}
+
+/** SQLite: the transaction's foreign keys are checked as it commits, not at each statement. */
+export async function deferForeignKeys(trx: Executor): Promise<void> {
+  await sql`pragma defer_foreign_keys = on`.execute(trx);
+}
+
+/** Inserts rows into a table as they are, ids included (a table an older schema had, too). */
+export async function insertRows(db: Executor, table: string, rows: Row[]): Promise<void> {
   await loose(db).insertInto(table).values(rows).execute();
 }
 
@@ -110,4 +123,45 @@ export async function resetSequences(db: Executor): Promise<void> {
       select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)
     `.execute(db);
   }
+}
+
+/** A table's plan; none for a table only an older schema had (its rows are inserted as they come). */
+const planOrNone = (table: string): TablePlan | undefined => (TABLE_PLAN as Record<string, TablePlan>)[table];
+
+/**
+ * Inserts rows as a backup lists them, a table's rows together, in batches; columns pointing into the same table are
+ * set after all its rows are in.
+ */
+export function rowInserter(db: Executor) {
+  let table: string | null = null;
+  let batch: Row[] = [];
+  let later: Row[] = [];
+  const flush = async () => {
+    if (!table || batch.length === 0) return;
+    await insertRows(db, table, batch);
+    batch = [];
+  };
+  const finishTable = async () => {
+    await flush();
+    if (!table) return;
+    for (const row of later) await setSelfReferences(db, table as TableName, row);
+    later = [];
+  };
+  return {
+    async add(name: string, row: Row) {
+      if (name !== table) {
+        await finishTable();
+        table = name;
+      }
+      const selfReferences = planOrNone(name)?.selfReferences ?? [];
+      if (selfReferences.some((column) => row[column] != null)) {
+        later.push(row);
+        row = { ...row, ...Object.fromEntries(selfReferences.map((column) => [column, null])) };
+      }
+      batch.push(row);
+      const perInsert = Math.max(1, Math.floor(INSERT_PARAMETERS / Math.max(1, Object.keys(row).length)));
+      if (batch.length >= Math.min(perInsert, READ_BATCH)) await flush();
+    },
+    finish: finishTable,
+  };
 }
