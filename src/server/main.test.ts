@@ -21,7 +21,9 @@ describe('starting the server', () => {
       try {
         // That warning comes before the first steps', which an install without an administrator always logs: once
         // those are out, it is there or it never will be (a fixed wait lost that race on a busy machine).
-        await expect.poll(() => server.output(), { timeout: 30_000 }).toContain('there is no administrator yet');
+        await expect
+          .poll(() => server.output(), { timeout: 30_000 })
+          .toContain('there is no administrator yet');
         expect(server.output().includes(NOBODY)).toBe(warns);
       } finally {
         await server.stop();
