@@ -2,7 +2,7 @@
  * Writes a backup of a help centre as the checked-out code writes it, for src/cli/restore-across-releases.test.ts:
  * that test restores it with the code of the day (an older schema migrated forward), and serves it.
  *
- * Usage: npx tsx scripts/make-backup-fixture.ts
+ * Usage: npx --no-install tsx scripts/make-backup-fixture.ts
  *
  * It writes test-data/backups/<name>.signpost.gz and <name>.fixture.json (what is in it: the release and schema, the
  * accounts with their passwords, the ids, titles and files made, and the file's hash). <name> is

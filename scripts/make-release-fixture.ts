@@ -3,7 +3,7 @@
  * that test opens a copy with the code of the day, migrates it and serves it, so a database written by this release
  * keeps working whatever the code becomes (a newer schema, another SQLite driver).
  *
- * Usage: npx tsx scripts/make-release-fixture.ts
+ * Usage: npx --no-install tsx scripts/make-release-fixture.ts
  *
  * It writes test-data/release-<version>-schema-<last migration's number>/ (package.json's version, and the newest
  * migration in src/server/db/migrations):

@@ -183,12 +183,12 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
         ['user', 'add', '--email', 'piped@example.com', '--name', 'Piped'],
         environment.env,
         {
-          input: 'piped secret one\n',
+          input: 'piped sécret ✓ one\n',
         },
       );
       expect(piped.stderr).toBe('');
       expect(piped.stdout).toMatch(/created user \d+ <piped@example.com>/);
-      expect(await signsIn('piped@example.com', 'piped secret one')).toBe(200);
+      expect(await signsIn('piped@example.com', 'piped sécret ✓ one')).toBe(200);
 
       const typed = await signpostInTerminal(
         ['user', 'add', '--email', 'typed@example.com', '--name', 'Typed', '--agent'],
@@ -200,6 +200,23 @@ describe.each(testDialects())('signpost commands on %s', (dialect) => {
       expect(typed.stdout).toMatch(/created agent user \d+ <typed@example.com>/);
       expect(typed.stdout).not.toContain('typed secret');
       expect(await signsIn('typed@example.com', 'typed secret two')).toBe(200);
+
+      // Keys that send escape sequences (an arrow) add nothing; characters beyond ASCII are kept whole.
+      const keys = await signpostInTerminal(
+        ['user', 'add', '--email', 'keys@example.com', '--name', 'Keys'],
+        environment.env,
+        ['grüße \u001b[D\u001b[Cköln', 'grüße köln'],
+      );
+      expect(keys.code, keys.stdout).toBe(0);
+      expect(await signsIn('keys@example.com', 'grüße köln')).toBe(200);
+
+      const empty = await signpostInTerminal(
+        ['user', 'add', '--email', 'empty@example.com', '--name', 'Empty'],
+        environment.env,
+        [''],
+      );
+      expect(empty.code).toBe(1);
+      expect(empty.stdout).toContain('no password given');
 
       const differ = await signpostInTerminal(
         ['user', 'add', '--email', 'differ@example.com', '--name', 'Differ'],

@@ -11,15 +11,20 @@ const MAX_LINE = 4_096;
 export async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) {
     const password = await askUnseen('Password: ');
+    if (!password) throw new CliError('no password given; nothing was changed');
     const again = await askUnseen('The same password again: ');
     if (password !== again) throw new CliError('the two passwords differ; nothing was changed');
     return password;
   }
+  // Someone at a terminal whose input is not one (a pipe, `ssh host signpost ...` without -t) is told what is read.
+  if (process.stderr.isTTY) console.error('reading the password from the first line of standard input');
   return firstLineOfInput();
 }
 
 async function firstLineOfInput(): Promise<string> {
   let text = '';
+  // Decoded as a stream: a character split between two chunks stays one character.
+  process.stdin.setEncoding('utf8');
   for await (const chunk of process.stdin) {
     text += String(chunk);
     const end = text.indexOf('\n');
@@ -41,14 +46,22 @@ async function firstLineOfInput(): Promise<string> {
   return text;
 }
 
-/** One line typed in a terminal, not echoed. Backspace works; Ctrl-C and Ctrl-D on an empty line give up. */
+/**
+ * One line typed in a terminal, not echoed. Backspace works; Ctrl-C, and Ctrl-D on an empty line, give up; the keys
+ * that send escape sequences (arrows, Home, F1...) add nothing; a terminal that closes gives up.
+ */
 function askUnseen(question: string): Promise<string> {
   const input = process.stdin;
   return new Promise((resolve, reject) => {
     let typed: string[] = [];
+    // Within an escape sequence: ESC, then `[` or `O` and parameters up to a final character from @ to ~.
+    let escape: 'none' | 'start' | 'body' = 'none';
+    const onEnd = () => finish(new CliError('the terminal closed; nothing was changed'));
     const finish = (error?: Error) => {
       input.off('data', onData);
-      input.setRawMode(false);
+      input.off('end', onEnd);
+      // A terminal that closed has no mode left to restore.
+      if (!input.destroyed) input.setRawMode(false);
       input.pause();
       process.stderr.write('\n');
       if (error) reject(error);
@@ -56,6 +69,18 @@ function askUnseen(question: string): Promise<string> {
     };
     const onData = (chunk: string) => {
       for (const char of chunk) {
+        if (escape === 'start') {
+          escape = char === '[' || char === 'O' ? 'body' : 'none';
+          continue;
+        }
+        if (escape === 'body') {
+          if (char >= '@' && char <= '~') escape = 'none';
+          continue;
+        }
+        if (char === '\u001b') {
+          escape = 'start';
+          continue;
+        }
         if (char === '\r' || char === '\n') return finish();
         if (char === '\u0003') return finish(new CliError('cancelled; nothing was changed'));
         if (char === '\u0004') {
@@ -69,6 +94,7 @@ function askUnseen(question: string): Promise<string> {
     input.setEncoding('utf8');
     input.setRawMode(true);
     input.on('data', onData);
+    input.once('end', onEnd);
     input.resume();
     process.stderr.write(question);
   });

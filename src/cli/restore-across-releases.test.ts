@@ -388,3 +388,45 @@ describe.each(testDialects())('backups this signpost cannot restore, on %s', (di
     expect(await dumpDatabase(environment)).toEqual(holding);
   });
 });
+
+describe.each(testDialects())('the data folder around a restore that migrates, on %s', (dialect) => {
+  const OLDER = path.join(BACKUPS, 'backup-schema-0024.signpost.gz');
+
+  it('removes the scratch folders a killed restore left a day ago, and keeps younger ones', async () => {
+    const environment = await createTestEnvironment(dialect, ENV);
+    try {
+      const dataDir = environment.config.dataDir;
+      fs.mkdirSync(dataDir, { recursive: true });
+      const stale = path.join(dataDir, 'restore-upgrade-stale');
+      const young = path.join(dataDir, 'restore-upgrade-young');
+      fs.mkdirSync(stale);
+      fs.mkdirSync(young);
+      const twoDaysAgo = (Date.now() - 2 * DAY_MS) / 1000;
+      fs.utimesSync(stale, twoDaysAgo, twoDaysAgo);
+      const run = await signpost(['restore', OLDER], environment.env);
+      expect(run.code, run.stderr).toBe(0);
+      expect(fs.existsSync(stale)).toBe(false);
+      expect(fs.existsSync(young)).toBe(true);
+    } finally {
+      await environment.cleanup();
+    }
+  });
+
+  it('leaves behind no data folder it made only for its scratch work', async () => {
+    const environment = await createTestEnvironment(dialect, ENV);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-restore-data-'));
+    try {
+      // On PostgreSQL with the files in the database, nothing else needs the data folder; on SQLite it holds the
+      // database, so it stays.
+      const dataDir = path.join(root, 'not-yet', 'data');
+      const env: Record<string, string> = { ...environment.env, DATA_DIR: dataDir };
+      const run = await signpost(['restore', OLDER], env);
+      expect(run.code, run.stderr).toBe(0);
+      if (dialect === 'postgres') expect(fs.readdirSync(root)).toEqual([]);
+      else expect(fs.readdirSync(dataDir).filter((name) => name.startsWith('restore-upgrade-'))).toEqual([]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+      await environment.cleanup();
+    }
+  });
+});

@@ -23,7 +23,7 @@ describe('signpost tickets with bad arguments', () => {
     ]);
     expect(runs.map((run) => run.code)).toEqual([1, 1, 1, 1, 1, 0]);
     expect(runs[0]?.stderr).toContain('"abc" is not a ticket id');
-    expect(runs[1]?.stderr).toContain('usage: signpost tickets list [--limit N] | tickets show ID');
+    expect(runs[1]?.stderr).toContain('usage: signpost tickets list [--limit N] | signpost tickets show ID');
     expect(runs[2]?.stderr).toContain('--limit must be a whole number from 1 to 1000, not "0"');
     expect(runs[3]?.stderr).toContain('not "many"');
     expect(runs[4]?.stderr).toContain('usage: signpost tickets');

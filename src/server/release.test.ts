@@ -7,13 +7,14 @@ import { RELEASE } from './lib/release.ts';
 const read = (file: string) => fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
 const manifest = JSON.parse(read('package.json')) as { version: string; license: string; files: string[] };
 
-/** The Markdown an operator reads: the README, the changelog and every document under docs/. */
+/** The Markdown an operator or a developer follows: the README, the changelog, docs/ and the fixtures' own. */
 function operatorDocs(): string[] {
-  const docs = fs
-    .readdirSync(path.join(PROJECT_ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => path.join('docs', name));
-  return ['README.md', 'CHANGELOG.md', ...docs];
+  const under = (folder: string) =>
+    fs
+      .readdirSync(path.join(PROJECT_ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => path.join(folder, name));
+  return ['README.md', 'CHANGELOG.md', ...under('docs'), ...under('test-data')];
 }
 
 describe('the release', () => {

@@ -32,7 +32,7 @@ export interface Config {
   metricsToken: string | null;
   /**
    * Without a token, whether GET /metrics answers anyone (`METRICS_PUBLIC=true`) or only this machine: a loopback
-   * peer that forwards nobody's request (no X-Forwarded-For, Forwarded or X-Real-IP).
+   * peer that no proxy relays (no X-Forwarded-*, Forwarded, Via, X-Real-IP... header: ops/metrics.routes.ts).
    */
   metricsPublic: boolean;
   cache: CacheConfig;

@@ -647,8 +647,9 @@ const RULES: Record<string, Case | Case[]> = {
   getTranslationStatus: { expect: adminOnly, input: () => ({ query: { lang: 'ru' } }) },
   getHealth: { expect: everyone },
   getReadiness: { expect: everyone },
-  // METRICS_TOKEN unset: open, as on a private network; with it set, Authorization: Bearer is required.
-  getMetrics: { expect: everyone },
+  // METRICS_TOKEN unset: only this machine's own scraper, never a request a proxy relays, as every call here is
+  // (X-Forwarded-For), whoever signed in; ops.test.ts walks the loopback, the token and METRICS_PUBLIC.
+  getMetrics: { expect: outcomes(403, 403, 403, 403) },
 
   // Outside the table: the admin app's shell, whose calls are the ones held to their role above.
   'GET /admin': { expect: everyone },

@@ -16,15 +16,20 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
+/** Headers by which proxies and CDNs say a request is relayed, besides every `X-Forwarded-*`. */
+const RELAY_HEADERS = ['forwarded', 'via', 'x-real-ip', 'cf-connecting-ip', 'true-client-ip', 'x-client-ip'];
+
+const relayed = (headers: FastifyRequest['headers']) =>
+  Object.keys(headers).some((name) => name.startsWith('x-forwarded-') || RELAY_HEADERS.includes(name));
+
 /**
  * A scraper on this machine itself: the connection comes from a loopback address and carries no sign of a proxy
- * relaying someone else's request. A proxy on the same machine (nginx in front) connects from loopback too, and always
- * adds one of these headers; a client cannot take them away.
+ * relaying someone else's request. A proxy on the same machine connects from loopback too: the ones set up as the
+ * deployment guide says add X-Forwarded-For, which a client cannot take away. One that adds no such header at all
+ * makes every request it relays look local, so its operator sets METRICS_TOKEN or refuses /metrics there.
  */
 function fromThisMachine(request: FastifyRequest): boolean {
-  const { headers } = request;
-  const relayed = headers['x-forwarded-for'] ?? headers.forwarded ?? headers['x-real-ip'];
-  return relayed === undefined && LOOPBACK.test(request.socket.remoteAddress ?? '');
+  return !relayed(request.headers) && LOOPBACK.test(request.socket.remoteAddress ?? '');
 }
 
 export function registerMetricsRoute(app: FastifyInstance, ctx: AppContext, metrics: Metrics): void {
@@ -39,7 +44,7 @@ export function registerMetricsRoute(app: FastifyInstance, ctx: AppContext, metr
       throw new ApiError(
         403,
         'forbidden',
-        'GET /metrics answers only on this machine (a loopback connection that forwards no one): set METRICS_TOKEN to scrape from elsewhere, or METRICS_PUBLIC=true',
+        'GET /metrics answers only on this machine (a loopback connection that no proxy relays): set METRICS_TOKEN to scrape from elsewhere, or METRICS_PUBLIC=true',
       );
     }
     reply.type(metrics.registry.contentType);

@@ -254,6 +254,11 @@ describe.each(testDialects())('operations on %s', (dialect) => {
       { 'x-forwarded-for': '127.0.0.1' },
       { forwarded: 'for=203.0.113.9' },
       { 'x-real-ip': '203.0.113.9' },
+      { 'x-forwarded-proto': 'https' },
+      { 'x-forwarded-host': 'help.example.com' },
+      { via: '1.1 proxy' },
+      { 'cf-connecting-ip': '203.0.113.9' },
+      { 'true-client-ip': '203.0.113.9' },
     ];
     for (const relayed of relays) {
       expectApiError(await scrape(t.app, '127.0.0.1', relayed), 403);

@@ -900,7 +900,7 @@ export const endpoints = {
   getMetrics: {
     ...routes.getMetrics,
     summary:
-      'Prometheus metrics (text): with METRICS_TOKEN set, needs Authorization: Bearer <token>; without, answers only a loopback connection that forwards no one (METRICS_PUBLIC=true: anyone)',
+      'Prometheus metrics (text): with METRICS_TOKEN set, needs Authorization: Bearer <token>; without, answers only a loopback connection carrying no relay header such as X-Forwarded-For (METRICS_PUBLIC=true: anyone)',
     tags: ['operations'],
     headers: MetricsHeaders,
     response: MetricsText,

@@ -9,23 +9,50 @@ import { BackupChecker } from './backup-check.ts';
 import { keptRows, writeBackupFile, type BlobEntry } from './backup-writer.ts';
 import { isDerivedTable, KEPT_TABLES } from './backup-tables.ts';
 
-/** The start of a scratch folder's name in the data folder: one left by a killed restore may be deleted. */
+/** The start of a scratch folder's name in the data folder. */
 const SCRATCH_PREFIX = 'restore-upgrade-';
+
+/** Scratch folders older than this were left by a restore that was killed: none runs for a day. */
+const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Runs `work` with a folder of its own, removed afterwards whatever happens. It is made in the data folder, which has
- * room for the help centre, rather than the system's temporary folder (often a small memory disk).
+ * room for the help centre, rather than the system's temporary folder (often a small memory disk); a data folder made
+ * for it and still empty afterwards (PostgreSQL with files in the database) goes with it. Scratch folders a killed
+ * restore left behind a day or more ago are removed first.
  */
 export async function withScratchFolder<T>(
   dataDir: string,
   work: (folder: string) => Promise<T>,
 ): Promise<T> {
-  await fs.promises.mkdir(dataDir, { recursive: true });
+  const made = await fs.promises.mkdir(dataDir, { recursive: true });
+  await removeStaleScratch(dataDir);
   const folder = await fs.promises.mkdtemp(path.join(dataDir, SCRATCH_PREFIX));
   try {
     return await work(folder);
   } finally {
     await fs.promises.rm(folder, { recursive: true, force: true });
+    if (made) await removeEmptyFolders(dataDir, made);
+  }
+}
+
+/** Removes `dir` and its parents up to `top` while they are empty (restored files may have gone into one). */
+async function removeEmptyFolders(dir: string, top: string): Promise<void> {
+  for (let folder = dir; ; folder = path.dirname(folder)) {
+    const removed = await fs.promises.rmdir(folder).then(
+      () => true,
+      () => false, // not empty: it keeps what the restore put there
+    );
+    if (!removed || folder === top || folder === path.dirname(folder)) return;
+  }
+}
+
+async function removeStaleScratch(dataDir: string): Promise<void> {
+  for (const name of await fs.promises.readdir(dataDir)) {
+    if (!name.startsWith(SCRATCH_PREFIX)) continue;
+    const folder = path.join(dataDir, name);
+    const { mtimeMs } = await fs.promises.stat(folder);
+    if (Date.now() - mtimeMs > STALE_AFTER_MS) await fs.promises.rm(folder, { recursive: true, force: true });
   }
 }
 
