@@ -11,24 +11,13 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import { cloneAt, machineEnv } from './support/revisions.ts';
+import { freePort } from '../src/server/testing/free-port.ts';
 
 const REFS = (process.env.BENCH_REFS ?? 'HEAD').split(',').map((ref) => ref.trim());
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LIMIT_MS = 15 * 60_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function answers(url: string): Promise<boolean> {
   try {

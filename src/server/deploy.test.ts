@@ -12,6 +12,7 @@ import { apiPaths } from '../shared/paths.ts';
 import { sendHttp, withinOneHour } from './testing/http-client.ts';
 import { signpost, startServe } from './testing/run-cli.ts';
 import { createTestEnvironment, testDialects, type TestEnvironment } from './testing/test-context.ts';
+import { freePort } from './testing/free-port.ts';
 
 /*
  * docs/deploy as an operator uses it: the committed nginx site file in front of a real `signpost serve` started by
@@ -66,17 +67,6 @@ const readDeploy = (file: string) => fs.readFileSync(path.join(DEPLOY, file), 'u
 function replaceAll(text: string, from: string | RegExp, to: string): string {
   expect(text, String(from)).toMatch(from);
   return typeof from === 'string' ? text.replaceAll(from, to) : text.replace(from, to);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The NAME=value lines of an environment file, as systemd's EnvironmentFile= reads this simple form. */

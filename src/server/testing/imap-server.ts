@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
+import { freePort } from './free-port.ts';
 
 const DOVECOT = '/usr/sbin/dovecot';
 
@@ -20,14 +21,6 @@ export interface ImapServer {
   /** Empties the mailbox. */
   clear(): Promise<void>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** The uid and gid of a system account (root may not own a mailbox in Dovecot), from /etc/passwd. */
