@@ -9,7 +9,7 @@ import type { PortalTicket } from '../shared/api/portal.ts';
 import type { TicketView } from '../shared/api/tickets.ts';
 import { SEARCH_SNAPSHOT_FILE } from '../server/context-factory.ts';
 import { latestMigration, openDatabase, pendingMigrations } from '../server/db/database.ts';
-import { LEGACY_REPLY_TOKEN_DAYS } from '../server/db/migrations/0026-sender-access.ts';
+import { LEGACY_REPLY_TOKEN_DAYS } from '../server/db/schema-values.ts';
 import { KEPT_TABLES, TABLE_PLAN } from '../server/features/backup/backup-tables.ts';
 import { RELEASE } from '../server/lib/release.ts';
 import { signpost, startServe } from '../server/testing/run-cli.ts';

@@ -78,3 +78,55 @@ describe('the server’s folders', () => {
     expect(loops(graph)).toEqual([['a', 'b', 'c']]);
   });
 });
+
+const SRC = path.resolve(SERVER, '..');
+const MIGRATIONS = path.join(SERVER, 'db', 'migrations');
+
+/**
+ * Imports of a migration from outside db/, as "file -> migration": a migration is the schema's history, frozen once
+ * released, and what code must agree with it lives in db/schema-values.ts. The list of migrations (index.ts) may be
+ * imported: it is how the database and the test harness run them.
+ */
+function migrationImports(files: { file: string; text: string }[]): string[] {
+  return files.flatMap(({ file, text }) => {
+    if (file.startsWith(path.join(SERVER, 'db') + path.sep)) return [];
+    return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)]
+      .map(([, spec]) => path.resolve(path.dirname(file), spec!))
+      .filter((target) => path.dirname(target) === MIGRATIONS && path.basename(target) !== 'index.ts')
+      .map((target) => `${path.relative(SRC, file)} -> ${path.relative(SRC, target)}`);
+  });
+}
+
+function sourceFiles(dir: string): { file: string; text: string }[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(file);
+    return /\.tsx?$/.test(entry.name) ? [{ file, text: fs.readFileSync(file, 'utf8') }] : [];
+  });
+}
+
+describe('the migrations', () => {
+  it('are imported by nothing outside db/ but their list', () => {
+    expect(migrationImports(sourceFiles(SRC))).toEqual([]);
+  });
+
+  it('finds such an import, static or dynamic, when there is one (the check itself)', () => {
+    const repository = path.join(SERVER, 'features', 'x', 'x.repository.ts');
+    const found = migrationImports([
+      { file: repository, text: "import { A } from '../../db/migrations/0012-ticket-search.ts';" },
+      {
+        file: repository,
+        text: "const m = await import('../../db/migrations/0017-ticket-search-recency.ts');",
+      },
+      { file: repository, text: "import { migrationsFor } from '../../db/migrations/index.ts';" },
+      {
+        file: path.join(SERVER, 'db', 'database.ts'),
+        text: "import { B } from './migrations/0026-sender-access.ts';",
+      },
+    ]);
+    expect(found).toEqual([
+      'server/features/x/x.repository.ts -> server/db/migrations/0012-ticket-search.ts',
+      'server/features/x/x.repository.ts -> server/db/migrations/0017-ticket-search-recency.ts',
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../db/database.ts';
-import { LEGACY_REPLY_TOKEN_DAYS, LEGACY_REPLY_TOKENS_UNTIL } from '../db/migrations/0026-sender-access.ts';
+import { LEGACY_REPLY_TOKEN_DAYS, LEGACY_REPLY_TOKENS_UNTIL } from '../db/schema-values.ts';
 import { insertSettingIfAbsent, readSetting } from '../settings/settings.repository.ts';
 import { signingKey } from '../settings/signing-keys.ts';
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../schema-helpers.ts';
+import { OWN_TEXT_OFFSET } from '../schema-values.ts';
 
 /**
  * Full-text search of the inbox over a request's title, text, name and email and every message of its thread.
@@ -14,8 +15,6 @@ export const ticketText = (row: string) =>
 /** PostgreSQL's parse of a text; the characters its parser keeps inside one token (an email, a host) split it. */
 export const parsed = (text: string) => `to_tsvector('simple', translate(${text}, '@./:-_', '      '))`;
 
-/** Where requests' own texts sit among the texts' numbers: below every message's, in the order of their ids. */
-export const OWN_TEXT_OFFSET = 2 ** 40;
 const OFFSET = sql.raw(String(OWN_TEXT_OFFSET));
 
 export function up(dialect: Dialect) {

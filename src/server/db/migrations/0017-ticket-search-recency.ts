@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../schema-helpers.ts';
-import { OWN_TEXT_OFFSET, parsed, ticketText } from './0012-ticket-search.ts';
+import { OWN_TEXT_OFFSET, RECENCY_BLOCK } from '../schema-values.ts';
+import { parsed, ticketText } from './0012-ticket-search.ts';
 
 /**
  * PostgreSQL: each parsed text also carries a word for where it stands in time, its id's block of RECENCY_BLOCK
@@ -9,8 +10,6 @@ import { OWN_TEXT_OFFSET, parsed, ticketText } from './0012-ticket-search.ts';
  * newest blocks first and widens only when they hold too few, so it reads the rows of the newest matches instead of
  * every match's (docs/decisions.md, "Finding requests by words").
  */
-export const RECENCY_BLOCK = 4096;
-
 const OFFSET = sql.raw(String(OWN_TEXT_OFFSET));
 /** The recency word of a text whose id (a request's or a message's) is `id`. */
 const recency = (kind: 'o' | 'm', id: string) => `('~${kind}' || (${id} / ${RECENCY_BLOCK}))::tsvector`;

@@ -1,10 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { type Dialect, timeType } from '../schema-helpers.ts';
-
-/** How long replies to mail sent before this release, signed with a request's one token, still join their thread. */
-export const LEGACY_REPLY_TOKEN_DAYS = 90;
-/** The setting that holds when that ends, in ms: written once, by the migration that started it. */
-export const LEGACY_REPLY_TOKENS_UNTIL = 'mail_reply_legacy_until';
+import { LEGACY_REPLY_TOKEN_DAYS, LEGACY_REPLY_TOKENS_UNTIL } from '../schema-values.ts';
 
 /**
  * Requests sent for an address nobody proved (decisions.md, "A request for someone else's address"):

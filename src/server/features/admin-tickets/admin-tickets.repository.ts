@@ -3,8 +3,7 @@ import { TEAM_ROLES, type TicketStatus } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import type { Dialect } from '../../db/schema-helpers.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
-import { OWN_TEXT_OFFSET } from '../../db/migrations/0012-ticket-search.ts';
-import { RECENCY_BLOCK } from '../../db/migrations/0017-ticket-search-recency.ts';
+import { OWN_TEXT_OFFSET, RECENCY_BLOCK } from '../../db/schema-values.ts';
 
 /**
  * Which requests the inbox shows: by status, by assignee (a user id, or null for nobody's), and by words (each

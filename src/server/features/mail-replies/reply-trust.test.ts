@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config/config.ts';
 import type { TicketRow } from '../../db/tables.ts';
-import { LEGACY_REPLY_TOKENS_UNTIL } from '../../db/migrations/0026-sender-access.ts';
+import { LEGACY_REPLY_TOKENS_UNTIL } from '../../db/schema-values.ts';
 import { readSetting } from '../../settings/settings.repository.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket } from '../../testing/ticket-fixtures.ts';
