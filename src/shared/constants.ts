@@ -13,7 +13,15 @@ export const RELATED_ARTICLES = 4;
 export const ARTICLE_PAGE_SIZE_MAX = 500;
 export const SUGGESTIONS_LIMIT = 10;
 export const SUGGESTIONS_LIMIT_MAX = 50;
+/** The longest search, wherever one is typed: the site's box, the inbox's, a synonym's query. */
 export const SEARCH_TEXT_MAX = 200;
+/**
+ * The longest title or name of content: a section's, category's or article's and their translations', the help
+ * centre's and the site's titles.
+ */
+export const TITLE_MAX = 200;
+/** The longest analytics project id the branding keeps. */
+export const PROJECT_ID_MAX = 200;
 export const SEARCH_DEBOUNCE_MS = 500;
 /** How many suggested articles one request may say were opened before it was sent. */
 export const OPENED_SUGGESTIONS_MAX = 20;
@@ -34,7 +42,9 @@ export type Language = (typeof LANGUAGES)[number];
 export const UPLOAD_FILE_MAX_BYTES = 25 * 1024 * 1024;
 export const ISSUE_FILES_MAX = 10;
 export const ISSUE_TITLE_MAX = 500;
-export const ISSUE_NAME_MAX = 200;
+/** The longest name of a person: an account's, and a request's sender's (ISSUE_NAME_MAX). */
+export const PERSON_NAME_MAX = 200;
+export const ISSUE_NAME_MAX = PERSON_NAME_MAX;
 export const ISSUE_DESCRIPTION_MAX = 20_000;
 
 /**

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { AdminFile, DiffPart, MAX_HTML_BYTES } from './admin.ts';
 import { Id } from './common.ts';
 import { Language } from './settings.ts';
+import { TITLE_MAX } from '../constants.ts';
 
 /**
  * Translations as the team edits them (our addition): a version of a section, category or article in another
@@ -9,7 +10,7 @@ import { Language } from './settings.ts';
  * version in the site's language, else the item's own) changed after it was last saved.
  */
 
-const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Name = Type.String({ minLength: 1, maxLength: TITLE_MAX });
 const Html = Type.String({ maxLength: MAX_HTML_BYTES });
 const IsoTime = Type.String({ description: 'ISO 8601' });
 

@@ -1,5 +1,11 @@
 import { Type, type Static } from 'typebox';
-import { FONT_ICON_MAX, FONT_ICON_PATTERN } from '../constants.ts';
+import {
+  FONT_ICON_MAX,
+  FONT_ICON_PATTERN,
+  PERSON_NAME_MAX,
+  PROJECT_ID_MAX,
+  TITLE_MAX,
+} from '../constants.ts';
 import { UserRoleSchema } from './auth.ts';
 import { Id, Paged } from './common.ts';
 import { FOOTER_LINKS_MAX } from '../footer-links.ts';
@@ -13,7 +19,9 @@ import { BrandingTitles, FooterLink, Language } from './settings.ts';
 /** Stored article bodies and category descriptions are limited to this many UTF-8 bytes (checked on the server). */
 export const MAX_HTML_BYTES = 1_048_576;
 
-const Name = Type.String({ minLength: 1, maxLength: 200 });
+/** A section's or category's name, an article's title. */
+const Name = Type.String({ minLength: 1, maxLength: TITLE_MAX });
+const PersonName = Type.String({ minLength: 1, maxLength: PERSON_NAME_MAX });
 const Html = Type.String({ maxLength: MAX_HTML_BYTES });
 const Position = Type.Integer({ minimum: 0, maximum: 1_000_000 });
 const NullableId = Type.Union([Id, Type.Null()]);
@@ -266,7 +274,7 @@ export const ArticlePreviewBody = Type.Object({
   section_id: Id,
   category_id: NullableId,
   /** Empty while a new article has no title yet. */
-  title: Type.String({ maxLength: 200 }),
+  title: Type.String({ maxLength: TITLE_MAX }),
   body_html: Html,
   can_create_issue: Type.Boolean(),
   file_ids: ArticleFields.file_ids,
@@ -309,12 +317,12 @@ export type AdminFileList = Static<typeof AdminFileList>;
 // ---- branding ----
 
 export const BrandingUpdateBody = Type.Object({
-  knowledge_title: Type.Optional(Type.String({ maxLength: 200 })),
-  site_title: Type.Optional(Type.String({ maxLength: 200 })),
+  knowledge_title: Type.Optional(Type.String({ maxLength: TITLE_MAX })),
+  site_title: Type.Optional(Type.String({ maxLength: TITLE_MAX })),
   lang: Type.Optional(Language),
   knowledge_enabled: Type.Optional(Type.Boolean()),
   portal_enabled: Type.Optional(Type.Boolean()),
-  project_id: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  project_id: Type.Optional(Type.Union([Type.String({ maxLength: PROJECT_ID_MAX }), Type.Null()])),
   /** An image from POST /api/admin/files; null removes the logo. */
   logo_file_id: Type.Optional(NullableId),
   background_file_id: Type.Optional(NullableId),
@@ -369,7 +377,7 @@ const NewPassword = Type.String({ minLength: 8, maxLength: 1024 });
 
 export const UserCreateBody = Type.Object({
   email: Email,
-  name: Name,
+  name: PersonName,
   password: NewPassword,
   /** customer when not given. */
   role: Type.Optional(UserRoleSchema),
@@ -377,12 +385,12 @@ export const UserCreateBody = Type.Object({
 export type UserCreateBody = Static<typeof UserCreateBody>;
 
 /** A customer to invite; an address whose account is not yet accepted gets a fresh link. */
-export const InviteBody = Type.Object({ email: Email, name: Name });
+export const InviteBody = Type.Object({ email: Email, name: PersonName });
 export type InviteBody = Static<typeof InviteBody>;
 
 /** An admin cannot take away their own admin flag or delete themselves, and the last admin stays. */
 export const UserUpdateBody = Type.Object({
-  name: Type.Optional(Name),
+  name: Type.Optional(PersonName),
   password: Type.Optional(NewPassword),
   role: Type.Optional(UserRoleSchema),
 });

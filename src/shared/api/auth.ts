@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-import { AUTH_HEADER, type UserRole } from '../constants.ts';
+import { AUTH_HEADER, type UserRole, PERSON_NAME_MAX } from '../constants.ts';
 
 export { AUTH_HEADER };
 
@@ -37,7 +37,7 @@ export const LoginResult = Type.Object({
 });
 export type LoginResult = Static<typeof LoginResult>;
 
-const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Name = Type.String({ minLength: 1, maxLength: PERSON_NAME_MAX });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
 const Email = Type.String({ minLength: 1, maxLength: 320 });
 const Captcha = Type.Optional(Type.String({ maxLength: 20_000 }));

@@ -2,7 +2,7 @@ import { Type, type Static, type TProperties } from 'typebox';
 import { Id, PageNumber, Paged } from './common.ts';
 import { Language } from './settings.ts';
 
-import { ARTICLE_PAGE_SIZE_MAX, CATEGORY_PAGE_SIZE_MAX } from '../constants.ts';
+import { ARTICLE_PAGE_SIZE_MAX, CATEGORY_PAGE_SIZE_MAX, SEARCH_TEXT_MAX } from '../constants.ts';
 
 export {
   ARTICLE_PAGE_SIZE,
@@ -89,7 +89,7 @@ export const SectionList = Type.Array(Section);
 /** A list call's query: a text filter, the page, and where to look (the fields given). */
 const listQuery = <Where extends TProperties>(perPageMax: number, where: Where) =>
   Type.Object({
-    query: Type.Optional(Type.String({ maxLength: 200 })),
+    query: Type.Optional(Type.String({ maxLength: SEARCH_TEXT_MAX })),
     page: Type.Optional(PageNumber),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: perPageMax })),
     lang: Type.Optional(Language),

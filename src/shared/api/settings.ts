@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { FOOTER_LABEL_MAX, FOOTER_LINKS_MAX, FOOTER_URL_MAX } from '../footer-links.ts';
+import { TITLE_MAX } from '../constants.ts';
 
 export { LANGUAGES } from '../constants.ts';
 export const Language = Type.Union([
@@ -20,8 +21,8 @@ export type FooterLink = Static<typeof FooterLink>;
 
 /** The titles in one language other than the site's: an empty or missing one falls back (see branding.ts). */
 export const BrandingTitles = Type.Object({
-  knowledge_title: Type.Optional(Type.String({ maxLength: 200 })),
-  site_title: Type.Optional(Type.String({ maxLength: 200 })),
+  knowledge_title: Type.Optional(Type.String({ maxLength: TITLE_MAX })),
+  site_title: Type.Optional(Type.String({ maxLength: TITLE_MAX })),
 });
 export type BrandingTitles = Static<typeof BrandingTitles>;
 

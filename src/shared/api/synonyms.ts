@@ -4,6 +4,7 @@ import {
   SYNONYM_PHRASES_MAX,
   SYNONYM_PHRASES_MIN,
   SYNONYM_SETS_MAX,
+  SEARCH_TEXT_MAX,
 } from '../constants.ts';
 
 export {
@@ -64,5 +65,5 @@ export type LearnedList = Static<typeof LearnedList>;
 
 export const ResetLearnedQuery = Type.Object({
   /** One query's key, as listed; without it, everything learned is forgotten. */
-  query: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  query: Type.Optional(Type.String({ minLength: 1, maxLength: SEARCH_TEXT_MAX })),
 });

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { FileLinkQuery, Id, PageNumber } from './common.ts';
 import { Language } from './settings.ts';
+import { SEARCH_TEXT_MAX } from '../constants.ts';
 
 export const UploadedFile = Type.Object({
   id: Type.Integer(),
@@ -186,7 +187,7 @@ export const TicketListQuery = Type.Object({
   ),
   q: Type.Optional(
     Type.String({
-      maxLength: 200,
+      maxLength: SEARCH_TEXT_MAX,
       description: 'words, each found whole or as a start, in the title, text, name, email or a message',
     }),
   ),

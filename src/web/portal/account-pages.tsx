@@ -10,6 +10,7 @@ import { CaptchaSubmit, EmailField, FormError, Panel, PasswordField, TextField }
 import { usePortalData } from './portal-layout.tsx';
 import { usePortalTexts } from './portal-texts.ts';
 import { useFormValues, usePortalForm } from './use-portal-form.ts';
+import { PERSON_NAME_MAX } from '../../shared/constants.ts';
 
 /** Whether this server can make accounts, and can mail their links. */
 export const canSignUp = (environments: Environments) =>
@@ -163,7 +164,7 @@ export function SignUpPage() {
           id="name"
           label={t('nameLabel')}
           autoComplete="name"
-          maxLength={200}
+          maxLength={PERSON_NAME_MAX}
           value={values.name}
           onChange={set('name')}
           error={errors.name}
@@ -442,7 +443,7 @@ export function VerifyEmailPage() {
                   id="name"
                   label={p('verifyNameLabel')}
                   autoComplete="name"
-                  maxLength={200}
+                  maxLength={PERSON_NAME_MAX}
                   value={name}
                   onChange={setName}
                   error={errors.name}

@@ -10,6 +10,7 @@ import { EmailField, FormError, Panel, PasswordField, TextField } from './form-p
 import { SignedIn, usePortalData } from './portal-layout.tsx';
 import { usePortalTexts } from './portal-texts.ts';
 import { usePortalForm } from './use-portal-form.ts';
+import { PERSON_NAME_MAX } from '../../shared/constants.ts';
 
 /** One form of the profile: its own fields, errors, busy state and the line that says it worked. */
 function useProfileForm() {
@@ -113,7 +114,7 @@ function Profile({ user }: { user: AuthUser }) {
             id="profile-name"
             label={t('nameLabel')}
             autoComplete="name"
-            maxLength={200}
+            maxLength={PERSON_NAME_MAX}
             value={name}
             onChange={setName}
             error={nameForm.errors.name}

@@ -5,6 +5,7 @@ import {
   type SearchReport,
   type SearchReportRow,
 } from '../../../shared/api/search.ts';
+import { SEARCH_TEXT_MAX } from '../../../shared/constants.ts';
 import type { Executor } from '../../db/database.ts';
 import { fold } from '../../search/analysis.ts';
 import {
@@ -27,7 +28,7 @@ export function normaliseQuery(query: string): string {
     .replace(/\d[\d\s-]{5,}\d/g, '[number]')
     .replace(/\s+/g, ' ')
     .trim()
-    .slice(0, 200);
+    .slice(0, SEARCH_TEXT_MAX);
 }
 
 export async function recordSearchEvent(db: Executor, event: SearchEvent, now = Date.now()): Promise<void> {

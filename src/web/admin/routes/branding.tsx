@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
 import type { BrandingUpdateBody } from '../../../shared/api/admin.ts';
 import type { Branding, Environments } from '../../../shared/api/settings.ts';
-import type { Language } from '../../../shared/constants.ts';
+import { PROJECT_ID_MAX, TITLE_MAX, type Language } from '../../../shared/constants.ts';
 import { adminCall, uploadFiles } from '../api/admin-api.ts';
 import { TitlesField, titlesBody, titlesFormOf } from '../features/branding/titles-field.tsx';
 import { CheckboxField, Field, FormError } from '../components/field.tsx';
@@ -117,10 +117,15 @@ export function BrandingPage() {
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
 
-  /** One of the short texts, a line of at most 200 characters. */
+  /** One of the short texts, a line of at most TITLE_MAX characters (PROJECT_ID_MAX for the project id). */
   const textField = (key: 'knowledge_title' | 'site_title' | 'project_id', label: string, hint: string) => (
     <Field label={label} hint={hint} error={errors[key]}>
-      <input type="text" maxLength={200} value={form[key]} onChange={(e) => set(key, e.target.value)} />
+      <input
+        type="text"
+        maxLength={key === 'project_id' ? PROJECT_ID_MAX : TITLE_MAX}
+        value={form[key]}
+        onChange={(e) => set(key, e.target.value)}
+      />
     </Field>
   );
 

@@ -9,7 +9,7 @@ import {
 } from 'react-router';
 import type { PagedList } from '../../../shared/api/common.ts';
 import type { TicketCounts, TicketListQuery, TicketView } from '../../../shared/api/tickets.ts';
-import { TICKET_STATUSES, type TicketStatus } from '../../../shared/constants.ts';
+import { TICKET_STATUSES, type TicketStatus, SEARCH_TEXT_MAX } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { Pager } from '../components/pager.tsx';
 import { TableHead } from '../components/table-head.tsx';
@@ -39,7 +39,7 @@ function viewOf(search: string): View {
     page: Number.isInteger(page) && page > 1 ? page : 1,
     status: TICKET_STATUSES.find((known) => known === status) ?? null,
     mine: params.get('mine') === '1',
-    q: (params.get('q') ?? '').slice(0, 200),
+    q: (params.get('q') ?? '').slice(0, SEARCH_TEXT_MAX),
   };
 }
 
@@ -104,7 +104,7 @@ function SearchForm({ view }: { view: View }) {
         id="requests-q"
         type="search"
         value={text}
-        maxLength={200}
+        maxLength={SEARCH_TEXT_MAX}
         placeholder="Words, a name or an email"
         onChange={(event) => setText(event.target.value)}
       />

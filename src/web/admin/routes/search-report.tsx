@@ -11,6 +11,7 @@ import { articlePlaces, buildForest } from '../features/tree/tree-model.ts';
 import { titleFromQuery } from '../lib/query-title.ts';
 import { useFormSubmission } from '../lib/use-form-submission.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
+import { TITLE_MAX } from '../../../shared/constants.ts';
 
 /** How many queries and articles each list shows. */
 const REPORT_LIMIT = 50;
@@ -99,7 +100,7 @@ function CreateArticleDialog({
           <input
             type="text"
             value={title}
-            maxLength={200}
+            maxLength={TITLE_MAX}
             autoFocus
             onChange={(e) => setTitle(e.target.value)}
           />

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ChangeEvent } from 'react';
 import { Link, useLoaderData, useLocation, type LoaderFunctionArgs } from 'react-router';
 import type { AdminUser, AdminUserList, UserListQuery } from '../../../shared/api/admin.ts';
-import type { UserRole } from '../../../shared/constants.ts';
+import { PERSON_NAME_MAX, type UserRole } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { Modal, ModalActions } from '../components/modal.tsx';
@@ -173,7 +173,7 @@ function InviteForm({ mail, onInvited }: { mail: boolean; onInvited: (user: Admi
       <FormError message={message} />
       <div className="form-grid">
         <Field label="Name" error={errors.name}>
-          <input type="text" autoComplete="off" maxLength={200} {...bind('name')} />
+          <input type="text" autoComplete="off" maxLength={PERSON_NAME_MAX} {...bind('name')} />
         </Field>
         <Field label="Email" error={errors.email}>
           <input type="email" autoComplete="off" maxLength={320} {...bind('email')} />

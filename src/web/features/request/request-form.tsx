@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
-import { REQUEST_TOAST_MS, SENT_STATE_MS } from '../../../shared/constants.ts';
+import { REQUEST_TOAST_MS, SENT_STATE_MS, ISSUE_NAME_MAX } from '../../../shared/constants.ts';
 import { href } from '../../../shared/paths.ts';
 import { withLang } from '../../../shared/page-language.ts';
 import { describedBy, FieldError } from '../../components/field-error.tsx';
@@ -197,7 +197,7 @@ export default function RequestForm({
             ref={nameInput}
             type="text"
             autoComplete="name"
-            maxLength={200}
+            maxLength={ISSUE_NAME_MAX}
             disabled={locked.name}
             onChange={(e) => change('name', e.target.value)}
           />

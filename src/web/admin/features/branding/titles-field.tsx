@@ -1,5 +1,5 @@
 import type { BrandingTitles, Language } from '../../../../shared/api/settings.ts';
-import { LANGUAGES } from '../../../../shared/constants.ts';
+import { LANGUAGES, TITLE_MAX } from '../../../../shared/constants.ts';
 import { DEFAULT_TITLES } from '../../../../shared/default-titles.ts';
 import { Field } from '../../components/field.tsx';
 import { LANGUAGE_NAMES } from '../../lib/languages.ts';
@@ -62,7 +62,7 @@ export function TitlesField({
           >
             <input
               type="text"
-              maxLength={200}
+              maxLength={TITLE_MAX}
               placeholder={DEFAULT_TITLES[lang].knowledge_title}
               value={form[lang].knowledge_title}
               onChange={(e) => set(lang, 'knowledge_title', e.target.value)}
@@ -71,7 +71,7 @@ export function TitlesField({
           <Field label={`Site title (${LANGUAGE_NAMES[lang]})`} error={errors[`titles.${lang}.site_title`]}>
             <input
               type="text"
-              maxLength={200}
+              maxLength={TITLE_MAX}
               placeholder={siteTitles.site_title || DEFAULT_TITLES[lang].site_title}
               value={form[lang].site_title}
               onChange={(e) => set(lang, 'site_title', e.target.value)}

@@ -1,6 +1,6 @@
 import { VisibilityField } from './editor-parts.tsx';
 import { useId, type RefObject } from 'react';
-import type { Language } from '../../../../shared/constants.ts';
+import { TITLE_MAX, type Language } from '../../../../shared/constants.ts';
 import { CheckboxField, Field } from '../../components/field.tsx';
 import { LanguageOptions } from '../../components/language-options.tsx';
 import { Attachments } from './attachments.tsx';
@@ -26,7 +26,7 @@ export function ArticleFields({
         <input
           ref={titleInput}
           type="text"
-          maxLength={200}
+          maxLength={TITLE_MAX}
           value={values.title}
           onChange={(e) => change({ title: e.target.value })}
         />

@@ -8,6 +8,7 @@ import { UnsavedChangesGuard } from './unsaved-changes.tsx';
 import { useCategoryForm } from './use-category-form.ts';
 import { LocalDraftOffer } from './use-local-draft.tsx';
 import { TranslationsArea } from './translations-area.tsx';
+import { TITLE_MAX } from '../../../../shared/constants.ts';
 
 /**
  * A category's name, description (the article editor's rich text and HTML source) and icon. Unsaved work is kept
@@ -49,7 +50,7 @@ export function CategoryEditor({ category }: { category: AdminCategory }) {
           <input
             ref={nameInput}
             type="text"
-            maxLength={200}
+            maxLength={TITLE_MAX}
             value={values.name}
             onChange={(e) => change({ name: e.target.value })}
           />

@@ -18,7 +18,7 @@ import { Attachments } from './attachments.tsx';
 import { HtmlField } from './html-field.tsx';
 import { Parts } from './revisions-panel.tsx';
 import { translationPath } from './translations-area.tsx';
-import { LANGUAGES } from '../../../../shared/constants.ts';
+import { LANGUAGES, TITLE_MAX } from '../../../../shared/constants.ts';
 
 export type LoadedTranslation =
   | { kind: 'article'; view: ArticleTranslationView }
@@ -324,7 +324,7 @@ export function TranslationEditor({ initial }: { initial: LoadedTranslation }) {
           <Field label={FIELD_LABELS[nameField]} error={errors[nameField]}>
             <input
               type="text"
-              maxLength={200}
+              maxLength={TITLE_MAX}
               value={values.name}
               onChange={(e) => setValues({ ...values, name: e.target.value })}
             />

@@ -3,7 +3,7 @@ import type { DeleteQuery, MoveBody } from '../../../../shared/api/admin.ts';
 import { adminCall } from '../../api/admin-api.ts';
 import { Field, FormError, RadioChoice } from '../../components/field.tsx';
 import { Modal, ModalActions } from '../../components/modal.tsx';
-import type { Visibility } from '../../../../shared/constants.ts';
+import { TITLE_MAX, type Visibility } from '../../../../shared/constants.ts';
 import { VisibilityField } from '../editor/editor-parts.tsx';
 import { codeOf, fieldErrorsOf, messageOf, type FieldErrors } from '../../lib/errors.ts';
 import { destinationsFor, moveTo, refugesFor, type Forest, type TreeNode } from './tree-model.ts';
@@ -58,7 +58,7 @@ export function NameDialog({
           <input
             type="text"
             value={name}
-            maxLength={200}
+            maxLength={TITLE_MAX}
             autoFocus
             onChange={(e) => setName(e.target.value)}
           />
