@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import multipart from '@fastify/multipart';
-import { ISSUE_FILES_MAX, UPLOAD_FILE_MAX_BYTES } from '../../../shared/constants.ts';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { UploadedFile } from '../../../shared/api/tickets.ts';
 import type { AppContext } from '../../context.ts';
@@ -12,17 +10,7 @@ import { clientKey } from '../../rate-limit/client-address.ts';
 import { UploadAllowance } from './upload-allowance.ts';
 import { ensureVisitorKey, userKey } from '../../tickets/visitor.ts';
 
-export async function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await app.register(multipart, {
-    // One byte over the limit reaches our own check, which refuses the file and keeps nothing of it.
-    limits: {
-      fileSize: UPLOAD_FILE_MAX_BYTES + 1,
-      files: ISSUE_FILES_MAX,
-      fields: 10,
-      parts: ISSUE_FILES_MAX + 10,
-    },
-  });
-
+export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, endpoints.uploadRequestFiles, async (request, reply, session) => {
     const client = clientKey(request);
     if (!request.isMultipart()) {
