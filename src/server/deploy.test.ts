@@ -13,6 +13,7 @@ import { sendHttp, withinOneHour } from './testing/http-client.ts';
 import { signpost, startServe } from './testing/run-cli.ts';
 import { createTestEnvironment, testDialects, type TestEnvironment } from './testing/test-context.ts';
 import { freePort } from './testing/free-port.ts';
+import { BOUNDARY, multipartChunks } from './testing/hostile-values.ts';
 
 /*
  * docs/deploy as an operator uses it: the committed nginx site file in front of a real `signpost serve` started by
@@ -275,24 +276,16 @@ function request(
 const get = (session: http2.ClientHttp2Session, target: string, headers: http2.OutgoingHttpHeaders = {}) =>
   request(session, { ':path': target, ...headers });
 
-const BOUNDARY = 'deploy-test-boundary-5c1b';
-
-/** A multipart upload of `files` (name and size) in file[] parts, as the request form sends it. */
-function uploadBody(files: { name: string; bytes: Buffer }[]): Buffer[] {
-  const parts: Buffer[] = [];
-  for (const file of files) {
-    parts.push(
-      Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="${file.name}"\r\n` +
-          'Content-Type: application/octet-stream\r\n\r\n',
-      ),
-      file.bytes,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
-  return parts;
-}
+/** A multipart upload of `files` in file[] parts, as the request form sends it, in pieces (see multipartChunks). */
+const uploadBody = (files: { name: string; bytes: Buffer }[]): Buffer[] =>
+  multipartChunks(
+    files.map((file) => ({
+      name: 'file[]',
+      filename: file.name,
+      type: 'application/octet-stream',
+      content: file.bytes,
+    })),
+  );
 
 function upload(session: http2.ClientHttp2Session, files: { name: string; bytes: Buffer }[], extra = {}) {
   const body = uploadBody(files);

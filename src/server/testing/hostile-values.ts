@@ -295,7 +295,11 @@ export interface FilePart {
 
 export const BOUNDARY = '----hostile-boundary-7MA4YWxkTrZu0gW';
 
-export function multipartBody(parts: FilePart[], boundary = BOUNDARY): Buffer {
+/**
+ * A multipart/form-data body's pieces in order: for each part its headers, its content and the line end, then the
+ * closing boundary. Apart, a test can send them at its own pace; `multipartBody` joins them.
+ */
+export function multipartChunks(parts: FilePart[], boundary = BOUNDARY): Buffer[] {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     chunks.push(
@@ -309,7 +313,11 @@ export function multipartBody(parts: FilePart[], boundary = BOUNDARY): Buffer {
     );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return Buffer.concat(chunks);
+  return chunks;
+}
+
+export function multipartBody(parts: FilePart[], boundary = BOUNDARY): Buffer {
+  return Buffer.concat(multipartChunks(parts, boundary));
 }
 
 /** Multipart that is not well formed, or goes past what an upload takes: once per upload route. */
