@@ -7,6 +7,7 @@ import { registerBodyDiscarding, type DiscardLimits } from './http/discard-body.
 import { rejectLooseNumbers, rejectUnstorableInput } from './http/route.ts';
 import { createResponseCache, publicRequestUrl, type ResponseCacheHooks } from './http/response-cache.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerCookies } from './http/cookies.ts';
 import http from 'node:http';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
 import { registerRoles } from './accounts/roles.ts';
@@ -117,6 +118,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerBodyDiscarding(app, options.discardLimits);
   app.addHook('preHandler', rejectUnstorableInput);
   registerSecurityHeaders(app, ctx.config);
+  // Cookies, read and written for every route by one registration here (http/cookies.ts).
+  await registerCookies(app, ctx.config.publicUrl);
 
   await app.register(swagger, {
     openapi: {
@@ -145,7 +148,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       );
     }
   };
-  registerRoles(app, ctx.db, ctx.config.publicUrl.startsWith('https:'));
+  registerRoles(app, ctx.db);
   registerRateLimits(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerAuthRoutes(app, ctx);

@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_HEADER } from '../../shared/api/auth.ts';
 import type { Executor } from '../db/database.ts';
 import type { UserRow } from '../db/tables.ts';
+import { readCookie, setCookie } from '../http/cookies.ts';
 import { authenticate, TOKEN_LIFETIME_MS } from './accounts.service.ts';
-import { readCookie } from './session-cookie.ts';
 
 /**
  * The admin's token again, as an HTTP-only cookie that only /files/ receives: the editor shows images of drafts and
@@ -17,13 +17,15 @@ const headerToken = (request: FastifyRequest) => {
 };
 
 /** An admin's answer is never kept, and renews the files cookie with the token they sent. */
-export function renewAdminFilesCookie(reply: FastifyReply, token: string, secure: boolean): void {
+export function renewAdminFilesCookie(reply: FastifyReply, token: string): void {
   reply.header('Cache-Control', 'no-store');
-  reply.header(
-    'Set-Cookie',
-    `${ADMIN_FILES_COOKIE}=${encodeURIComponent(token)}; Path=/files; HttpOnly; SameSite=Strict; ` +
-      `Max-Age=${TOKEN_LIFETIME_MS / 1000}${secure ? '; Secure' : ''}`,
-  );
+  setCookie(reply, {
+    name: ADMIN_FILES_COOKIE,
+    value: encodeURIComponent(token),
+    path: '/files',
+    sameSite: 'Strict',
+    maxAge: TOKEN_LIFETIME_MS / 1000,
+  });
 }
 
 /** The admin behind a file request (header or files cookie), or null for anyone else. */

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiPaths } from '../../shared/paths.ts';
 import type { Executor } from '../db/database.ts';
+import { readCookie, setCookie } from '../http/cookies.ts';
 import { signingKey } from '../settings/signing-keys.ts';
-import { readCookie } from './session-cookie.ts';
 
 /**
  * Proof that this browser signed in to an account before: `<user id>.<issued, Unix seconds>.<HMAC>`, signed with a
@@ -49,15 +49,11 @@ export async function setDeviceCookie(
   db: Executor,
   reply: FastifyReply,
   userId: number,
-  secure: boolean,
   now = Date.now(),
 ): Promise<void> {
   const issued = Math.floor(now / 1000);
   const signature = signatureOf(await deviceKey(db), userId, issued).toString('base64url');
+  const value = `${userId}.${issued}.${signature}`;
   for (const path of DEVICE_COOKIE_PATHS)
-    reply.header(
-      'Set-Cookie',
-      `${DEVICE_COOKIE}=${userId}.${issued}.${signature}; Path=${path}; HttpOnly; SameSite=Lax; ` +
-        `Max-Age=${LIFETIME_SECONDS}${secure ? '; Secure' : ''}`,
-    );
+    setCookie(reply, { name: DEVICE_COOKIE, value, path, sameSite: 'Lax', maxAge: LIFETIME_SECONDS });
 }

@@ -17,7 +17,7 @@ const tokenOf = (request: FastifyRequest) => {
  * The one check of every role: 401 without a valid x-auth-token (or, on reads, session cookie), 403 for a user the role does not admit. An admin's
  * answer is never kept and renews the files cookie (see admin-session.ts).
  */
-export function roleCheck(db: Executor, secure: boolean): RoleCheck {
+export function roleCheck(db: Executor): RoleCheck {
   return async (role: Role, request: FastifyRequest, reply: FastifyReply, identifies = false) => {
     const token = tokenOf(request);
     switch (role) {
@@ -30,12 +30,12 @@ export function roleCheck(db: Executor, secure: boolean): RoleCheck {
         return { user: await authenticate(db, token), token: token as string };
       case 'admin': {
         const user = await requireAdmin(db, token);
-        renewAdminFilesCookie(reply, token as string, secure);
+        renewAdminFilesCookie(reply, token as string);
         return { user, token: token as string };
       }
       case 'agent': {
         const user = await requireTeam(db, token);
-        renewAdminFilesCookie(reply, token as string, secure);
+        renewAdminFilesCookie(reply, token as string);
         return { user, token: token as string };
       }
     }
@@ -43,6 +43,6 @@ export function roleCheck(db: Executor, secure: boolean): RoleCheck {
 }
 
 /** Makes route() hold every endpoint to its role; before any route is registered. */
-export function registerRoles(app: FastifyInstance, db: Executor, secure: boolean): void {
-  app.decorate('roleCheck', roleCheck(db, secure));
+export function registerRoles(app: FastifyInstance, db: Executor): void {
+  app.decorate('roleCheck', roleCheck(db));
 }

@@ -1,14 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../shared/constants.ts';
 import { apiPaths } from '../../shared/paths.ts';
-
-export function readCookie(request: FastifyRequest, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}
+import { readCookie, setCookie } from '../http/cookies.ts';
 
 /** The writes a session cookie may make: signing out, here or everywhere, which a page rendered by it must offer. */
 const COOKIE_WRITES = new Set<string>([apiPaths.logout, apiPaths.logoutEverywhere]);
@@ -26,22 +19,11 @@ export function sessionCookieToken(request: FastifyRequest): string | undefined 
 }
 
 /** Sets the session cookie beside a new token, for as long as the token lives. */
-export function setSessionCookie(
-  reply: FastifyReply,
-  token: string,
-  expiresAt: string,
-  secure: boolean,
-): void {
+export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: string): void {
   const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
-  reply.header(
-    'Set-Cookie',
-    `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`,
-  );
+  setCookie(reply, { name: SESSION_COOKIE, value: token, path: '/', sameSite: 'Lax', maxAge });
 }
 
-export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
-  reply.header(
-    'Set-Cookie',
-    `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`,
-  );
+export function clearSessionCookie(reply: FastifyReply): void {
+  setCookie(reply, { name: SESSION_COOKIE, value: '', path: '/', sameSite: 'Lax', maxAge: 0 });
 }

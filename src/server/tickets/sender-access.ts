@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { apiPaths, href } from '../../shared/paths.ts';
 import type { Executor } from '../db/database.ts';
 import type { TicketRow, UserRow } from '../db/tables.ts';
+import { type Cookie, readCookie } from '../http/cookies.ts';
 import { signingKey } from '../settings/signing-keys.ts';
 import { TICKET_LINK_LIFETIME_MS } from './ticket-links.ts';
 
@@ -49,32 +50,19 @@ export const senderMayOpen = (ticket: TicketRow, now = Date.now()) =>
   ticket.sender_access_until === null || Number(ticket.sender_access_until) > now;
 
 /**
- * The Set-Cookie headers that let the browser which sent a request follow it without the private link, which goes
- * to the address alone: HttpOnly, SameSite=Strict, one per path, for as long as the sender's access lasts.
+ * The cookies that let the browser which sent a request follow it without the private link, which goes to the
+ * address alone: SameSite=Strict, one per path, for as long as the sender's access lasts.
  */
-export async function senderCookies(
-  db: Executor,
-  ticket: TicketRow,
-  secure: boolean,
-  now = Date.now(),
-): Promise<string[]> {
+export async function senderCookies(db: Executor, ticket: TicketRow, now = Date.now()): Promise<Cookie[]> {
   const value = await cookieValue(db, ticket);
   const maxAge = Math.max(0, Math.floor((Number(ticket.sender_access_until) - now) / 1000));
-  return senderCookiePaths(ticket.id).map(
-    (path) =>
-      `${senderCookieName(ticket.id)}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
-  );
+  const name = senderCookieName(ticket.id);
+  return senderCookiePaths(ticket.id).map((path) => ({ name, value, path, maxAge, sameSite: 'Strict' }));
 }
 
 /** The request's cookie as the browser sent it, if any. */
-export function senderCookieOf(request: FastifyRequest, ticketId: number): string | undefined {
-  const name = senderCookieName(ticketId);
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}
+export const senderCookieOf = (request: FastifyRequest, ticketId: number): string | undefined =>
+  readCookie(request, senderCookieName(ticketId));
 
 /** Whether the cookie opens this request now: it is the request's own, and its owner has not taken it up. */
 export async function opensBySenderCookie(

@@ -1,18 +1,9 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readCookie, setCookie } from '../http/cookies.ts';
 
 export const VISITOR_COOKIE = 'signpost_visitor';
 const MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
-
-function readCookie(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}
 
 /** The owner key of a visitor's uploads; the cookie's value itself is never stored. */
 const keyOf = (cookie: string) => `visitor:${crypto.createHash('sha256').update(cookie).digest('hex')}`;
@@ -27,14 +18,17 @@ export function visitorKey(request: FastifyRequest): string | null {
  * Identifies an anonymous uploader with an HTTP-only cookie, set on the first upload, so that only the same
  * browser can attach those files to a request.
  */
-export function ensureVisitorKey(request: FastifyRequest, reply: FastifyReply, secure: boolean): string {
+export function ensureVisitorKey(request: FastifyRequest, reply: FastifyReply): string {
   const existing = visitorKey(request);
   if (existing) return existing;
   const cookie = crypto.randomBytes(24).toString('base64url');
-  reply.header(
-    'Set-Cookie',
-    `${VISITOR_COOKIE}=${cookie}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${MAX_AGE_SECONDS}${secure ? '; Secure' : ''}`,
-  );
+  setCookie(reply, {
+    name: VISITOR_COOKIE,
+    value: cookie,
+    path: '/',
+    sameSite: 'Lax',
+    maxAge: MAX_AGE_SECONDS,
+  });
   return keyOf(cookie);
 }
 

@@ -20,8 +20,7 @@ import {
 } from './account.service.ts';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const { db, passwords, config } = ctx;
-  const secure = config.publicUrl.startsWith('https:');
+  const { db, passwords } = ctx;
   const mailClient = async (request: FastifyRequest) => ({
     key: clientKey(request),
     deviceUser: await deviceUserOf(db, request),
@@ -33,31 +32,31 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const knownBrowser = deviceUser !== null && (await findUserByEmail(db, email))?.id === deviceUser;
     const slots = signInSlots(clientKey(request), email, knownBrowser);
     const result = await withGuessReserved(db, slots, () => login(db, passwords, email, password));
-    await setDeviceCookie(db, reply, result.user.id, secure);
-    setSessionCookie(reply, result.token, result.expires_at, secure);
+    await setDeviceCookie(db, reply, result.user.id);
+    setSessionCookie(reply, result.token, result.expires_at);
     return result;
   });
   route(app, endpoints.logout, async (_request, reply, { token }) => {
     await logout(db, token);
-    clearSessionCookie(reply, secure);
+    clearSessionCookie(reply);
     return { ok: true as const };
   });
   route(app, endpoints.logoutEverywhere, async (_request, reply, { user }) => {
     await deleteTokensOfUser(db, user.id);
-    clearSessionCookie(reply, secure);
+    clearSessionCookie(reply);
     return { ok: true as const };
   });
   route(app, endpoints.signUp, async (request, reply) => {
-    const flow = newFlow(secure);
+    const flow = newFlow();
     const result = await signUp(ctx, request.body, await mailClient(request), flow.binding);
     flow.setCookie(reply);
     return result;
   });
   route(app, endpoints.verifyEmail, async (request, reply) => {
     const result = await verifyEmail(ctx, request.body, flowBindingOf(request));
-    endFlow(reply, secure);
-    await setDeviceCookie(db, reply, result.user.id, secure);
-    setSessionCookie(reply, result.token, result.expires_at, secure);
+    endFlow(reply);
+    await setDeviceCookie(db, reply, result.user.id);
+    setSessionCookie(reply, result.token, result.expires_at);
     return result;
   });
   route(app, endpoints.requestPasswordReset, async (request) =>
@@ -65,25 +64,25 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   );
   route(app, endpoints.setNewPassword, async (request, reply) => {
     const result = await setNewPassword(ctx, request.body);
-    await setDeviceCookie(db, reply, result.user.id, secure);
-    setSessionCookie(reply, result.token, result.expires_at, secure);
+    await setDeviceCookie(db, reply, result.user.id);
+    setSessionCookie(reply, result.token, result.expires_at);
     return result;
   });
   route(app, endpoints.acceptInvite, async (request, reply) => {
     const result = await acceptInvite(ctx, request.body);
-    await setDeviceCookie(db, reply, result.user.id, secure);
-    setSessionCookie(reply, result.token, result.expires_at, secure);
+    await setDeviceCookie(db, reply, result.user.id);
+    setSessionCookie(reply, result.token, result.expires_at);
     return result;
   });
   route(app, endpoints.updateMe, async (request, reply, { user, token }) => {
-    const flow = newFlow(secure);
+    const flow = newFlow();
     const result = await updateMe(ctx, user, token, clientKey(request), request.body, flow.binding);
     if (result.email_change_sent_to !== null) flow.setCookie(reply);
     return result;
   });
   route(app, endpoints.deleteMe, async (request, reply, { user }) => {
     await deleteMe(ctx, user, clientKey(request), request.body.password);
-    clearSessionCookie(reply, secure);
+    clearSessionCookie(reply);
     return { ok: true as const };
   });
 }

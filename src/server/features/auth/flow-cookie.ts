@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiPaths } from '../../../shared/paths.ts';
-import { readCookie } from '../../accounts/session-cookie.ts';
+import { type Cookie, readCookie, setCookie } from '../../http/cookies.ts';
 
 /**
  * Binds a browser to the account flow it started (a sign-up, an email change): a random value, of which only a hash
@@ -16,16 +16,24 @@ const LIFETIME_SECONDS = 48 * 60 * 60;
 export const bindingOf = (value: string) =>
   crypto.createHash('sha256').update(`account-flow:${value}`).digest('base64url').slice(0, 22);
 
+const flowCookie = (value: string, maxAge: number): Cookie => ({
+  name: FLOW_COOKIE,
+  value,
+  path: apiPaths.verifyEmail,
+  sameSite: 'Strict',
+  maxAge,
+});
+
 /**
  * A new flow: the binding its link carries, and the cookie to set once the call succeeded. A sign-up sets it
  * whatever the address turned out to be, so the answer's headers tell nothing either.
  */
-export function newFlow(secure: boolean): { binding: string; setCookie: (reply: FastifyReply) => void } {
+export function newFlow(): { binding: string; setCookie: (reply: FastifyReply) => void } {
   const value = crypto.randomBytes(32).toString('base64url');
-  const cookie =
-    `${FLOW_COOKIE}=${value}; Path=${apiPaths.verifyEmail}; HttpOnly; SameSite=Strict; ` +
-    `Max-Age=${LIFETIME_SECONDS}${secure ? '; Secure' : ''}`;
-  return { binding: bindingOf(value), setCookie: (reply) => void reply.header('Set-Cookie', cookie) };
+  return {
+    binding: bindingOf(value),
+    setCookie: (reply) => setCookie(reply, flowCookie(value, LIFETIME_SECONDS)),
+  };
 }
 
 /** The binding of the flow cookie this browser sent, or null. */
@@ -35,9 +43,6 @@ export function flowBindingOf(request: FastifyRequest): string | null {
 }
 
 /** The flow is over (its link used): the cookie goes. */
-export function endFlow(reply: FastifyReply, secure: boolean): void {
-  reply.header(
-    'Set-Cookie',
-    `${FLOW_COOKIE}=; Path=${apiPaths.verifyEmail}; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '; Secure' : ''}`,
-  );
+export function endFlow(reply: FastifyReply): void {
+  setCookie(reply, flowCookie('', 0));
 }

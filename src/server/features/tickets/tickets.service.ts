@@ -10,6 +10,7 @@ import type { FieldError } from '../../../shared/api/common.ts';
 import type { AppContext } from '../../context.ts';
 import type { OutboxTarget, UserRow } from '../../db/tables.ts';
 import { ApiError } from '../../http/errors.ts';
+import type { Cookie } from '../../http/cookies.ts';
 import { verifyCaptcha } from '../../captcha/captcha.service.ts';
 import { getBranding } from '../../settings/branding.ts';
 import { message, type MessageKey } from '../../lib/field-messages.ts';
@@ -57,8 +58,7 @@ export async function openIssue(
   ctx: AppContext,
   body: IssueOpenBody,
   requester: Requester,
-  secure = false,
-): Promise<{ answer: IssueOpenResult; cookies: string[] }> {
+): Promise<{ answer: IssueOpenResult; cookies: Cookie[] }> {
   // The language of the page it was sent from, else the site's: the ticket records it, the errors answer in it.
   const lang = body.lang ?? (await getBranding(ctx.db)).lang;
   const errors: FieldError[] = [];
@@ -127,6 +127,6 @@ export async function openIssue(
   // an account by the cookie, while the private link goes to the address alone.
   const here = ctx.config.portalUrl === null;
   const link = here && requester.user ? href.portalIssue(ticket.id) : null;
-  const cookies = here && !requester.user ? await senderCookies(ctx.db, ticket, secure, now) : [];
+  const cookies = here && !requester.user ? await senderCookies(ctx.db, ticket, now) : [];
   return { answer: { data: { id: ticket.id, files: fileIds }, link }, cookies };
 }

@@ -21,9 +21,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): voi
         [{ field: 'file[]', message: 'expected multipart/form-data' }],
       );
     }
-    const owner = session
-      ? userKey(session.user.id)
-      : ensureVisitorKey(request, reply, ctx.config.publicUrl.startsWith('https:'));
+    const owner = session ? userKey(session.user.id) : ensureVisitorKey(request, reply);
 
     const allowance = new UploadAllowance(ctx, client, 'file[]');
     try {
