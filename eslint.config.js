@@ -7,6 +7,92 @@ const importBan = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
 
+/**
+ * A relative path that steps out of a folder into a sibling (`../other/x`): from a feature's folder, another feature.
+ * Written plainly (see UNPLAIN_PATH), every path that reaches a sibling starts so.
+ */
+const SIBLING_FOLDER = '^\\.\\./(?!\\.\\.)';
+/**
+ * A relative path not written plainly: `./../x`, `a/./b`, `a/../b`, `a//b`, a trailing slash. It names the same file
+ * as its plain form, which the boundary rules read; written so, it would pass them unseen.
+ */
+const UNPLAIN_PATH = '^\\./\\.\\.(/|$)|/\\.(/|$)|[^./]/\\.\\.(/|$)|^\\.{1,2}/.*//|^\\.{1,2}/.*/$';
+const PLAIN_PATH_MESSAGE =
+  'Write a relative import plainly (./x, ../x, ../../x): the boundary rules read the path as written.';
+const SHARED_PARTS_MESSAGE =
+  "The server's shared parts import no feature: features use them, app.ts registers the features.";
+/** The server's files that are not its shared parts: the features, the renderer and the composition roots. */
+const SERVER_NOT_SHARED = [
+  'src/server/features/**',
+  'src/server/render/**',
+  'src/server/{app,main,context,context-factory,cluster}.ts',
+];
+/** Where SQL is written: the repositories, the database layer, the database file store. */
+const SQL_HOMES = ['**/*.repository.ts', 'src/server/db/**', 'src/server/storage/database-storage.ts'];
+const TEST_FILES = ['**/*.test.ts', 'src/server/testing/**'];
+
+/** Kysely's query starters, by which a query is begun on `db` or a transaction. */
+const QUERY_STARTERS = '/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/';
+const QUERY_MESSAGE =
+  "Queries live in the feature's *.repository.ts: call a repository function that takes `db`.";
+const RAW_SQL_MESSAGE = "Raw SQL lives in the feature's *.repository.ts (or src/server/db).";
+/** SQL outside its homes, however it is reached: a method, a computed member, raw SQL, a compiled query. */
+const SQL_BANS = [
+  { selector: `MemberExpression[property.name=${QUERY_STARTERS}]`, message: QUERY_MESSAGE },
+  { selector: `MemberExpression[computed=true][property.value=${QUERY_STARTERS}]`, message: QUERY_MESSAGE },
+  {
+    selector: `MemberExpression[computed=true][property.quasis.0.value.cooked=${QUERY_STARTERS}]`,
+    message: QUERY_MESSAGE,
+  },
+  { selector: `ObjectPattern > Property[key.name=${QUERY_STARTERS}]`, message: QUERY_MESSAGE },
+  {
+    selector: 'ImportDeclaration[source.value="kysely"] > ImportSpecifier[imported.name="sql"]',
+    message: RAW_SQL_MESSAGE,
+  },
+  {
+    selector: 'ImportDeclaration[source.value="kysely"][importKind="value"] > ImportNamespaceSpecifier',
+    message: `A namespace import of kysely reaches sql and CompiledQuery. ${RAW_SQL_MESSAGE}`,
+  },
+  {
+    selector:
+      'ImportDeclaration[source.value="kysely"][importKind="value"] > ImportSpecifier[imported.name="CompiledQuery"][importKind="value"]',
+    message: `CompiledQuery runs SQL written by hand. ${RAW_SQL_MESSAGE}`,
+  },
+  {
+    selector: 'MemberExpression[object.name="CompiledQuery"]',
+    message: `CompiledQuery runs SQL written by hand. ${RAW_SQL_MESSAGE}`,
+  },
+  { selector: 'ImportExpression[source.value="kysely"]', message: RAW_SQL_MESSAGE },
+];
+
+/** A dynamic import() is held to the rules of a static one; one whose path is not a plain string cannot be. */
+const DYNAMIC_PATH_BAN = {
+  selector: 'ImportExpression:not([source.type="Literal"])',
+  message: 'Import a path written as a plain string, which the boundary rules can read.',
+};
+const dynamicImportBan = (pattern, message) => ({
+  selector: `ImportExpression[source.value=/${pattern}/]`,
+  message,
+});
+const OUTSIDE_SERVER = '(^|/)(web|cli)(/|$)';
+const OUTSIDE_SERVER_MESSAGE = 'The server does not depend on the web client or the CLI.';
+const FEATURE_IMPORT_BANS = [
+  DYNAMIC_PATH_BAN,
+  dynamicImportBan(
+    SIBLING_FOLDER.replaceAll('/', '\\/'),
+    'A feature does not import another feature: move what both need out of features/.',
+  ),
+  dynamicImportBan('(^|\\/)features\\/', 'A feature does not import another feature.'),
+  dynamicImportBan(UNPLAIN_PATH.replaceAll('/', '\\/'), PLAIN_PATH_MESSAGE),
+  dynamicImportBan(OUTSIDE_SERVER.replaceAll('/', '\\/'), OUTSIDE_SERVER_MESSAGE),
+];
+const SHARED_IMPORT_BANS = [
+  DYNAMIC_PATH_BAN,
+  dynamicImportBan('(^|\\/)(features|web|cli)(\\/|$)', SHARED_PARTS_MESSAGE),
+  dynamicImportBan(UNPLAIN_PATH.replaceAll('/', '\\/'), PLAIN_PATH_MESSAGE),
+];
+const syntaxBan = (...lists) => ({ 'no-restricted-syntax': ['error', ...lists.flat()] });
+
 /** What no browser code imports. */
 const WEB_IMPORT_BANS = [
   { group: ['**/server/**', '**/cli/**'], message: 'The web client talks to the server over HTTP only.' },
@@ -60,9 +146,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^\\.\\./(?!\\.\\.)',
+              regex: SIBLING_FOLDER,
               message: 'A feature does not import another feature: move what both need out of features/.',
             },
+            { regex: UNPLAIN_PATH, message: PLAIN_PATH_MESSAGE },
             { group: ['**/features/**'], message: 'A feature does not import another feature.' },
             {
               group: ['**/web/**', '**/cli/**'],
@@ -75,16 +162,21 @@ export default tseslint.config(
   },
   {
     files: ['src/server/**'],
-    ignores: [
-      'src/server/features/**',
-      'src/server/render/**',
-      'src/server/{app,main,context,context-factory,cluster}.ts',
-      '**/*.test.ts',
-    ],
-    rules: importBan(
-      ['**/features/**', '**/web/**', '**/cli/**'],
-      "The server's shared parts import no feature: features use them, app.ts registers the features.",
-    ),
+    ignores: [...SERVER_NOT_SHARED, '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/web/**', '**/cli/**'],
+              message: SHARED_PARTS_MESSAGE,
+            },
+            { regex: UNPLAIN_PATH, message: PLAIN_PATH_MESSAGE },
+          ],
+        },
+      ],
+    },
   },
   // The browser bundle must not pull in the schema library: values come from shared/constants and shared/paths.
   // The public site's pages are rendered by React on the server and hydrated by Preact in the browser, whose
@@ -115,29 +207,23 @@ export default tseslint.config(
   },
   // SQL lives in repositories (`*.repository.ts`) and in the database layer (db/, the database file store); services,
   // routes and the import and export call repository functions that take `db` or a transaction. Tests may query.
+  // no-restricted-syntax takes one list per file (a later block's replaces an earlier one's), so each block below
+  // lists every ban its files are held to: SQL outside its homes, dynamic imports that cross a boundary.
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
-    ignores: [
-      '**/*.repository.ts',
-      'src/server/db/**',
-      'src/server/storage/database-storage.ts',
-      '**/*.test.ts',
-      'src/server/testing/**',
-    ],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            'MemberExpression[property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
-          message:
-            "Queries live in the feature's *.repository.ts: call a repository function that takes `db`.",
-        },
-        {
-          selector: 'ImportDeclaration[source.value="kysely"] > ImportSpecifier[imported.name="sql"]',
-          message: "Raw SQL lives in the feature's *.repository.ts (or src/server/db).",
-        },
-      ],
-    },
+    ignores: [...SQL_HOMES, ...TEST_FILES],
+    rules: syntaxBan(SQL_BANS),
   },
+  {
+    files: ['src/server/features/**'],
+    ignores: [...SQL_HOMES, ...TEST_FILES],
+    rules: syntaxBan(FEATURE_IMPORT_BANS, SQL_BANS),
+  },
+  { files: ['src/server/features/**/*.repository.ts'], rules: syntaxBan(FEATURE_IMPORT_BANS) },
+  {
+    files: ['src/server/**'],
+    ignores: [...SERVER_NOT_SHARED, ...SQL_HOMES, ...TEST_FILES],
+    rules: syntaxBan(SHARED_IMPORT_BANS, SQL_BANS),
+  },
+  { files: SQL_HOMES, ignores: [...SERVER_NOT_SHARED, ...TEST_FILES], rules: syntaxBan(SHARED_IMPORT_BANS) },
 );

@@ -4,4 +4,5 @@ import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
+// eslint-disable-next-line no-restricted-syntax -- the module is the one the thread was started for (worker.ts names it)
 await import(workerData.entry);
