@@ -31,8 +31,8 @@ import {
   relatedAround,
   type FindRelated,
 } from '../../content/article-neighbourhood.ts';
-import { getBranding } from '../../settings/branding.ts';
-import { shownVersion, type Reading, type ShownVersion } from '../../content/translations.ts';
+import { shownVersion, type ShownVersion } from '../../content/translations.ts';
+import { readingOf, siteLanguage, type Reading } from '../../languages/index.ts';
 import {
   filesOfArticleTranslations,
   listPublishedArticleTitles,
@@ -47,8 +47,7 @@ import {
 
 /** The reader's language (`?lang=`, else the site's) and the site's. */
 export async function readingFor(db: Executor, lang: Language | undefined): Promise<Reading> {
-  const site = (await getBranding(db)).lang;
-  return { lang: lang ?? site, site };
+  return readingOf(lang, await siteLanguage(db));
 }
 
 /** Where the knowledge calls read from: the database, and what nearly every call needs, kept per content revision. */

@@ -7,7 +7,7 @@ import { audienceOf } from '../../content/visibility.ts';
 import { recordSearchEvent, searchReport } from './search-analytics.ts';
 import { listLearned, recordVote, resetLearned } from './search-learning.ts';
 import { clientKey } from '../../rate-limit/client-address.ts';
-import { getBranding } from '../../settings/branding.ts';
+import { siteLanguage } from '../../languages/index.ts';
 import { readSynonyms, writeSynonyms } from '../../search/synonyms.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 
@@ -29,8 +29,12 @@ export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppCo
     await recordSearchEvent(db, event);
     // An article opened from a search is a vote for it, for that query (search-learning.ts).
     if (event.type === 'open') {
-      const { lang } = await getBranding(db);
-      await recordVote(db, { query: event.query, id: event.id, client: clientKey(request), lang });
+      await recordVote(db, {
+        query: event.query,
+        id: event.id,
+        client: clientKey(request),
+        lang: await siteLanguage(db),
+      });
     }
     return { ok: true as const };
   });
