@@ -2,12 +2,11 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Language } from '../../../shared/constants.ts';
 import { isLanguage, LANG_COOKIE } from '../../../shared/page-language.ts';
 import { BASE_PATH, LANG_PARAM } from '../../../shared/paths.ts';
-import type { AppContext } from '../../context.ts';
 import {
   acceptedLanguages,
   preferredLanguage,
-  siteLanguagesPerRevision,
   type SiteLanguages,
+  type SiteLanguagesSource,
 } from '../../languages/index.ts';
 
 /** The help centre's pages, whose language the visitor chooses (`?lang=`); the portal's pages are not among them. */
@@ -79,8 +78,7 @@ export interface PageLanguages {
   mayServeFromMemory(request: IncomingMessage, revision: string): boolean;
 }
 
-export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): PageLanguages {
-  const source = siteLanguagesPerRevision(ctx.db, ctx.revisions);
+export function createPageLanguages(source: SiteLanguagesSource): PageLanguages {
   // Each Accept-Language value read once per set of languages (the set changes only with a new revision).
   let accepting: { languages: SiteLanguages; firstAccepted: ReturnType<typeof firstAcceptedOnce> } | null =
     null;
