@@ -19,6 +19,7 @@ import { registerArticleFeedbackRoutes } from './features/article-feedback/artic
 import { registerSettingsRoutes } from './features/settings/settings.routes.ts';
 import { registerPageRoutes } from './features/pages/pages.routes.ts';
 import { createPageLanguages } from './features/pages/page-language.ts';
+import { createReaders } from './content/reader.ts';
 import { registerCaptchaRoutes } from './features/captcha/captcha.routes.ts';
 import { registerTicketRoutes } from './features/tickets/tickets.routes.ts';
 import { registerUploadRoutes } from './features/tickets/uploads.routes.ts';
@@ -65,7 +66,8 @@ const QUEUEING_ROUTES = new Set<string>([
 
 /** Builds the whole HTTP server; main.ts listens on it and tests inject requests into it. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
-  const pageLanguages = createPageLanguages(ctx);
+  const readers = createReaders(ctx);
+  const pageLanguages = createPageLanguages(readers.languages);
   const cacheHooks: ResponseCacheHooks = {
     requestId: requestIdOf,
     mayServeFromMemory: (request, revision) => pageLanguages.mayServeFromMemory(request, revision),
@@ -150,6 +152,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   };
   registerRoles(app, ctx.db);
   registerRateLimits(app, ctx);
+  // What each public read is read as (language, audience, revision), resolved once as it comes in (content/reader.ts).
+  app.decorate('readers', readers);
   registerSettingsRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   if (ctx.config.tickets.smtpUrl) {

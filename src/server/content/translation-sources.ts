@@ -1,7 +1,7 @@
 import type { TranslationSummary } from '../../shared/api/admin.ts';
 import type { SourceText } from '../../shared/api/admin-translations.ts';
 import type { Language } from '../../shared/constants.ts';
-import { isLanguage, ownLanguage } from './translations.ts';
+import { isLanguage, ownLanguage } from '../languages/index.ts';
 
 /**
  * Where a translation comes from and whether it is outdated. The source of a translation is the item's version in

@@ -1,7 +1,7 @@
 import type { TranslationSummary } from '../../shared/api/admin.ts';
 import type { Executor } from '../db/database.ts';
 import type { ArticleRow, CategoryRow, SectionRow } from '../db/tables.ts';
-import { getStoredBranding } from '../settings/branding.ts';
+import { siteLanguage } from '../languages/index.ts';
 import { articleText, categoryText, sectionText, summarise } from './translation-sources.ts';
 import { groupTranslations } from './translations.ts';
 import {
@@ -9,9 +9,6 @@ import {
   listCategoryTranslations,
   listSectionTranslations,
 } from './translations.repository.ts';
-
-/** The site's language: the source of every translation. */
-export const siteLanguage = async (db: Executor) => (await getStoredBranding(db)).lang;
 
 export async function sectionSummaries(
   db: Executor,

@@ -1,4 +1,11 @@
-import { LANGUAGES, type Language } from '../../shared/constants.ts';
+import {
+  byLanguageOrder,
+  chooseVersion,
+  isLanguage,
+  ownLanguage,
+  type Language,
+  type Reading,
+} from '../languages/index.ts';
 import type {
   CategoryRow,
   CategoryTranslationRow,
@@ -7,36 +14,9 @@ import type {
 } from '../db/tables.ts';
 
 /**
- * Who reads in which language: the language the visitor asked for (`?lang=`, or the site's when none), and the
- * site's own (the branding's `lang`), which is the source every translation is made from and the fallback.
+ * Which version of a section, category or article a reader gets, by the language rules of languages/ (their
+ * language, else the site's, else the item's own).
  */
-export interface Reading {
-  lang: Language;
-  site: Language;
-}
-
-export const isLanguage = (value: unknown): value is Language =>
-  typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-
-/** An item's own language: the one it was written in, or (never set) the site's, whichever that is now. */
-export function ownLanguage(row: { lang: string | null }, site: Language): Language {
-  return isLanguage(row.lang) ? row.lang : site;
-}
-
-/**
- * The version a visitor reads: the one in their language, else the site's (the source), else the item's own,
- * else any, in the order of LANGUAGES. `versions` are those that may be shown (published), the item's own first.
- */
-export function chooseVersion<V extends { lang: string }>(versions: V[], reading: Reading): V | undefined {
-  return (
-    versions.find((v) => v.lang === reading.lang) ??
-    versions.find((v) => v.lang === reading.site) ??
-    versions[0]
-  );
-}
-
-const byLanguageOrder = (a: { lang: string }, b: { lang: string }) =>
-  (LANGUAGES as readonly string[]).indexOf(a.lang) - (LANGUAGES as readonly string[]).indexOf(b.lang);
 
 /** Translations grouped by the item they translate, each list in the order of LANGUAGES. */
 export function groupTranslations<T extends { lang: string }>(
@@ -116,10 +96,4 @@ export function shownVersion<T extends { lang: string }>(
     .sort(byLanguageOrder)
     .map((t) => ({ lang: t.lang as Language, translation: t }));
   return chooseVersion([...own, ...others], reading);
-}
-
-/** The languages a reader is offered: the site's first, then every other the content is in, in LANGUAGES order. */
-export function contentLanguages(site: Language, found: string[]): Language[] {
-  const set = new Set(found.filter(isLanguage));
-  return [site, ...LANGUAGES.filter((lang) => lang !== site && set.has(lang))];
 }

@@ -8,7 +8,7 @@ import { buildApp } from '../app.ts';
 import { createContext } from '../context-factory.ts';
 import { adminAndUserTokens } from '../testing/admin-content.ts';
 import { updateBranding } from '../settings/branding.ts';
-import { buildArticle } from '../testing/factories.ts';
+import { buildArticle, buildArticleTranslation } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 import { normalisedUrl, servedHost } from './response-cache.ts';
 
@@ -157,6 +157,25 @@ describe.each(testDialects())('public answers cached per revision on %s', (diale
     const a = await get('/api/search/knowledge/suggestions?text=router');
     const b = await get('/api/search/knowledge/suggestions?text=button');
     expect(a.body).not.toBe(b.body);
+  });
+
+  it('keeps a call apart by the language it reads in, and never gives a signed-in reader the kept answer', async () => {
+    await buildArticleTranslation(t.ctx.db, { article_id: articleId, lang: 'ru', title: 'Сброс роутера' });
+    const url = (lang: string) => `/api/knowledge/instruction/${articleId}?lang=${lang}`;
+    const title = (response: { body: string }) => (JSON.parse(response.body) as { title: string }).title;
+    for (const [lang, expected] of [
+      ['ru', 'Сброс роутера'],
+      ['en', 'Resetting the router'],
+    ]) {
+      expect(title(await get(url(lang!)))).toBe(expected);
+      const again = await get(url(lang!));
+      expect(again.headers['x-cache']).toBe('hit');
+      expect(title(again)).toBe(expected);
+    }
+    const { userToken } = await adminAndUserTokens(t);
+    const signedIn = await get(url('ru'), { 'x-auth-token': userToken });
+    expect(signedIn.headers['x-cache']).toBeUndefined();
+    expect(title(signedIn)).toBe('Сброс роутера');
   });
 
   it("answers a flood of junk parameters and hosts from the real addresses' entries, rendering nothing", async () => {

@@ -9,7 +9,9 @@ import type { UserRow } from '../db/tables.ts';
 type StaticOf<T> = T extends TSchema ? Static<T> : unknown;
 
 /** What a handler answers: a value of the response schema, or, for a download, the reply it sent the bytes on. */
-type AnswerOf<E extends Endpoint> = E['response'] extends TSchema ? Static<E['response']> : FastifyReply;
+export type AnswerOf<E extends Endpoint> = E['response'] extends TSchema
+  ? Static<E['response']>
+  : FastifyReply;
 
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Querystring: StaticOf<E['querystring']>;

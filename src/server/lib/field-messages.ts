@@ -1,7 +1,7 @@
 import type { FieldError } from '../../shared/api/common.ts';
 import type { Language } from '../../shared/constants.ts';
 import type { Executor } from '../db/database.ts';
-import { getBranding } from '../settings/branding.ts';
+import { siteLanguage } from '../languages/index.ts';
 
 /**
  * Per-field messages of the visitor's forms (the request form, the portal's account and request pages), in the
@@ -133,6 +133,6 @@ export interface FieldProblem {
 
 /** The field errors of these problems in the site's interface language. */
 export async function inSiteLanguage(db: Executor, problems: FieldProblem[]): Promise<FieldError[]> {
-  const { lang } = await getBranding(db);
-  return problems.map(({ field, key, vars }) => ({ field, message: message(lang as Language, key, vars) }));
+  const lang = await siteLanguage(db);
+  return problems.map(({ field, key, vars }) => ({ field, message: message(lang, key, vars) }));
 }

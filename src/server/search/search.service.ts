@@ -5,7 +5,6 @@ import { chunks } from '../lib/chunks.ts';
 import { Doorkeeper } from '../http/doorkeeper.ts';
 import { listAllCategories, listAllSections } from '../content/content.repository.ts';
 import { restrictionsOf, type Audience, type Restrictions } from '../content/visibility.ts';
-import { getBranding } from '../settings/branding.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import { dayOf } from '../privacy/daily-key.ts';
 import { learningKey, loadLearned, loadLearnedKey, type Learned } from './learning.ts';
@@ -20,7 +19,8 @@ import {
   type IndexedArticleRow,
 } from './search.repository.ts';
 import { LANGUAGES } from '../../shared/constants.ts';
-import { chooseVersion, isLanguage, treeLanguage, type TreeLanguage } from '../content/translations.ts';
+import { treeLanguage, type TreeLanguage } from '../content/translations.ts';
+import { chooseVersion, isLanguage, siteLanguage } from '../languages/index.ts';
 import {
   articleTranslationStamps,
   listPublishedCategoryTranslations,
@@ -46,8 +46,8 @@ export const translationKey = (articleId: number, lang: Language) =>
  * page at a time, so a large help centre does not hold the event loop while it loads.
  */
 export async function loadSearchDocuments(db: Executor, ids?: number[]): Promise<SearchDocument[]> {
-  const [{ lang }, tree, sectionTranslations, categoryTranslations] = await Promise.all([
-    getBranding(db),
+  const [lang, tree, sectionTranslations, categoryTranslations] = await Promise.all([
+    siteLanguage(db),
     loadTree(db),
     listPublishedSectionTranslations(db),
     listPublishedCategoryTranslations(db),
@@ -173,8 +173,8 @@ function readerViews(index: SearchIndex, site: Language): Map<Language, ReaderVi
 async function loadVersions(
   db: Executor,
 ): Promise<{ versions: Map<number, string>; restricted: Set<number> }> {
-  const [{ lang }, rows, restrictions, translated, tree] = await Promise.all([
-    getBranding(db),
+  const [lang, rows, restrictions, translated, tree] = await Promise.all([
+    siteLanguage(db),
     indexedArticleChanges(db),
     loadRestrictions(db),
     articleTranslationStamps(db),
@@ -453,9 +453,9 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       const now = Date.now();
       const day = dayOf(now);
       const counter = Number(await readSetting<number>(db, 'content_revision')) || 0;
-      const [{ sets }, { lang }, toRead] = await Promise.all([
+      const [{ sets }, lang, toRead] = await Promise.all([
         readSynonyms(db),
-        getBranding(db),
+        siteLanguage(db),
         learnedToRead(counter, day),
       ]);
       let nextLearned = learned;

@@ -3,9 +3,9 @@ import type { Branding, BrandingTitles } from '../../../shared/api/settings.ts';
 import { href } from '../../../shared/paths.ts';
 import type { Db } from '../../db/database.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
-import { getStoredBranding, trimFooterLinks, updateBranding } from '../../settings/branding.ts';
+import { trimFooterLinks, updateBranding } from '../../settings/branding.ts';
 import { badRequest } from '../../http/errors.ts';
-import { isLanguage } from '../../content/translations.ts';
+import { isLanguage, siteLanguage } from '../../languages/index.ts';
 import { requireContentImage } from '../../content/content-rules.ts';
 
 /** Applies an admin's branding change; logo and background come from uploaded images, by file id. */
@@ -33,7 +33,7 @@ export async function changeBranding(db: Db, body: BrandingUpdateBody): Promise<
   return db.transaction().execute(async (trx) => {
     if (body.titles !== undefined) {
       // Checked against the language the change leaves: the site's own titles are knowledge_title and site_title.
-      const lang = body.lang ?? (await getStoredBranding(trx)).lang;
+      const lang = body.lang ?? (await siteLanguage(trx));
       const unknown = Object.keys(body.titles).find((key) => !isLanguage(key));
       if (unknown !== undefined) throw badRequest(`titles.${unknown}`, 'is not one of the languages');
       if (Object.hasOwn(body.titles, lang)) {

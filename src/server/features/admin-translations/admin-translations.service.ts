@@ -38,7 +38,7 @@ import { presentAdminFile } from '../../content/admin.presenters.ts';
 import { cleanName, requireContentFiles } from '../../content/content-rules.ts';
 import { cleanHtml } from '../../html/clean-html.ts';
 import { diffHtml, diffText } from '../../content/text-diff.ts';
-import { ownLanguage } from '../../content/translations.ts';
+import { ownLanguage, siteLanguage } from '../../languages/index.ts';
 import {
   articleText,
   categoryText,
@@ -49,7 +49,6 @@ import {
   sourceOf,
   type TextOf,
 } from '../../content/translation-sources.ts';
-import { siteLanguage } from '../../content/translation-summaries.ts';
 import {
   deleteTranslation,
   listArticleTranslations,

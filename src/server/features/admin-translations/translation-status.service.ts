@@ -16,8 +16,8 @@ import {
   sourceOf,
   type TextOf,
 } from '../../content/translation-sources.ts';
-import { siteLanguage } from '../../content/translation-summaries.ts';
-import { groupTranslations, ownLanguage } from '../../content/translations.ts';
+import { groupTranslations } from '../../content/translations.ts';
+import { ownLanguage, siteLanguage } from '../../languages/index.ts';
 import {
   listArticleTranslations,
   listCategoryTranslations,

@@ -10,8 +10,8 @@ import { readAllContent, readAllTranslations } from './content-folder.repository
 import { formatDocument } from './front-matter.ts';
 import type { Language, Visibility } from '../../../shared/constants.ts';
 import { CATEGORY_FILE, SECTION_FILE, translationFile } from './read-folder.ts';
-import { getStoredBranding } from '../../settings/branding.ts';
-import { groupTranslations, isLanguage } from '../../content/translations.ts';
+import { groupTranslations } from '../../content/translations.ts';
+import { isLanguage, siteLanguage } from '../../languages/index.ts';
 import { readOrCreateSecret } from '../../settings/settings.repository.ts';
 import { formatItemId, formatOriginFile, ORIGIN_FILE, ORIGIN_SETTING } from './folder-ids.ts';
 
@@ -136,7 +136,7 @@ export async function exportFolder(
   const write = (relative: string, data: string | Buffer) => writeInside(root, relative, data);
   const { sections, categories, articles, files, links } = await readAllContent(ctx.db);
   const translations = await readAllTranslations(ctx.db);
-  const site = (await getStoredBranding(ctx.db)).lang;
+  const site = await siteLanguage(ctx.db);
   const sectionTranslations = groupTranslations(translations.sections, (t) => t.section_id);
   const categoryTranslations = groupTranslations(translations.categories, (t) => t.category_id);
   const articleTranslations = groupTranslations(translations.articles, (t) => t.article_id);

@@ -42,6 +42,7 @@ import {
 } from '../../content/translation-source.ts';
 import { DEMO_BRANDING } from './demo-branding.ts';
 import { getStoredBranding, updateBranding } from '../../settings/branding.ts';
+import { siteLanguage } from '../../languages/index.ts';
 import { chunks } from '../../lib/chunks.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 import { readSynonyms, writeSynonyms } from '../../search/synonyms.ts';
@@ -114,7 +115,7 @@ export async function importFolder(
   dir: string,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const siteLang = (await getStoredBranding(ctx.db)).lang;
+  const siteLang = await siteLanguage(ctx.db);
   const folder = readContentFolder(dir, siteLang);
   const summary: ImportSummary = {
     sections: tally(),

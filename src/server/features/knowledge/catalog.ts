@@ -3,7 +3,8 @@ import type { CategoryRow, SectionRow } from '../../db/tables.ts';
 import { listAllCategories, listAllSections } from '../../content/content.repository.ts';
 import { mayRead, restrictionsOf, type Audience, type Restrictions } from '../../content/visibility.ts';
 import { countPublishedArticles, type ArticleCount } from './knowledge.repository.ts';
-import { treeLanguage, type Reading, type TreeLanguage } from '../../content/translations.ts';
+import { treeLanguage, type TreeLanguage } from '../../content/translations.ts';
+import type { Reading } from '../../languages/index.ts';
 import {
   listPublishedCategoryTranslations,
   listPublishedSectionTranslations,

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
-import { route } from '../../http/route.ts';
-import { audienceOf } from '../../content/visibility.ts';
+import { readerRoute } from '../../content/reader.ts';
 import {
   getInstruction,
   getInstructionNearby,
@@ -10,7 +9,6 @@ import {
   knowledgeSource,
   listCategories,
   listInstructions,
-  readingFor,
 } from './knowledge.service.ts';
 import { sitemapAddressBound } from './knowledge.repository.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -21,45 +19,25 @@ export function registerKnowledgeRoutes(
   { db, config, revisions, search }: AppContext,
 ): void {
   const source = knowledgeSource(db, revisions);
-  // Each answers for its reader: what is for signed-in visitors only reaches a signed-in one (see visibility.ts).
-  // In the language asked for (`lang`), falling back where the content has no version in it (translations.ts).
-  route(app, endpoints.listSections, async (request, _reply, session) =>
-    getSections(source, audienceOf(session?.user), await readingFor(db, request.query.lang)),
+  // Each answers for its reader (content/reader.ts): what is for signed-in visitors only reaches a signed-in one (see
+  // visibility.ts), in the language asked for, falling back where the content has no version in it (languages/).
+  readerRoute(app, endpoints.listSections, async (reader) => getSections(source, reader));
+  readerRoute(app, endpoints.listCategories, async (reader, request) =>
+    listCategories(source, request.query, reader),
   );
-  route(app, endpoints.listCategories, async (request, _reply, session) =>
-    listCategories(
-      source,
-      request.query,
-      audienceOf(session?.user),
-      await readingFor(db, request.query.lang),
-    ),
+  readerRoute(app, endpoints.listInstructions, async (reader, request) =>
+    listInstructions(source, request.query, reader),
   );
-  route(app, endpoints.listInstructions, async (request, _reply, session) =>
-    listInstructions(
-      source,
-      request.query,
-      audienceOf(session?.user),
-      await readingFor(db, request.query.lang),
-    ),
+  readerRoute(app, endpoints.getInstruction, async (reader, request) =>
+    getInstruction(source, request.params.id, reader),
   );
-  route(app, endpoints.getInstruction, async (request, _reply, session) =>
-    getInstruction(
-      source,
-      request.params.id,
-      audienceOf(session?.user),
-      await readingFor(db, request.query.lang),
-    ),
-  );
-  route(app, endpoints.getInstructionNearby, async (request, reply, session) => {
-    const audience = audienceOf(session?.user);
-    const reading = await readingFor(db, request.query.lang);
+  readerRoute(app, endpoints.getInstructionNearby, async (reader, request, reply) => {
     const { nearby, fresh } = await getInstructionNearby(
       source,
       request.params.id,
-      audience,
-      reading,
+      reader,
       // Looked for as written: a title is the index's own text, not a visitor's typing.
-      (title, limit) => search.suggest(title, limit, audience, reading.lang, 'related'),
+      (title, limit) => search.suggest(title, limit, reader.audience, reader.lang, 'related'),
     );
     // From an index still catching up with the content: answered, not kept.
     if (!fresh) reply.header('Cache-Control', 'no-store');

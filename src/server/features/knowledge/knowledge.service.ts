@@ -12,7 +12,6 @@ import {
 } from '../../../shared/api/knowledge.ts';
 import type { Executor } from '../../db/database.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import type { Audience } from '../../content/visibility.ts';
 import { contentLinkSigner } from '../../files/content-file-links.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
 import type { RevisionWatch } from '../../revisions/revision-watch.ts';
@@ -25,14 +24,15 @@ import {
   pagePublishedArticles,
 } from './knowledge.repository.ts';
 import type { ArticleRow, ArticleTranslationRow, FileRow } from '../../db/tables.ts';
-import { LANGUAGES, type Language } from '../../../shared/constants.ts';
+import { LANGUAGES } from '../../../shared/constants.ts';
 import {
   articleNeighbourhood,
   relatedAround,
   type FindRelated,
 } from '../../content/article-neighbourhood.ts';
-import { getBranding } from '../../settings/branding.ts';
-import { shownVersion, type Reading, type ShownVersion } from '../../content/translations.ts';
+import { shownVersion, type ShownVersion } from '../../content/translations.ts';
+import type { Reading } from '../../languages/index.ts';
+import type { Reader } from '../../content/reader.ts';
 import {
   filesOfArticleTranslations,
   listPublishedArticleTitles,
@@ -45,19 +45,13 @@ import {
   presentSection,
 } from './knowledge.presenters.ts';
 
-/** The reader's language (`?lang=`, else the site's) and the site's. */
-export async function readingFor(db: Executor, lang: Language | undefined): Promise<Reading> {
-  const site = (await getBranding(db)).lang;
-  return { lang: lang ?? site, site };
-}
-
 /** Where the knowledge calls read from: the database, and what nearly every call needs, kept per content revision. */
 export interface KnowledgeSource {
   db: Executor;
   /** The tree as this reader sees it. */
-  catalog(audience: Audience, reading: Reading): Promise<Catalog>;
+  catalog(reader: Reader): Promise<Catalog>;
   /** Every article this reader may read, without bodies, in their language. */
-  bundle(audience: Audience, reading: Reading): Promise<PagedList<InstructionSummary>>;
+  bundle(reader: Reader): Promise<PagedList<InstructionSummary>>;
 }
 
 /**
@@ -67,14 +61,13 @@ export interface KnowledgeSource {
  */
 export function knowledgeSource(db: Executor, revisions: RevisionWatch): KnowledgeSource {
   const remember = perRevision(revisions);
-  const keyOf = (audience: Audience, reading: Reading) => `${audience}|${reading.lang}|${reading.site}`;
+  const keyOf = (reader: Reader) => `${reader.audience}|${reader.lang}|${reader.site}`;
   const source: KnowledgeSource = {
     db,
-    catalog: (audience, reading) =>
-      remember(`catalog|${keyOf(audience, reading)}`, () => loadCatalog(db, audience, reading)),
-    bundle: (audience, reading) =>
-      remember(`bundle|${keyOf(audience, reading)}`, async () =>
-        readInstructionBundle(db, await source.catalog(audience, reading), reading),
+    catalog: (reader) => remember(`catalog|${keyOf(reader)}`, () => loadCatalog(db, reader.audience, reader)),
+    bundle: (reader) =>
+      remember(`bundle|${keyOf(reader)}`, async () =>
+        readInstructionBundle(db, await source.catalog(reader), reader),
       ),
   };
   return source;
@@ -162,12 +155,8 @@ const signInRequired = (what: string) =>
     `${what} is for signed-in visitors with a confirmed email; sign in to read it`,
   );
 
-export async function getSections(
-  source: KnowledgeSource,
-  audience: Audience,
-  reading: Reading,
-): Promise<Section[]> {
-  const catalog = await source.catalog(audience, reading);
+export async function getSections(source: KnowledgeSource, reader: Reader): Promise<Section[]> {
+  const catalog = await source.catalog(reader);
   return catalog.sections
     .filter((s) => catalog.isSectionVisible(s.id))
     .map((s) => presentSection(s, catalog));
@@ -188,11 +177,10 @@ function missingCategory(catalog: Catalog, id: number): ApiError {
 export async function listCategories(
   source: KnowledgeSource,
   query: CategoryListQuery,
-  audience: Audience,
-  reading: Reading,
+  reader: Reader,
 ): Promise<PagedList<Category>> {
   const { db } = source;
-  const catalog = await source.catalog(audience, reading);
+  const catalog = await source.catalog(reader);
   let rows = catalog.categories.filter((c) => catalog.isCategoryVisible(c.id));
   const paged = wantsPage(query);
   if (query.category_parent_id !== undefined) {
@@ -238,12 +226,11 @@ async function readInstructionBundle(
 export async function listInstructions(
   source: KnowledgeSource,
   query: InstructionListQuery,
-  audience: Audience,
-  reading: Reading,
+  reader: Reader,
 ): Promise<PagedList<Instruction> | PagedList<InstructionSummary>> {
-  if (!wantsPage(query)) return source.bundle(audience, reading);
+  if (!wantsPage(query)) return source.bundle(reader);
   const { db } = source;
-  const catalog = await source.catalog(audience, reading);
+  const catalog = await source.catalog(reader);
   if (query.category_id !== undefined && !catalog.isCategoryVisible(query.category_id)) {
     throw missingCategory(catalog, query.category_id);
   }
@@ -257,14 +244,14 @@ export async function listInstructions(
     (page - 1) * perPage,
   );
   const ids = rows.map((r) => r.id);
-  const shown = await shownVersions(rows, reading, (langs, some) =>
+  const shown = await shownVersions(rows, reader, (langs, some) =>
     listPublishedArticleTranslations(db, some, langs),
   );
   const [files, translationFiles] = await Promise.all([
     filesOfArticles(db, ids),
     filesOfArticleTranslations(db, ids, [...new Set([...shown.values()].map((v) => v.lang))]),
   ]);
-  const signer = audience === 'everyone' ? null : await contentLinkSigner(db);
+  const signer = reader.audience === 'everyone' ? null : await contentLinkSigner(db);
   return {
     items: rows.map((row) => {
       const { text, files: versionFiles } = shownText(row, shown.get(row.id), files, translationFiles);
@@ -290,15 +277,14 @@ function withSignedLinks(
 export async function getInstruction(
   source: KnowledgeSource,
   id: number,
-  audience: Audience,
-  reading: Reading,
+  reader: Reader,
 ): Promise<Instruction> {
   const { db } = source;
   const article = await findLiveArticle(db, id);
   if (!article) throw notFound(`Article ${id}`);
-  const restricted = (await source.catalog(audience, reading)).restrictions.article(article);
-  if (restricted && audience === 'everyone') throw signInRequired(`Article ${id}`);
-  const shown = await shownVersions([article], reading, (langs, ids) =>
+  const restricted = (await source.catalog(reader)).restrictions.article(article);
+  if (restricted && reader.audience === 'everyone') throw signInRequired(`Article ${id}`);
+  const shown = await shownVersions([article], reader, (langs, ids) =>
     listPublishedArticleTranslations(db, ids, langs),
   );
   const version = shown.get(id);
@@ -319,15 +305,14 @@ export async function getInstruction(
 export async function getInstructionNearby(
   source: KnowledgeSource,
   id: number,
-  audience: Audience,
-  reading: Reading,
+  reader: Reader,
   findRelated: FindRelated,
 ): Promise<{ nearby: InstructionNearby; fresh: boolean }> {
-  const { items } = await source.bundle(audience, reading);
+  const { items } = await source.bundle(reader);
   const article = items.find((item) => item.id === id);
   if (!article) {
     // Not there for this reader: the article's own call says why (401 or 404).
-    await getInstruction(source, id, audience, reading);
+    await getInstruction(source, id, reader);
     throw notFound(`Article ${id}`);
   }
   const around = articleNeighbourhood(items, article);

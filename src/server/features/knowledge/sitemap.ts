@@ -7,8 +7,7 @@ import { loadCatalog, type Catalog } from './catalog.ts';
 import { listIndexableArticles } from './knowledge.repository.ts';
 import type { Language } from '../../../shared/constants.ts';
 import { withLang } from '../../../shared/page-language.ts';
-import { contentLanguages } from '../../content/translations.ts';
-import { listContentLanguages } from '../../content/translations.repository.ts';
+import { readSiteLanguages, readingOf } from '../../languages/index.ts';
 
 /** The sitemap protocol's limit of addresses in one file; past it, /sitemap.xml is an index of numbered parts. */
 export const SITEMAP_URLS_MAX = 50_000;
@@ -28,9 +27,9 @@ interface SitemapEntry {
 export async function sitemapEntries(db: Executor): Promise<SitemapEntry[]> {
   const branding = await getBranding(db);
   if (!branding.knowledge_enabled) return [];
-  const catalog = await loadCatalog(db, 'everyone', { lang: branding.lang, site: branding.lang });
+  const { site, languages } = await readSiteLanguages(db);
+  const catalog = await loadCatalog(db, 'everyone', readingOf(null, site));
   const articles = await listIndexableArticles(db, catalog);
-  const languages = contentLanguages(branding.lang, await listContentLanguages(db));
   const newest = new Map<number, number>();
   let home: number | null = null;
   for (const article of articles) {
@@ -57,9 +56,7 @@ export async function sitemapEntries(db: Executor): Promise<SitemapEntry[]> {
       lastmod: Number(article.updated_at),
     })),
   ];
-  return languages.length > 1
-    ? pages.flatMap((page) => inEveryLanguage(page, branding.lang, languages))
-    : pages;
+  return languages.length > 1 ? pages.flatMap((page) => inEveryLanguage(page, site, languages)) : pages;
 }
 
 /**

@@ -24,7 +24,7 @@ import type { WebAssets } from '../../render/web-assets.ts';
 import { cleanHtml } from '../../html/clean-html.ts';
 import { requireContentFiles, requireSection } from '../../content/content-rules.ts';
 import { resolveContainer } from '../../content/placement.ts';
-import { getBranding } from '../../settings/branding.ts';
+import { siteLanguage } from '../../languages/index.ts';
 import type { Language } from '../../../shared/constants.ts';
 
 /** The id an article not saved yet stands in with: a valid page id no row will reach soon. */
@@ -52,11 +52,11 @@ export async function renderArticlePreview(
     body.category_id,
     'category_id',
   );
-  const [files, description, categories, { lang }] = await Promise.all([
+  const [files, description, categories, lang] = await Promise.all([
     requireContentFiles(db, body.file_ids, 'file_ids'),
     cleanHtml(body.body_html, 'body_html'),
     listAllCategories(db),
-    getBranding(db),
+    siteLanguage(db),
   ]);
   const id = body.article_id ?? UNSAVED_ID;
   const summary: InstructionSummary = {

@@ -13,7 +13,7 @@ import {
 } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { issueOpenBody, OPEN_REQUESTS_CONFIG } from '../../testing/ticket-fixtures.ts';
-import { acceptedLanguages } from './page-language.ts';
+import { acceptedLanguages } from '../../languages/index.ts';
 
 const ORIGIN = 'http://help.example.com';
 

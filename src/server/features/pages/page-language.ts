@@ -2,16 +2,12 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Language } from '../../../shared/constants.ts';
 import { isLanguage, LANG_COOKIE } from '../../../shared/page-language.ts';
 import { BASE_PATH, LANG_PARAM } from '../../../shared/paths.ts';
-import type { AppContext } from '../../context.ts';
-import { contentLanguages } from '../../content/translations.ts';
-import { listContentLanguages } from '../../content/translations.repository.ts';
-import { getStoredBranding } from '../../settings/branding.ts';
-
-/** The site's language (the source and fallback) and every language the help centre has content in, it first. */
-export interface SiteLanguages {
-  site: Language;
-  languages: Language[];
-}
+import {
+  acceptedLanguages,
+  preferredLanguage,
+  type SiteLanguages,
+  type SiteLanguagesSource,
+} from '../../languages/index.ts';
 
 /** The help centre's pages, whose language the visitor chooses (`?lang=`); the portal's pages are not among them. */
 const PAGES_FOLDER = `${BASE_PATH}/`;
@@ -34,33 +30,6 @@ function cookieValue(header: string | undefined, name: string): string | null {
 }
 
 /**
- * The languages of an Accept-Language header, most wanted first (by q, then by order), as the help centre's: a tag
- * is taken as it is or by its primary subtag (`en-GB` is English, `pt` or `pt-PT` Brazilian Portuguese).
- */
-export function acceptedLanguages(header: string | undefined, available: readonly Language[]): Language[] {
-  if (!header) return [];
-  const ranges = header
-    .slice(0, 1000)
-    .split(',')
-    .slice(0, 40)
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]).find(Boolean);
-      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((range) => range.tag && range.tag !== '*' && range.q > 0 && !Number.isNaN(range.q))
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  const found: Language[] = [];
-  for (const { tag } of ranges) {
-    const match =
-      available.find((lang) => lang.toLowerCase() === tag) ??
-      available.find((lang) => lang.split('-')[0]?.toLowerCase() === tag.split('-')[0]);
-    if (match && !found.includes(match)) found.push(match);
-  }
-  return found;
-}
-
-/**
  * The language a visitor asking for a page without `?lang=` is sent to, or null to answer it in the site's: their
  * remembered choice (the switcher's cookie) when the help centre has content in it, else the first language of
  * their Accept-Language it has content in. Nobody is sent anywhere on a help centre in one language.
@@ -71,13 +40,9 @@ export function negotiatedLanguage(
   firstAccepted: (header: string | undefined) => Language | undefined = (header) =>
     acceptedLanguages(header, known.languages)[0],
 ): Language | null {
-  if (known.languages.length < 2) return null;
-  const remembered = cookieValue(headers.cookie, LANG_COOKIE);
-  const chosen =
-    isLanguage(remembered) && known.languages.includes(remembered)
-      ? remembered
-      : firstAccepted(headers['accept-language']);
-  return chosen && chosen !== known.site ? chosen : null;
+  return preferredLanguage(known, cookieValue(headers.cookie, LANG_COOKIE), () =>
+    firstAccepted(headers['accept-language']),
+  );
 }
 
 /**
@@ -113,38 +78,23 @@ export interface PageLanguages {
   mayServeFromMemory(request: IncomingMessage, revision: string): boolean;
 }
 
-export function createPageLanguages(ctx: Pick<AppContext, 'db' | 'revisions'>): PageLanguages {
-  let known: {
-    revision: string;
-    languages: SiteLanguages;
-    firstAccepted: ReturnType<typeof firstAcceptedOnce>;
-  } | null = null;
-  let loading: { revision: string; promise: Promise<SiteLanguages> } | null = null;
-  const read = async (): Promise<SiteLanguages> => {
-    const [stored, found] = await Promise.all([getStoredBranding(ctx.db), listContentLanguages(ctx.db)]);
-    return { site: stored.lang, languages: contentLanguages(stored.lang, found) };
+export function createPageLanguages(source: SiteLanguagesSource): PageLanguages {
+  // Each Accept-Language value read once per set of languages (the set changes only with a new revision).
+  let accepting: { languages: SiteLanguages; firstAccepted: ReturnType<typeof firstAcceptedOnce> } | null =
+    null;
+  const firstAcceptedIn = (languages: SiteLanguages) => {
+    if (accepting?.languages !== languages)
+      accepting = { languages, firstAccepted: firstAcceptedOnce(languages.languages) };
+    return accepting.firstAccepted;
   };
   return {
-    async load() {
-      const revision = await ctx.revisions.current();
-      if (known?.revision === revision) return known.languages;
-      if (loading?.revision !== revision) {
-        const promise = read().then((languages) => {
-          known = { revision, languages, firstAccepted: firstAcceptedOnce(languages.languages) };
-          return languages;
-        });
-        promise.catch(() => {
-          if (loading?.promise === promise) loading = null;
-        });
-        loading = { revision, promise };
-      }
-      return loading.promise;
-    },
+    load: () => source.load(),
     mayServeFromMemory(request, revision) {
       const { path, lang } = splitAddress(request.url ?? '/');
       if (lang !== null || !isLanguagePage(path)) return true;
-      if (!known || known.revision !== revision) return false;
-      return negotiatedLanguage(request.headers, known.languages, known.firstAccepted) === null;
+      const known = source.known(revision);
+      if (!known) return false;
+      return negotiatedLanguage(request.headers, known, firstAcceptedIn(known)) === null;
     },
   };
 }

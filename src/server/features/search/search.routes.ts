@@ -3,22 +3,22 @@ import { endpoints } from '../../../shared/api/endpoints.ts';
 import { SUGGESTIONS_LIMIT } from '../../../shared/api/search.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { audienceOf } from '../../content/visibility.ts';
+import { readerRoute } from '../../content/reader.ts';
 import { recordSearchEvent, searchReport } from './search-analytics.ts';
 import { listLearned, recordVote, resetLearned } from './search-learning.ts';
 import { clientKey } from '../../rate-limit/client-address.ts';
-import { getBranding } from '../../settings/branding.ts';
+import { siteLanguage } from '../../languages/index.ts';
 import { readSynonyms, writeSynonyms } from '../../search/synonyms.ts';
 import { touchContent } from '../../revisions/revision.repository.ts';
 
 export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppContext): void {
-  route(app, endpoints.getSuggestions, async (request, reply, session) => {
-    const { text, limit, perPage, lang } = request.query;
+  readerRoute(app, endpoints.getSuggestions, async (reader, request, reply) => {
+    const { text, limit, perPage } = request.query;
     const { items, fresh } = await search.suggest(
       text,
       Math.min(limit ?? SUGGESTIONS_LIMIT, perPage ?? SUGGESTIONS_LIMIT),
-      audienceOf(session?.user),
-      lang,
+      reader.audience,
+      reader.lang,
     );
     // Answered from an index still being rebuilt after a large change: right for now, not to be kept.
     if (!fresh) reply.header('Cache-Control', 'no-store');
@@ -29,8 +29,12 @@ export function registerSearchRoutes(app: FastifyInstance, { search, db }: AppCo
     await recordSearchEvent(db, event);
     // An article opened from a search is a vote for it, for that query (search-learning.ts).
     if (event.type === 'open') {
-      const { lang } = await getBranding(db);
-      await recordVote(db, { query: event.query, id: event.id, client: clientKey(request), lang });
+      await recordVote(db, {
+        query: event.query,
+        id: event.id,
+        client: clientKey(request),
+        lang: await siteLanguage(db),
+      });
     }
     return { ok: true as const };
   });

@@ -5,8 +5,7 @@ import type { Config } from '../../config/config.ts';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { brandingIn, getStoredBranding } from '../../settings/branding.ts';
-import { contentLanguages } from '../../content/translations.ts';
-import { listContentLanguages } from '../../content/translations.repository.ts';
+import { readerRoute } from '../../content/reader.ts';
 
 /**
  * Where the customer portal's pages (tickets, new request, profile, sign-in) are: an external portal (PORTAL_URL),
@@ -37,10 +36,12 @@ export function presentEnvironments({ config }: AppContext): Environments {
 
 export function registerSettingsRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Titles in the language asked for, and the languages the content is in (for the switcher and negotiation).
-  route(app, endpoints.getBranding, async (request) => {
-    const [stored, found] = await Promise.all([getStoredBranding(ctx.db), listContentLanguages(ctx.db)]);
-    const languages = contentLanguages(stored.lang, found);
-    return { ...brandingIn(stored, request.query.lang ?? stored.lang), languages };
+  readerRoute(app, endpoints.getBranding, async (reader) => {
+    const [stored, { languages }] = await Promise.all([
+      getStoredBranding(ctx.db),
+      app.readers.languages.load(reader.revision),
+    ]);
+    return { ...brandingIn(stored, reader.lang), languages };
   });
   route(app, endpoints.getEnvironments, async () => presentEnvironments(ctx));
 }
