@@ -80,7 +80,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { startServer } from '../e2e/support/server.ts';
+import { startServer, type RunningServer } from '../e2e/support/server.ts';
 import { compareLanguages } from './support/languages.ts';
 import {
   generateCorpus,
@@ -765,7 +765,30 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Different queries sent once each for the uncached figures. */
 const UNIQUE_QUERIES = Number(process.env.BENCH_UNIQUE_QUERIES ?? 20_000);
 
-async function benchSize(size: number) {
+type BenchDb = RunningServer['ctx']['db'];
+
+/** A suggestions request's path, as the site asks for them. */
+const suggestionsPath = (text: string) =>
+  `${SUGGESTIONS_PATH}?text=${encodeURIComponent(text)}&limit=10&perPage=10`;
+
+/**
+ * As in production the server reads the content's revision at most every 250 ms (tests read it on every request),
+ * and at once after a write through it, which the changes made here stand for.
+ */
+async function changedHere(server: RunningServer) {
+  await touchContent(server.ctx.db);
+  server.ctx.revisions.invalidate();
+}
+
+/** The ids of the server's suggestions for a text. */
+async function askServer(url: string, text: string) {
+  const response = await fetch(`${url}${suggestionsPath(text)}`);
+  if (!response.ok) throw new Error(`suggestions answered ${response.status}`);
+  return ((await response.json()) as { items: { id: number }[] }).items.map((item) => item.id);
+}
+
+/** The corpus and its queries for one size, and a line saying what was made. */
+function generateAndDescribe(size: number) {
   const stepStarted = performance.now();
   const { articles, queries } = generateCorpus(size);
   const counts = Object.fromEntries(KINDS.map((k) => [k, queries.filter((q) => q.kind === k).length]));
@@ -776,848 +799,640 @@ async function benchSize(size: number) {
   console.log(
     `    e.g. ${KINDS.map((k) => `${k}: "${queries.find((q) => q.kind === k)?.text}"`).join('; ')}`,
   );
+  return { articles, queries };
+}
 
-  // As in production: the content's revision is read at most every 250 ms (tests read it on every request), and at
-  // once after a write through this server, which the changes below stand for (changedHere).
-  const server = await startServer({ demo: false, env: { REVISION_CHECK_MS: '250' } });
-  const changedHere = async () => {
-    await touchContent(server.ctx.db);
-    server.ctx.revisions.invalidate();
-  };
-  const schema = `bench_search_${crypto.randomBytes(5).toString('hex')}`;
-  const pgClient = new pg.Client({ connectionString: DATABASE_URL });
-  const fts = new DatabaseSync(':memory:');
-  try {
-    // --- The help centre's database: one section per language, ten categories in each.
-    const db = server.ctx.db;
-    let loadStarted = performance.now();
-    const now = Date.now();
-    const categoryOf = new Map<Language, { section: number; categories: number[] }>();
-    for (const [i, spec] of SPECS.entries()) {
-      const section = await db
-        .insertInto('sections')
+/** The help centre's database: one section per language, ten categories in each, and the articles. */
+async function insertCorpus(db: BenchDb, articles: Article[]) {
+  const loadStarted = performance.now();
+  const now = Date.now();
+  const categoryOf = new Map<Language, { section: number; categories: number[] }>();
+  for (const [i, spec] of SPECS.entries()) {
+    const section = await db
+      .insertInto('sections')
+      .values({
+        name: `Help ${spec.lang}`,
+        position: i,
+        source_path: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const categories: number[] = [];
+    for (let c = 0; c < 10; c++) {
+      const row = await db
+        .insertInto('categories')
         .values({
-          name: `Help ${spec.lang}`,
-          position: i,
+          section_id: section.id,
+          parent_id: null,
+          name: `Topic ${c + 1}`,
+          description: '',
+          description_source: null,
+          icon_file_id: null,
+          icon_type: null,
+          font_icon: null,
+          position: c,
           source_path: null,
           created_at: now,
           updated_at: now,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const categories: number[] = [];
-      for (let c = 0; c < 10; c++) {
-        const row = await db
-          .insertInto('categories')
-          .values({
-            section_id: section.id,
-            parent_id: null,
-            name: `Topic ${c + 1}`,
-            description: '',
-            description_source: null,
-            icon_file_id: null,
-            icon_type: null,
-            font_icon: null,
-            position: c,
+      categories.push(row.id);
+    }
+    categoryOf.set(spec.lang, { section: section.id, categories });
+  }
+  const BATCH = 500;
+  for (let i = 0; i < articles.length; i += BATCH) {
+    await db
+      .insertInto('articles')
+      .values(
+        articles.slice(i, i + BATCH).map((a) => {
+          const place = categoryOf.get(a.lang) as { section: number; categories: number[] };
+          return {
+            id: a.id,
+            section_id: place.section,
+            category_id: place.categories[a.id % place.categories.length] as number,
+            title: a.title,
+            body_html: `<p>${a.body}</p>`,
+            body_source: null,
+            lang: a.lang,
+            can_create_issue: 0 as const,
+            published: 1 as const,
+            position: a.id,
             source_path: null,
             created_at: now,
             updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        categories.push(row.id);
+          };
+        }),
+      )
+      .execute();
+  }
+  console.log(`    SQLite (server) rows inserted in ${fmt((performance.now() - loadStarted) / 1000)} s`);
+}
+
+/**
+ * Our index, built here apart from the server's, for build time, memory and direct calls: the queries, the parts of
+ * search and a snapshot's copy; then let go before the server builds its own (two at 100,000 would crowd the heap).
+ */
+async function measureOurIndex(db: BenchDb, articles: Article[], queries: Query[]) {
+  const heapBefore = await memoryInUse();
+  const buildStarted = performance.now();
+  const documents = await loadSearchDocuments(db);
+  const loaded = performance.now();
+  let index: SearchIndex | null = await SearchIndex.build(documents);
+  const built = performance.now();
+  const heapDelta = (await memoryInUse()) - heapBefore;
+  const oursDirect = await measureEngine('signpost (MiniSearch)', queries, (q) =>
+    (index as SearchIndex).search(q.text, 10).map((h) => h.id),
+  );
+  const direct = await measureDirectParts(index, db, articles, queries);
+  const snapshot = await restoredHeap(index, queries);
+  index = null;
+  documents.length = 0;
+  collect();
+  const build = { total: built - buildStarted, load: loaded - buildStarted, index: built - loaded };
+  return { build, heapDelta, oursDirect, direct, snapshot };
+}
+
+/** The parts of search compared: words only (without joins and splits, and with them), synonyms, learning, both. */
+function partsOf(noSynonyms: SynonymTable, defaultSynonyms: SynonymTable, learned: Learned): Part[] {
+  const nothingLearned: Learned = new Map();
+  return [
+    { name: 'words only, joins/splits off', synonyms: noSynonyms, learned: nothingLearned, noJoins: true },
+    { name: '(a) words only', synonyms: noSynonyms, learned: nothingLearned },
+    { name: '(b) + default synonyms', synonyms: defaultSynonyms, learned: nothingLearned },
+    { name: '(c) + learning', synonyms: noSynonyms, learned },
+    { name: '(d) synonyms + learning', synonyms: defaultSynonyms, learned },
+  ];
+}
+
+/**
+ * The parts of search on this index, direct calls: words only (without joins and splits, and with them), with the
+ * default synonyms, with learning, with both. The learned table is made from what this index shows.
+ */
+async function measureDirectParts(index: SearchIndex, db: BenchDb, articles: Article[], queries: Query[]) {
+  const different = uniqueQueries(articles, UNIQUE_QUERIES);
+  const { lang: siteLang } = await getBranding(db);
+  const noSynonyms = compileSynonyms({});
+  const defaultSynonyms = compileSynonyms(DEFAULT_SYNONYMS);
+  let partsStarted = performance.now();
+  // Keys from the benchmark's queries, then from the different ones, spread evenly over their order.
+  const spread = different
+    .map((text, i) => ({ text, i }))
+    .sort((a, b) => (a.i % 4) - (b.i % 4) || a.i - b.i)
+    .map(({ text }) => text);
+  const learnedAt = Date.now();
+  const { votes, learned } = generateLearning(
+    index,
+    [...queries.map((q) => q.text), ...spread],
+    LEARNED_KEYS,
+    siteLang,
+    learnedAt,
+  );
+  const learningMade = performance.now() - partsStarted;
+  const parts = partsOf(noSynonyms, defaultSynonyms, learned);
+  const specOf = new Map(SPECS.map((spec) => [spec.lang, spec]));
+  // The benchmark's queries with a word of a synonym set put first (their targets unchanged).
+  const synonymBench = queries.map((q) => {
+    const words = synonymWords(specOf.get(q.lang) as LanguageSpec, defaultSynonyms);
+    return { ...q, text: words.length ? `${words[q.target % words.length]} ${q.text}` : q.text };
+  });
+  const differentSample = different.filter((_, i) => i % PART_DIFFERENT_EVERY === 0);
+  const synonymDifferent = synonymQueries(articles, SYNONYM_QUERIES, defaultSynonyms);
+  const synonymSample = synonymDifferent.filter((_, i) => i % PART_DIFFERENT_EVERY === 0);
+  partsStarted = performance.now();
+  const partsBench = timeParts(
+    index,
+    parts,
+    queries.map((q) => q.text),
+    PART_ROUNDS,
+    siteLang,
+  );
+  const partsSynonymBench = timeParts(
+    index,
+    parts,
+    synonymBench.map((q) => q.text),
+    PART_ROUNDS,
+    siteLang,
+  );
+  const partsDifferent = timeParts(index, parts, differentSample, 1, siteLang);
+  const partsSynonymDifferent = timeParts(index, parts, synonymSample, 1, siteLang);
+  const partsTimed = performance.now() - partsStarted;
+  return {
+    different,
+    siteLang,
+    defaultSynonyms,
+    votes,
+    learned,
+    learningMade,
+    parts,
+    synonymBench,
+    differentSample,
+    synonymDifferent,
+    partsBench,
+    partsSynonymBench,
+    partsDifferent,
+    partsSynonymDifferent,
+    partsTimed,
+  };
+}
+type DirectParts = Awaited<ReturnType<typeof measureDirectParts>>;
+
+/** The server's index follows the content: the revision bumped, then the time of its first answer. */
+async function timeFirstAnswer(server: RunningServer, queries: Query[]) {
+  await changedHere(server);
+  const firstStarted = performance.now();
+  const first = await fetch(`${server.url}${suggestionsPath(queries[0]?.text ?? 'x')}`);
+  if (!first.ok) throw new Error(`suggestions answered ${first.status}`);
+  return performance.now() - firstStarted;
+}
+
+type Run = LoadResult & { cpuPerRequest: number };
+interface PartRuns {
+  runs: Run[];
+  firstAnswer: number[];
+  /** Until an answer is fresh: the synonyms and votes read again, in place. */
+  inPlace: number[];
+  same: number;
+  synonymRuns: Run[];
+  single: Run[];
+  /** Open loop, by offered rate: OPEN_LOOP_SHARES of the part's closed-loop capacity, then OPEN_LOOP_RATE. */
+  open: Run[][];
+}
+
+/** The server's reading of every vote (as when the day turns), and of one query key's (as after its tell). */
+interface LearnedLoad {
+  keys: number;
+  ms: number;
+  /** The event loop's longest stall meanwhile: what a request waits at worst. */
+  stall: number;
+  keyMs: number;
+}
+
+/**
+ * Sets the server's synonym sets (none, or the defaults) and votes (none, or the generated ones) for a part and moves
+ * the revision, as the admin calls do: in the scope of the synonyms only, unless the votes were replaced (as a reset
+ * of all would), when every vote is read again.
+ */
+function partSetter(server: RunningServer, direct: DirectParts) {
+  const db = server.ctx.db;
+  let learningOn = false;
+  return async (part: Part) => {
+    const wantLearning = part.learned.size > 0;
+    let scopes: Parameters<typeof touchContent>[1] = ['search'];
+    if (wantLearning !== learningOn) {
+      scopes = learnedScopes();
+      await db.deleteFrom('search_votes').execute();
+      if (wantLearning) {
+        for (let i = 0; i < direct.votes.length; i += 500)
+          await db
+            .insertInto('search_votes')
+            .values(direct.votes.slice(i, i + 500))
+            .execute();
       }
-      categoryOf.set(spec.lang, { section: section.id, categories });
+      learningOn = wantLearning;
     }
-    const BATCH = 500;
-    for (let i = 0; i < articles.length; i += BATCH) {
+    await writeSynonyms(db, part.synonyms === direct.defaultSynonyms ? DEFAULT_SYNONYMS : {});
+    await touchContent(db, scopes);
+    server.ctx.revisions.invalidate();
+  };
+}
+
+/** A load run with the server's CPU time per request (the server runs in this process). */
+async function measuredLoad(
+  url: string,
+  paths: string[],
+  options: Parameters<typeof runLoad>[3] = { once: true },
+): Promise<Run> {
+  const cpuStarted = process.cpuUsage();
+  const result = await runLoad(url, paths, DURATION, options);
+  const used = process.cpuUsage(cpuStarted);
+  return { ...result, cpuPerRequest: (used.user + used.system) / 1000 / result.total };
+}
+
+/**
+ * The first answer after a part change (it reads the synonyms and votes again), and the time until an answer is
+ * fresh: answers come from what there is while all the votes are read again in the background (marked not to be
+ * kept).
+ */
+async function timePartChange(url: string, queries: Query[], turn: number, entry: PartRuns) {
+  const asked = performance.now();
+  await askServer(url, `${queries[0]?.text ?? 'x'} ${turn}`);
+  entry.firstAnswer.push(performance.now() - asked);
+  for (let tries = 0; ; tries++) {
+    const response = await fetch(`${url}${suggestionsPath(`${queries[0]?.text ?? 'x'} ${turn}.${tries}`)}`);
+    await response.arrayBuffer();
+    if (response.headers.get('cache-control') !== 'no-store') break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  entry.inPlace.push(performance.now() - asked);
+}
+
+/**
+ * All the votes read as the server reads them when the day turns, with the event loop's longest stall meanwhile
+ * (what a request waits at worst), then one query's votes as after its tell.
+ */
+async function measureLearnedLoad(db: BenchDb): Promise<LearnedLoad> {
+  const stalls = monitorEventLoopDelay({ resolution: 1 });
+  stalls.enable();
+  const reading = performance.now();
+  const whole = await loadLearned(db);
+  const ms = performance.now() - reading;
+  stalls.disable();
+  const keys = [...whole.keys()];
+  const timings: number[] = [];
+  for (let k = 0; k < 20; k++) {
+    const oneKey = performance.now();
+    await loadLearnedKey(db, keys[Math.floor((k * keys.length) / 20)] as string);
+    timings.push(performance.now() - oneKey);
+  }
+  const keyMs = percentile(
+    timings.sort((a, b) => a - b),
+    0.5,
+  );
+  return { keys: whole.size, ms, stall: stalls.max / 1e6, keyMs };
+}
+
+/** How many of the benchmark's queries the server answers with the direct calls' top 10. */
+async function countSameAsDirect(url: string, queries: Query[], direct: number[][]) {
+  let same = 0;
+  for (const [q, query] of queries.entries()) {
+    const ids = await askServer(url, query.text);
+    if (ids.join(' ') === (direct[q] ?? []).join(' ')) same++;
+  }
+  return same;
+}
+
+/** The open loop at each rate for the closed loop's capacity, each on different queries of its own from `from`. */
+async function measureOpenLoops(
+  url: string,
+  capacity: number,
+  different: string[],
+  from: number,
+  benchmarkPaths: string[],
+  entry: PartRuns,
+) {
+  let next = from;
+  for (const [r, rate] of openLoopRates(capacity).entries()) {
+    const count = Math.min(Math.round(rate * OPEN_LOOP_SECONDS), different.length - next);
+    if (count <= 0)
+      throw new Error('too few different queries for the open loop: raise BENCH_UNIQUE_QUERIES');
+    const paths = different.slice(next, next + count).map(suggestionsPath);
+    next += count;
+    // The warm-up asks the benchmark's own queries, answered here before (from memory, or searched again).
+    (entry.open[r] ??= []).push(
+      await measuredLoad(url, paths, { rate, warmup: warmupAt(rate, benchmarkPaths) }),
+    );
+  }
+}
+
+/** Back to what the rest measures: the shipped synonym sets, nothing learned. */
+async function restoreShippedSearch(server: RunningServer, queries: Query[]) {
+  const db = server.ctx.db;
+  await db.deleteFrom('search_votes').execute();
+  await db.deleteFrom('settings').where('key', '=', 'search_synonyms').execute();
+  await touchContent(db, learnedScopes());
+  await changedHere(server);
+  // Its first answer reads them again: asked here, so the bad input below is not the one to wait for it.
+  await askServer(server.url, `${queries[0]?.text ?? 'x'} restored`);
+}
+
+/**
+ * The parts over HTTP (a to d; joins and splits cannot be turned off there): the server's synonym sets and votes
+ * set and the revision moved, as the admin calls do; then the time of the first answer (it reads them again) and
+ * until they are in place, whether the server answers the benchmark's queries as the direct calls did, and the
+ * different queries each asked once (with the server's CPU time per request: this process is the server). Three
+ * runs per part in three orders, no part twice in a row (a burst of load from elsewhere on the machine falls on one
+ * run of a part, not two), medians reported.
+ */
+async function measurePartsOverHttp(server: RunningServer, direct: DirectParts, queries: Query[]) {
+  const partsStarted = performance.now();
+  const { url } = server;
+  const setParts = partSetter(server, direct);
+  const overHttp = new Map<Part, PartRuns>();
+  // Each measure its own different queries, so none is answered from the server's memory (every part change moves
+  // the revision, which empties it): the closed loop's, then one connection's, then the open loop's.
+  const { different, parts } = direct;
+  const httpDifferent = different.slice(0, PART_HTTP_QUERIES).map(suggestionsPath);
+  const httpSingle = different
+    .slice(PART_HTTP_QUERIES, PART_HTTP_QUERIES + PART_HTTP_SINGLE_QUERIES)
+    .map(suggestionsPath);
+  const openFrom = PART_HTTP_QUERIES + PART_HTTP_SINGLE_QUERIES;
+  const httpSynonym = direct.synonymDifferent.slice(0, PART_HTTP_SYNONYM_QUERIES).map(suggestionsPath);
+  const benchmarkPaths = queries.map((q) => suggestionsPath(q.text));
+  // The queries with a synonym word once first, so the first part is not the one to analyse their new words.
+  await runLoad(url, httpSynonym, DURATION, { once: true });
+  let learnedLoad: LearnedLoad = { keys: -1, ms: NaN, stall: NaN, keyMs: NaN };
+  const httpOrder = [1, 2, 3, 4, 3, 1, 4, 2, 4, 2, 1, 3].map((p) => parts[p] as Part);
+  for (const [turn, part] of httpOrder.entries()) {
+    await setParts(part);
+    const entry = overHttp.get(part) ?? {
+      runs: [],
+      firstAnswer: [],
+      inPlace: [],
+      same: 0,
+      synonymRuns: [],
+      single: [],
+      open: [],
+    };
+    overHttp.set(part, entry);
+    await timePartChange(url, queries, turn, entry);
+    if (turn < 4) {
+      if (part.learned.size > 0 && learnedLoad.keys < 0)
+        learnedLoad = await measureLearnedLoad(server.ctx.db);
+      entry.same += await countSameAsDirect(
+        url,
+        queries,
+        direct.partsBench.answers[parts.indexOf(part)] as number[][],
+      );
+    }
+    const closed = await measuredLoad(url, httpDifferent);
+    entry.runs.push(closed);
+    entry.synonymRuns.push(await measuredLoad(url, httpSynonym));
+    entry.single.push(await measuredLoad(url, httpSingle, { once: true, connections: 1 }));
+    await measureOpenLoops(url, closed.rps, different, openFrom, benchmarkPaths, entry);
+  }
+  await restoreShippedSearch(server, queries);
+  const partsHttp = performance.now() - partsStarted;
+  return { overHttp, httpDifferent, httpSingle, httpSynonym, learnedLoad, partsHttp };
+}
+
+/** Bad input, one at a time (the slowest of five each), with the event loop watched meanwhile. */
+async function measureBadInput(url: string) {
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
+  const bad: { name: string; status: number; ms: number }[] = [];
+  for (const [name, text] of BAD_INPUTS) {
+    let worst = 0;
+    let status = 0;
+    for (let i = 0; i < 5; i++) {
+      const asked = performance.now();
+      // A new URL each time, so the answer is made, not remembered.
+      const response = await fetch(`${url}${suggestionsPath(text)}&_=${i}`);
+      await response.arrayBuffer();
+      worst = Math.max(worst, performance.now() - asked);
+      status = response.status;
+    }
+    bad.push({ name, status, ms: worst });
+  }
+  loopDelay.disable();
+  return { bad, loopDelayMax: loopDelay.max };
+}
+
+/** One article edited: how long until a search on this server finds its new title. */
+async function measureEdit(server: RunningServer) {
+  const db = server.ctx.db;
+  const edited = await db
+    .selectFrom('articles')
+    .select('id')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('articles')
+    .set({ title: 'Zyxwvutsr edited title', updated_at: Date.now() })
+    .where('id', '=', edited.id)
+    .execute();
+  await changedHere(server);
+  const editStarted = performance.now();
+  const afterEdit = await (
+    await fetch(`${server.url}${SUGGESTIONS_PATH}?text=zyxwvutsr&limit=10&perPage=10`)
+  ).json();
+  const editAnswer = performance.now() - editStarted;
+  if (afterEdit.items?.[0]?.id !== edited.id) throw new Error('the edited article was not found');
+  return editAnswer;
+}
+
+/**
+ * A re-import that changes 1% of the articles (updated in place, not rebuilt), then one that changes half of them
+ * (rebuilt in the background; searches keep answering from the index there is, timed meanwhile).
+ */
+async function measureReimports(server: RunningServer) {
+  const db = server.ctx.db;
+  const findTitle = async (word: string) =>
+    (await (await fetch(`${server.url}${SUGGESTIONS_PATH}?text=${word}&limit=10&perPage=10`)).json()).items
+      ?.length ?? 0;
+  const ids = (await db.selectFrom('articles').select('id').orderBy('id').execute()).map((r) => r.id);
+  const retitle = async (share: number, word: string) => {
+    const chosen = ids.filter((_, i) => i % Math.round(1 / share) === 0);
+    for (let i = 0; i < chosen.length; i += 500) {
       await db
-        .insertInto('articles')
-        .values(
-          articles.slice(i, i + BATCH).map((a) => {
-            const place = categoryOf.get(a.lang) as { section: number; categories: number[] };
-            return {
-              id: a.id,
-              section_id: place.section,
-              category_id: place.categories[a.id % place.categories.length] as number,
-              title: a.title,
-              body_html: `<p>${a.body}</p>`,
-              body_source: null,
-              lang: a.lang,
-              can_create_issue: 0 as const,
-              published: 1 as const,
-              position: a.id,
-              source_path: null,
-              created_at: now,
-              updated_at: now,
-            };
-          }),
-        )
+        .updateTable('articles')
+        .set({ title: `${word} retitled`, updated_at: Date.now() })
+        .where('id', 'in', chosen.slice(i, i + 500))
         .execute();
     }
-    console.log(`    SQLite (server) rows inserted in ${fmt((performance.now() - loadStarted) / 1000)} s`);
+    await changedHere(server);
+    return chosen.length;
+  };
+  const bulkCount = await retitle(0.01, 'Qqbulkone');
+  let bulkStarted = performance.now();
+  if ((await findTitle('qqbulkone')) === 0) throw new Error('the re-imported articles were not found');
+  const bulkAnswer = performance.now() - bulkStarted;
 
-    // --- Our index, built here apart from the server's, for build time, memory and direct calls.
-    const heapBefore = await memoryInUse();
-    const buildStarted = performance.now();
-    const documents = await loadSearchDocuments(db);
-    const loaded = performance.now();
-    let index: SearchIndex | null = await SearchIndex.build(documents);
-    const built = performance.now();
-    const heapDelta = (await memoryInUse()) - heapBefore;
-    // Direct calls now, then let this copy go before the server builds its own (two at 100,000 would crowd the heap).
-    const oursDirect = await measureEngine('signpost (MiniSearch)', queries, (q) =>
-      (index as SearchIndex).search(q.text, 10).map((h) => h.id),
-    );
+  const halfCount = await retitle(0.5, 'Qqbulkhalf');
+  bulkStarted = performance.now();
+  const during: number[] = [];
+  for (;;) {
+    const asked = performance.now();
+    const found = await findTitle('qqbulkhalf');
+    during.push(performance.now() - asked);
+    if (found > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const halfAnswer = performance.now() - bulkStarted;
+  during.sort((a, b) => a - b);
+  return { bulkCount, bulkAnswer, halfCount, halfAnswer, during };
+}
 
-    // --- The parts of search on this index, direct calls: words only (without joins and splits, and with them),
-    // with the default synonyms, with learning, with both. The learned table is made from what this index shows.
-    const different = uniqueQueries(articles, UNIQUE_QUERIES);
-    const { lang: siteLang } = await getBranding(db);
-    const noSynonyms = compileSynonyms({});
-    const defaultSynonyms = compileSynonyms(DEFAULT_SYNONYMS);
-    let partsStarted = performance.now();
-    // Keys from the benchmark's queries, then from the different ones, spread evenly over their order.
-    const spread = different
-      .map((text, i) => ({ text, i }))
-      .sort((a, b) => (a.i % 4) - (b.i % 4) || a.i - b.i)
-      .map(({ text }) => text);
-    const learnedAt = Date.now();
-    const { votes, learned } = generateLearning(
-      index,
-      [...queries.map((q) => q.text), ...spread],
-      LEARNED_KEYS,
-      siteLang,
-      learnedAt,
+/**
+ * PostgreSQL full-text search over the corpus in a schema of its own (tsvector per language, GIN index), and how it
+ * is asked: the query's language is unknown, so it is parsed in each configuration and matched against that
+ * language's rows, the last word as a prefix.
+ */
+async function buildPostgres(pgClient: pg.Client, schema: string, articles: Article[]) {
+  const loadStarted = performance.now();
+  await pgClient.connect();
+  await pgClient.query(`CREATE SCHEMA ${schema}`);
+  await pgClient.query(`SET search_path = ${schema}`);
+  await pgClient.query(
+    'CREATE TABLE docs (id integer PRIMARY KEY, lang text NOT NULL, cfg regconfig NOT NULL, title text NOT NULL, body text NOT NULL, tsv tsvector)',
+  );
+  for (let i = 0; i < articles.length; i += 5000) {
+    const batch = articles.slice(i, i + 5000);
+    await pgClient.query(
+      'INSERT INTO docs (id, lang, cfg, title, body) SELECT * FROM unnest($1::int[], $2::text[], $3::regconfig[], $4::text[], $5::text[])',
+      [
+        batch.map((a) => a.id),
+        batch.map((a) => a.lang),
+        batch.map((a) => a.spec.pg),
+        batch.map((a) => a.title),
+        batch.map((a) => a.body),
+      ],
     );
-    const learningMade = performance.now() - partsStarted;
-    const nothingLearned: Learned = new Map();
-    const parts: Part[] = [
-      { name: 'words only, joins/splits off', synonyms: noSynonyms, learned: nothingLearned, noJoins: true },
-      { name: '(a) words only', synonyms: noSynonyms, learned: nothingLearned },
-      { name: '(b) + default synonyms', synonyms: defaultSynonyms, learned: nothingLearned },
-      { name: '(c) + learning', synonyms: noSynonyms, learned },
-      { name: '(d) synonyms + learning', synonyms: defaultSynonyms, learned },
-    ];
-    const specOf = new Map(SPECS.map((spec) => [spec.lang, spec]));
-    // The benchmark's queries with a word of a synonym set put first (their targets unchanged).
-    const synonymBench = queries.map((q) => {
-      const words = synonymWords(specOf.get(q.lang) as LanguageSpec, defaultSynonyms);
-      return { ...q, text: words.length ? `${words[q.target % words.length]} ${q.text}` : q.text };
-    });
-    const differentSample = different.filter((_, i) => i % PART_DIFFERENT_EVERY === 0);
-    const synonymDifferent = synonymQueries(articles, SYNONYM_QUERIES, defaultSynonyms);
-    const synonymSample = synonymDifferent.filter((_, i) => i % PART_DIFFERENT_EVERY === 0);
-    partsStarted = performance.now();
-    const partsBench = timeParts(
-      index,
-      parts,
-      queries.map((q) => q.text),
-      PART_ROUNDS,
-      siteLang,
-    );
-    const partsSynonymBench = timeParts(
-      index,
-      parts,
-      synonymBench.map((q) => q.text),
-      PART_ROUNDS,
-      siteLang,
-    );
-    const partsDifferent = timeParts(index, parts, differentSample, 1, siteLang);
-    const partsSynonymDifferent = timeParts(index, parts, synonymSample, 1, siteLang);
-    const partsTimed = performance.now() - partsStarted;
-    const matchesSynonyms = (text: string) => findSynonyms(defaultSynonyms, queryWords(text)).length > 0;
-    const snapshot = await restoredHeap(index, queries);
-    index = null;
-    documents.length = 0;
-    collect();
+  }
+  await pgClient.query(
+    "UPDATE docs SET tsv = setweight(to_tsvector(cfg, title), 'A') || setweight(to_tsvector(cfg, body), 'D')",
+  );
+  await pgClient.query('CREATE INDEX docs_tsv ON docs USING gin (tsv)');
+  await pgClient.query('CREATE INDEX docs_lang ON docs (lang)');
+  await pgClient.query('ANALYZE docs');
+  const build = performance.now() - loadStarted;
+  const pgSql =
+    SPECS.map(
+      (s) =>
+        `SELECT id, ts_rank(tsv, to_tsquery('${s.pg}', $1)) AS rank FROM docs ` +
+        `WHERE lang = '${s.lang}' AND tsv @@ to_tsquery('${s.pg}', $1)`,
+    ).join(' UNION ALL ') + ' ORDER BY rank DESC, id LIMIT 10';
+  const pgQueryText = (text: string) => {
+    const words = queryWords(text);
+    return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+  };
+  const search = async (q: Query) =>
+    (await pgClient.query<{ id: number }>(pgSql, [pgQueryText(q.text)])).rows.map((r) => r.id);
+  return { build, search };
+}
 
-    // --- The server's index follows the content: bump the revision, then wait for its first answer.
-    await changedHere();
-    const firstStarted = performance.now();
-    const first = await fetch(
-      `${server.url}${SUGGESTIONS_PATH}?text=${encodeURIComponent(queries[0]?.text ?? 'x')}&limit=10&perPage=10`,
-    );
-    if (!first.ok) throw new Error(`suggestions answered ${first.status}`);
-    const firstAnswer = performance.now() - firstStarted;
+/** SQLite FTS5 over the corpus (unicode61 remove_diacritics 2), asked with the last term as a prefix. */
+function buildFts(fts: DatabaseSync, articles: Article[]) {
+  const loadStarted = performance.now();
+  fts.exec(
+    "CREATE VIRTUAL TABLE fts USING fts5(title, body, lang UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')",
+  );
+  const insert = fts.prepare('INSERT INTO fts (rowid, title, body, lang) VALUES (?, ?, ?, ?)');
+  fts.exec('BEGIN');
+  for (const a of articles) insert.run(a.id, a.title, a.body, a.lang);
+  fts.exec('COMMIT');
+  const build = performance.now() - loadStarted;
+  const ftsSelect = fts.prepare(
+    'SELECT rowid AS id FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, 4.0, 1.0) LIMIT 10',
+  );
+  const ftsQueryText = (text: string) => {
+    const words = queryWords(text);
+    return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+  };
+  const search = (q: Query) =>
+    (ftsSelect.all(ftsQueryText(q.text)) as unknown as { id: number }[]).map((r) => r.id);
+  return { build, search };
+}
 
-    // --- HTTP under load: first every query different (what the index costs), then the query set cycled (what
+/** Everything measured for one corpus size, as the report reads it. */
+interface SizeResults {
+  size: number;
+  queries: Query[];
+  ourIndex: Awaited<ReturnType<typeof measureOurIndex>>;
+  firstAnswer: number;
+  uncached: LoadResult;
+  load: LoadResult;
+  http: Awaited<ReturnType<typeof measurePartsOverHttp>>;
+  badInput: Awaited<ReturnType<typeof measureBadInput>>;
+  editAnswer: number;
+  reimports: Awaited<ReturnType<typeof measureReimports>>;
+  startup: Awaited<ReturnType<typeof measureStartup>>;
+  apart: Awaited<ReturnType<typeof servedApart>>;
+  pgBuild: number;
+  ftsBuild: number;
+  engines: EngineResult[];
+}
+
+/** Runs every measure of one corpus size, then prints them. */
+async function benchSize(size: number) {
+  const { articles, queries } = generateAndDescribe(size);
+  const server = await startServer({ demo: false, env: { REVISION_CHECK_MS: '250' } });
+  const schema = `bench_search_${crypto.randomBytes(5).toString('hex')}`;
+  const pgClient = new pg.Client({ connectionString: DATABASE_URL });
+  const fts = new DatabaseSync(':memory:');
+  try {
+    await insertCorpus(server.ctx.db, articles);
+    const ourIndex = await measureOurIndex(server.ctx.db, articles, queries);
+    const firstAnswer = await timeFirstAnswer(server, queries);
+    // HTTP under load: first every query different (what the index costs), then the query set cycled (what
     // visitors repeating each other cost: answered from the server's memory).
-    const suggestionsPath = (text: string) =>
-      `${SUGGESTIONS_PATH}?text=${encodeURIComponent(text)}&limit=10&perPage=10`;
     const benchmarkPaths = queries.map((q) => suggestionsPath(q.text));
+    const { different } = ourIndex.direct;
     const uncached = await runLoad(server.url, different.map(suggestionsPath), DURATION, { once: true });
     const load = await runLoad(server.url, benchmarkPaths, DURATION);
-
-    // --- The parts over HTTP (a to d; joins and splits cannot be turned off there): the server's synonym sets
-    // (none, or the defaults) and votes (none, or the generated ones) are set and the revision moved, as the admin
-    // calls do; then the time of the first answer (it reads them again) and until they are in place, whether the server answers the benchmark's
-    // queries as the direct calls did, and the different queries each asked once (with the server's CPU time per
-    // request: this process is the server). Three runs per part in three orders, no part twice in a row (a burst of
-    // load from elsewhere on the machine falls on one run of a part, not two), medians reported.
-    partsStarted = performance.now();
-    let learningOn = false;
-    const setParts = async (part: Part) => {
-      const wantLearning = part.learned.size > 0;
-      // Synonyms only, unless the votes were replaced (as a reset of all would): then every vote is read again.
-      let scopes: Parameters<typeof touchContent>[1] = ['search'];
-      if (wantLearning !== learningOn) {
-        scopes = learnedScopes();
-        await db.deleteFrom('search_votes').execute();
-        if (wantLearning) {
-          for (let i = 0; i < votes.length; i += 500)
-            await db
-              .insertInto('search_votes')
-              .values(votes.slice(i, i + 500))
-              .execute();
-        }
-        learningOn = wantLearning;
-      }
-      await writeSynonyms(db, part.synonyms === defaultSynonyms ? DEFAULT_SYNONYMS : {});
-      await touchContent(db, scopes);
-      server.ctx.revisions.invalidate();
-    };
-    const askServer = async (text: string) => {
-      const response = await fetch(`${server.url}${suggestionsPath(text)}`);
-      if (!response.ok) throw new Error(`suggestions answered ${response.status}`);
-      return ((await response.json()) as { items: { id: number }[] }).items.map((item) => item.id);
-    };
-    type Run = LoadResult & { cpuPerRequest: number };
-    interface PartRuns {
-      runs: Run[];
-      firstAnswer: number[];
-      /** Until an answer is fresh: the synonyms and votes read again, in place. */
-      inPlace: number[];
-      same: number;
-      synonymRuns: Run[];
-      single: Run[];
-      /** Open loop, by offered rate: OPEN_LOOP_SHARES of the part's closed-loop capacity, then OPEN_LOOP_RATE. */
-      open: Run[][];
-    }
-    const overHttp = new Map<Part, PartRuns>();
-    const measuredLoad = async (
-      paths: string[],
-      options: Parameters<typeof runLoad>[3] = { once: true },
-    ): Promise<Run> => {
-      const cpuStarted = process.cpuUsage();
-      const result = await runLoad(server.url, paths, DURATION, options);
-      const used = process.cpuUsage(cpuStarted);
-      return { ...result, cpuPerRequest: (used.user + used.system) / 1000 / result.total };
-    };
-    // Each measure its own different queries, so none is answered from the server's memory (every part change moves
-    // the revision, which empties it): the closed loop's, then one connection's, then the open loop's.
-    const httpDifferent = different.slice(0, PART_HTTP_QUERIES).map(suggestionsPath);
-    const httpSingle = different
-      .slice(PART_HTTP_QUERIES, PART_HTTP_QUERIES + PART_HTTP_SINGLE_QUERIES)
-      .map(suggestionsPath);
-    const openFrom = PART_HTTP_QUERIES + PART_HTTP_SINGLE_QUERIES;
-    const httpSynonym = synonymDifferent.slice(0, PART_HTTP_SYNONYM_QUERIES).map(suggestionsPath);
-    // The queries with a synonym word once first, so the first part is not the one to analyse their new words.
-    await runLoad(server.url, httpSynonym, DURATION, { once: true });
-    let loadedLearned = -1;
-    let loadLearnedMs = NaN;
-    let loadLearnedStall = NaN;
-    let loadKeyMs = NaN;
-    const httpOrder = [1, 2, 3, 4, 3, 1, 4, 2, 4, 2, 1, 3].map((p) => parts[p] as Part);
-    for (const [turn, part] of httpOrder.entries()) {
-      await setParts(part);
-      const entry = overHttp.get(part) ?? {
-        runs: [],
-        firstAnswer: [],
-        inPlace: [],
-        same: 0,
-        synonymRuns: [],
-        single: [],
-        open: [],
-      };
-      overHttp.set(part, entry);
-      const asked = performance.now();
-      await askServer(`${queries[0]?.text ?? 'x'} ${turn}`);
-      entry.firstAnswer.push(performance.now() - asked);
-      // Answers come from the synonyms and votes there are while all the votes are read again in the background
-      // (marked not to be kept): the part is in place when an answer is fresh.
-      for (let tries = 0; ; tries++) {
-        const response = await fetch(
-          `${server.url}${suggestionsPath(`${queries[0]?.text ?? 'x'} ${turn}.${tries}`)}`,
-        );
-        await response.arrayBuffer();
-        if (response.headers.get('cache-control') !== 'no-store') break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      entry.inPlace.push(performance.now() - asked);
-      if (turn < 4) {
-        if (part.learned.size > 0 && loadedLearned < 0) {
-          // As the server reads them when the day turns, with the event loop's longest stall meanwhile (what a
-          // request waits at worst), then one query's votes as after its tell.
-          const stalls = monitorEventLoopDelay({ resolution: 1 });
-          stalls.enable();
-          const reading = performance.now();
-          const whole = await loadLearned(db);
-          loadLearnedMs = performance.now() - reading;
-          stalls.disable();
-          loadedLearned = whole.size;
-          loadLearnedStall = stalls.max / 1e6;
-          const keys = [...whole.keys()];
-          const timings: number[] = [];
-          for (let k = 0; k < 20; k++) {
-            const oneKey = performance.now();
-            await loadLearnedKey(db, keys[Math.floor((k * keys.length) / 20)] as string);
-            timings.push(performance.now() - oneKey);
-          }
-          loadKeyMs = percentile(
-            timings.sort((a, b) => a - b),
-            0.5,
-          );
-        }
-        const direct = partsBench.answers[parts.indexOf(part)] as number[][];
-        for (const [q, query] of queries.entries()) {
-          const ids = await askServer(query.text);
-          if (ids.join(' ') === (direct[q] ?? []).join(' ')) entry.same++;
-        }
-      }
-      const closed = await measuredLoad(httpDifferent);
-      entry.runs.push(closed);
-      entry.synonymRuns.push(await measuredLoad(httpSynonym));
-      entry.single.push(await measuredLoad(httpSingle, { once: true, connections: 1 }));
-      let next = openFrom;
-      for (const [r, rate] of openLoopRates(closed.rps).entries()) {
-        const count = Math.min(Math.round(rate * OPEN_LOOP_SECONDS), different.length - next);
-        if (count <= 0)
-          throw new Error('too few different queries for the open loop: raise BENCH_UNIQUE_QUERIES');
-        const paths = different.slice(next, next + count).map(suggestionsPath);
-        next += count;
-        // The warm-up asks the benchmark's own queries, answered here before (from memory, or searched again).
-        (entry.open[r] ??= []).push(
-          await measuredLoad(paths, { rate, warmup: warmupAt(rate, benchmarkPaths) }),
-        );
-      }
-    }
-    // Back to what the rest measures: the shipped synonym sets, nothing learned.
-    await db.deleteFrom('search_votes').execute();
-    await db.deleteFrom('settings').where('key', '=', 'search_synonyms').execute();
-    await touchContent(db, learnedScopes());
-    await changedHere();
-    // Its first answer reads them again: asked here, so the bad input below is not the one to wait for it.
-    await askServer(`${queries[0]?.text ?? 'x'} restored`);
-    const partsHttp = performance.now() - partsStarted;
-
-    // --- Bad input, one at a time, with the event loop watched meanwhile.
-    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
-    loopDelay.enable();
-    const bad: { name: string; status: number; ms: number }[] = [];
-    for (const [name, text] of BAD_INPUTS) {
-      let worst = 0;
-      let status = 0;
-      for (let i = 0; i < 5; i++) {
-        const asked = performance.now();
-        // A new URL each time, so the answer is made, not remembered.
-        const response = await fetch(`${server.url}${suggestionsPath(text)}&_=${i}`);
-        await response.arrayBuffer();
-        worst = Math.max(worst, performance.now() - asked);
-        status = response.status;
-      }
-      bad.push({ name, status, ms: worst });
-    }
-    loopDelay.disable();
-
-    // --- One article edited: how long until a search on this server finds its new title.
-    const edited = await db
-      .selectFrom('articles')
-      .select('id')
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    await db
-      .updateTable('articles')
-      .set({ title: 'Zyxwvutsr edited title', updated_at: Date.now() })
-      .where('id', '=', edited.id)
-      .execute();
-    await changedHere();
-    const editStarted = performance.now();
-    const afterEdit = await (
-      await fetch(`${server.url}${SUGGESTIONS_PATH}?text=zyxwvutsr&limit=10&perPage=10`)
-    ).json();
-    const editAnswer = performance.now() - editStarted;
-    if (afterEdit.items?.[0]?.id !== edited.id) throw new Error('the edited article was not found');
-
-    // --- A re-import that changes 1% of the articles: updated in place, not rebuilt.
-    const findTitle = async (word: string) =>
-      (await (await fetch(`${server.url}${SUGGESTIONS_PATH}?text=${word}&limit=10&perPage=10`)).json()).items
-        ?.length ?? 0;
-    const ids = (await db.selectFrom('articles').select('id').orderBy('id').execute()).map((r) => r.id);
-    const retitle = async (share: number, word: string) => {
-      const chosen = ids.filter((_, i) => i % Math.round(1 / share) === 0);
-      for (let i = 0; i < chosen.length; i += 500) {
-        await db
-          .updateTable('articles')
-          .set({ title: `${word} retitled`, updated_at: Date.now() })
-          .where('id', 'in', chosen.slice(i, i + 500))
-          .execute();
-      }
-      await changedHere();
-      return chosen.length;
-    };
-    const bulkCount = await retitle(0.01, 'Qqbulkone');
-    let bulkStarted = performance.now();
-    if ((await findTitle('qqbulkone')) === 0) throw new Error('the re-imported articles were not found');
-    const bulkAnswer = performance.now() - bulkStarted;
-
-    // --- Half the articles changed: rebuilt in the background; searches keep answering from the index there is.
-    const halfCount = await retitle(0.5, 'Qqbulkhalf');
-    bulkStarted = performance.now();
-    const during: number[] = [];
-    for (;;) {
-      const asked = performance.now();
-      const found = await findTitle('qqbulkhalf');
-      during.push(performance.now() - asked);
-      if (found > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const halfAnswer = performance.now() - bulkStarted;
-    during.sort((a, b) => a - b);
-
-    // --- A second server started on the same database: other calls answer while it builds its index.
+    const http = await measurePartsOverHttp(server, ourIndex.direct, queries);
+    const badInput = await measureBadInput(server.url);
+    const editAnswer = await measureEdit(server);
+    const reimports = await measureReimports(server);
+    // A second server started on the same database: other calls answer while it builds its index.
     const startup = await measureStartup(server.ctx.config.dataDir, queries[0]?.text ?? 'x');
-    // --- Different queries to a server in its own process (restarted from the snapshot measureStartup left).
+    // Different queries to a server in its own process (restarted from the snapshot measureStartup left).
     const apart = await servedApart(
       server.ctx.config.dataDir,
       different.map(suggestionsPath),
       benchmarkPaths,
     );
-
-    // --- PostgreSQL.
-    loadStarted = performance.now();
-    await pgClient.connect();
-    await pgClient.query(`CREATE SCHEMA ${schema}`);
-    await pgClient.query(`SET search_path = ${schema}`);
-    await pgClient.query(
-      'CREATE TABLE docs (id integer PRIMARY KEY, lang text NOT NULL, cfg regconfig NOT NULL, title text NOT NULL, body text NOT NULL, tsv tsvector)',
-    );
-    for (let i = 0; i < articles.length; i += 5000) {
-      const batch = articles.slice(i, i + 5000);
-      await pgClient.query(
-        'INSERT INTO docs (id, lang, cfg, title, body) SELECT * FROM unnest($1::int[], $2::text[], $3::regconfig[], $4::text[], $5::text[])',
-        [
-          batch.map((a) => a.id),
-          batch.map((a) => a.lang),
-          batch.map((a) => a.spec.pg),
-          batch.map((a) => a.title),
-          batch.map((a) => a.body),
-        ],
-      );
-    }
-    await pgClient.query(
-      "UPDATE docs SET tsv = setweight(to_tsvector(cfg, title), 'A') || setweight(to_tsvector(cfg, body), 'D')",
-    );
-    await pgClient.query('CREATE INDEX docs_tsv ON docs USING gin (tsv)');
-    await pgClient.query('CREATE INDEX docs_lang ON docs (lang)');
-    await pgClient.query('ANALYZE docs');
-    const pgBuild = performance.now() - loadStarted;
-    // The query's language is unknown: it is parsed in each configuration and matched against that language's rows.
-    const pgSql =
-      SPECS.map(
-        (s) =>
-          `SELECT id, ts_rank(tsv, to_tsquery('${s.pg}', $1)) AS rank FROM docs ` +
-          `WHERE lang = '${s.lang}' AND tsv @@ to_tsquery('${s.pg}', $1)`,
-      ).join(' UNION ALL ') + ' ORDER BY rank DESC, id LIMIT 10';
-    const pgQueryText = (text: string) => {
-      const words = queryWords(text);
-      return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
-    };
-
-    // --- SQLite FTS5.
-    loadStarted = performance.now();
-    fts.exec(
-      "CREATE VIRTUAL TABLE fts USING fts5(title, body, lang UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')",
-    );
-    const insert = fts.prepare('INSERT INTO fts (rowid, title, body, lang) VALUES (?, ?, ?, ?)');
-    fts.exec('BEGIN');
-    for (const a of articles) insert.run(a.id, a.title, a.body, a.lang);
-    fts.exec('COMMIT');
-    const ftsBuild = performance.now() - loadStarted;
-    const ftsSelect = fts.prepare(
-      'SELECT rowid AS id FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, 4.0, 1.0) LIMIT 10',
-    );
-    const ftsQueryText = (text: string) => {
-      const words = queryWords(text);
-      return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
-    };
-
-    // --- The three engines on the same queries, direct calls.
+    const postgres = await buildPostgres(pgClient, schema, articles);
+    const sqlite = buildFts(fts, articles);
+    // The three engines on the same queries, direct calls.
     const engines = [
-      oursDirect,
-      await measureEngine('PostgreSQL FTS', queries, async (q) =>
-        (await pgClient.query<{ id: number }>(pgSql, [pgQueryText(q.text)])).rows.map((r) => r.id),
-      ),
-      await measureEngine('SQLite FTS5', queries, (q) =>
-        (ftsSelect.all(ftsQueryText(q.text)) as unknown as { id: number }[]).map((r) => r.id),
-      ),
+      ourIndex.oursDirect,
+      await measureEngine('PostgreSQL FTS', queries, postgres.search),
+      await measureEngine('SQLite FTS5', queries, sqlite.search),
     ];
-
-    // --- Report.
-    console.log(
-      `    index build: ${fmt((built - buildStarted) / 1000, 2)} s ` +
-        `(loadSearchDocuments ${fmt((loaded - buildStarted) / 1000, 2)} s + SearchIndex.build ${fmt((built - loaded) / 1000, 2)} s); ` +
-        `heap used by the index (its typed arrays included): ${fmt(heapDelta / 1024 / 1024)} MB${gc ? '' : ' (no gc available: rough)'}; ` +
-        `restored from a snapshot here: ${fmt(snapshot.ms / 1000, 2)} s, ${fmt(snapshot.heap / 1024 / 1024)} MB, ` +
-        `${snapshot.same ? 'the same answers to every query' : 'ANSWERS DIFFER from the built index'}`,
-    );
-    console.log(
-      `    server: first suggestion after the content changed ${fmt(firstAnswer / 1000, 2)} s (its own rebuild); ` +
-        `PostgreSQL load+tsvector+GIN ${fmt(pgBuild / 1000, 1)} s; FTS5 load ${fmt(ftsBuild / 1000, 1)} s`,
-    );
-    console.log(
-      `    one article edited: found by its new title ${fmt(editAnswer, 1)} ms after the change (updated in place)`,
-    );
-    console.log(
-      `    re-import changing ${bulkCount} articles (1%): found ${fmt(bulkAnswer, 1)} ms after the change (updated in place); ` +
-        `${halfCount} articles (50%): found ${fmt(halfAnswer / 1000, 2)} s after (rebuilt in the background), ` +
-        `searches meanwhile p50 ${fmt(percentile(during, 0.5), 1)} ms, max ${fmt(during.at(-1) ?? 0, 1)} ms (${during.length} answered from the old index)`,
-    );
-    console.log(
-      `    a new server on this database: listening after ${fmt(startup.listen / 1000, 2)} s; during its index build ` +
-        `branding answered ${startup.other.length} times, p50 ${fmt(percentile(startup.other, 0.5), 1)} ms, ` +
-        `p99 ${fmt(percentile(startup.other, 0.99), 1)} ms, max ${fmt(startup.other.at(-1) ?? 0, 1)} ms; ` +
-        `first suggestions answer ${fmt(startup.firstSearch / 1000, 2)} s after listening`,
-    );
-    const { written, restored } = startup;
-    console.log(
-      `    its snapshot of the index: ${fmt((written?.bytes ?? NaN) / 1024 / 1024)} MB on disk, written in ` +
-        `${fmt((written?.ms ?? NaN) / 1000, 2)} s; restarted with it: listening after ${fmt(restored.listen / 1000, 2)} s, ` +
-        `snapshot read and restored in ${fmt((restored.loaded?.loadMs ?? NaN) / 1000, 2)} s, first suggestions answer ` +
-        `${fmt(restored.firstSearch / 1000, 2)} s after listening (${fmt(startup.firstSearch / restored.firstSearch)}× ` +
-        `sooner; target ≤ 5 s at 100,000), branding meanwhile p99 ${fmt(percentile(restored.other, 0.99), 1)} ms` +
-        `${restored.loaded ? '' : ' (NOT read from the snapshot)'}`,
-    );
-    const target = size === 10_000 ? ' (target p99 ≤ 10 ms)' : '';
-    console.log(
-      `    HTTP suggestions, autocannon 10 connections, ${uncached.total} different queries, each asked once: ` +
-        `p50 ${uncached.p50} ms, p99 ${uncached.p99} ms${target}, ${fmt(uncached.rps, 0)} req/s, ` +
-        `${uncached.non2xx} non-2xx, ${uncached.errors} errors, ${uncached.timeouts} timeouts`,
-    );
-    console.log(
-      `    HTTP suggestions, the ${queries.length} queries cycled for ${DURATION} s (answered from memory from the third round: kept from their second asking): ` +
-        `p50 ${load.p50} ms, p99 ${load.p99} ms, ${fmt(load.rps, 0)} req/s, ${load.total} requests, ` +
-        `${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts`,
-    );
-    const worstBad = Math.max(...bad.map((b) => b.ms));
-    console.log(
-      `    bad input (slowest of 5 each, over HTTP): ${bad.map((b) => `${b.name} ${b.status} ${fmt(b.ms, 1)} ms`).join('; ')}; ` +
-        `event loop delay meanwhile max ${fmt(loopDelay.max / 1e6, 1)} ms`,
-    );
-    console.log('');
-    console.log(
-      table([
-        ['engine (direct calls)', 'p50 ms', 'p99 ms', 'recall@10', ...KINDS],
-        ...engines.map((e) => [
-          e.name,
-          fmt(e.p50, 2),
-          fmt(e.p99, 2),
-          pct(e.recall.all),
-          ...KINDS.map((k) => pct(e.recall[k])),
-        ]),
-      ]),
-    );
-
-    // --- The parts of search.
-    const factors = [...learned.values()].flatMap((m) => [...m.values()]).sort((a, b) => a - b);
-    const hasLearned = (text: string) => learned.has(learningKey(text, siteLang));
-    const share = (texts: string[], test: (text: string) => boolean) =>
-      pct(texts.filter(test).length / texts.length);
-    console.log(
-      `\n    parts of search: learned table of ${learned.size} query keys, ${factors.length} articles ` +
-        `(factors ${fmt(factors[0] ?? NaN, 2)} to ${fmt(factors.at(-1) ?? NaN, 2)}, median ${fmt(percentile(factors, 0.5), 2)}), ` +
-        `${votes.length} votes, made in ${fmt(learningMade / 1000, 1)} s; the server loaded ${loadedLearned} keys ` +
-        `(loadLearned ${fmt(loadLearnedMs, 0)} ms, a page at a time: the event loop's longest stall meanwhile ` +
-        `${fmt(loadLearnedStall, 1)} ms; one query key's reload ${fmt(loadKeyMs, 1)} ms). Something learned for ${share(
-          queries.map((q) => q.text),
-          hasLearned,
-        )} ` +
-        `of the benchmark's queries, ${share(different, hasLearned)} of the different ones; a synonym set matches ` +
-        `${share(
-          queries.map((q) => q.text),
-          matchesSynonyms,
-        )} of the benchmark's queries, ${share(different, matchesSynonyms)} ` +
-        `of the different ones, ${share(synonymDifferent, matchesSynonyms)} of those with a synonym word ` +
-        `(${synonymDifferent.length}). Direct calls ${fmt(partsTimed / 1000, 1)} s, HTTP ${fmt(partsHttp / 1000, 1)} s.`,
-    );
-    const base = parts[1] as Part;
-    const at = (part: Part) => parts.indexOf(part);
-    const ratio = (value: number, of: number) => (of > 0 ? `${fmt(value / of, 2)}x` : '-');
-    const stats = (times: number[][], part: Part) => {
-      const sorted = times[at(part)] as number[];
-      return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+    const results: SizeResults = {
+      size,
+      queries,
+      ourIndex,
+      firstAnswer,
+      uncached,
+      load,
+      http,
+      badInput,
+      editAnswer,
+      reimports,
+      startup,
+      apart,
+      pgBuild: postgres.build,
+      ftsBuild: sqlite.build,
+      engines,
     };
-    const directColumns = (times: number[][], part: Part) => {
-      const mine = stats(times, part);
-      const theirs = stats(times, base);
-      return [fmt(mine.p50, 2), fmt(mine.p99, 2), ratio(mine.p50, theirs.p50), ratio(mine.p99, theirs.p99)];
-    };
-    type Timed = { times: number[][]; cpu: number[][] };
-    const directTable = (pick: (timed: Timed) => number[][]) =>
-      table([
-        [
-          'part',
-          'queries p50',
-          'p99',
-          'x p50',
-          'x p99',
-          'different p50',
-          'p99',
-          'x p50',
-          'x p99',
-          'syn. queries p50',
-          'p99',
-          'x p50',
-          'x p99',
-          'syn. different p50',
-          'p99',
-          'x p50',
-          'x p99',
-        ],
-        ...parts.map((part) => [
-          part.name,
-          ...directColumns(pick(partsBench), part),
-          ...directColumns(pick(partsDifferent), part),
-          ...directColumns(pick(partsSynonymBench), part),
-          ...directColumns(pick(partsSynonymDifferent), part),
-        ]),
-      ]);
-    console.log(
-      `\n    suggestion latency by part, direct calls (ms; ratios against (a) in this run): the ${queries.length} queries ` +
-        `${PART_ROUNDS} times; ${differentSample.length} of the different queries once; the same with a synonym word first`,
-    );
-    console.log(directTable((timed) => timed.times));
-    console.log(
-      `\n    the same, CPU time of the process per call (ms; all its threads, so parallel GC counts; time taken by other processes on the machine does not)`,
-    );
-    console.log(directTable((timed) => timed.cpu));
-    const median = (values: number[]) =>
-      percentile(
-        [...values].sort((a, b) => a - b),
-        0.5,
-      );
-    const httpOf = (part: Part) => {
-      const entry = overHttp.get(part);
-      if (!entry) return null;
-      return {
-        p50: median(entry.runs.map((r) => r.p50Exact)),
-        p99: median(entry.runs.map((r) => r.p99Exact)),
-        rps: median(entry.runs.map((r) => r.rps)),
-        cpu: median(entry.runs.map((r) => r.cpuPerRequest)),
-        synonymP50: median(entry.synonymRuns.map((r) => r.p50Exact)),
-        synonymP99: median(entry.synonymRuns.map((r) => r.p99Exact)),
-        synonymCpu: median(entry.synonymRuns.map((r) => r.cpuPerRequest)),
-        entry,
-      };
-    };
-    const httpBase = httpOf(base);
-    const allOn = httpOf(parts[4] as Part);
-    console.log(
-      `\n    suggestion latency by part over HTTP (ms, to the microsecond; autocannon, 10 connections): ` +
-        `${httpDifferent.length} different queries each asked once, and ${httpSynonym.length} with a synonym word; ` +
-        `three runs per part in three orders (medians; each run's p99 shown); the server's CPU time per request ` +
-        `(this process); first answer after the revision moved, and until answers are fresh (what changed in place)`,
-    );
-    console.log(
-      table([
-        [
-          'part',
-          'p50',
-          'p99',
-          'x p50',
-          'x p99',
-          'p99 runs',
-          'req/s',
-          'x req/s',
-          'CPU/req',
-          'x CPU',
-          'syn. p50',
-          'syn. p99',
-          'x syn. p99',
-          'syn. CPU/req',
-          'x syn. CPU',
-          'first answer→in place (ms)',
-          'same top 10 as direct',
-        ],
-        ...parts.map((part) => {
-          const mine = httpOf(part);
-          if (!mine || !httpBase) return [part.name, ...Array<string>(16).fill('-')];
-          return [
-            part.name,
-            fmt(mine.p50, 2),
-            fmt(mine.p99, 2),
-            ratio(mine.p50, httpBase.p50),
-            ratio(mine.p99, httpBase.p99),
-            mine.entry.runs.map((r) => fmt(r.p99Exact, 2)).join(' / '),
-            fmt(mine.rps, 0),
-            ratio(mine.rps, httpBase.rps),
-            fmt(mine.cpu, 2),
-            ratio(mine.cpu, httpBase.cpu),
-            fmt(mine.synonymP50, 2),
-            fmt(mine.synonymP99, 2),
-            ratio(mine.synonymP99, httpBase.synonymP99),
-            fmt(mine.synonymCpu, 2),
-            ratio(mine.synonymCpu, httpBase.synonymCpu),
-            mine.entry.firstAnswer
-              .map((ms, r) => `${fmt(ms, 0)}→${fmt(mine.entry.inPlace[r] ?? NaN, 0)}`)
-              .join(' / '),
-            `${mine.entry.same}/${queries.length}`,
-          ];
-        }),
-      ]),
-    );
-    // Latency that is service time, not queueing: one connection, and visitors arriving at a fixed rate (open loop).
-    const latencyOf = (runs: Run[] | undefined) => ({
-      p50: median((runs ?? []).map((r) => r.p50Exact)),
-      p99: median((runs ?? []).map((r) => r.p99Exact)),
-      rps: median((runs ?? []).map((r) => r.rps)),
-      inFlight: Math.max(0, ...(runs ?? []).map((r) => r.maxInFlight ?? 0)),
-      failed: (runs ?? []).reduce((sum, r) => sum + r.non2xx + r.errors, 0),
-    });
-    const offered = (part: Part, r: number) => {
-      const rates = (overHttp.get(part)?.runs ?? []).map((run) =>
-        r < OPEN_LOOP_SHARES.length ? (OPEN_LOOP_SHARES[r] as number) * run.rps : OPEN_LOOP_RATE,
-      );
-      return median(rates);
-    };
-    const openLabels = [
-      ...OPEN_LOOP_SHARES.map((share) => `${share * 100}% of capacity`),
-      `${OPEN_LOOP_RATE} req/s`,
-    ];
-    console.log(
-      `\n    suggestion latency by part over HTTP without queueing (ms, to the microsecond; medians of three runs): one ` +
-        `connection, ${httpSingle.length} different queries each answered before the next is sent; an open loop, ` +
-        `different queries each sent once at a fixed rate for ${OPEN_LOOP_SECONDS} s whether or not earlier ones are ` +
-        `answered (${openLabels.join(', ')}; capacity is the part's closed-loop req/s in the same run), each answer timed ` +
-        `from when it was due; ratios against (a) in this run`,
-    );
-    console.log(
-      table([
-        [
-          'part',
-          '1 conn p50',
-          'p99',
-          'x p50',
-          'x p99',
-          ...openLabels.flatMap((label) => [
-            `${label}: offered`,
-            'achieved',
-            'p50',
-            'p99',
-            'x p99',
-            'most in flight',
-          ]),
-          'failed',
-        ],
-        ...parts.map((part) => {
-          const entry = overHttp.get(part);
-          const baseEntry = overHttp.get(base);
-          if (!entry || !baseEntry) return [part.name, ...Array<string>(5 + 6 * openLabels.length).fill('-')];
-          const single = latencyOf(entry.single);
-          const baseSingle = latencyOf(baseEntry.single);
-          const open = openLabels.map((_, r) => latencyOf(entry.open[r]));
-          return [
-            part.name,
-            fmt(single.p50, 2),
-            fmt(single.p99, 2),
-            ratio(single.p50, baseSingle.p50),
-            ratio(single.p99, baseSingle.p99),
-            ...open.flatMap((mine, r) => [
-              fmt(offered(part, r), 0),
-              fmt(mine.rps, 0),
-              fmt(mine.p50, 2),
-              fmt(mine.p99, 2),
-              ratio(mine.p99, latencyOf(baseEntry.open[r]).p99),
-              String(mine.inFlight),
-            ]),
-            String(single.failed + open.reduce((sum, o) => sum + o.failed, 0)),
-          ];
-        }),
-      ]),
-    );
-    console.log(
-      `\n    a server in its own process, as deployed (restarted from its snapshot; the shipped synonyms, nothing ` +
-        `learned; each request logged, at the default level; different queries new to its index): ten connections p50 ${fmt(apart.closed.p50Exact, 2)} ms, p99 ` +
-        `${fmt(apart.closed.p99Exact, 2)} ms, ${fmt(apart.closed.rps, 0)} req/s, ${fmt(apart.cpuPerRequest, 2)} ms of ` +
-        `its CPU per request; one connection p50 ${fmt(apart.single.p50Exact, 2)} ms, p99 ` +
-        `${fmt(apart.single.p99Exact, 2)} ms; open loop ${openLabels
-          .map((label, r) => {
-            const run = apart.open[r] as LoadResult;
-            return `at ${label} (${fmt(run.rps, 0)} req/s) p50 ${fmt(run.p50Exact, 2)} ms, p99 ${fmt(run.p99Exact, 2)} ms`;
-          })
-          .join(
-            '; ',
-          )}; failed ${apart.closed.non2xx + apart.closed.errors + apart.single.non2xx + apart.single.errors + apart.open.reduce((sum, run) => sum + run.non2xx + run.errors, 0)}`,
-    );
-    const baseAnswers = partsBench.answers[at(base)] as number[][];
-    console.log(
-      `\n    recall@10 by part (direct calls), and the benchmark's queries with a synonym word first`,
-    );
-    console.log(
-      table([
-        ['part', 'recall@10', ...KINDS, 'top 10 changed vs (a)', 'with a synonym word', 'changed vs (a)'],
-        ...parts.map((part) => {
-          const answers = partsBench.answers[at(part)] as number[][];
-          const recall = recallOf(queries, answers);
-          const synonymAnswers = partsSynonymBench.answers[at(part)] as number[][];
-          const baseSynonym = partsSynonymBench.answers[at(base)] as number[][];
-          const changed = (mine: number[][], theirs: number[][]) =>
-            `${mine.filter((ids, q) => ids.join(' ') !== (theirs[q] ?? []).join(' ')).length}/${mine.length}`;
-          return [
-            part.name,
-            pct(recall.all),
-            ...KINDS.map((k) => pct(recall[k])),
-            changed(answers, baseAnswers),
-            pct(recallOf(synonymBench, synonymAnswers).all),
-            changed(synonymAnswers, baseSynonym),
-          ];
-        }),
-      ]),
-    );
-
-    const bothEntry = overHttp.get(parts[4] as Part);
-    const bothOn = bothEntry && {
-      single: latencyOf(bothEntry.single),
-      open: openLabels.map((_, r) => latencyOf(bothEntry.open[r])),
-    };
-    const ours = engines[0] as EngineResult;
-    const others = engines.slice(1);
-    const verdicts = [
-      size === 10_000
-        ? `HTTP p99 of different queries ${uncached.p99} ms ≤ 10 ms: ${uncached.p99 <= 10 ? 'MET' : 'NOT MET'}`
-        : null,
-      size === 10_000 && allOn
-        ? `HTTP p99 of different queries with synonyms and learning on ${fmt(allOn.p99, 2)} ms ≤ 10 ms: ${allOn.p99 <= 10 ? 'MET' : 'NOT MET'}`
-        : null,
-      size === 10_000 && bothOn
-        ? `HTTP p99 with synonyms and learning on without queueing, ${[
-            ['one connection', bothOn.single] as const,
-            ...openLabels.map((label, r) => [`open loop at ${label}`, bothOn.open[r]] as const),
-          ]
-            .map(
-              ([label, run]) =>
-                `${label} ${fmt(run?.p99 ?? NaN, 2)} ms ≤ 10 ms: ${(run?.p99 ?? NaN) <= 10 ? 'MET' : 'NOT MET'}`,
-            )
-            .join(', ')}`
-        : null,
-      `recall@10 with synonyms and learning (d) no lower than words only (a), with and without a synonym word: ${
-        recallOf(queries, partsBench.answers[4] as number[][]).all >=
-          recallOf(queries, partsBench.answers[1] as number[][]).all &&
-        recallOf(synonymBench, partsSynonymBench.answers[4] as number[][]).all >=
-          recallOf(synonymBench, partsSynonymBench.answers[1] as number[][]).all
-          ? 'MET'
-          : 'NOT MET'
-      }`,
-      `bad input under 50 ms, never 500: ${worstBad < 50 && bad.every((b) => b.status === 200 || b.status === 400) ? 'MET' : 'NOT MET'}`,
-      ...(['typo', 'inflection'] as const).map(
-        (k) =>
-          `recall on ${k} above both SQL engines: ` +
-          (others.every((o) => ours.recall[k] > o.recall[k]) ? 'MET' : 'NOT MET'),
-      ),
-    ].filter(Boolean);
-    console.log(`\n    targets: ${verdicts.join('; ')}`);
-    return { size, load, ours };
+    report(results);
+    return { size, load, ours: ourIndex.oursDirect };
   } finally {
     fts.close();
     try {
@@ -1628,6 +1443,459 @@ async function benchSize(size: number) {
     await pgClient.end().catch(() => undefined);
     await server.close();
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The report of one corpus size
+// ---------------------------------------------------------------------------------------------------------------
+
+const ratio = (value: number, of: number) => (of > 0 ? `${fmt(value / of, 2)}x` : '-');
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+/** The part every ratio is taken against: (a) words only. */
+const baseOf = (parts: Part[]) => parts[1] as Part;
+
+/** Prints everything measured for one size. */
+function report(r: SizeResults) {
+  reportBuilds(r);
+  reportHttpAndEngines(r);
+  reportPartsSummary(r);
+  reportDirectParts(r);
+  reportHttpParts(r);
+  reportNoQueueing(r);
+  reportApart(r);
+  reportRecall(r);
+  reportTargets(r);
+}
+
+/** The index's build, the server following changes, and a new server's start with and without a snapshot. */
+function reportBuilds(r: SizeResults) {
+  const { build, heapDelta, snapshot } = r.ourIndex;
+  console.log(
+    `    index build: ${fmt(build.total / 1000, 2)} s ` +
+      `(loadSearchDocuments ${fmt(build.load / 1000, 2)} s + SearchIndex.build ${fmt(build.index / 1000, 2)} s); ` +
+      `heap used by the index (its typed arrays included): ${fmt(heapDelta / 1024 / 1024)} MB${gc ? '' : ' (no gc available: rough)'}; ` +
+      `restored from a snapshot here: ${fmt(snapshot.ms / 1000, 2)} s, ${fmt(snapshot.heap / 1024 / 1024)} MB, ` +
+      `${snapshot.same ? 'the same answers to every query' : 'ANSWERS DIFFER from the built index'}`,
+  );
+  console.log(
+    `    server: first suggestion after the content changed ${fmt(r.firstAnswer / 1000, 2)} s (its own rebuild); ` +
+      `PostgreSQL load+tsvector+GIN ${fmt(r.pgBuild / 1000, 1)} s; FTS5 load ${fmt(r.ftsBuild / 1000, 1)} s`,
+  );
+  console.log(
+    `    one article edited: found by its new title ${fmt(r.editAnswer, 1)} ms after the change (updated in place)`,
+  );
+  const { bulkCount, bulkAnswer, halfCount, halfAnswer, during } = r.reimports;
+  console.log(
+    `    re-import changing ${bulkCount} articles (1%): found ${fmt(bulkAnswer, 1)} ms after the change (updated in place); ` +
+      `${halfCount} articles (50%): found ${fmt(halfAnswer / 1000, 2)} s after (rebuilt in the background), ` +
+      `searches meanwhile p50 ${fmt(percentile(during, 0.5), 1)} ms, max ${fmt(during.at(-1) ?? 0, 1)} ms (${during.length} answered from the old index)`,
+  );
+  const { startup } = r;
+  console.log(
+    `    a new server on this database: listening after ${fmt(startup.listen / 1000, 2)} s; during its index build ` +
+      `branding answered ${startup.other.length} times, p50 ${fmt(percentile(startup.other, 0.5), 1)} ms, ` +
+      `p99 ${fmt(percentile(startup.other, 0.99), 1)} ms, max ${fmt(startup.other.at(-1) ?? 0, 1)} ms; ` +
+      `first suggestions answer ${fmt(startup.firstSearch / 1000, 2)} s after listening`,
+  );
+  const { written, restored } = startup;
+  console.log(
+    `    its snapshot of the index: ${fmt((written?.bytes ?? NaN) / 1024 / 1024)} MB on disk, written in ` +
+      `${fmt((written?.ms ?? NaN) / 1000, 2)} s; restarted with it: listening after ${fmt(restored.listen / 1000, 2)} s, ` +
+      `snapshot read and restored in ${fmt((restored.loaded?.loadMs ?? NaN) / 1000, 2)} s, first suggestions answer ` +
+      `${fmt(restored.firstSearch / 1000, 2)} s after listening (${fmt(startup.firstSearch / restored.firstSearch)}× ` +
+      `sooner; target ≤ 5 s at 100,000), branding meanwhile p99 ${fmt(percentile(restored.other, 0.99), 1)} ms` +
+      `${restored.loaded ? '' : ' (NOT read from the snapshot)'}`,
+  );
+}
+
+/** HTTP under load, bad input, and the three engines' direct calls. */
+function reportHttpAndEngines(r: SizeResults) {
+  const { uncached, load, queries } = r;
+  const target = r.size === 10_000 ? ' (target p99 ≤ 10 ms)' : '';
+  console.log(
+    `    HTTP suggestions, autocannon 10 connections, ${uncached.total} different queries, each asked once: ` +
+      `p50 ${uncached.p50} ms, p99 ${uncached.p99} ms${target}, ${fmt(uncached.rps, 0)} req/s, ` +
+      `${uncached.non2xx} non-2xx, ${uncached.errors} errors, ${uncached.timeouts} timeouts`,
+  );
+  console.log(
+    `    HTTP suggestions, the ${queries.length} queries cycled for ${DURATION} s (answered from memory from the third round: kept from their second asking): ` +
+      `p50 ${load.p50} ms, p99 ${load.p99} ms, ${fmt(load.rps, 0)} req/s, ${load.total} requests, ` +
+      `${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts`,
+  );
+  const { bad, loopDelayMax } = r.badInput;
+  console.log(
+    `    bad input (slowest of 5 each, over HTTP): ${bad.map((b) => `${b.name} ${b.status} ${fmt(b.ms, 1)} ms`).join('; ')}; ` +
+      `event loop delay meanwhile max ${fmt(loopDelayMax / 1e6, 1)} ms`,
+  );
+  console.log('');
+  console.log(
+    table([
+      ['engine (direct calls)', 'p50 ms', 'p99 ms', 'recall@10', ...KINDS],
+      ...r.engines.map((e) => [
+        e.name,
+        fmt(e.p50, 2),
+        fmt(e.p99, 2),
+        pct(e.recall.all),
+        ...KINDS.map((k) => pct(e.recall[k])),
+      ]),
+    ]),
+  );
+}
+
+/** The learned table, how the server loads it, and how many queries learning and the synonyms touch. */
+function reportPartsSummary(r: SizeResults) {
+  const { learned, votes, learningMade, siteLang, different, synonymDifferent, partsTimed, defaultSynonyms } =
+    r.ourIndex.direct;
+  const { learnedLoad, partsHttp } = r.http;
+  const matchesSynonyms = (text: string) => findSynonyms(defaultSynonyms, queryWords(text)).length > 0;
+  const factors = [...learned.values()].flatMap((m) => [...m.values()]).sort((a, b) => a - b);
+  const hasLearned = (text: string) => learned.has(learningKey(text, siteLang));
+  const share = (texts: string[], test: (text: string) => boolean) =>
+    pct(texts.filter(test).length / texts.length);
+  const queryTexts = r.queries.map((q) => q.text);
+  console.log(
+    `\n    parts of search: learned table of ${learned.size} query keys, ${factors.length} articles ` +
+      `(factors ${fmt(factors[0] ?? NaN, 2)} to ${fmt(factors.at(-1) ?? NaN, 2)}, median ${fmt(percentile(factors, 0.5), 2)}), ` +
+      `${votes.length} votes, made in ${fmt(learningMade / 1000, 1)} s; the server loaded ${learnedLoad.keys} keys ` +
+      `(loadLearned ${fmt(learnedLoad.ms, 0)} ms, a page at a time: the event loop's longest stall meanwhile ` +
+      `${fmt(learnedLoad.stall, 1)} ms; one query key's reload ${fmt(learnedLoad.keyMs, 1)} ms). Something learned for ${share(
+        queryTexts,
+        hasLearned,
+      )} ` +
+      `of the benchmark's queries, ${share(different, hasLearned)} of the different ones; a synonym set matches ` +
+      `${share(queryTexts, matchesSynonyms)} of the benchmark's queries, ${share(different, matchesSynonyms)} ` +
+      `of the different ones, ${share(synonymDifferent, matchesSynonyms)} of those with a synonym word ` +
+      `(${synonymDifferent.length}). Direct calls ${fmt(partsTimed / 1000, 1)} s, HTTP ${fmt(partsHttp / 1000, 1)} s.`,
+  );
+}
+
+type Timed = { times: number[][]; cpu: number[][] };
+
+/** A part's p50 and p99 of direct calls, and their ratios against (a)'s. */
+function directColumns(parts: Part[], times: number[][], part: Part) {
+  const stats = (of: Part) => {
+    const sorted = times[parts.indexOf(of)] as number[];
+    return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+  };
+  const mine = stats(part);
+  const theirs = stats(baseOf(parts));
+  return [fmt(mine.p50, 2), fmt(mine.p99, 2), ratio(mine.p50, theirs.p50), ratio(mine.p99, theirs.p99)];
+}
+
+/** Direct calls by part: the benchmark's queries and the different ones, with and without a synonym word. */
+function directTable(direct: DirectParts, pick: (timed: Timed) => number[][]) {
+  const { parts } = direct;
+  return table([
+    [
+      'part',
+      'queries p50',
+      'p99',
+      'x p50',
+      'x p99',
+      'different p50',
+      'p99',
+      'x p50',
+      'x p99',
+      'syn. queries p50',
+      'p99',
+      'x p50',
+      'x p99',
+      'syn. different p50',
+      'p99',
+      'x p50',
+      'x p99',
+    ],
+    ...parts.map((part) => [
+      part.name,
+      ...directColumns(parts, pick(direct.partsBench), part),
+      ...directColumns(parts, pick(direct.partsDifferent), part),
+      ...directColumns(parts, pick(direct.partsSynonymBench), part),
+      ...directColumns(parts, pick(direct.partsSynonymDifferent), part),
+    ]),
+  ]);
+}
+
+function reportDirectParts(r: SizeResults) {
+  const { direct } = r.ourIndex;
+  console.log(
+    `\n    suggestion latency by part, direct calls (ms; ratios against (a) in this run): the ${r.queries.length} queries ` +
+      `${PART_ROUNDS} times; ${direct.differentSample.length} of the different queries once; the same with a synonym word first`,
+  );
+  console.log(directTable(direct, (timed) => timed.times));
+  console.log(
+    `\n    the same, CPU time of the process per call (ms; all its threads, so parallel GC counts; time taken by other processes on the machine does not)`,
+  );
+  console.log(directTable(direct, (timed) => timed.cpu));
+}
+
+/** A part's closed-loop figures over HTTP: medians of its runs. */
+function httpOf(overHttp: Map<Part, PartRuns>, part: Part) {
+  const entry = overHttp.get(part);
+  if (!entry) return null;
+  return {
+    p50: median(entry.runs.map((r) => r.p50Exact)),
+    p99: median(entry.runs.map((r) => r.p99Exact)),
+    rps: median(entry.runs.map((r) => r.rps)),
+    cpu: median(entry.runs.map((r) => r.cpuPerRequest)),
+    synonymP50: median(entry.synonymRuns.map((r) => r.p50Exact)),
+    synonymP99: median(entry.synonymRuns.map((r) => r.p99Exact)),
+    synonymCpu: median(entry.synonymRuns.map((r) => r.cpuPerRequest)),
+    entry,
+  };
+}
+
+/** One part's row of the closed-loop table. */
+function httpRow(r: SizeResults, part: Part): string[] {
+  const { overHttp } = r.http;
+  const mine = httpOf(overHttp, part);
+  const httpBase = httpOf(overHttp, baseOf(r.ourIndex.direct.parts));
+  if (!mine || !httpBase) return [part.name, ...Array<string>(16).fill('-')];
+  return [
+    part.name,
+    fmt(mine.p50, 2),
+    fmt(mine.p99, 2),
+    ratio(mine.p50, httpBase.p50),
+    ratio(mine.p99, httpBase.p99),
+    mine.entry.runs.map((run) => fmt(run.p99Exact, 2)).join(' / '),
+    fmt(mine.rps, 0),
+    ratio(mine.rps, httpBase.rps),
+    fmt(mine.cpu, 2),
+    ratio(mine.cpu, httpBase.cpu),
+    fmt(mine.synonymP50, 2),
+    fmt(mine.synonymP99, 2),
+    ratio(mine.synonymP99, httpBase.synonymP99),
+    fmt(mine.synonymCpu, 2),
+    ratio(mine.synonymCpu, httpBase.synonymCpu),
+    mine.entry.firstAnswer
+      .map((ms, i) => `${fmt(ms, 0)}→${fmt(mine.entry.inPlace[i] ?? NaN, 0)}`)
+      .join(' / '),
+    `${mine.entry.same}/${r.queries.length}`,
+  ];
+}
+
+function reportHttpParts(r: SizeResults) {
+  const { httpDifferent, httpSynonym } = r.http;
+  console.log(
+    `\n    suggestion latency by part over HTTP (ms, to the microsecond; autocannon, 10 connections): ` +
+      `${httpDifferent.length} different queries each asked once, and ${httpSynonym.length} with a synonym word; ` +
+      `three runs per part in three orders (medians; each run's p99 shown); the server's CPU time per request ` +
+      `(this process); first answer after the revision moved, and until answers are fresh (what changed in place)`,
+  );
+  console.log(
+    table([
+      [
+        'part',
+        'p50',
+        'p99',
+        'x p50',
+        'x p99',
+        'p99 runs',
+        'req/s',
+        'x req/s',
+        'CPU/req',
+        'x CPU',
+        'syn. p50',
+        'syn. p99',
+        'x syn. p99',
+        'syn. CPU/req',
+        'x syn. CPU',
+        'first answer→in place (ms)',
+        'same top 10 as direct',
+      ],
+      ...r.ourIndex.direct.parts.map((part) => httpRow(r, part)),
+    ]),
+  );
+}
+
+/** Latency that is service time, not queueing: medians over a part's runs. */
+const latencyOf = (runs: Run[] | undefined) => ({
+  p50: median((runs ?? []).map((r) => r.p50Exact)),
+  p99: median((runs ?? []).map((r) => r.p99Exact)),
+  rps: median((runs ?? []).map((r) => r.rps)),
+  inFlight: Math.max(0, ...(runs ?? []).map((r) => r.maxInFlight ?? 0)),
+  failed: (runs ?? []).reduce((sum, r) => sum + r.non2xx + r.errors, 0),
+});
+
+/** The labels of the open loop's rates. */
+const openLabels = [
+  ...OPEN_LOOP_SHARES.map((share) => `${share * 100}% of capacity`),
+  `${OPEN_LOOP_RATE} req/s`,
+];
+
+/** One part's row of the table without queueing: one connection, then the open loop at each rate. */
+function noQueueingRow(r: SizeResults, part: Part): string[] {
+  const { overHttp } = r.http;
+  const entry = overHttp.get(part);
+  const baseEntry = overHttp.get(baseOf(r.ourIndex.direct.parts));
+  if (!entry || !baseEntry) return [part.name, ...Array<string>(5 + 6 * openLabels.length).fill('-')];
+  const offered = (i: number) =>
+    median(
+      entry.runs.map((run) =>
+        i < OPEN_LOOP_SHARES.length ? (OPEN_LOOP_SHARES[i] as number) * run.rps : OPEN_LOOP_RATE,
+      ),
+    );
+  const single = latencyOf(entry.single);
+  const baseSingle = latencyOf(baseEntry.single);
+  const open = openLabels.map((_, i) => latencyOf(entry.open[i]));
+  return [
+    part.name,
+    fmt(single.p50, 2),
+    fmt(single.p99, 2),
+    ratio(single.p50, baseSingle.p50),
+    ratio(single.p99, baseSingle.p99),
+    ...open.flatMap((mine, i) => [
+      fmt(offered(i), 0),
+      fmt(mine.rps, 0),
+      fmt(mine.p50, 2),
+      fmt(mine.p99, 2),
+      ratio(mine.p99, latencyOf(baseEntry.open[i]).p99),
+      String(mine.inFlight),
+    ]),
+    String(single.failed + open.reduce((sum, o) => sum + o.failed, 0)),
+  ];
+}
+
+/** Latency that is service time, not queueing: one connection, and visitors arriving at a fixed rate (open loop). */
+function reportNoQueueing(r: SizeResults) {
+  console.log(
+    `\n    suggestion latency by part over HTTP without queueing (ms, to the microsecond; medians of three runs): one ` +
+      `connection, ${r.http.httpSingle.length} different queries each answered before the next is sent; an open loop, ` +
+      `different queries each sent once at a fixed rate for ${OPEN_LOOP_SECONDS} s whether or not earlier ones are ` +
+      `answered (${openLabels.join(', ')}; capacity is the part's closed-loop req/s in the same run), each answer timed ` +
+      `from when it was due; ratios against (a) in this run`,
+  );
+  console.log(
+    table([
+      [
+        'part',
+        '1 conn p50',
+        'p99',
+        'x p50',
+        'x p99',
+        ...openLabels.flatMap((label) => [
+          `${label}: offered`,
+          'achieved',
+          'p50',
+          'p99',
+          'x p99',
+          'most in flight',
+        ]),
+        'failed',
+      ],
+      ...r.ourIndex.direct.parts.map((part) => noQueueingRow(r, part)),
+    ]),
+  );
+}
+
+function reportApart(r: SizeResults) {
+  const { apart } = r;
+  console.log(
+    `\n    a server in its own process, as deployed (restarted from its snapshot; the shipped synonyms, nothing ` +
+      `learned; each request logged, at the default level; different queries new to its index): ten connections p50 ${fmt(apart.closed.p50Exact, 2)} ms, p99 ` +
+      `${fmt(apart.closed.p99Exact, 2)} ms, ${fmt(apart.closed.rps, 0)} req/s, ${fmt(apart.cpuPerRequest, 2)} ms of ` +
+      `its CPU per request; one connection p50 ${fmt(apart.single.p50Exact, 2)} ms, p99 ` +
+      `${fmt(apart.single.p99Exact, 2)} ms; open loop ${openLabels
+        .map((label, i) => {
+          const run = apart.open[i] as LoadResult;
+          return `at ${label} (${fmt(run.rps, 0)} req/s) p50 ${fmt(run.p50Exact, 2)} ms, p99 ${fmt(run.p99Exact, 2)} ms`;
+        })
+        .join(
+          '; ',
+        )}; failed ${apart.closed.non2xx + apart.closed.errors + apart.single.non2xx + apart.single.errors + apart.open.reduce((sum, run) => sum + run.non2xx + run.errors, 0)}`,
+  );
+}
+
+function reportRecall(r: SizeResults) {
+  const { parts, partsBench, partsSynonymBench, synonymBench } = r.ourIndex.direct;
+  const at = (part: Part) => parts.indexOf(part);
+  const base = baseOf(parts);
+  const baseAnswers = partsBench.answers[at(base)] as number[][];
+  const changed = (mine: number[][], theirs: number[][]) =>
+    `${mine.filter((ids, q) => ids.join(' ') !== (theirs[q] ?? []).join(' ')).length}/${mine.length}`;
+  console.log(
+    `\n    recall@10 by part (direct calls), and the benchmark's queries with a synonym word first`,
+  );
+  console.log(
+    table([
+      ['part', 'recall@10', ...KINDS, 'top 10 changed vs (a)', 'with a synonym word', 'changed vs (a)'],
+      ...parts.map((part) => {
+        const answers = partsBench.answers[at(part)] as number[][];
+        const recall = recallOf(r.queries, answers);
+        const synonymAnswers = partsSynonymBench.answers[at(part)] as number[][];
+        const baseSynonym = partsSynonymBench.answers[at(base)] as number[][];
+        return [
+          part.name,
+          pct(recall.all),
+          ...KINDS.map((k) => pct(recall[k])),
+          changed(answers, baseAnswers),
+          pct(recallOf(synonymBench, synonymAnswers).all),
+          changed(synonymAnswers, baseSynonym),
+        ];
+      }),
+    ]),
+  );
+}
+
+/** The targets at 10,000 articles for HTTP latency with every part on, with and without queueing. */
+function latencyVerdicts(r: SizeResults) {
+  const { overHttp } = r.http;
+  const bothPart = r.ourIndex.direct.parts[4] as Part;
+  const allOn = httpOf(overHttp, bothPart);
+  const bothEntry = overHttp.get(bothPart);
+  const bothOn = bothEntry && {
+    single: latencyOf(bothEntry.single),
+    open: openLabels.map((_, i) => latencyOf(bothEntry.open[i])),
+  };
+  const { uncached } = r;
+  return [
+    r.size === 10_000
+      ? `HTTP p99 of different queries ${uncached.p99} ms ≤ 10 ms: ${uncached.p99 <= 10 ? 'MET' : 'NOT MET'}`
+      : null,
+    r.size === 10_000 && allOn
+      ? `HTTP p99 of different queries with synonyms and learning on ${fmt(allOn.p99, 2)} ms ≤ 10 ms: ${allOn.p99 <= 10 ? 'MET' : 'NOT MET'}`
+      : null,
+    r.size === 10_000 && bothOn
+      ? `HTTP p99 with synonyms and learning on without queueing, ${[
+          ['one connection', bothOn.single] as const,
+          ...openLabels.map((label, i) => [`open loop at ${label}`, bothOn.open[i]] as const),
+        ]
+          .map(
+            ([label, run]) =>
+              `${label} ${fmt(run?.p99 ?? NaN, 2)} ms ≤ 10 ms: ${(run?.p99 ?? NaN) <= 10 ? 'MET' : 'NOT MET'}`,
+          )
+          .join(', ')}`
+      : null,
+  ];
+}
+
+function reportTargets(r: SizeResults) {
+  const { partsBench, partsSynonymBench, synonymBench } = r.ourIndex.direct;
+  const { bad } = r.badInput;
+  const worstBad = Math.max(...bad.map((b) => b.ms));
+  const ours = r.engines[0] as EngineResult;
+  const others = r.engines.slice(1);
+  const verdicts = [
+    ...latencyVerdicts(r),
+    `recall@10 with synonyms and learning (d) no lower than words only (a), with and without a synonym word: ${
+      recallOf(r.queries, partsBench.answers[4] as number[][]).all >=
+        recallOf(r.queries, partsBench.answers[1] as number[][]).all &&
+      recallOf(synonymBench, partsSynonymBench.answers[4] as number[][]).all >=
+        recallOf(synonymBench, partsSynonymBench.answers[1] as number[][]).all
+        ? 'MET'
+        : 'NOT MET'
+    }`,
+    `bad input under 50 ms, never 500: ${worstBad < 50 && bad.every((b) => b.status === 200 || b.status === 400) ? 'MET' : 'NOT MET'}`,
+    ...(['typo', 'inflection'] as const).map(
+      (k) =>
+        `recall on ${k} above both SQL engines: ` +
+        (others.every((o) => ours.recall[k] > o.recall[k]) ? 'MET' : 'NOT MET'),
+    ),
+  ].filter(Boolean);
+  console.log(`\n    targets: ${verdicts.join('; ')}`);
 }
 
 const LANGUAGE_ARTICLES = Number(process.env.BENCH_LANGUAGE_ARTICLES ?? 10_000);

@@ -164,17 +164,11 @@ function readAsset(folder: ContentFolder, asset: string): Buffer {
   }
 }
 
-async function writeFolder(
-  trx: Tx,
-  folder: ContentFolder,
-  blobs: Map<string, { key: string; size: number }>,
-  summary: ImportSummary,
-  options: ImportOptions,
-  progress: (label: string) => void,
-  siteLang: Language,
-  dialect: Dialect,
-): Promise<void> {
-  const now = Date.now();
+/**
+ * Matches the folder's items with the rows there are: by path, then by the ids the folder gives when it was
+ * exported from this help centre (`_origin.yml`); ids from elsewhere are ignored, with a warning.
+ */
+async function matchContent(trx: Tx, folder: ContentFolder, summary: ImportSummary, dialect: Dialect) {
   const rows = await contentRows(trx);
   const origin = await readSetting<string>(trx, ORIGIN_SETTING);
   const useIds = folder.origin !== undefined && folder.origin === origin;
@@ -193,237 +187,78 @@ async function writeFolder(
     errors,
   } = matchFolder(folder, rows, useIds, await highestIds(trx, dialect));
   if (errors.length) throw new FolderErrors(errors);
+  return { rows, existing, revived };
+}
 
-  // Paths of existing categories and articles that differ from the folder; those new to the database are counted
-  // as created and need no mark.
-  const changed = new Set<string>();
-  const sectionIds = new Map<string, number>();
-  for (const section of folder.sections) {
-    const values = {
-      name: section.name,
-      position: section.position,
-      visibility: section.visibility,
-      lang: rowLang(section, siteLang),
-    };
-    const found = existing.sections.get(section.path);
-    if (found) {
-      sectionIds.set(section.path, found.id);
-      // Found by its id: the folder's path becomes its source path, where the next import finds it first.
-      if (found.source_path !== section.path)
-        await writeSection(trx, found.id, { source_path: section.path });
-      if (differs(found, values)) {
-        await writeSection(trx, found.id, { ...values, updated_at: now });
-        summary.sections.updated++;
-      } else summary.sections.unchanged++;
-    } else {
-      const id = await insertSection(trx, {
-        id: revived.sections.get(section.path)?.id,
-        ...values,
-        source_path: section.path,
-        created_at: revived.sections.get(section.path)?.createdAt ?? now,
-        updated_at: now,
-      });
-      sectionIds.set(section.path, id);
-      summary.sections.created++;
-    }
-  }
+/** One import's writing, inside its transaction: the rows matched, the ids given, and what changed. */
+interface Importer extends Awaited<ReturnType<typeof matchContent>> {
+  trx: Tx;
+  folder: ContentFolder;
+  summary: ImportSummary;
+  siteLang: Language;
+  now: number;
+  sectionIds: Map<string, number>;
+  fileIds: Map<string, { id: number; name: string }>;
+  categoryIds: Map<string, number>;
+  articleIds: Map<string, number>;
+  /**
+   * Paths of existing categories and articles that differ from the folder; those new to the database are counted
+   * as created and need no mark.
+   */
+  changed: Set<string>;
+  sourceTexts: { categories: Map<number, string>; articles: Map<number, string> };
+}
 
-  const fileIds = new Map<string, { id: number; name: string }>();
-  for (const asset of folder.assets) {
-    const blob = blobs.get(asset);
-    if (!blob) throw new Error(`internal: ${asset} was not stored`);
-    const name = path.posix.basename(asset);
-    const values = {
-      storage_key: blob.key,
-      size: blob.size,
-      original_name: name,
-      mime_type: contentTypeFor(name),
-    };
-    const found = existing.files.get(asset);
-    if (found) {
-      fileIds.set(asset, { id: found.id, name });
-      if (found.source_path !== asset) await writeFile(trx, found.id, { source_path: asset });
-      if (differs(found, values)) {
-        await writeFile(trx, found.id, values);
-        summary.files.updated++;
-      } else summary.files.unchanged++;
-    } else {
-      const row = await insertFile(trx, { ...values, kind: 'content', source_path: asset, created_at: now });
-      fileIds.set(asset, { id: row.id, name });
-      summary.files.created++;
-    }
-  }
-
-  const categoryIds = new Map<string, number>();
-  for (const category of folder.categories) {
-    const sectionId = sectionIds.get(category.sectionPath);
-    if (sectionId === undefined) throw new Error(`internal: no section for ${category.path}`);
-    const values = {
-      section_id: sectionId,
-      parent_id: category.parentPath === null ? null : (categoryIds.get(category.parentPath) ?? null),
-      name: category.name,
-      position: category.position,
-      description_source: category.format === 'html' ? null : category.description,
-      icon_file_id: category.icon ? (fileIds.get(category.icon)?.id ?? null) : null,
-      icon_type: category.icon ? ('file' as const) : category.fontIcon ? ('font' as const) : null,
-      font_icon: category.fontIcon,
-      visibility: category.visibility,
-      lang: rowLang(category, siteLang),
-    };
-    const found = existing.categories.get(category.path);
-    if (found) {
-      categoryIds.set(category.path, found.id);
-      if (found.source_path !== category.path)
-        await writeCategory(trx, found.id, { source_path: category.path });
-      if (differs(found, values)) {
-        await writeCategory(trx, found.id, { ...values, updated_at: now });
-        changed.add(category.path);
-      }
-    } else {
-      const id = await insertCategory(trx, {
-        id: revived.categories.get(category.path)?.id,
-        ...values,
-        description: '',
-        source_path: category.path,
-        created_at: revived.categories.get(category.path)?.createdAt ?? now,
-        updated_at: now,
-      });
-      categoryIds.set(category.path, id);
-      summary.categories.created++;
-    }
-  }
-
-  const articleIds = new Map<string, number>();
-  for (const article of folder.articles) {
-    const sectionId = sectionIds.get(article.sectionPath);
-    if (sectionId === undefined) throw new Error(`internal: no section for ${article.path}`);
-    const values = {
-      section_id: sectionId,
-      category_id: article.categoryPath === null ? null : (categoryIds.get(article.categoryPath) ?? null),
-      title: article.title,
-      body_source: article.format === 'html' ? null : article.body,
-      lang: rowLang(article, siteLang),
-      can_create_issue: article.canCreateIssue ? (1 as const) : (0 as const),
-      published: article.published ? (1 as const) : (0 as const),
-      visibility: article.visibility,
-      noindex: article.noindex ? (1 as const) : (0 as const),
-      position: article.position,
-    };
-    const found = existing.articles.get(article.path);
-    if (found) {
-      articleIds.set(article.path, found.id);
-      if (found.source_path !== article.path)
-        await writeArticle(trx, found.id, { source_path: article.path });
-      if (differs(found, values)) {
-        await writeArticle(trx, found.id, { ...values, updated_at: now });
-        changed.add(article.path);
-      }
-    } else {
-      const id = await insertArticle(trx, {
-        id: revived.articles.get(article.path)?.id,
-        ...values,
-        body_html: '',
-        source_path: article.path,
-        created_at: revived.articles.get(article.path)?.createdAt ?? now,
-        updated_at: now,
-      });
-      articleIds.set(article.path, id);
-      summary.articles.created++;
-    }
-  }
-
-  // A link to a translation's file leads to its article (the reader's language picks the version).
-  const translatedFrom = new Map(
-    folder.articles.flatMap((article) => article.translations.map((t) => [t.file, article.path] as const)),
-  );
-  // Bodies are rendered once every id is known, so relative links between articles and to files resolve.
-  const resolverFor = (documentPath: string) => (reference: string) => {
-    const target = path.posix.normalize(path.posix.join(path.posix.dirname(documentPath), reference));
-    const file = fileIds.get(target);
-    if (file) return href.file(file.id, file.name);
-    const articleId = articleIds.get(target) ?? articleIds.get(translatedFrom.get(target) ?? '');
-    if (articleId !== undefined) return href.instruction(articleId);
-    const categoryId = categoryIds.get(target.replace(/\/$/, ''));
-    if (categoryId !== undefined) return href.category(categoryId);
-    return undefined;
-  };
-  const sourceTexts = {
-    categories: new Map<number, string>(),
-    articles: new Map<number, string>(),
-  };
-  for (const category of folder.categories) {
-    const id = categoryIds.get(category.path) as number;
-    const render = category.format === 'html' ? renderHtml : renderMarkdown;
-    const description = render(category.description, resolverFor(`${category.path}/_category.md`));
-    sourceTexts.categories.set(id, categorySourceText({ name: category.name, description }));
-    const found = existing.categories.get(category.path);
-    if (found && found.description === description) {
-      if (changed.has(category.path)) summary.categories.updated++;
-      else summary.categories.unchanged++;
-      continue;
-    }
-    if (found) {
-      await writeCategory(trx, id, { description, updated_at: now });
-      summary.categories.updated++;
-    } else {
-      await writeCategory(trx, id, { description });
-    }
-  }
-
-  const attached = await attachedFiles(
+async function writeFolder(
+  trx: Tx,
+  folder: ContentFolder,
+  blobs: Map<string, { key: string; size: number }>,
+  summary: ImportSummary,
+  options: ImportOptions,
+  progress: (label: string) => void,
+  siteLang: Language,
+  dialect: Dialect,
+): Promise<void> {
+  const now = Date.now();
+  const im: Importer = {
+    ...(await matchContent(trx, folder, summary, dialect)),
     trx,
-    [...existing.articles.values()].map((row) => row.id),
-  );
-  const links: { article_id: number; file_id: number; position: number }[] = [];
-  // Articles this import creates or changes: each keeps a revision of what the folder made of it.
-  const revised: number[] = [];
-  for (const article of folder.articles) {
-    const id = articleIds.get(article.path) as number;
-    const files = article.files.map((file) => (fileIds.get(file) as { id: number }).id);
-    files.forEach((file_id, position) => links.push({ article_id: id, file_id, position }));
-    const body_html = (article.format === 'html' ? renderHtml : renderMarkdown)(
-      article.body,
-      resolverFor(article.path),
-    );
-    sourceTexts.articles.set(id, articleSourceText({ title: article.title, body_html }));
-    const found = existing.articles.get(article.path);
-    const sameFiles = (attached.get(id) ?? []).join() === files.join();
-    if (found && found.body_html === body_html && sameFiles) {
-      if (changed.has(article.path)) {
-        summary.articles.updated++;
-        revised.push(id);
-      } else summary.articles.unchanged++;
-    } else if (found) {
-      await writeArticle(trx, id, { body_html, updated_at: now });
-      summary.articles.updated++;
-      revised.push(id);
-    } else {
-      await writeArticle(trx, id, { body_html });
-      revised.push(id);
-    }
-    progress(article.path);
-  }
-
-  if (dialect === 'postgres')
-    for (const kind of ['sections', 'categories', 'articles'] as const) {
-      const ids = [...revived[kind].values()].map((row) => row.id);
-      if (ids.length) await continueIdsAfter(trx, kind, Math.max(...ids));
-    }
-
-  const imported = [...articleIds.values()];
-  for (const ids of chunks(imported)) await deleteAttachmentsOf(trx, ids);
-  for (const rows of chunks(links)) await insertAttachments(trx, rows);
-  await recordRevisions(trx, revised, { action: 'imported', author: null, now });
-  await writeTranslations(trx, folder, { sectionIds, categoryIds, articleIds, fileIds }, sourceTexts, {
+    folder,
     summary,
     siteLang,
     now,
-    resolverFor,
-  });
-
-  await keepSubtreesTogether(trx, now);
+    sectionIds: new Map(),
+    fileIds: new Map(),
+    categoryIds: new Map(),
+    articleIds: new Map(),
+    changed: new Set(),
+    sourceTexts: { categories: new Map(), articles: new Map() },
+  };
+  for (const section of folder.sections) await writeSectionRow(im, section);
+  for (const asset of folder.assets) await writeFileRow(im, asset, blobs);
+  for (const category of folder.categories) await writeCategoryRow(im, category);
+  for (const article of folder.articles) await writeArticleRow(im, article);
+  // Bodies are rendered once every id is known, so relative links between articles and to files resolve.
+  const resolverFor = linkResolver(im);
+  await renderDescriptions(im, resolverFor);
+  const { links, revised } = await renderBodies(im, resolverFor, progress);
+  if (dialect === 'postgres')
+    for (const kind of ['sections', 'categories', 'articles'] as const) {
+      const ids = [...im.revived[kind].values()].map((row) => row.id);
+      if (ids.length) await continueIdsAfter(trx, kind, Math.max(...ids));
+    }
+  for (const ids of chunks([...im.articleIds.values()])) await deleteAttachmentsOf(trx, ids);
+  for (const rows of chunks(links)) await insertAttachments(trx, rows);
+  await recordRevisions(trx, revised, { action: 'imported', author: null, now: im.now });
+  await writeTranslations(trx, folder, im, im.sourceTexts, { summary, siteLang, now: im.now, resolverFor });
+  await keepSubtreesTogether(trx, im.now);
   if (options.replace) await removeOutside(trx, folder, summary);
-  else if (options.prune) await prune(trx, rows, existing, summary);
+  else if (options.prune) await prune(trx, im.rows, im.existing, summary);
+  await finishImport(trx, folder, summary);
+}
+
+/** The revision moved when anything changed; the folder's synonyms, when it has the file, replace the search's. */
+async function finishImport(trx: Tx, folder: ContentFolder, summary: ImportSummary) {
   const touched = (['sections', 'categories', 'articles', 'files', 'translations'] as const).some(
     (kind) => summary[kind].created + summary[kind].updated + summary[kind].deleted > 0,
   );
@@ -439,6 +274,249 @@ async function writeFolder(
   }
 }
 
+async function writeSectionRow(im: Importer, section: FolderSection) {
+  const { trx, now, summary } = im;
+  const values = {
+    name: section.name,
+    position: section.position,
+    visibility: section.visibility,
+    lang: rowLang(section, im.siteLang),
+  };
+  const found = im.existing.sections.get(section.path);
+  if (found) {
+    im.sectionIds.set(section.path, found.id);
+    // Found by its id: the folder's path becomes its source path, where the next import finds it first.
+    if (found.source_path !== section.path) await writeSection(trx, found.id, { source_path: section.path });
+    if (differs(found, values)) {
+      await writeSection(trx, found.id, { ...values, updated_at: now });
+      summary.sections.updated++;
+    } else summary.sections.unchanged++;
+  } else {
+    const id = await insertSection(trx, {
+      id: im.revived.sections.get(section.path)?.id,
+      ...values,
+      source_path: section.path,
+      created_at: im.revived.sections.get(section.path)?.createdAt ?? now,
+      updated_at: now,
+    });
+    im.sectionIds.set(section.path, id);
+    summary.sections.created++;
+  }
+}
+
+async function writeFileRow(im: Importer, asset: string, blobs: Map<string, { key: string; size: number }>) {
+  const { trx, summary } = im;
+  const blob = blobs.get(asset);
+  if (!blob) throw new Error(`internal: ${asset} was not stored`);
+  const name = path.posix.basename(asset);
+  const values = {
+    storage_key: blob.key,
+    size: blob.size,
+    original_name: name,
+    mime_type: contentTypeFor(name),
+  };
+  const found = im.existing.files.get(asset);
+  if (found) {
+    im.fileIds.set(asset, { id: found.id, name });
+    if (found.source_path !== asset) await writeFile(trx, found.id, { source_path: asset });
+    if (differs(found, values)) {
+      await writeFile(trx, found.id, values);
+      summary.files.updated++;
+    } else summary.files.unchanged++;
+  } else {
+    const row = await insertFile(trx, { ...values, kind: 'content', source_path: asset, created_at: im.now });
+    im.fileIds.set(asset, { id: row.id, name });
+    summary.files.created++;
+  }
+}
+
+/** A category's row without its description, which is rendered once every id is known. */
+async function writeCategoryRow(im: Importer, category: FolderCategory) {
+  const { trx, now } = im;
+  const sectionId = im.sectionIds.get(category.sectionPath);
+  if (sectionId === undefined) throw new Error(`internal: no section for ${category.path}`);
+  const values = {
+    section_id: sectionId,
+    parent_id: category.parentPath === null ? null : (im.categoryIds.get(category.parentPath) ?? null),
+    name: category.name,
+    position: category.position,
+    description_source: category.format === 'html' ? null : category.description,
+    icon_file_id: category.icon ? (im.fileIds.get(category.icon)?.id ?? null) : null,
+    icon_type: category.icon ? ('file' as const) : category.fontIcon ? ('font' as const) : null,
+    font_icon: category.fontIcon,
+    visibility: category.visibility,
+    lang: rowLang(category, im.siteLang),
+  };
+  const found = im.existing.categories.get(category.path);
+  if (found) {
+    im.categoryIds.set(category.path, found.id);
+    if (found.source_path !== category.path)
+      await writeCategory(trx, found.id, { source_path: category.path });
+    if (differs(found, values)) {
+      await writeCategory(trx, found.id, { ...values, updated_at: now });
+      im.changed.add(category.path);
+    }
+  } else {
+    const id = await insertCategory(trx, {
+      id: im.revived.categories.get(category.path)?.id,
+      ...values,
+      description: '',
+      source_path: category.path,
+      created_at: im.revived.categories.get(category.path)?.createdAt ?? now,
+      updated_at: now,
+    });
+    im.categoryIds.set(category.path, id);
+    im.summary.categories.created++;
+  }
+}
+
+/** An article's row without its body, which is rendered once every id is known. */
+async function writeArticleRow(im: Importer, article: FolderArticle) {
+  const { trx, now } = im;
+  const sectionId = im.sectionIds.get(article.sectionPath);
+  if (sectionId === undefined) throw new Error(`internal: no section for ${article.path}`);
+  const values = {
+    section_id: sectionId,
+    category_id: article.categoryPath === null ? null : (im.categoryIds.get(article.categoryPath) ?? null),
+    title: article.title,
+    body_source: article.format === 'html' ? null : article.body,
+    lang: rowLang(article, im.siteLang),
+    can_create_issue: article.canCreateIssue ? (1 as const) : (0 as const),
+    published: article.published ? (1 as const) : (0 as const),
+    visibility: article.visibility,
+    noindex: article.noindex ? (1 as const) : (0 as const),
+    position: article.position,
+  };
+  const found = im.existing.articles.get(article.path);
+  if (found) {
+    im.articleIds.set(article.path, found.id);
+    if (found.source_path !== article.path) await writeArticle(trx, found.id, { source_path: article.path });
+    if (differs(found, values)) {
+      await writeArticle(trx, found.id, { ...values, updated_at: now });
+      im.changed.add(article.path);
+    }
+  } else {
+    const id = await insertArticle(trx, {
+      id: im.revived.articles.get(article.path)?.id,
+      ...values,
+      body_html: '',
+      source_path: article.path,
+      created_at: im.revived.articles.get(article.path)?.createdAt ?? now,
+      updated_at: now,
+    });
+    im.articleIds.set(article.path, id);
+    im.summary.articles.created++;
+  }
+}
+
+type Resolver = (documentPath: string) => (reference: string) => string | undefined;
+
+/** Where a relative link of a document leads once stored: a file, an article (a translation's: its article), a category. */
+function linkResolver(im: Importer): Resolver {
+  // A link to a translation's file leads to its article (the reader's language picks the version).
+  const translatedFrom = new Map(
+    im.folder.articles.flatMap((article) => article.translations.map((t) => [t.file, article.path] as const)),
+  );
+  return (documentPath: string) => (reference: string) => {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(documentPath), reference));
+    const file = im.fileIds.get(target);
+    if (file) return href.file(file.id, file.name);
+    const articleId = im.articleIds.get(target) ?? im.articleIds.get(translatedFrom.get(target) ?? '');
+    if (articleId !== undefined) return href.instruction(articleId);
+    const categoryId = im.categoryIds.get(target.replace(/\/$/, ''));
+    if (categoryId !== undefined) return href.category(categoryId);
+    return undefined;
+  };
+}
+
+/** Each category's description rendered and written when it differs; the category counted. */
+async function renderDescriptions(im: Importer, resolverFor: Resolver) {
+  const { trx, now, summary } = im;
+  for (const category of im.folder.categories) {
+    const id = im.categoryIds.get(category.path) as number;
+    const render = category.format === 'html' ? renderHtml : renderMarkdown;
+    const description = render(category.description, resolverFor(`${category.path}/_category.md`));
+    im.sourceTexts.categories.set(id, categorySourceText({ name: category.name, description }));
+    const found = im.existing.categories.get(category.path);
+    if (found && found.description === description) {
+      if (im.changed.has(category.path)) summary.categories.updated++;
+      else summary.categories.unchanged++;
+      continue;
+    }
+    if (found) {
+      await writeCategory(trx, id, { description, updated_at: now });
+      summary.categories.updated++;
+    } else {
+      await writeCategory(trx, id, { description });
+    }
+  }
+}
+
+/**
+ * Each article's body rendered and written when it or its files differ; the article counted. Answers the links to
+ * its files and the articles this import creates or changes: each keeps a revision of what the folder made of it.
+ */
+async function renderBodies(im: Importer, resolverFor: Resolver, progress: (label: string) => void) {
+  const { trx, now, summary } = im;
+  const attached = await attachedFiles(
+    trx,
+    [...im.existing.articles.values()].map((row) => row.id),
+  );
+  const links: { article_id: number; file_id: number; position: number }[] = [];
+  const revised: number[] = [];
+  for (const article of im.folder.articles) {
+    const id = im.articleIds.get(article.path) as number;
+    const files = article.files.map((file) => (im.fileIds.get(file) as { id: number }).id);
+    files.forEach((file_id, position) => links.push({ article_id: id, file_id, position }));
+    const body_html = (article.format === 'html' ? renderHtml : renderMarkdown)(
+      article.body,
+      resolverFor(article.path),
+    );
+    im.sourceTexts.articles.set(id, articleSourceText({ title: article.title, body_html }));
+    const found = im.existing.articles.get(article.path);
+    const sameFiles = (attached.get(id) ?? []).join() === files.join();
+    if (found && found.body_html === body_html && sameFiles) {
+      if (im.changed.has(article.path)) {
+        summary.articles.updated++;
+        revised.push(id);
+      } else summary.articles.unchanged++;
+    } else if (found) {
+      await writeArticle(trx, id, { body_html, updated_at: now });
+      summary.articles.updated++;
+      revised.push(id);
+    } else {
+      await writeArticle(trx, id, { body_html });
+      revised.push(id);
+    }
+    progress(article.path);
+  }
+  return { links, revised };
+}
+
+/** What writing an import's translations needs: the ids the items got and the source texts they were made from. */
+interface TranslationWriting {
+  trx: Tx;
+  ids: {
+    sectionIds: Map<string, number>;
+    categoryIds: Map<string, number>;
+    articleIds: Map<string, number>;
+    fileIds: Map<string, { id: number }>;
+  };
+  sourceTexts: { categories: Map<number, string>; articles: Map<number, string> };
+  siteLang: Language;
+  now: number;
+  resolverFor: (documentPath: string) => (reference: string) => string | undefined;
+}
+
+/** A translation keeps the text of its source as imported, and in which language, as what it was made from. */
+const sourceFields = (
+  w: TranslationWriting,
+  item: FolderSection | FolderCategory | FolderArticle,
+  text: string,
+) => ({ source_lang: rowLang(item, w.siteLang), source_text: text });
+
+const stampsOf = (w: TranslationWriting) => ({ created_at: w.now, updated_at: w.now });
+
 /**
  * Makes every imported item's translations what the folder says: new ones added, changed ones written, those the
  * folder no longer has deleted. A translation added or changed keeps the text of its source as imported (the item's
@@ -448,82 +526,23 @@ async function writeFolder(
 async function writeTranslations(
   trx: Tx,
   folder: ContentFolder,
-  ids: {
-    sectionIds: Map<string, number>;
-    categoryIds: Map<string, number>;
-    articleIds: Map<string, number>;
-    fileIds: Map<string, { id: number }>;
-  },
-  sourceTexts: { categories: Map<number, string>; articles: Map<number, string> },
-  context: {
-    summary: ImportSummary;
-    siteLang: Language;
-    now: number;
-    resolverFor: (documentPath: string) => (reference: string) => string | undefined;
-  },
+  ids: TranslationWriting['ids'],
+  sourceTexts: TranslationWriting['sourceTexts'],
+  context: Omit<TranslationWriting, 'trx' | 'ids' | 'sourceTexts'> & { summary: ImportSummary },
 ): Promise<void> {
   const { summary, siteLang, now, resolverFor } = context;
+  const w: TranslationWriting = { trx, ids, sourceTexts, siteLang, now, resolverFor };
   const existing = await importedTranslations(trx);
-  const sourceFields = (item: FolderSection | FolderCategory | FolderArticle, text: string) => ({
-    source_lang: rowLang(item, siteLang),
-    source_text: text,
-  });
-  const stamps = { created_at: now, updated_at: now };
-
   await reconcileTranslations(trx, 'section_translations', summary, {
     existing: existing.sections.map((row) => ({ row, itemId: row.section_id })),
     imported: new Set(ids.sectionIds.values()),
-    wanted: folder.sections.flatMap((section) => {
-      const section_id = ids.sectionIds.get(section.path) as number;
-      return section.translations.map((translation) => {
-        const values = { name: translation.name, published: translation.published ? 1 : 0 } as const;
-        return {
-          itemId: section_id,
-          lang: translation.lang,
-          changed: (found: object) => differs(found, values),
-          write: () =>
-            upsertSectionTranslation(trx, {
-              section_id,
-              lang: translation.lang,
-              ...values,
-              ...sourceFields(section, sectionSourceText(section)),
-              ...stamps,
-            }),
-        };
-      });
-    }),
+    wanted: folder.sections.flatMap((section) => wantedSectionTranslations(w, section)),
   });
-
   await reconcileTranslations(trx, 'category_translations', summary, {
     existing: existing.categories.map((row) => ({ row, itemId: row.category_id })),
     imported: new Set(ids.categoryIds.values()),
-    wanted: folder.categories.flatMap((category) => {
-      const category_id = ids.categoryIds.get(category.path) as number;
-      return category.translations.map((translation) => {
-        const render = translation.format === 'html' ? renderHtml : renderMarkdown;
-        const values = {
-          name: translation.name,
-          description: render(translation.description, resolverFor(translation.file)),
-          description_source: translation.format === 'html' ? null : translation.description,
-          published: translation.published ? 1 : 0,
-        } as const;
-        return {
-          itemId: category_id,
-          lang: translation.lang,
-          changed: (found: object) => differs(found, values),
-          write: () =>
-            upsertCategoryTranslation(trx, {
-              category_id,
-              lang: translation.lang,
-              ...values,
-              ...sourceFields(category, sourceTexts.categories.get(category_id) as string),
-              ...stamps,
-            }),
-        };
-      });
-    }),
+    wanted: folder.categories.flatMap((category) => wantedCategoryTranslations(w, category)),
   });
-
   const filesOf = new Map<string, number[]>();
   for (const row of existing.files) {
     const key = translationKey(row.article_id, row.lang);
@@ -532,36 +551,89 @@ async function writeTranslations(
   await reconcileTranslations(trx, 'article_translations', summary, {
     existing: existing.articles.map((row) => ({ row, itemId: row.article_id })),
     imported: new Set(ids.articleIds.values()),
-    wanted: folder.articles.flatMap((article) => {
-      const article_id = ids.articleIds.get(article.path) as number;
-      return article.translations.map((translation) => {
-        const render = translation.format === 'html' ? renderHtml : renderMarkdown;
-        const values = {
-          title: translation.title,
-          body_html: render(translation.body, resolverFor(translation.file)),
-          body_source: translation.format === 'html' ? null : translation.body,
-          published: translation.published ? 1 : 0,
-        } as const;
-        const files = translation.files.map((file) => (ids.fileIds.get(file) as { id: number }).id);
-        const sameFiles =
-          (filesOf.get(translationKey(article_id, translation.lang)) ?? []).join() === files.join();
-        return {
-          itemId: article_id,
+    wanted: folder.articles.flatMap((article) => wantedArticleTranslations(w, article, filesOf)),
+  });
+}
+
+function wantedSectionTranslations(w: TranslationWriting, section: FolderSection) {
+  const section_id = w.ids.sectionIds.get(section.path) as number;
+  return section.translations.map((translation) => {
+    const values = { name: translation.name, published: translation.published ? 1 : 0 } as const;
+    return {
+      itemId: section_id,
+      lang: translation.lang,
+      changed: (found: object) => differs(found, values),
+      write: () =>
+        upsertSectionTranslation(w.trx, {
+          section_id,
           lang: translation.lang,
-          changed: (found: object) => differs(found, values) || !sameFiles,
-          write: async () => {
-            await upsertArticleTranslation(trx, {
-              article_id,
-              lang: translation.lang,
-              ...values,
-              ...sourceFields(article, sourceTexts.articles.get(article_id) as string),
-              ...stamps,
-            });
-            await replaceTranslationFiles(trx, article_id, translation.lang, files);
-          },
-        };
-      });
-    }),
+          ...values,
+          ...sourceFields(w, section, sectionSourceText(section)),
+          ...stampsOf(w),
+        }),
+    };
+  });
+}
+
+function wantedCategoryTranslations(w: TranslationWriting, category: FolderCategory) {
+  const category_id = w.ids.categoryIds.get(category.path) as number;
+  return category.translations.map((translation) => {
+    const render = translation.format === 'html' ? renderHtml : renderMarkdown;
+    const values = {
+      name: translation.name,
+      description: render(translation.description, w.resolverFor(translation.file)),
+      description_source: translation.format === 'html' ? null : translation.description,
+      published: translation.published ? 1 : 0,
+    } as const;
+    return {
+      itemId: category_id,
+      lang: translation.lang,
+      changed: (found: object) => differs(found, values),
+      write: () =>
+        upsertCategoryTranslation(w.trx, {
+          category_id,
+          lang: translation.lang,
+          ...values,
+          ...sourceFields(w, category, w.sourceTexts.categories.get(category_id) as string),
+          ...stampsOf(w),
+        }),
+    };
+  });
+}
+
+/** An article's translations, each with its own files (`filesOf`: those stored, by translationKey). */
+function wantedArticleTranslations(
+  w: TranslationWriting,
+  article: FolderArticle,
+  filesOf: Map<string, number[]>,
+) {
+  const article_id = w.ids.articleIds.get(article.path) as number;
+  return article.translations.map((translation) => {
+    const render = translation.format === 'html' ? renderHtml : renderMarkdown;
+    const values = {
+      title: translation.title,
+      body_html: render(translation.body, w.resolverFor(translation.file)),
+      body_source: translation.format === 'html' ? null : translation.body,
+      published: translation.published ? 1 : 0,
+    } as const;
+    const files = translation.files.map((file) => (w.ids.fileIds.get(file) as { id: number }).id);
+    const sameFiles =
+      (filesOf.get(translationKey(article_id, translation.lang)) ?? []).join() === files.join();
+    return {
+      itemId: article_id,
+      lang: translation.lang,
+      changed: (found: object) => differs(found, values) || !sameFiles,
+      write: async () => {
+        await upsertArticleTranslation(w.trx, {
+          article_id,
+          lang: translation.lang,
+          ...values,
+          ...sourceFields(w, article, w.sourceTexts.articles.get(article_id) as string),
+          ...stampsOf(w),
+        });
+        await replaceTranslationFiles(w.trx, article_id, translation.lang, files);
+      },
+    };
   });
 }
 

@@ -321,6 +321,453 @@ export const humanize = (name: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
+/** An id an item's file gives, checked against the others once the whole folder is read. */
+interface DeclaredId {
+  file: string;
+  kind: ItemKind;
+  said: string;
+  saidKind: ItemKind;
+}
+
+/**
+ * One read of a folder: what it has read so far and every problem found, so the walk goes on past each one and
+ * the author can fix them all in one go.
+ */
+interface FolderReader {
+  /** The folder's real location: what is inside is judged against it. */
+  realRoot: string;
+  siteLang: Language;
+  errors: FolderError[];
+  folder: ContentFolder;
+  assets: Set<string>;
+  /** Relative links to `.md` files, checked against the articles once the whole folder is read. */
+  articleLinks: { from: string; link: string }[];
+  /** Every id an item's file gives, checked against each other once the whole folder is read. */
+  declaredIds: DeclaredId[];
+}
+
+/** Runs one check; its problem is recorded and `fallback` stands in, so the rest of the file is checked too. */
+function check<T>(r: FolderReader, fn: () => T, fallback: T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof FolderError) {
+      r.errors.push(error);
+      return fallback;
+    }
+    throw error;
+  }
+}
+
+const attempt = (r: FolderReader, fn: () => void) => check(r, fn, undefined);
+
+/** Each item checked on its own: one missing image does not hide the next. */
+const checkEach = <T, R>(r: FolderReader, items: T[], fn: (item: T) => R): R[] =>
+  items.flatMap((item) => check(r, () => [fn(item)], []));
+
+/** The item's id and stamp when its file gives one of its own kind; another kind's is reported after the walk. */
+function readId(r: FolderReader, file: string, kind: ItemKind, value: unknown) {
+  const none = { id: null, stamp: null };
+  const itemId = check(r, () => readItemId(file, value), null);
+  if (!itemId) return none;
+  // One number, one item: two files with one number are one too many, whatever their stamps say.
+  r.declaredIds.push({ file, kind, said: formatItemId(itemId.kind, itemId.id), saidKind: itemId.kind });
+  return itemId.kind === kind ? { id: itemId.id, stamp: itemId.stamp } : none;
+}
+
+function readDocument(r: FolderReader, relative: string) {
+  const bytes = readInside(r.realRoot, relative, (problem) => new FolderError(relative, problem));
+  return parseDocument(relative, decodeText(relative, bytes));
+}
+
+/** A file named by its folder's convention (`_section.md`, `_category.md`); a dangling link counts, to be refused. */
+const isPresent = (r: FolderReader, relative: string) =>
+  fs.lstatSync(path.join(r.realRoot, relative), { throwIfNoEntry: false }) !== undefined;
+
+function resolveAsset(r: FolderReader, from: string, reference: string, what: string): string {
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), reference));
+  const fail = (problem: string) => new FolderError(from, `${what} "${reference}" ${problem}`);
+  if (resolved.startsWith('../') || resolved === '..' || path.posix.isAbsolute(reference)) {
+    throw fail('points outside the content folder');
+  }
+  // Checked here so every problem is reported before anything is stored; read (and checked again) by the import.
+  fs.closeSync(openInside(r.realRoot, resolved, fail));
+  r.assets.add(resolved);
+  return resolved;
+}
+
+/** Positions left out of front matter follow the order of the names. */
+const defaultPositions = (names: string[]) =>
+  new Map([...names].sort().map((name, index) => [name, index + 1]));
+
+/**
+ * The walk follows no link: a linked folder would bring the same content in twice, or loop. What starts with _ or .
+ * is never walked into, only read by name, so a link there is judged where it is used.
+ */
+function listDir(r: FolderReader, relative: string) {
+  return fs.readdirSync(path.join(r.realRoot, relative), { withFileTypes: true }).filter((entry) => {
+    if (isAssetFolder(entry.name) && !entry.isFile()) return false;
+    if (entry.isSymbolicLink()) {
+      r.folder.warnings.push(`${path.posix.join(relative, entry.name)}: symbolic link skipped`);
+      return false;
+    }
+    if (!entry.isFile() && !entry.isDirectory()) {
+      r.folder.warnings.push(
+        `${path.posix.join(relative, entry.name)}: not a regular file or folder, skipped`,
+      );
+      return false;
+    }
+    return true;
+  });
+}
+
+/** Images a body shows; an HTML body's links to files in the folder (not to articles) come along too. */
+function bodyAssets(r: FolderReader, from: string, body: string, format: BodyFormat): string[] {
+  const { images, links } = format === 'markdown' ? collectReferences(body) : collectHtmlReferences(body);
+  for (const link of links) if (link.toLowerCase().endsWith('.md')) r.articleLinks.push({ from, link });
+  if (format === 'markdown') return checkEach(r, images, (image) => resolveAsset(r, from, image, 'image'));
+  // Links to what is not a file of the folder stay plain links; one that leads outside is refused below.
+  const linked = links.filter((link) => {
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), link));
+    if (resolved.startsWith('../') || link.toLowerCase().endsWith('.md')) return false;
+    try {
+      return fs.statSync(path.join(r.realRoot, resolved), { throwIfNoEntry: false })?.isFile() === true;
+    } catch {
+      return true; // a loop of links, say: reported as the file's problem
+    }
+  });
+  return [
+    ...checkEach(r, images, (image) => resolveAsset(r, from, image, 'image')),
+    ...checkEach(r, linked, (link) => resolveAsset(r, from, link, 'linked file')),
+  ];
+}
+
+/** An article's or a translation's attachments (`files:`), each checked, each once. */
+function readFiles(r: FolderReader, relative: string, value: unknown): string[] {
+  const files = checkEach(
+    r,
+    check(r, () => readStringList(relative, 'files', value), []),
+    (file) => resolveAsset(r, relative, file, 'attachment'),
+  );
+  return [...new Set(files)];
+}
+
+/** `published:` of an item or a version, true unless it says otherwise. */
+const readPublished = (r: FolderReader, relative: string, value: unknown) =>
+  check(r, () => readBoolean(relative, 'published', value), undefined) ?? true;
+
+function readArticle(
+  r: FolderReader,
+  relative: string,
+  sectionPath: string,
+  categoryPath: string | null,
+  fallbackPosition: number,
+  translationLangs: Language[],
+) {
+  const { data, body } = readDocument(r, relative);
+  check(r, () => checkKeys(relative, data, ARTICLE_KEYS), undefined);
+  const files = readFiles(r, relative, data.files);
+  const format = check(r, () => readFormat(relative, data.format), 'markdown');
+  const lang = check(r, () => readLang(relative, data.lang), null);
+  const translations = checkEach(r, translationLangs, (translationLang) =>
+    readArticleTranslation(r, translationFile(relative, translationLang), translationLang, relative),
+  );
+  checkVersions(r, relative, lang, translations);
+  r.folder.articles.push({
+    path: relative,
+    ...readId(r, relative, 'article', data.id),
+    sectionPath,
+    categoryPath,
+    title:
+      check(r, () => readString(relative, 'title', data.title), undefined) ??
+      humanize(path.posix.basename(relative)),
+    position: check(r, () => readInteger(relative, 'position', data.position), undefined) ?? fallbackPosition,
+    canCreateIssue:
+      check(r, () => readBoolean(relative, 'can_create_issue', data.can_create_issue), undefined) ?? false,
+    published: readPublished(r, relative, data.published),
+    lang,
+    visibility: check(r, () => readVisibility(relative, data.visibility), 'everyone'),
+    noindex: check(r, () => readBoolean(relative, 'noindex', data.noindex), undefined) ?? false,
+    files,
+    body: format === 'html' ? withoutFinalNewline(body) : body,
+    format,
+    images: bodyAssets(r, relative, body, format),
+    translations,
+  });
+}
+
+/** A translation's file, its keys and its lang checked: what the three kinds' versions read first. */
+function readTranslationDocument(
+  r: FolderReader,
+  relative: string,
+  lang: Language,
+  sourceFile: string,
+  keys: { allowed: readonly string[]; item: readonly string[] },
+) {
+  const document = readDocument(r, relative);
+  const { data } = document;
+  check(r, () => checkTranslationKeys(relative, data, keys.allowed, keys.item, sourceFile), undefined);
+  check(r, () => checkTranslationLang(relative, lang, data.lang), undefined);
+  return document;
+}
+
+function readArticleTranslation(
+  r: FolderReader,
+  relative: string,
+  lang: Language,
+  sourceFile: string,
+): FolderArticleTranslation {
+  const { data, body } = readTranslationDocument(r, relative, lang, sourceFile, {
+    allowed: ARTICLE_TRANSLATION_KEYS,
+    item: ARTICLE_KEYS,
+  });
+  const files = readFiles(r, relative, data.files);
+  const format = check(r, () => readFormat(relative, data.format), 'markdown');
+  return {
+    file: relative,
+    lang,
+    title:
+      check(r, () => readString(relative, 'title', data.title), undefined) ??
+      humanize(path.posix.basename(sourceFile)),
+    published: readPublished(r, relative, data.published),
+    files,
+    body: format === 'html' ? withoutFinalNewline(body) : body,
+    format,
+    images: bodyAssets(r, relative, body, format),
+  };
+}
+
+/** `_category.ru.md` beside `_category.md`: the languages whose file is there, in the order of LANGUAGES. */
+const metaTranslations = (r: FolderReader, meta: string) =>
+  LANGUAGES.filter((lang) => isPresent(r, translationFile(meta, lang)));
+
+function readCategoryTranslation(
+  r: FolderReader,
+  meta: string,
+  lang: Language,
+  fallbackName: string,
+): FolderCategoryTranslation {
+  const relative = translationFile(meta, lang);
+  const { data, body } = readTranslationDocument(r, relative, lang, meta, {
+    allowed: CATEGORY_TRANSLATION_KEYS,
+    item: CATEGORY_KEYS,
+  });
+  const format = check(r, () => readFormat(relative, data.format), 'markdown');
+  return {
+    file: relative,
+    lang,
+    name: check(r, () => readString(relative, 'name', data.name), undefined) ?? fallbackName,
+    published: readPublished(r, relative, data.published),
+    description: format === 'html' ? withoutFinalNewline(body) : body,
+    format,
+    images: bodyAssets(r, relative, body, format),
+  };
+}
+
+function readSectionTranslation(
+  r: FolderReader,
+  meta: string,
+  lang: Language,
+  fallbackName: string,
+): FolderSectionTranslation {
+  const relative = translationFile(meta, lang);
+  const { data, body } = readTranslationDocument(r, relative, lang, meta, {
+    allowed: SECTION_TRANSLATION_KEYS,
+    item: SECTION_KEYS,
+  });
+  if (body.trim())
+    r.errors.push(new FolderError(relative, 'a section has no description: leave the body empty'));
+  return {
+    file: relative,
+    lang,
+    name: check(r, () => readString(relative, 'name', data.name), undefined) ?? fallbackName,
+    published: readPublished(r, relative, data.published),
+  };
+}
+
+/**
+ * The item's own file is its version in the help centre's language, or (its `lang`) in another one when the
+ * folder has no version in the help centre's; no two versions share a language.
+ */
+function checkVersions(
+  r: FolderReader,
+  sourceFile: string,
+  own: Language | null,
+  translations: FolderTranslation[],
+) {
+  const source = path.posix.basename(sourceFile);
+  for (const translation of translations) {
+    if (translation.lang === r.siteLang)
+      r.errors.push(
+        new FolderError(
+          translation.file,
+          `is in the help centre's language (${r.siteLang}), which is ${source}'s: write that version in ${source}`,
+        ),
+      );
+    else if (translation.lang === own)
+      r.errors.push(
+        new FolderError(
+          translation.file,
+          `${source} is in ${own} already (its lang): one version a language`,
+        ),
+      );
+  }
+}
+
+/**
+ * The articles of a folder and the languages each is translated into (`refunds.ru.md` beside `refunds.md`); a
+ * translation without its source beside it is refused.
+ */
+function articlesOf(r: FolderReader, relative: string, entries: fs.Dirent[]) {
+  const documents = entries.filter(
+    (e) => e.isFile() && e.name.toLowerCase().endsWith('.md') && !e.name.startsWith('_'),
+  );
+  const articles = documents.filter((e) => !translationOf(e.name));
+  const sourceNames = new Set(articles.map((e) => e.name));
+  const translated = new Map<string, Language[]>();
+  for (const entry of documents) {
+    const translation = translationOf(entry.name);
+    if (!translation) continue;
+    if (!sourceNames.has(translation.source)) {
+      r.errors.push(
+        new FolderError(
+          path.posix.join(relative, entry.name),
+          `is a translation (${translation.lang}) of ${translation.source}, which is not beside it: a translation needs its source`,
+        ),
+      );
+    } else
+      translated.set(translation.source, [...(translated.get(translation.source) ?? []), translation.lang]);
+  }
+  return { articles, translated };
+}
+
+/** A section's or category's folder: its articles, then each subfolder as a category, recursively. */
+function readContainer(r: FolderReader, relative: string, sectionPath: string, parentPath: string | null) {
+  const entries = listDir(r, relative);
+  const { articles, translated } = articlesOf(r, relative, entries);
+  const articlePositions = defaultPositions(articles.map((e) => e.name));
+  for (const entry of articles) {
+    const file = path.posix.join(relative, entry.name);
+    const langs = translated.get(entry.name) ?? [];
+    attempt(r, () =>
+      readArticle(
+        r,
+        file,
+        sectionPath,
+        parentPath,
+        articlePositions.get(entry.name) ?? 0,
+        LANGUAGES.filter((lang) => langs.includes(lang)),
+      ),
+    );
+  }
+  const subfolders = entries.filter((e) => e.isDirectory() && !isAssetFolder(e.name));
+  const categoryPositions = defaultPositions(subfolders.map((e) => e.name));
+  for (const entry of subfolders) {
+    const categoryPath = path.posix.join(relative, entry.name);
+    attempt(r, () =>
+      readCategory(r, categoryPath, { sectionPath, parentPath }, categoryPositions.get(entry.name) ?? 0),
+    );
+    // Read on even when the category's own file is broken: its articles' problems belong in the same report.
+    readContainer(r, categoryPath, sectionPath, categoryPath);
+  }
+}
+
+/** A category from its folder's `_category.md` (all of it optional) and the translations beside it. */
+function readCategory(
+  r: FolderReader,
+  categoryPath: string,
+  place: { sectionPath: string; parentPath: string | null },
+  fallbackPosition: number,
+) {
+  const meta = path.posix.join(categoryPath, CATEGORY_FILE);
+  const { data, body } = isPresent(r, meta) ? readDocument(r, meta) : { data: {}, body: '' };
+  check(r, () => checkKeys(meta, data, CATEGORY_KEYS), undefined);
+  const icon = check(r, () => readString(meta, 'icon', data.icon), undefined);
+  const fontIcon = check(r, () => readFontIcon(meta, data.font_icon), null);
+  if (icon && fontIcon) r.errors.push(new FolderError(meta, 'give either icon or font_icon, not both'));
+  const format = check(r, () => readFormat(meta, data.format), 'markdown');
+  const name =
+    check(r, () => readString(meta, 'name', data.name), undefined) ??
+    humanize(path.posix.basename(categoryPath));
+  const lang = check(r, () => readLang(meta, data.lang), null);
+  const translations = checkEach(r, metaTranslations(r, meta), (translationLang) =>
+    readCategoryTranslation(r, meta, translationLang, name),
+  );
+  checkVersions(r, meta, lang, translations);
+  r.folder.categories.push({
+    path: categoryPath,
+    ...readId(r, meta, 'category', data.id),
+    ...place,
+    name,
+    position: check(r, () => readInteger(meta, 'position', data.position), undefined) ?? fallbackPosition,
+    description: format === 'html' ? withoutFinalNewline(body) : body,
+    icon: icon ? check(r, () => resolveAsset(r, meta, icon, 'icon'), null) : null,
+    fontIcon,
+    visibility: check(r, () => readVisibility(meta, data.visibility), 'everyone'),
+    format,
+    images: bodyAssets(r, meta, body, format),
+    lang,
+    translations,
+  });
+}
+
+/** A section from its folder's `_section.md` (all of it optional) and the translations beside it. */
+function readSection(r: FolderReader, sectionPath: string, fallbackPosition: number) {
+  const meta = path.posix.join(sectionPath, SECTION_FILE);
+  const { data, body } = isPresent(r, meta) ? readDocument(r, meta) : { data: {}, body: '' };
+  check(r, () => checkKeys(meta, data, SECTION_KEYS), undefined);
+  if (body.trim()) r.errors.push(new FolderError(meta, 'a section has no description: leave the body empty'));
+  const name = check(r, () => readString(meta, 'name', data.name), undefined) ?? humanize(sectionPath);
+  const lang = check(r, () => readLang(meta, data.lang), null);
+  const translations = checkEach(r, metaTranslations(r, meta), (translationLang) =>
+    readSectionTranslation(r, meta, translationLang, name),
+  );
+  checkVersions(r, meta, lang, translations);
+  r.folder.sections.push({
+    path: sectionPath,
+    ...readId(r, meta, 'section', data.id),
+    name,
+    position: check(r, () => readInteger(meta, 'position', data.position), undefined) ?? fallbackPosition,
+    visibility: check(r, () => readVisibility(meta, data.visibility), 'everyone'),
+    lang,
+    translations,
+  });
+}
+
+/** The folder's own files at its top: the search synonyms and the help centre its ids belong to. */
+function readFolderSettings(r: FolderReader) {
+  if (isPresent(r, SYNONYMS_FILE)) {
+    attempt(r, () => {
+      const bytes = readInside(
+        r.realRoot,
+        SYNONYMS_FILE,
+        (problem) => new FolderError(SYNONYMS_FILE, problem),
+      );
+      r.folder.synonyms = parseSynonymsFile(decodeText(SYNONYMS_FILE, bytes));
+    });
+  }
+  if (isPresent(r, ORIGIN_FILE)) {
+    attempt(r, () => {
+      const bytes = readInside(r.realRoot, ORIGIN_FILE, (problem) => new FolderError(ORIGIN_FILE, problem));
+      r.folder.origin = parseOriginFile(decodeText(ORIGIN_FILE, bytes));
+    });
+  }
+}
+
+/** Links to `.md` files that lead to no article (or translation) of the folder are kept, with a warning. */
+function warnOfArticleLinks(r: FolderReader) {
+  const articlePaths = new Set(
+    r.folder.articles.flatMap((article) => [article.path, ...article.translations.map((t) => t.file)]),
+  );
+  for (const { from, link } of r.articleLinks) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), link));
+    if (!articlePaths.has(target))
+      r.folder.warnings.push(
+        `${from}: link "${link}" leads to no article in the folder; it is kept as written`,
+      );
+  }
+}
+
 /**
  * Reads a content folder completely and checks it before anything is stored, collecting every problem so the
  * author can fix them in one go. Nothing here touches the database.
@@ -333,398 +780,40 @@ export function readContentFolder(root: string, siteLang: Language = 'en'): Cont
   // The folder itself may be reached through links (a checkout under a linked home): what is inside is judged
   // against where it really is.
   const realRoot = fs.realpathSync.native(absoluteRoot);
-  const errors: FolderError[] = [];
-  const folder: ContentFolder = {
-    root: realRoot,
-    sections: [],
-    categories: [],
-    articles: [],
-    assets: [],
-    warnings: [],
+  const r: FolderReader = {
+    realRoot,
+    siteLang,
+    errors: [],
+    folder: { root: realRoot, sections: [], categories: [], articles: [], assets: [], warnings: [] },
+    assets: new Set<string>(),
+    articleLinks: [],
+    declaredIds: [],
   };
-  const assets = new Set<string>();
-  /** Runs one check; its problem is recorded and `fallback` stands in, so the rest of the file is checked too. */
-  const check = <T>(fn: () => T, fallback: T): T => {
-    try {
-      return fn();
-    } catch (error) {
-      if (error instanceof FolderError) {
-        errors.push(error);
-        return fallback;
-      }
-      throw error;
-    }
-  };
-  const attempt = (fn: () => void) => check(fn, undefined);
-  /** Each item checked on its own: one missing image does not hide the next. */
-  const checkEach = <T, R>(items: T[], fn: (item: T) => R): R[] =>
-    items.flatMap((item) => check(() => [fn(item)], []));
-  /** Relative links to `.md` files, checked against the articles once the whole folder is read. */
-  const articleLinks: { from: string; link: string }[] = [];
-  /** Every id an item's file gives, checked against each other once the whole folder is read. */
-  const declaredIds: { file: string; kind: ItemKind; said: string; saidKind: ItemKind }[] = [];
-  /** The item's id and stamp when its file gives one of its own kind; another kind's is reported after the walk. */
-  const readId = (file: string, kind: ItemKind, value: unknown) => {
-    const none = { id: null, stamp: null };
-    const itemId = check(() => readItemId(file, value), null);
-    if (!itemId) return none;
-    // One number, one item: two files with one number are one too many, whatever their stamps say.
-    declaredIds.push({ file, kind, said: formatItemId(itemId.kind, itemId.id), saidKind: itemId.kind });
-    return itemId.kind === kind ? { id: itemId.id, stamp: itemId.stamp } : none;
-  };
-
-  const readDocument = (relative: string) => {
-    const bytes = readInside(realRoot, relative, (problem) => new FolderError(relative, problem));
-    return parseDocument(relative, decodeText(relative, bytes));
-  };
-  /** A file named by its folder's convention (`_section.md`, `_category.md`); a dangling link counts, to be refused. */
-  const isPresent = (relative: string) =>
-    fs.lstatSync(path.join(realRoot, relative), { throwIfNoEntry: false }) !== undefined;
-
-  const resolveAsset = (from: string, reference: string, what: string): string => {
-    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), reference));
-    const fail = (problem: string) => new FolderError(from, `${what} "${reference}" ${problem}`);
-    if (resolved.startsWith('../') || resolved === '..' || path.posix.isAbsolute(reference)) {
-      throw fail('points outside the content folder');
-    }
-    // Checked here so every problem is reported before anything is stored; read (and checked again) by the import.
-    fs.closeSync(openInside(realRoot, resolved, fail));
-    assets.add(resolved);
-    return resolved;
-  };
-
-  /** Positions left out of front matter follow the order of the names. */
-  const defaultPositions = (names: string[]) =>
-    new Map([...names].sort().map((name, index) => [name, index + 1]));
-
-  // The walk follows no link: a linked folder would bring the same content in twice, or loop. What starts with _ or .
-  // is never walked into, only read by name, so a link there is judged where it is used.
-  const listDir = (relative: string) =>
-    fs.readdirSync(path.join(realRoot, relative), { withFileTypes: true }).filter((entry) => {
-      if (isAssetFolder(entry.name) && !entry.isFile()) return false;
-      if (entry.isSymbolicLink()) {
-        folder.warnings.push(`${path.posix.join(relative, entry.name)}: symbolic link skipped`);
-        return false;
-      }
-      if (!entry.isFile() && !entry.isDirectory()) {
-        folder.warnings.push(
-          `${path.posix.join(relative, entry.name)}: not a regular file or folder, skipped`,
-        );
-        return false;
-      }
-      return true;
-    });
-
-  /** Images a body shows; an HTML body's links to files in the folder (not to articles) come along too. */
-  const bodyAssets = (from: string, body: string, format: BodyFormat): string[] => {
-    const { images, links } = format === 'markdown' ? collectReferences(body) : collectHtmlReferences(body);
-    for (const link of links) if (link.toLowerCase().endsWith('.md')) articleLinks.push({ from, link });
-    if (format === 'markdown') return checkEach(images, (image) => resolveAsset(from, image, 'image'));
-    // Links to what is not a file of the folder stay plain links; one that leads outside is refused below.
-    const linked = links.filter((link) => {
-      const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), link));
-      if (resolved.startsWith('../') || link.toLowerCase().endsWith('.md')) return false;
-      try {
-        return fs.statSync(path.join(realRoot, resolved), { throwIfNoEntry: false })?.isFile() === true;
-      } catch {
-        return true; // a loop of links, say: reported as the file's problem
-      }
-    });
-    return [
-      ...checkEach(images, (image) => resolveAsset(from, image, 'image')),
-      ...checkEach(linked, (link) => resolveAsset(from, link, 'linked file')),
-    ];
-  };
-
-  const readArticle = (
-    relative: string,
-    sectionPath: string,
-    categoryPath: string | null,
-    fallbackPosition: number,
-    translationLangs: Language[],
-  ) => {
-    const { data, body } = readDocument(relative);
-    check(() => checkKeys(relative, data, ARTICLE_KEYS), undefined);
-    const files = checkEach(
-      check(() => readStringList(relative, 'files', data.files), []),
-      (file) => resolveAsset(relative, file, 'attachment'),
-    );
-    const format = check(() => readFormat(relative, data.format), 'markdown');
-    const lang = check(() => readLang(relative, data.lang), null);
-    const translations = checkEach(translationLangs, (translationLang) =>
-      readArticleTranslation(translationFile(relative, translationLang), translationLang, relative),
-    );
-    checkVersions(relative, lang, translations);
-    folder.articles.push({
-      path: relative,
-      ...readId(relative, 'article', data.id),
-      sectionPath,
-      categoryPath,
-      title:
-        check(() => readString(relative, 'title', data.title), undefined) ??
-        humanize(path.posix.basename(relative)),
-      position: check(() => readInteger(relative, 'position', data.position), undefined) ?? fallbackPosition,
-      canCreateIssue:
-        check(() => readBoolean(relative, 'can_create_issue', data.can_create_issue), undefined) ?? false,
-      published: check(() => readBoolean(relative, 'published', data.published), undefined) ?? true,
-      lang,
-      visibility: check(() => readVisibility(relative, data.visibility), 'everyone'),
-      noindex: check(() => readBoolean(relative, 'noindex', data.noindex), undefined) ?? false,
-      files: [...new Set(files)],
-      body: format === 'html' ? withoutFinalNewline(body) : body,
-      format,
-      images: bodyAssets(relative, body, format),
-      translations,
-    });
-  };
-
-  const readArticleTranslation = (
-    relative: string,
-    lang: Language,
-    sourceFile: string,
-  ): FolderArticleTranslation => {
-    const { data, body } = readDocument(relative);
-    check(
-      () => checkTranslationKeys(relative, data, ARTICLE_TRANSLATION_KEYS, ARTICLE_KEYS, sourceFile),
-      undefined,
-    );
-    check(() => checkTranslationLang(relative, lang, data.lang), undefined);
-    const files = checkEach(
-      check(() => readStringList(relative, 'files', data.files), []),
-      (file) => resolveAsset(relative, file, 'attachment'),
-    );
-    const format = check(() => readFormat(relative, data.format), 'markdown');
-    return {
-      file: relative,
-      lang,
-      title:
-        check(() => readString(relative, 'title', data.title), undefined) ??
-        humanize(path.posix.basename(sourceFile)),
-      published: check(() => readBoolean(relative, 'published', data.published), undefined) ?? true,
-      files: [...new Set(files)],
-      body: format === 'html' ? withoutFinalNewline(body) : body,
-      format,
-      images: bodyAssets(relative, body, format),
-    };
-  };
-
-  /** `_category.ru.md` beside `_category.md`: the languages whose file is there, in the order of LANGUAGES. */
-  const metaTranslations = (meta: string) =>
-    LANGUAGES.filter((lang) => isPresent(translationFile(meta, lang)));
-
-  const readCategoryTranslation = (meta: string, lang: Language, fallbackName: string) => {
-    const relative = translationFile(meta, lang);
-    const { data, body } = readDocument(relative);
-    check(
-      () => checkTranslationKeys(relative, data, CATEGORY_TRANSLATION_KEYS, CATEGORY_KEYS, meta),
-      undefined,
-    );
-    check(() => checkTranslationLang(relative, lang, data.lang), undefined);
-    const format = check(() => readFormat(relative, data.format), 'markdown');
-    return {
-      file: relative,
-      lang,
-      name: check(() => readString(relative, 'name', data.name), undefined) ?? fallbackName,
-      published: check(() => readBoolean(relative, 'published', data.published), undefined) ?? true,
-      description: format === 'html' ? withoutFinalNewline(body) : body,
-      format,
-      images: bodyAssets(relative, body, format),
-    };
-  };
-
-  const readSectionTranslation = (meta: string, lang: Language, fallbackName: string) => {
-    const relative = translationFile(meta, lang);
-    const { data, body } = readDocument(relative);
-    check(
-      () => checkTranslationKeys(relative, data, SECTION_TRANSLATION_KEYS, SECTION_KEYS, meta),
-      undefined,
-    );
-    check(() => checkTranslationLang(relative, lang, data.lang), undefined);
-    if (body.trim())
-      errors.push(new FolderError(relative, 'a section has no description: leave the body empty'));
-    return {
-      file: relative,
-      lang,
-      name: check(() => readString(relative, 'name', data.name), undefined) ?? fallbackName,
-      published: check(() => readBoolean(relative, 'published', data.published), undefined) ?? true,
-    };
-  };
-
-  /**
-   * The item's own file is its version in the help centre's language, or (its `lang`) in another one when the
-   * folder has no version in the help centre's; no two versions share a language.
-   */
-  const checkVersions = (sourceFile: string, own: Language | null, translations: FolderTranslation[]) => {
-    const source = path.posix.basename(sourceFile);
-    for (const translation of translations) {
-      if (translation.lang === siteLang)
-        errors.push(
-          new FolderError(
-            translation.file,
-            `is in the help centre's language (${siteLang}), which is ${source}'s: write that version in ${source}`,
-          ),
-        );
-      else if (translation.lang === own)
-        errors.push(
-          new FolderError(
-            translation.file,
-            `${source} is in ${own} already (its lang): one version a language`,
-          ),
-        );
-    }
-  };
-
-  const readContainer = (relative: string, sectionPath: string, parentPath: string | null) => {
-    const entries = listDir(relative);
-    const documents = entries.filter(
-      (e) => e.isFile() && e.name.toLowerCase().endsWith('.md') && !e.name.startsWith('_'),
-    );
-    const articles = documents.filter((e) => !translationOf(e.name));
-    const sourceNames = new Set(articles.map((e) => e.name));
-    const translated = new Map<string, Language[]>();
-    for (const entry of documents) {
-      const translation = translationOf(entry.name);
-      if (!translation) continue;
-      if (!sourceNames.has(translation.source)) {
-        errors.push(
-          new FolderError(
-            path.posix.join(relative, entry.name),
-            `is a translation (${translation.lang}) of ${translation.source}, which is not beside it: a translation needs its source`,
-          ),
-        );
-      } else
-        translated.set(translation.source, [...(translated.get(translation.source) ?? []), translation.lang]);
-    }
-    const articlePositions = defaultPositions(articles.map((e) => e.name));
-    for (const entry of articles) {
-      const file = path.posix.join(relative, entry.name);
-      const langs = translated.get(entry.name) ?? [];
-      attempt(() =>
-        readArticle(
-          file,
-          sectionPath,
-          parentPath,
-          articlePositions.get(entry.name) ?? 0,
-          LANGUAGES.filter((lang) => langs.includes(lang)),
-        ),
-      );
-    }
-    const subfolders = entries.filter((e) => e.isDirectory() && !isAssetFolder(e.name));
-    const categoryPositions = defaultPositions(subfolders.map((e) => e.name));
-    for (const entry of subfolders) {
-      const categoryPath = path.posix.join(relative, entry.name);
-      attempt(() => {
-        const meta = path.posix.join(categoryPath, CATEGORY_FILE);
-        const { data, body } = isPresent(meta) ? readDocument(meta) : { data: {}, body: '' };
-        check(() => checkKeys(meta, data, CATEGORY_KEYS), undefined);
-        const icon = check(() => readString(meta, 'icon', data.icon), undefined);
-        const fontIcon = check(() => readFontIcon(meta, data.font_icon), null);
-        if (icon && fontIcon) errors.push(new FolderError(meta, 'give either icon or font_icon, not both'));
-        const format = check(() => readFormat(meta, data.format), 'markdown');
-        const name = check(() => readString(meta, 'name', data.name), undefined) ?? humanize(entry.name);
-        const lang = check(() => readLang(meta, data.lang), null);
-        const translations = checkEach(metaTranslations(meta), (translationLang) =>
-          readCategoryTranslation(meta, translationLang, name),
-        );
-        checkVersions(meta, lang, translations);
-        folder.categories.push({
-          path: categoryPath,
-          ...readId(meta, 'category', data.id),
-          sectionPath,
-          parentPath,
-          name,
-          position:
-            check(() => readInteger(meta, 'position', data.position), undefined) ??
-            categoryPositions.get(entry.name) ??
-            0,
-          description: format === 'html' ? withoutFinalNewline(body) : body,
-          icon: icon ? check(() => resolveAsset(meta, icon, 'icon'), null) : null,
-          fontIcon,
-          visibility: check(() => readVisibility(meta, data.visibility), 'everyone'),
-          format,
-          images: bodyAssets(meta, body, format),
-          lang,
-          translations,
-        });
-      });
-      // Read on even when the category's own file is broken: its articles' problems belong in the same report.
-      readContainer(categoryPath, sectionPath, categoryPath);
-    }
-  };
-
-  const top = listDir('');
-  if (isPresent(SYNONYMS_FILE)) {
-    attempt(() => {
-      const bytes = readInside(realRoot, SYNONYMS_FILE, (problem) => new FolderError(SYNONYMS_FILE, problem));
-      folder.synonyms = parseSynonymsFile(decodeText(SYNONYMS_FILE, bytes));
-    });
-  }
-  if (isPresent(ORIGIN_FILE)) {
-    attempt(() => {
-      const bytes = readInside(realRoot, ORIGIN_FILE, (problem) => new FolderError(ORIGIN_FILE, problem));
-      folder.origin = parseOriginFile(decodeText(ORIGIN_FILE, bytes));
-    });
-  }
+  const top = listDir(r, '');
+  readFolderSettings(r);
   for (const entry of top) {
     if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
-      folder.warnings.push(`${entry.name}: not inside a section folder, skipped`);
+      r.folder.warnings.push(`${entry.name}: not inside a section folder, skipped`);
     }
   }
   const sectionFolders = top.filter((e) => e.isDirectory() && !isAssetFolder(e.name));
   const sectionPositions = defaultPositions(sectionFolders.map((e) => e.name));
   for (const entry of sectionFolders) {
-    const sectionPath = entry.name;
-    attempt(() => {
-      const meta = path.posix.join(sectionPath, SECTION_FILE);
-      const { data, body } = isPresent(meta) ? readDocument(meta) : { data: {}, body: '' };
-      check(() => checkKeys(meta, data, SECTION_KEYS), undefined);
-      if (body.trim())
-        errors.push(new FolderError(meta, 'a section has no description: leave the body empty'));
-      const name = check(() => readString(meta, 'name', data.name), undefined) ?? humanize(entry.name);
-      const lang = check(() => readLang(meta, data.lang), null);
-      const translations = checkEach(metaTranslations(meta), (translationLang) =>
-        readSectionTranslation(meta, translationLang, name),
-      );
-      checkVersions(meta, lang, translations);
-      folder.sections.push({
-        path: sectionPath,
-        ...readId(meta, 'section', data.id),
-        name,
-        position:
-          check(() => readInteger(meta, 'position', data.position), undefined) ??
-          sectionPositions.get(entry.name) ??
-          0,
-        visibility: check(() => readVisibility(meta, data.visibility), 'everyone'),
-        lang,
-        translations,
-      });
-    });
-    readContainer(sectionPath, sectionPath, null);
+    attempt(r, () => readSection(r, entry.name, sectionPositions.get(entry.name) ?? 0));
+    readContainer(r, entry.name, entry.name, null);
   }
 
-  checkIds(declaredIds, errors);
+  checkIds(r.declaredIds, r.errors);
   // By file, each file's problems in the order they were found: the walk's order depends on the file system.
-  if (errors.length)
-    throw new FolderErrors(errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
-  const articlePaths = new Set(
-    folder.articles.flatMap((article) => [article.path, ...article.translations.map((t) => t.file)]),
-  );
-  for (const { from, link } of articleLinks) {
-    const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), link));
-    if (!articlePaths.has(target))
-      folder.warnings.push(
-        `${from}: link "${link}" leads to no article in the folder; it is kept as written`,
-      );
-  }
-  folder.assets = [...assets].sort();
-  return folder;
+  if (r.errors.length)
+    throw new FolderErrors(r.errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)));
+  warnOfArticleLinks(r);
+  r.folder.assets = [...r.assets].sort();
+  return r.folder;
 }
 
 /** One item, one id: an id given twice, or one of another kind than the file's, is an error naming both files. */
-function checkIds(
-  declared: { file: string; kind: ItemKind; said: string; saidKind: ItemKind }[],
-  errors: FolderError[],
-): void {
+function checkIds(declared: DeclaredId[], errors: FolderError[]): void {
   const owner = new Map<string, string>();
   for (const item of [...declared].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
     if (item.saidKind !== item.kind) {
