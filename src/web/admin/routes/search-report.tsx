@@ -7,7 +7,7 @@ import { SearchPagesNav } from '../components/search-pages-nav.tsx';
 import { Field, FormError } from '../components/field.tsx';
 import { Modal, ModalActions } from '../components/modal.tsx';
 import { TableHead } from '../components/table-head.tsx';
-import { articlePlaces, buildForest } from '../features/tree/tree-model.ts';
+import { articlePlaces, buildForest } from '../lib/tree-model.ts';
 import { titleFromQuery } from '../lib/query-title.ts';
 import { useFormSubmission } from '../lib/use-form-submission.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';

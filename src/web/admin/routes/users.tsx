@@ -10,7 +10,7 @@ import { TableHead } from '../components/table-head.tsx';
 import { codeOf, messageOf, type FieldErrors } from '../lib/errors.ts';
 import { useFormSubmission } from '../lib/use-form-submission.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
-import { useSession } from '../features/session/session.tsx';
+import { useSession } from '../lib/use-session.ts';
 
 type Group = NonNullable<UserListQuery['group']>;
 

@@ -17,7 +17,7 @@ import { LANGUAGE_NAMES } from '../../lib/languages.ts';
 import { Attachments } from './attachments.tsx';
 import { HtmlField } from './html-field.tsx';
 import { Parts } from './revisions-panel.tsx';
-import { translationPath } from './translations-area.tsx';
+import { translationPath } from '../../lib/translation-path.ts';
 import { LANGUAGES, TITLE_MAX } from '../../../../shared/constants.ts';
 
 export type LoadedTranslation =
