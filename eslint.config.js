@@ -100,6 +100,57 @@ const WEB_IMPORT_BANS = [
   { group: ['typebox', 'typebox/*'], message: 'The schema library stays out of the browser bundle.' },
 ];
 
+/**
+ * The web client's layers, lowest first: shared parts (components, lib, api, i18n; in the admin app admin/components,
+ * admin/lib, admin/api), then features (features/X, admin/features/X), then what composes them: the site's frame
+ * (layout/), the pages (routes/, admin/routes/), the portal and the entries. A layer imports only layers below it, and
+ * a feature imports its own files and shared parts, never another feature. Each block below repeats
+ * WEB_IMPORT_BANS: in a flat config a later `no-restricted-imports` for the same file replaces the earlier one.
+ */
+const ANOTHER_FEATURE = [
+  {
+    // `../other/x` and `./../other/x`: a sibling folder, that is another feature.
+    regex: '^(\\./)*\\.\\./(\\./)*(?!\\.\\.?/)',
+    message: 'A feature does not import another feature: move what both need into a shared part.',
+  },
+  { group: ['**/features/**'], message: 'A feature does not import another feature.' },
+];
+const ANY_FEATURE = [
+  {
+    group: ['**/features/**'],
+    message: 'Shared parts import no feature: move what they need out of the feature into the shared part.',
+  },
+];
+const COMPOSERS = [
+  {
+    group: ['**/routes/**', '**/routes.tsx', '**/layout/**', '**/portal/**', '**/entry-*'],
+    message:
+      'Pages, the frame, the portal and the entries compose features and shared parts; nothing below imports them.',
+  },
+];
+const ADMIN_COMPOSERS = [
+  {
+    group: ['**/routes/**', '**/routes.tsx', '**/entry-*'],
+    message:
+      "The admin app's pages and entry compose its features and shared parts; nothing below imports them.",
+  },
+];
+const THE_ADMIN_APP = [
+  { group: ['**/admin/**'], message: 'The public site and the portal do not use the admin app.' },
+];
+/** Preact hydrates what React renders on the server, and their useIds differ (see the src/web block). */
+const USE_ID_BAN = {
+  name: 'react',
+  importNames: ['useId'],
+  message: "React's and Preact's useId differ: give the element an id of its own (a prop, the page's).",
+};
+const webImports = (patterns, publicSite = true) => ({
+  'no-restricted-imports': [
+    'error',
+    { patterns: [...WEB_IMPORT_BANS, ...patterns], ...(publicSite ? { paths: [USE_ID_BAN] } : {}) },
+  ],
+});
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'coverage'] },
   js.configs.recommended,
@@ -184,26 +235,25 @@ export default tseslint.config(
   {
     files: ['src/web/**'],
     ignores: ['src/web/admin/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: WEB_IMPORT_BANS,
-          paths: [
-            {
-              name: 'react',
-              importNames: ['useId'],
-              message:
-                "React's and Preact's useId differ: give the element an id of its own (a prop, the page's).",
-            },
-          ],
-        },
-      ],
-    },
+    rules: webImports([]),
   },
+  { files: ['src/web/features/**'], rules: webImports([...ANOTHER_FEATURE, ...COMPOSERS, ...THE_ADMIN_APP]) },
+  {
+    files: ['src/web/{components,lib,api,i18n}/**'],
+    rules: webImports([...ANY_FEATURE, ...COMPOSERS, ...THE_ADMIN_APP]),
+  },
+  { files: ['src/web/{layout,portal}/**'], rules: webImports(THE_ADMIN_APP) },
   {
     files: ['src/web/admin/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: WEB_IMPORT_BANS }] },
+    rules: webImports([], false),
+  },
+  {
+    files: ['src/web/admin/features/**'],
+    rules: webImports([...ANOTHER_FEATURE, ...ADMIN_COMPOSERS], false),
+  },
+  {
+    files: ['src/web/admin/{components,lib,api}/**'],
+    rules: webImports([...ANY_FEATURE, ...ADMIN_COMPOSERS], false),
   },
   // SQL lives in repositories (`*.repository.ts`) and in the database layer (db/, the database file store); services,
   // routes and the import and export call repository functions that take `db` or a transaction. Tests may query.

@@ -4,7 +4,7 @@ import { VIDEO_EMBEDS } from '../src/server/html/sanitize.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../src/server/testing/factories.ts';
 import type { Category, Instruction } from '../src/shared/api/knowledge.ts';
 import { href } from '../src/shared/paths.ts';
-import { boxTables, outlineArticle } from '../src/web/features/knowledge/article-outline.ts';
+import { boxTables, outlineArticle } from '../src/web/lib/article-outline.ts';
 import { createTranslator } from '../src/web/i18n/i18n.tsx';
 import { CHROMIUM, CHROMIUM_FLAGS, gotoHydrated } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';

@@ -130,3 +130,51 @@ describe('the migrations', () => {
     ]);
   });
 });
+
+const WEB = path.join(SRC, 'web');
+
+/**
+ * The folder a web file belongs to: a feature (`features/X`, `admin/features/X`), else its first folder inside the
+ * site or the admin app (`lib`, `admin/lib`, `portal`...), else the file itself (`routes.tsx` apart from `routes/`).
+ */
+function webFolderOf(file: string): string {
+  const parts = path.relative(WEB, file).split(path.sep);
+  const [app, rest] = parts[0] === 'admin' ? ['admin/', parts.slice(1)] : ['', parts];
+  if (rest.length === 1) return app + rest[0];
+  return app + (rest[0] === 'features' ? `features/${rest[1]}` : rest[0]);
+}
+
+/** Which web folders each folder imports (relative imports of files that are not tests). */
+function webFolderImports(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const { file, text } of sourceFiles(WEB)) {
+    if (/\.test\.tsx?$/.test(file)) continue;
+    const from = webFolderOf(file);
+    for (const [, spec] of text.matchAll(/from '(\.[^']+)'/g)) {
+      const target = path.resolve(path.dirname(file), spec!);
+      if (!target.startsWith(WEB + path.sep)) continue;
+      const to = webFolderOf(target);
+      if (to !== from) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+    }
+  }
+  return graph;
+}
+
+describe('the web client’s folders', () => {
+  it('import each other in one direction only: features, the admin app and the portal included', () => {
+    const graph = webFolderImports();
+    expect(graph.get('admin/features/editor')).toBeDefined();
+    expect(graph.get('portal')).toBeDefined();
+    expect(loops(graph)).toEqual([]);
+  });
+
+  it('names a feature, a shared part and a lone file by their folder', () => {
+    expect(webFolderOf(path.join(WEB, 'admin', 'features', 'tree', 'tree-item.tsx'))).toBe(
+      'admin/features/tree',
+    );
+    expect(webFolderOf(path.join(WEB, 'admin', 'lib', 'tree-model.ts'))).toBe('admin/lib');
+    expect(webFolderOf(path.join(WEB, 'features', 'search', 'search-box.tsx'))).toBe('features/search');
+    expect(webFolderOf(path.join(WEB, 'routes.tsx'))).toBe('routes.tsx');
+    expect(webFolderOf(path.join(WEB, 'routes', 'layout.tsx'))).toBe('routes');
+  });
+});

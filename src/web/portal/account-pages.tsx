@@ -4,7 +4,7 @@ import type { MailSentResult } from '../../shared/api/auth.ts';
 import type { Environments } from '../../shared/api/settings.ts';
 import { BASE_PATH, href } from '../../shared/paths.ts';
 import { ApiRequestError, call, fieldErrorsOf } from '../api/call.ts';
-import { useAuth } from '../features/layout/use-auth.tsx';
+import { useAuth } from '../api/use-auth.tsx';
 import { useCaptcha } from '../features/request/use-captcha.ts';
 import { CaptchaSubmit, EmailField, FormError, Panel, PasswordField, TextField } from './form-parts.tsx';
 import { usePortalData } from './portal-layout.tsx';

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { AuthUser } from '../../shared/api/auth.ts';
 import { href } from '../../shared/paths.ts';
 import { call } from '../api/call.ts';
-import { useAuth } from '../features/layout/use-auth.tsx';
+import { useAuth } from '../api/use-auth.tsx';
 import { clearAuthToken } from '../lib/storage.ts';
 import { authHeaders } from './auth-headers.ts';
 import { EmailField, FormError, Panel, PasswordField, TextField } from './form-parts.tsx';

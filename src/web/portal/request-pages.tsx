@@ -6,7 +6,7 @@ import { href } from '../../shared/paths.ts';
 import { ApiRequestError, call } from '../api/call.ts';
 import { apiFrom, type LoaderContext } from '../api/api-context.ts';
 import { HtmlContent } from '../components/html-content.tsx';
-import { useAuth } from '../features/layout/use-auth.tsx';
+import { useAuth } from '../api/use-auth.tsx';
 import { uploadFiles } from '../features/request/request-api.ts';
 import { useCaptcha } from '../features/request/use-captcha.ts';
 import { sizeInKb } from '../lib/format.ts';

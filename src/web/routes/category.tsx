@@ -25,7 +25,7 @@ import { computeTrail, visitCategory } from '../lib/trail.ts';
 import { describe, parseId } from '../lib/text.ts';
 import type { RouteHandle } from './head.ts';
 import { breadcrumbList } from './seo.ts';
-import { useRootData } from './root-data.ts';
+import { useRootData } from '../lib/use-root-data.ts';
 
 const notFound = () => data(null, { status: 404 });
 

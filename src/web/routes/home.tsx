@@ -8,7 +8,7 @@ import { storageKeys, writeItem } from '../lib/storage.ts';
 import type { RouteHandle } from './head.ts';
 import { absoluteUrl, publisher } from './seo.ts';
 import { href } from '../../shared/paths.ts';
-import { useRootData } from './root-data.ts';
+import { useRootData } from '../lib/use-root-data.ts';
 
 export async function homeLoader({ context, request }: LoaderFunctionArgs) {
   const bundle = await pageApi(context, request).instructionBundle();

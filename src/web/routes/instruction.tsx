@@ -7,7 +7,7 @@ import { HtmlContent } from '../components/html-content.tsx';
 import { ToastRegion } from '../components/toast.tsx';
 import { ArticleFeedback } from '../features/knowledge/article-feedback.tsx';
 import { ArticleList } from '../features/knowledge/article-list.tsx';
-import { outlineArticle } from '../features/knowledge/article-outline.ts';
+import { outlineArticle } from '../lib/article-outline.ts';
 import {
   ArticleMeta,
   ArticlePager,
@@ -31,7 +31,7 @@ import { storageKeys, writeItem } from '../lib/storage.ts';
 import { computeTrail } from '../lib/trail.ts';
 import { describe, parseId } from '../lib/text.ts';
 import type { RouteHandle } from './head.ts';
-import { useRootData } from './root-data.ts';
+import { useRootData } from '../lib/use-root-data.ts';
 import { breadcrumbList, publisher } from './seo.ts';
 import type { Instruction, InstructionNearby } from '../../shared/api/knowledge.ts';
 

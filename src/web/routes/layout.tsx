@@ -9,15 +9,15 @@ import {
   useRouteError,
 } from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
-import { Footer } from '../features/layout/footer.tsx';
-import { Header } from '../features/layout/header.tsx';
-import { AuthProvider } from '../features/layout/use-auth.tsx';
-import { RequestHint } from '../features/layout/request-hint.tsx';
+import { Footer } from '../layout/footer.tsx';
+import { Header } from '../layout/header.tsx';
+import { AuthProvider } from '../api/use-auth.tsx';
+import { RequestHint } from '../layout/request-hint.tsx';
 import { I18nProvider, useI18n } from '../i18n/i18n.tsx';
 import { storageKeys, writeItem } from '../lib/storage.ts';
 import { pageLanguageOf } from '../../shared/page-language.ts';
 import { pageHead, type RouteHandle } from './head.ts';
-import { usePortalLinks, useRootData } from './root-data.ts';
+import { usePortalLinks, useRootData } from '../lib/use-root-data.ts';
 import { PageNotFound } from './page-not-found.tsx';
 
 /** Query parameters megapolName and megapolEmail, on any page, prefill the request form later. */

@@ -1,23 +1,9 @@
-import { redirect, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { href } from '../../shared/paths.ts';
-import type { Category, Section } from '../../shared/api/knowledge.ts';
-import type { Branding, Environments } from '../../shared/api/settings.ts';
 import { apiFrom, pageApi, sessionUser } from '../api/api-context.ts';
-import type { AuthUser } from '../../shared/api/auth.ts';
 import { loadMessages } from '../i18n/i18n.tsx';
-import { portalLinks, type PortalLinks } from '../lib/portal-links.ts';
+import type { RootData } from '../lib/use-root-data.ts';
 import { pageLanguageOf } from '../../shared/page-language.ts';
-
-export interface RootData {
-  branding: Branding;
-  environments: Environments;
-  sections: Section[];
-  categories: Category[];
-  /** Set when part of the knowledge base could not be loaded: the page shows what it has and says so. */
-  bundleError: 'bundleIncomplete' | null;
-  /** The signed-in visitor, when the server rendered the page for them (their session cookie). */
-  user: AuthUser | null;
-}
 
 export class BundleError extends Error {}
 
@@ -48,11 +34,4 @@ export async function rootLoader({ context, request }: LoaderFunctionArgs): Prom
     bundleError: incomplete ? 'bundleIncomplete' : null,
     user: user.status === 'fulfilled' ? user.value : null,
   };
-}
-
-export const useRootData = () => useRouteLoaderData('root') as RootData;
-
-export function usePortalLinks(): PortalLinks {
-  const { branding, environments } = useRootData();
-  return portalLinks(branding, environments);
 }

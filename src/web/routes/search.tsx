@@ -19,7 +19,7 @@ import { shownLang, useI18n } from '../i18n/i18n.tsx';
 import type { Language } from '../../shared/constants.ts';
 import { withLang } from '../../shared/page-language.ts';
 import type { RouteHandle } from './head.ts';
-import { usePortalLinks, useRootData } from './root-data.ts';
+import { usePortalLinks, useRootData } from '../lib/use-root-data.ts';
 
 export async function searchLoader({ request, context }: LoaderFunctionArgs) {
   // Control characters separate nothing a person searches for, and the API refuses NUL: they count as spaces.

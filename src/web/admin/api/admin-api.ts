@@ -1,6 +1,6 @@
 import { AUTH_HEADER } from '../../../shared/constants.ts';
 import { browserTransport, createCall } from '../../api/call.ts';
-import { readToken } from '../lib/session.ts';
+import { readToken } from './session-token.ts';
 
 const tokenHeader = (): Record<string, string> => {
   const token = readToken();

@@ -4,7 +4,7 @@ import type { AdminTree } from '../../../shared/api/admin.ts';
 import { adminCall } from '../api/admin-api.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import { ContentTree } from '../features/tree/content-tree.tsx';
-import { ContentTreeProvider, useContentTree } from '../features/tree/content-tree-context.tsx';
+import { ContentTreeProvider, useContentTree } from '../lib/content-tree-context.tsx';
 
 export const contentLoader = async (): Promise<AdminTree> => adminCall('getAdminTree');
 

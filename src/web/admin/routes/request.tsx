@@ -8,7 +8,7 @@ import { RichTextEditor } from '../features/editor/rich-text-editor.tsx';
 import { messageOf } from '../lib/errors.ts';
 import { useFormSubmission } from '../lib/use-form-submission.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
-import { useSession } from '../features/session/session.tsx';
+import { useSession } from '../lib/use-session.ts';
 import { deliveryText, size, STATUS_NAMES, when } from '../lib/requests.ts';
 
 interface RequestData {

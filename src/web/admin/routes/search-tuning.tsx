@@ -4,7 +4,7 @@ import { adminCall } from '../api/admin-api.ts';
 import { SearchPagesNav } from '../components/search-pages-nav.tsx';
 import { LearnedTable } from '../features/search-tuning/learned-table.tsx';
 import { SynonymsEditor } from '../features/search-tuning/synonyms-editor.tsx';
-import { useSession } from '../features/session/session.tsx';
+import { useSession } from '../lib/use-session.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
 
 /** Rows of what search learned shown at most: the strongest. */

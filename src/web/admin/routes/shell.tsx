@@ -12,9 +12,10 @@ import {
 } from 'react-router';
 import { href } from '../../../shared/paths.ts';
 import { messageOf, statusOf } from '../lib/errors.ts';
-import { writeToken } from '../lib/session.ts';
+import { writeToken } from '../api/session-token.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
-import { SIGN_OUT, useSession } from '../features/session/session.tsx';
+import { SIGN_OUT } from '../features/session/session.tsx';
+import { useSession } from '../lib/use-session.ts';
 
 /** The app's pages: administrators see them all, agents the requests only. */
 const NAV = [

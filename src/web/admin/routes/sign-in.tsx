@@ -4,7 +4,7 @@ import { adminCall } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { messageOf, statusOf } from '../lib/errors.ts';
 import { useFormSubmission } from '../lib/use-form-submission.ts';
-import { writeToken } from '../lib/session.ts';
+import { writeToken } from '../api/session-token.ts';
 import { signOut } from '../features/session/session.tsx';
 import { usePageTitle } from '../lib/use-page-title.ts';
 

@@ -1,7 +1,6 @@
 import { data, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { LANGUAGES, type Language } from '../../../shared/constants.ts';
-import { adminCall } from '../api/admin-api.ts';
-import type { LoadedTranslation } from '../features/editor/translation-editor.tsx';
+import { loadTranslation, type LoadedTranslation } from '../features/editor/translation-kinds.ts';
 import { positiveId } from '../lib/route-params.ts';
 
 const languageOf = (text: string | undefined): Language | null =>
@@ -13,10 +12,7 @@ export function translationLoader(kind: LoadedTranslation['kind']) {
     const id = positiveId(params.id);
     const lang = languageOf(params.lang);
     if (id === null || lang === null) throw data('not found', { status: 404 });
-    const input = { params: { id, lang } };
-    if (kind === 'article') return { kind, view: await adminCall('getArticleTranslation', input) };
-    if (kind === 'category') return { kind, view: await adminCall('getCategoryTranslation', input) };
-    return { kind, view: await adminCall('getSectionTranslation', input) };
+    return loadTranslation(kind, { id, lang });
   };
 }
 

@@ -2,7 +2,7 @@ import { Link, useLoaderData, useNavigate, type LoaderFunctionArgs } from 'react
 import type { TranslationStatus, TranslationStatusItem } from '../../../shared/api/admin-translations.ts';
 import { LANGUAGES, type Language } from '../../../shared/constants.ts';
 import { adminCall } from '../api/admin-api.ts';
-import { translationPath } from '../features/editor/translations-area.tsx';
+import { translationPath } from '../lib/translation-path.ts';
 import { formatTime } from '../lib/format-time.ts';
 import { LANGUAGE_NAMES } from '../lib/languages.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';

@@ -4,7 +4,7 @@ import { href } from '../../../shared/paths.ts';
 import type { Language } from '../../../shared/constants.ts';
 import { useToast } from '../../components/toast.tsx';
 import { shownLang, useI18n } from '../../i18n/i18n.tsx';
-import { readingMinutes, type OutlineHeading } from './article-outline.ts';
+import { readingMinutes, type OutlineHeading } from '../../lib/article-outline.ts';
 
 export interface ArticleLink {
   id: number;

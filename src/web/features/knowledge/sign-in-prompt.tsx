@@ -4,7 +4,7 @@ import { href } from '../../../shared/paths.ts';
 import { ApiRequestError } from '../../api/client.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { readAuthToken } from '../../lib/storage.ts';
-import { usePortalLinks } from '../../routes/root-data.ts';
+import { usePortalLinks } from '../../lib/use-root-data.ts';
 
 /** What a loader answers for a page that exists but is for signed-in visitors: no title, nothing of its content. */
 export interface SignInRequired {

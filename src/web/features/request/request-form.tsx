@@ -13,8 +13,8 @@ import { readAuthToken, readItem, storageKeys, writeItem } from '../../lib/stora
 import type { TrailStep } from '../../lib/trail.ts';
 import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid.ts';
 import { useHeldFor } from '../../lib/use-held-for.ts';
-import { useRootData } from '../../routes/root-data.ts';
-import { useAuth } from '../layout/use-auth.tsx';
+import { useRootData } from '../../lib/use-root-data.ts';
+import { useAuth } from '../../api/use-auth.tsx';
 import { ApiRequestError, fieldErrorsOf } from '../../api/call.ts';
 import { formField, openIssue, uploadFiles } from './request-api.ts';
 import { useCaptcha } from './use-captcha.ts';

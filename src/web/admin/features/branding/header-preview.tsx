@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import type { Language } from '../../../../shared/constants.ts';
-import { Header } from '../../../features/layout/header.tsx';
+import { Header } from '../../../layout/header.tsx';
 import { I18nProvider } from '../../../i18n/i18n.tsx';
 import { portalLinks } from '../../../lib/portal-links.ts';
 import { previewDocument } from '../../lib/public-styles.ts';

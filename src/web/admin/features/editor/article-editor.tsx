@@ -1,6 +1,6 @@
 import type { AdminArticle } from '../../../../shared/api/admin.ts';
 import { FormError } from '../../components/field.tsx';
-import { useSession } from '../session/session.tsx';
+import { useSession } from '../../lib/use-session.ts';
 import { ArticleActions } from './article-actions.tsx';
 import { ArticleEditorHead } from './article-editor-head.tsx';
 import { ArticleFields } from './article-fields.tsx';

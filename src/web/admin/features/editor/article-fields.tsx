@@ -1,4 +1,4 @@
-import { VisibilityField } from './editor-parts.tsx';
+import { VisibilityField } from '../../components/visibility-field.tsx';
 import { useId, type RefObject } from 'react';
 import { TITLE_MAX, type Language } from '../../../../shared/constants.ts';
 import { CheckboxField, Field } from '../../components/field.tsx';

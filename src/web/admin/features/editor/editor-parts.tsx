@@ -1,6 +1,3 @@
-import type { Visibility } from '../../../../shared/constants.ts';
-import { Field } from '../../components/field.tsx';
-
 /** A link to the item's public page, in a new tab, as both editors' heads show it. */
 export function PublicPageLink({ href }: { href: string }) {
   return (
@@ -36,29 +33,5 @@ export function DiscardAndStatus({
         {saving ? 'Saving…' : status}
       </span>
     </>
-  );
-}
-
-/** Who may read a section, category or article: its own setting; what it sits in may restrict it further. */
-export function VisibilityField({
-  value,
-  onChange,
-  error,
-}: {
-  value: Visibility;
-  onChange: (visibility: Visibility) => void;
-  error?: string;
-}) {
-  return (
-    <Field
-      label="Who can read it"
-      error={error}
-      hint="Signed-in customers need an account with a confirmed email. Everything inside something for signed-in customers is for them too; others do not see it at all."
-    >
-      <select value={value} onChange={(e) => onChange(e.target.value as Visibility)}>
-        <option value="everyone">Everyone</option>
-        <option value="signed_in">Signed-in customers only</option>
-      </select>
-    </Field>
   );
 }

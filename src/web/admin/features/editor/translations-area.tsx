@@ -3,17 +3,8 @@ import type { TranslationSummary } from '../../../../shared/api/admin.ts';
 import type { TranslationKind } from '../../../../shared/api/admin-translations.ts';
 import { LANGUAGES, type Language } from '../../../../shared/constants.ts';
 import { LANGUAGE_NAMES } from '../../lib/languages.ts';
-import { useSession } from '../session/session.tsx';
-
-const PLURAL: Record<TranslationKind, string> = {
-  section: 'sections',
-  category: 'categories',
-  article: 'articles',
-};
-
-/** Where a translation of an item is edited, side by side with its source. */
-export const translationPath = (kind: TranslationKind, id: number, lang: Language) =>
-  `/${PLURAL[kind]}/${id}/translations/${lang}`;
+import { translationPath } from '../../lib/translation-path.ts';
+import { useSession } from '../../lib/use-session.ts';
 
 /** A translation's state in one badge: missing, a draft, published, or outdated (which matters most). */
 export function TranslationBadge({ summary }: { summary: TranslationSummary | undefined }) {

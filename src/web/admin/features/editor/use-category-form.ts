@@ -3,8 +3,8 @@ import type { AdminCategory } from '../../../../shared/api/admin.ts';
 import { adminCall } from '../../api/admin-api.ts';
 import { fieldErrorsOf, messageOf } from '../../lib/errors.ts';
 import { formatTime } from '../../lib/format-time.ts';
-import { useContentTree } from '../tree/content-tree-context.tsx';
-import { ancestorsOf, keyOf } from '../tree/tree-model.ts';
+import { useContentTree } from '../../lib/content-tree-context.tsx';
+import { ancestorsOf, keyOf } from '../../lib/tree-model.ts';
 import {
   categoryDraftToOffer,
   categoryUpdateOf,

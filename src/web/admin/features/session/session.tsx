@@ -1,20 +1,11 @@
-import { useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
+import type { LoaderFunctionArgs } from 'react-router';
 import { redirect } from 'react-router';
-import type { AuthUser } from '../../../../shared/api/auth.ts';
-import type { Branding } from '../../../../shared/api/settings.ts';
-import type { TicketRouting } from '../../../../shared/api/tickets.ts';
 import { ADMIN_BASE_PATH } from '../../../../shared/paths.ts';
 import { ApiRequestError } from '../../../api/call.ts';
 import { adminCall } from '../../api/admin-api.ts';
 import { statusOf } from '../../lib/errors.ts';
-import { readToken, writeToken } from '../../lib/session.ts';
-
-export interface SessionData {
-  user: AuthUser;
-  branding: Branding;
-  /** Whether new support requests reach the team; the shell warns when they reach nobody. */
-  routing: TicketRouting;
-}
+import type { SessionData } from '../../lib/use-session.ts';
+import { readToken, writeToken } from '../../api/session-token.ts';
 
 /** The path inside the admin app, to come back to after signing in. */
 export function pathInApp(url: string): string {
@@ -49,8 +40,6 @@ export async function sessionLoader({ request }: LoaderFunctionArgs): Promise<Se
     throw error;
   }
 }
-
-export const useSession = () => useRouteLoaderData('session') as SessionData;
 
 /**
  * A page only administrators may open: for an agent, whom its calls refuse (403), it leads to the requests instead.

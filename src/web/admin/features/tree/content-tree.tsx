@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
-import { useContentTree } from './content-tree-context.tsx';
+import { useContentTree } from '../../lib/content-tree-context.tsx';
 import { EmptyContent } from './empty-content.tsx';
 import { TreeDialogsHost } from './tree-dialogs-host.tsx';
 import { TreeItems, type TreeItemState } from './tree-item.tsx';
 import { TreeLiveRegion } from './tree-live-region.tsx';
-import { visibleNodes } from './tree-model.ts';
+import { visibleNodes } from '../../lib/tree-model.ts';
 import { TreeToolbar } from './tree-toolbar.tsx';
 import { useLiveRegion } from './use-live-region.ts';
 import { useOpenItem } from './use-open-item.ts';

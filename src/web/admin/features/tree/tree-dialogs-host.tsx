@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router';
 import type { AdminTree, MoveBody } from '../../../../shared/api/admin.ts';
 import { adminCall } from '../../api/admin-api.ts';
 import { DeleteDialog, MoveDialog, NameDialog } from './tree-dialogs.tsx';
-import { buildForest, keyOf, type Forest, type TreeNode } from './tree-model.ts';
+import { buildForest, keyOf, type Forest, type TreeNode } from '../../lib/tree-model.ts';
 import type { TreeDialog } from './use-tree-dialogs.ts';
 
 /**

@@ -4,9 +4,9 @@ import { adminCall } from '../../api/admin-api.ts';
 import { Field, FormError, RadioChoice } from '../../components/field.tsx';
 import { Modal, ModalActions } from '../../components/modal.tsx';
 import { TITLE_MAX, type Visibility } from '../../../../shared/constants.ts';
-import { VisibilityField } from '../editor/editor-parts.tsx';
+import { VisibilityField } from '../../components/visibility-field.tsx';
 import { codeOf, fieldErrorsOf, messageOf, type FieldErrors } from '../../lib/errors.ts';
-import { destinationsFor, moveTo, refugesFor, type Forest, type TreeNode } from './tree-model.ts';
+import { destinationsFor, moveTo, refugesFor, type Forest, type TreeNode } from '../../lib/tree-model.ts';
 
 /**
  * Create or rename: one name (and, for a section or category, who can read it), with the server's message under it

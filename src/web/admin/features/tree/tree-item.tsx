@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import type { TreeNode } from './tree-model.ts';
+import type { TreeNode } from '../../lib/tree-model.ts';
 import type { TreeDragAndDrop } from './use-tree-drag-and-drop.ts';
 import { domId } from './use-tree-focus.ts';
 

@@ -1,8 +1,8 @@
 import { useNavigate } from 'react-router';
 import { LANGUAGES } from '../../../../shared/constants.ts';
-import { translationPath } from '../editor/translations-area.tsx';
-import { useSession } from '../session/session.tsx';
-import type { TreeNode } from './tree-model.ts';
+import { translationPath } from '../../lib/translation-path.ts';
+import { useSession } from '../../lib/use-session.ts';
+import type { TreeNode } from '../../lib/tree-model.ts';
 import type { TreeDialog } from './use-tree-dialogs.ts';
 
 /** The container a new category or article goes into, given the selected item. */

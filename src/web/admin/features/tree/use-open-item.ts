@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useMatch, useNavigate } from 'react-router';
-import { ancestorsOf, keyOf, type Forest, type TreeNode } from './tree-model.ts';
+import { ancestorsOf, keyOf, type Forest, type TreeNode } from '../../lib/tree-model.ts';
 
 export interface OpenItem {
   /** The article or category open on the right, if any. */

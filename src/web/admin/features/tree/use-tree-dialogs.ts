@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { TreeNode } from './tree-model.ts';
+import type { TreeNode } from '../../lib/tree-model.ts';
 
 export type TreeDialog =
   | { type: 'create-section' }

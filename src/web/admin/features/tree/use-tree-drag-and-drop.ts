@@ -1,6 +1,6 @@
 import { useState, type DragEvent, type HTMLAttributes } from 'react';
 import type { MoveBody } from '../../../../shared/api/admin.ts';
-import { planDrop, type DropPosition, type Forest, type TreeNode } from './tree-model.ts';
+import { planDrop, type DropPosition, type Forest, type TreeNode } from '../../lib/tree-model.ts';
 
 /** Where a drop on this row would put the dragged item, from how far down the row the pointer is. */
 function dropZone(event: DragEvent<HTMLElement>, target: TreeNode, dragged: TreeNode): DropPosition {

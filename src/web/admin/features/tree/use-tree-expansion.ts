@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { TreeNode } from './tree-model.ts';
+import type { TreeNode } from '../../lib/tree-model.ts';
 
 const EXPANDED_KEY = 'signpost.admin.expanded';
 

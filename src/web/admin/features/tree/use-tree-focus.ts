@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Forest, TreeNode } from './tree-model.ts';
+import type { Forest, TreeNode } from '../../lib/tree-model.ts';
 
 export const domId = (key: string) => `tree-item-${key.replace(':', '-')}`;
 

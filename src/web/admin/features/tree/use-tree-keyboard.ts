@@ -1,6 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import type { MoveBody } from '../../../../shared/api/admin.ts';
-import { planIndent, planOutdent, planReorder, type Forest, type TreeNode } from './tree-model.ts';
+import { planIndent, planOutdent, planReorder, type Forest, type TreeNode } from '../../lib/tree-model.ts';
 import type { TreeDialog } from './use-tree-dialogs.ts';
 
 /**

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import type { AdminTree, MoveBody } from '../../../../shared/api/admin.ts';
 import { adminCall } from '../../api/admin-api.ts';
 import { messageOf } from '../../lib/errors.ts';
-import { ancestorsOf, buildForest, describePlace, type TreeNode } from './tree-model.ts';
+import { ancestorsOf, buildForest, describePlace, type TreeNode } from '../../lib/tree-model.ts';
 
 export interface TreeMoves {
   /** The last move's failure, shown over the tree until the next move. */

@@ -1,7 +1,7 @@
-import type { Branding } from '../../../shared/api/settings.ts';
-import { DEFAULT_TITLES } from '../../../shared/default-titles.ts';
-import { LogoMark } from '../../components/logo-mark.tsx';
-import { useI18n } from '../../i18n/i18n.tsx';
+import type { Branding } from '../../shared/api/settings.ts';
+import { DEFAULT_TITLES } from '../../shared/default-titles.ts';
+import { LogoMark } from '../components/logo-mark.tsx';
+import { useI18n } from '../i18n/i18n.tsx';
 
 /** The foot of every public page: the site's name and the links the operator set (branding's footer_links). */
 export function Footer({ branding }: { branding: Pick<Branding, 'site_title' | 'footer_links'> }) {

@@ -1,13 +1,13 @@
 import { useEffect, useLayoutEffect, useState } from 'react';
-import { href } from '../../../shared/paths.ts';
+import { href } from '../../shared/paths.ts';
 import { Link, useLocation } from 'react-router';
-import type { Branding } from '../../../shared/api/settings.ts';
-import { DEFAULT_TITLES } from '../../../shared/default-titles.ts';
-import { useI18n } from '../../i18n/i18n.tsx';
-import type { PortalLinks } from '../../lib/portal-links.ts';
-import { LogoMark } from '../../components/logo-mark.tsx';
-import { SearchBox } from '../search/search-box.tsx';
-import { useAuth } from './use-auth.tsx';
+import type { Branding } from '../../shared/api/settings.ts';
+import { DEFAULT_TITLES } from '../../shared/default-titles.ts';
+import { useI18n } from '../i18n/i18n.tsx';
+import type { PortalLinks } from '../lib/portal-links.ts';
+import { LogoMark } from '../components/logo-mark.tsx';
+import { SearchBox } from '../features/search/search-box.tsx';
+import { useAuth } from '../api/use-auth.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';
 
 /**

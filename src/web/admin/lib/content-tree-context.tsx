@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import type { AdminTree } from '../../../../shared/api/admin.ts';
-import { adminCall } from '../../api/admin-api.ts';
+import type { AdminTree } from '../../../shared/api/admin.ts';
+import { adminCall } from '../api/admin-api.ts';
 import { buildForest, type Forest } from './tree-model.ts';
 
 interface ContentTree {

@@ -1,9 +1,9 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import type { AuthUser, LoginResult } from '../../../shared/api/auth.ts';
-import { AUTH_HEADER } from '../../../shared/constants.ts';
-import { apiFrom, forgetAnswers } from '../../api/api-context.ts';
-import { call } from '../../api/call.ts';
-import { clearAuthToken, readAuthToken, storageKeys, writeItem } from '../../lib/storage.ts';
+import type { AuthUser, LoginResult } from '../../shared/api/auth.ts';
+import { AUTH_HEADER } from '../../shared/constants.ts';
+import { apiFrom, forgetAnswers } from './api-context.ts';
+import { call } from './call.ts';
+import { clearAuthToken, readAuthToken, storageKeys, writeItem } from '../lib/storage.ts';
 
 export interface AuthState {
   user: AuthUser | null;

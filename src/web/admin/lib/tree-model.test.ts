@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AdminTree } from '../../../../shared/api/admin.ts';
+import type { AdminTree } from '../../../shared/api/admin.ts';
 import {
   buildForest,
   describePlace,

@@ -1,5 +1,5 @@
-import type { Visibility } from '../../../../shared/constants.ts';
-import type { AdminTree, MoveBody } from '../../../../shared/api/admin.ts';
+import type { Visibility } from '../../../shared/constants.ts';
+import type { AdminTree, MoveBody } from '../../../shared/api/admin.ts';
 
 export type NodeKind = 'section' | 'category' | 'article';
 

@@ -1,4 +1,4 @@
-import { useI18n } from '../../i18n/i18n.tsx';
+import { useI18n } from '../i18n/i18n.tsx';
 
 /** Under the header when the portal is linked: where to go when the knowledge base has no answer. */
 export function RequestHint({ href }: { href: string }) {

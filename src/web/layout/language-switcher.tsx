@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Link, useLocation } from 'react-router';
-import type { Language } from '../../../shared/constants.ts';
-import { LANG_COOKIE, LANGUAGE_NAMES, withLang } from '../../../shared/page-language.ts';
-import { useI18n } from '../../i18n/i18n.tsx';
+import type { Language } from '../../shared/constants.ts';
+import { LANG_COOKIE, LANGUAGE_NAMES, withLang } from '../../shared/page-language.ts';
+import { useI18n } from '../i18n/i18n.tsx';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 

@@ -1,4 +1,4 @@
-import { CONTENT_ID_PREFIX } from '../../../shared/html.ts';
+import { CONTENT_ID_PREFIX } from '../../shared/html.ts';
 
 /**
  * What the site adds to stored HTML as it shows it: an id on each section heading of an article (so a heading can
