@@ -67,6 +67,12 @@ function splitAddress(url: string): { path: string; lang: string | null } {
   return { path, lang: mark < 0 ? null : new URLSearchParams(url.slice(mark + 1)).get(LANG_PARAM) };
 }
 
+/** Whether the address is a help-centre page that names no language (`?lang=` absent): negotiation chooses one. */
+export function namesNoLanguage(url: string): boolean {
+  const { path, lang } = splitAddress(url);
+  return lang === null && isLanguagePage(path);
+}
+
 export interface PageLanguages {
   /** The languages now, read once per content revision. */
   load(): Promise<SiteLanguages>;

@@ -10,9 +10,8 @@ import { htmlDocument, renderPage } from '../../render/render-page.ts';
 import { readWebAssets, WEB_DIST } from '../../render/web-assets.ts';
 import { registerAdminPageRoutes } from './admin-page.routes.ts';
 import { registerFaviconRoutes } from './favicon.routes.ts';
-import { isLanguagePage, languageRedirect, type PageLanguages } from './page-language.ts';
+import { languageRedirect, namesNoLanguage, type PageLanguages } from './page-language.ts';
 import { withLang } from '../../../shared/page-language.ts';
-import { LANG_PARAM } from '../../../shared/paths.ts';
 
 export interface PageOptions {
   analytics: AnalyticsConfig | null;
@@ -75,13 +74,8 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
   });
 
   /** A page asked for without `?lang=` on a help centre in several languages answers by the visitor's headers. */
-  const negotiated = async (request: FastifyRequest) => {
-    const end = request.url.indexOf('?');
-    const path = end < 0 ? request.url : request.url.slice(0, end);
-    if (!isLanguagePage(path) || new URLSearchParams(request.url.slice(end + 1)).has(LANG_PARAM))
-      return false;
-    return (await options.languages.load()).languages.length > 1;
-  };
+  const negotiated = async (request: FastifyRequest) =>
+    namesNoLanguage(request.url) && (await options.languages.load()).languages.length > 1;
 
   const handlePage = async (request: FastifyRequest, reply: FastifyReply, portalPage = false) => {
     // Rendered for the signed-in visitor whose session cookie it carries: theirs alone, kept by nobody.
