@@ -202,6 +202,23 @@ export default tseslint.config(
             },
             { regex: UNPLAIN_PATH, message: PLAIN_PATH_MESSAGE },
             { group: ['**/features/**'], message: 'A feature does not import another feature.' },
+            // Who may call is the endpoint table's to say (role, identifies) and route()'s to check, never a handler's.
+            {
+              group: [
+                '**/accounts/accounts.service.ts',
+                '**/accounts/session-cookie.ts',
+                '**/accounts/admin-session.ts',
+              ],
+              importNames: [
+                'authenticate',
+                'requireAdmin',
+                'requireTeam',
+                'sessionCookieToken',
+                'editorOfFileRequest',
+              ],
+              message:
+                "No handler checks a token itself: route() does, by the endpoint's role and `identifies`.",
+            },
             {
               group: ['**/web/**', '**/cli/**'],
               message: 'The server does not depend on the web client or the CLI.',

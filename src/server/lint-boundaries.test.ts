@@ -110,6 +110,21 @@ describe('the boundary rules catch each way round them', () => {
   });
 });
 
+describe('the access rule', () => {
+  it('keeps token checks out of the handlers: route() holds every endpoint to its role', async () => {
+    const code = `import { authenticate } from '../../accounts/accounts.service.ts';\nexport const a = authenticate;\n`;
+    expect(await problems(code, 'src/server/features/files/files.routes.ts')).toEqual(
+      caught('no-restricted-imports', 'No handler checks a token itself'),
+    );
+    const cookie = `import { sessionCookieToken } from '../../accounts/session-cookie.ts';\nexport const a = sessionCookieToken;\n`;
+    expect(await problems(cookie, FEATURE_FILE)).toEqual(
+      caught('no-restricted-imports', 'No handler checks a token itself'),
+    );
+    const login = `import { login } from '../../accounts/accounts.service.ts';\nexport const a = login;\n`;
+    expect(await problems(login, FEATURE_FILE)).toEqual([]);
+  });
+});
+
 describe('the boundary rules let the legitimate forms pass', () => {
   it("a feature's own files, the shared parts and the contract, written plainly, statically or dynamically", async () => {
     const code =

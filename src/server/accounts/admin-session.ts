@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_HEADER } from '../../shared/api/auth.ts';
 import type { Executor } from '../db/database.ts';
-import type { UserRow } from '../db/tables.ts';
 import { readCookie, setCookie } from '../http/cookies.ts';
+import type { Session } from '../http/route.ts';
 import { authenticate, TOKEN_LIFETIME_MS } from './accounts.service.ts';
 
 /**
@@ -28,13 +28,13 @@ export function renewAdminFilesCookie(reply: FastifyReply, token: string): void 
   });
 }
 
-/** The admin behind a file request (header or files cookie), or null for anyone else. */
-export async function adminOfFileRequest(db: Executor, request: FastifyRequest): Promise<UserRow | null> {
+/** The admin behind a file request (header or files cookie) and their token, or null for anyone else. */
+export async function editorOfFileRequest(db: Executor, request: FastifyRequest): Promise<Session | null> {
   const cookie = readCookie(request, ADMIN_FILES_COOKIE);
   const token = headerToken(request) ?? (cookie ? safeDecode(cookie) : undefined);
   if (!token) return null;
   const user = await authenticate(db, token).catch(() => null);
-  return user?.role === 'admin' ? user : null;
+  return user?.role === 'admin' ? { user, token, editor: true } : null;
 }
 
 function safeDecode(value: string): string | undefined {

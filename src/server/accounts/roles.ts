@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_HEADER } from '../../shared/api/auth.ts';
 import type { Role } from '../../shared/api/endpoints.ts';
 import type { Executor } from '../db/database.ts';
-import type { RoleCheck } from '../http/route.ts';
-import { renewAdminFilesCookie } from './admin-session.ts';
+import type { RoleCheck, Session } from '../http/route.ts';
+import { editorOfFileRequest, renewAdminFilesCookie } from './admin-session.ts';
 import { authenticate, requireAdmin, requireTeam } from './accounts.service.ts';
 import { sessionCookieToken } from './session-cookie.ts';
 
@@ -14,14 +14,27 @@ const tokenOf = (request: FastifyRequest) => {
 };
 
 /**
+ * Who downloads a file: the editor (an admin by the header, or by the files cookie an <img> sends), else the visitor
+ * of the session cookie (an <img> or a link sends it, never a header); a stale token of either counts as none.
+ */
+async function fileReader(db: Executor, request: FastifyRequest): Promise<Session | null> {
+  const editor = await editorOfFileRequest(db, request);
+  if (editor) return editor;
+  const token = sessionCookieToken(request);
+  const user = token ? await authenticate(db, token).catch(() => null) : null;
+  return user && { user, token: token as string };
+}
+
+/**
  * The one check of every role: 401 without a valid x-auth-token (or, on reads, session cookie), 403 for a user the role does not admit. An admin's
  * answer is never kept and renews the files cookie (see admin-session.ts).
  */
 export function roleCheck(db: Executor): RoleCheck {
-  return async (role: Role, request: FastifyRequest, reply: FastifyReply, identifies = false) => {
+  return async (role: Role, request: FastifyRequest, reply: FastifyReply, identifies) => {
     const token = tokenOf(request);
     switch (role) {
       case 'public': {
+        if (identifies === 'files') return fileReader(db, request);
         // A stale token does not stop a public call: the caller is simply treated as anonymous.
         const user = identifies && token ? await authenticate(db, token).catch(() => null) : null;
         return user && { user, token: token as string };

@@ -1,5 +1,4 @@
-import { escapeHtml } from '../../shared/html.ts';
-import { decodeEntities } from '../search/text.ts';
+import { decodeEntities, escapeHtml } from '../../shared/html.ts';
 
 /** A quote's text with each line marked as mail clients mark quoted lines. */
 const quoted = (text: string) =>

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { decodeEntities } from '../../shared/html.ts';
 
 /**
  * Content-Security-Policy headers. No nonces: a page's policy depends only on what the page contains (hashes of
@@ -30,15 +31,6 @@ export const NON_DOCUMENT_POLICY = "default-src 'none'; frame-ancestors 'none'";
 export const sha256Source = (text: string) =>
   `'sha256-${crypto.createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-const decodeAttribute = (value: string) =>
-  value
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
 /**
  * Hashes of the `style` attributes React rendered into a page (the header's branding background is one). Stored
  * HTML never has any (the sanitiser drops them), and text never looks like a tag (`<` is always escaped), so these
@@ -47,7 +39,7 @@ const decodeAttribute = (value: string) =>
 export function styleAttributeHashes(html: string): string[] {
   const hashes = new Set<string>();
   for (const match of html.matchAll(/<[a-zA-Z][^<>]*?\sstyle="([^"]*)"/g)) {
-    hashes.add(sha256Source(decodeAttribute(match[1] ?? '')));
+    hashes.add(sha256Source(decodeEntities(match[1] ?? '')));
   }
   return [...hashes];
 }

@@ -24,6 +24,8 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
 export interface Session {
   user: UserRow;
   token: string;
+  /** On a download (`identifies: 'files'`): an admin known by the token header or the files cookie, the editor. */
+  editor?: true;
 }
 
 /**
@@ -34,7 +36,7 @@ export type RoleCheck = (
   role: Role,
   request: FastifyRequest,
   reply: FastifyReply,
-  identifies?: boolean,
+  identifies?: Endpoint['identifies'],
 ) => Promise<Session | null>;
 
 /** What route() tells the error handler about a route: the field a body past its limit is refused naming. */
@@ -54,7 +56,7 @@ declare module 'fastify' {
 }
 
 export type SessionOf<E extends Endpoint> = E['role'] extends 'public'
-  ? E extends { identifies: true }
+  ? E extends { identifies: true | 'files' }
     ? Session | null
     : null
   : Session;
@@ -79,7 +81,7 @@ export function route<E extends Endpoint>(
   const status = endpoint.status ?? 200;
   const { response, body } = endpoint;
   const checkResponse = response === 'stream' ? null : Compile(response);
-  const checksRole = endpoint.role !== 'public' || endpoint.identifies === true;
+  const checksRole = endpoint.role !== 'public' || endpoint.identifies !== undefined;
   if (checksRole && !app.hasDecorator('roleCheck')) {
     throw new Error(`${endpoint.method} ${endpoint.path} needs a role check; none is registered`);
   }

@@ -124,8 +124,12 @@ export type RateLimit =
 
 export interface Endpoint extends Route {
   rateLimit?: RateLimit;
-  /** A public endpoint that knows a signed-in caller: a valid token gives the session, a stale one counts as none. */
-  identifies?: true;
+  /**
+   * A public endpoint that knows a signed-in caller: a valid token gives the session, a stale one counts as none.
+   * 'files': a download, which <img> tags and links call with cookies and no header: the session is the editor's (an
+   * admin by the token header or the files cookie, who also sees drafts' files), else the session cookie's.
+   */
+  identifies?: true | 'files';
   summary: string;
   tags: string[];
   querystring?: TSchema;
@@ -363,6 +367,7 @@ export const endpoints = {
     tags: ['files'],
     params: FileParams,
     querystring: FileLinkQuery,
+    identifies: 'files',
     response: 'stream',
   },
   downloadTicketFile: {

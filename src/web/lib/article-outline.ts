@@ -1,4 +1,4 @@
-import { CONTENT_ID_PREFIX } from '../../shared/html.ts';
+import { CONTENT_ID_PREFIX, decodeEntities } from '../../shared/html.ts';
 
 /**
  * What the site adds to stored HTML as it shows it: an id on each section heading of an article (so a heading can
@@ -19,18 +19,6 @@ export interface ArticleOutline {
   /** Words in the body, for the reading time. */
   words: number;
 }
-
-const decodeEntities = (text: string) =>
-  text
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&#x27;/g, "'")
-    .replace(/&#(\d+);/g, (_, code: string) =>
-      Number(code) <= 0x10ffff ? String.fromCodePoint(Number(code)) : '',
-    )
-    .replace(/&amp;/g, '&');
 
 const textOf = (html: string) =>
   decodeEntities(html.replace(/<[^>]*>/g, ' '))

@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import { sanitizeArticleHtml } from '../../html/sanitize.ts';
+import { decodeEntities } from '../../../shared/html.ts';
 
 const markdown = new MarkdownIt({ html: true, linkify: true, typographer: false });
 
@@ -64,16 +65,12 @@ export function renderHtml(source: string, resolve: Resolve) {
   return sanitizeArticleHtml(source, { rewriteUrl: rewriteWith(resolve) });
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', '#39': "'" };
-const decodeAttribute = (value: string) =>
-  value.replace(/&(amp|quot|apos|lt|gt|#39);/g, (_, name: string) => ENTITIES[name] ?? '');
-
 /** Relative references an HTML body makes: image sources and link targets. */
 export function collectHtmlReferences(source: string): { images: string[]; links: string[] } {
   const collect = (pattern: RegExp) => {
     const found = new Set<string>();
     for (const match of source.matchAll(pattern)) {
-      const url = match[1] && decodeAttribute(match[1]);
+      const url = match[1] && decodeEntities(match[1]);
       if (url && isRelativeReference(url)) found.add(splitReference(url).path);
     }
     return [...found];

@@ -1,23 +1,17 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../../shared/api/endpoints.ts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { FILE_DOWNLOAD_POLICY } from '../../http/csp.ts';
 import { contentDisposition, isSafeInline } from '../../lib/content-type.ts';
-import { adminOfFileRequest } from '../../accounts/admin-session.ts';
 import { findFile, readersOfContentFile } from '../../files/files.repository.ts';
 import { audienceOf, mayRead } from '../../content/visibility.ts';
-import { authenticate } from '../../accounts/accounts.service.ts';
-import { sessionCookieToken } from '../../accounts/session-cookie.ts';
 import { isValidContentFileLink } from '../../files/content-file-links.ts';
 
 export function registerFileRoutes(app: FastifyInstance, { db, storage }: AppContext): void {
-  const visitorAudience = async (request: FastifyRequest) => {
-    const token = sessionCookieToken(request);
-    return audienceOf(token ? await authenticate(db, token).catch(() => null) : null);
-  };
-  route(app, endpoints.downloadFile, async (request, reply) => {
+  // Who asks is the route's to say (`identifies: 'files'`, accounts/roles.ts): the editor, or the session cookie's.
+  route(app, endpoints.downloadFile, async (request, reply, session) => {
     const file = await findFile(db, request.params.id);
     const readers = file ? await readersOfContentFile(db, file) : null;
     const isPublic = readers === 'everyone';
@@ -27,13 +21,9 @@ export function registerFileRoutes(app: FastifyInstance, { db, storage }: AppCon
       file !== undefined &&
       readers === 'signed_in' &&
       ((await isValidContentFileLink(db, file.id, request.query.expires, request.query.signature)) ||
-        mayRead(await visitorAudience(request), readers));
+        mayRead(audienceOf(session?.user), readers));
     // Admins (header, or the cookie the admin API sets for <img> tags) also see drafts' files and fresh uploads.
-    const forAdmin =
-      !isPublic &&
-      !forVisitor &&
-      file?.kind === 'content' &&
-      (await adminOfFileRequest(db, request)) !== null;
+    const forAdmin = !isPublic && !forVisitor && file?.kind === 'content' && session?.editor === true;
     if (!file || (!isPublic && !forVisitor && !forAdmin)) {
       throw notFound(`File ${request.params.id}`);
     }

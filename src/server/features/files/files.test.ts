@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
 import type { ArticleRow } from '../../db/tables.ts';
-import { PNG } from '../../testing/admin-content.ts';
+import { SESSION_COOKIE } from '../../../shared/constants.ts';
+import { ADMIN_FILES_COOKIE } from '../../accounts/admin-session.ts';
+import { PNG, signIn } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
-import { buildArticle, buildCategory, buildFile } from '../../testing/factories.ts';
+import { buildArticle, buildCategory, buildFile, buildUser } from '../../testing/factories.ts';
 import { updateBranding } from '../../settings/branding.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 
@@ -204,6 +206,44 @@ describe.each(testDialects())('file downloads on %s', (dialect) => {
 
     await t.ctx.db.updateTable('articles').set({ published: 0 }).where('id', '=', article.id).execute();
     expectApiError(await t.app.inject(link(shared)), 404);
+  });
+
+  it('knows the editor by the header or the files cookie, and a visitor by the session cookie alone', async () => {
+    const admin = await signIn(t, (await buildUser(t.ctx.db, { role: 'admin' })).email);
+    const customer = await signIn(t, (await buildUser(t.ctx.db)).email);
+    const restricted = await buildArticle(t.ctx.db, { title: 'Members', visibility: 'signed_in' });
+    const draftFile = await buildFile(t.ctx, { name: 'draft.png', content: PNG, articleId: draft.id });
+    const membersFile = await buildFile(t.ctx, {
+      name: 'members.png',
+      content: PNG,
+      articleId: restricted.id,
+    });
+    const status = async (file: { id: number; original_name: string }, headers: Record<string, string>) =>
+      (await t.app.inject({ url: link(file), headers })).statusCode;
+    const stale = 'x'.repeat(43);
+
+    // A draft's file: the editor's alone, an admin known by the header or by the files cookie an <img> sends.
+    expect(await status(draftFile, { 'x-auth-token': admin })).toBe(200);
+    expect(await status(draftFile, { cookie: `${ADMIN_FILES_COOKIE}=${admin}` })).toBe(200);
+    expect(
+      await status(draftFile, { cookie: `${SESSION_COOKIE}=${customer}; ${ADMIN_FILES_COOKIE}=${admin}` }),
+    ).toBe(200);
+    // The session cookie makes an admin a visitor only; a header decides who the editor is, a stale one no one.
+    expect(await status(draftFile, { cookie: `${SESSION_COOKIE}=${admin}` })).toBe(404);
+    expect(
+      await status(draftFile, { 'x-auth-token': customer, cookie: `${ADMIN_FILES_COOKIE}=${admin}` }),
+    ).toBe(404);
+    expect(await status(draftFile, { 'x-auth-token': stale, cookie: `${ADMIN_FILES_COOKIE}=${admin}` })).toBe(
+      404,
+    );
+
+    // A file for signed-in visitors: theirs by the session cookie; a caller known by the header alone takes the
+    // signed link its page gave.
+    expect(await status(membersFile, { cookie: `${SESSION_COOKIE}=${customer}` })).toBe(200);
+    expect(await status(membersFile, { cookie: `${SESSION_COOKIE}=${stale}` })).toBe(404);
+    expect(await status(membersFile, { 'x-auth-token': customer })).toBe(404);
+    expect(await status(membersFile, { 'x-auth-token': admin })).toBe(200);
+    expect(await status(membersFile, {})).toBe(404);
   });
 
   it('answers 404 for an unknown file and for an uploaded (non-content) file', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import type { RelatedTickets, TeamList, TicketMessage, TicketView } from '../../../shared/api/tickets.ts';
 import { TICKET_TRANSITIONS, type TicketStatus } from '../../../shared/constants.ts';
+import { decodeEntities } from '../../../shared/html.ts';
 import { adminCall, uploadReplyFiles } from '../api/admin-api.ts';
 import { Field, FormError } from '../components/field.tsx';
 import { RichTextEditor } from '../features/editor/rich-text-editor.tsx';
@@ -145,11 +146,7 @@ function Controls({
 }
 
 /** Whether the editor's HTML holds no text (an empty editor is `<p></p>`). */
-const isBlank = (html: string) =>
-  html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .trim() === '';
+const isBlank = (html: string) => decodeEntities(html.replace(/<[^>]*>/g, '')).trim() === '';
 
 /** The team's answer: a reply the requester gets by email, or a note only the team sees. */
 function ReplyForm({ ticket, onSent }: { ticket: TicketView; onSent: (ticket: TicketView) => void }) {

@@ -1,4 +1,5 @@
 import type { Suggestion } from '../../../shared/api/search.ts';
+import { decodeEntities } from '../../../shared/html.ts';
 
 /** Results shown at first, and added by each "Show more". */
 export const SEARCH_PAGE_SIZE = 10;
@@ -58,16 +59,6 @@ export function visibleGroups(results: Suggestion[], names: GroupNames, shown: n
 export interface SnippetPart {
   text: string;
   marked: boolean;
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(html: string): string {
-  return html.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
-    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
 }
 
 /**
