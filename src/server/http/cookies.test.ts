@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IssueOpenResult } from '../../shared/api/tickets.ts';
 import { SESSION_COOKIE } from '../../shared/constants.ts';
@@ -148,5 +150,32 @@ describe('a cookie written', () => {
     expect(() => serializeCookie({ ...cookie, value: 'a;b' }, false)).toThrow(/value/);
     expect(() => serializeCookie({ ...cookie, path: '/; Domain=evil.example' }, false)).toThrow(/path/);
     expect(() => serializeCookie({ ...cookie, maxAge: Number.NaN }, false)).toThrow(/Max-Age/);
+  });
+});
+
+describe('cookies in the server', () => {
+  /**
+   * Where a Cookie header is read or a Set-Cookie written other than through this module: before Fastify (the
+   * answers kept in memory ask whether a session cookie came, and which language the switcher's cookie remembers)
+   * and the page renderer, which hands the signed-in visitor's Cookie header on to the API it calls.
+   */
+  const RAW_READERS = [
+    'http/response-cache.ts',
+    'features/pages/page-language.ts',
+    'features/pages/pages.routes.ts',
+  ];
+
+  it('are read and written through http/cookies.ts alone', () => {
+    const server = path.resolve(import.meta.dirname, '..');
+    const files = (fs.readdirSync(server, { recursive: true }) as string[]).filter(
+      (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith(`testing${path.sep}`),
+    );
+    const handWritten = files.filter(
+      (file) =>
+        file !== path.join('http', 'cookies.ts') &&
+        !RAW_READERS.includes(file.split(path.sep).join('/')) &&
+        /'set-cookie'|headers\.cookie\b/i.test(fs.readFileSync(path.join(server, file), 'utf8')),
+    );
+    expect(handWritten).toEqual([]);
   });
 });
