@@ -1,11 +1,8 @@
 import type { AppContext } from '../../context.ts';
 import type { OutboxRow, OutboxTarget, TicketMessageRow, TicketRow } from '../../db/tables.ts';
-import {
-  filesOfMessage,
-  filesOfTicket,
-  findTicket,
-  readStatusEvent,
-} from '../../tickets/tickets.repository.ts';
+import { filesOfMessage, filesOfTicket, findTicket } from '../../tickets/tickets.repository.ts';
+import { readStatusEvent } from '../../tickets/outbox.repository.ts';
+import { onEnqueued } from '../../tickets/outbox.ts';
 import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
@@ -264,8 +261,15 @@ export interface DeliveryWorker {
   nudge(): void;
 }
 
-/** Runs a pass every second, and when nudged, one at a time, without keeping the process alive on its own. */
-export function startDeliveryWorker(ctx: AppContext, log?: DeliveryLog): DeliveryWorker {
+/**
+ * Runs a pass every second (`intervalMs`), and when nudged, one at a time, without keeping the process alive on its
+ * own. What this server queues nudges it (tickets/outbox.ts); other servers' rows are found by the periodic pass.
+ */
+export function startDeliveryWorker(
+  ctx: AppContext,
+  log?: DeliveryLog,
+  intervalMs = PASS_INTERVAL_MS,
+): DeliveryWorker {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -298,12 +302,12 @@ export function startDeliveryWorker(ctx: AppContext, log?: DeliveryLog): Deliver
   const schedule = () => {
     if (stopped) return;
     clearTimeout(timer);
-    timer = setTimeout(pass, PASS_INTERVAL_MS);
+    timer = setTimeout(pass, intervalMs);
     timer.unref();
   };
 
   schedule();
-  return {
+  const worker: DeliveryWorker = {
     nudge() {
       if (stopped) return;
       // A pass under way may have looked before the new rows were stored: one more follows it.
@@ -316,7 +320,10 @@ export function startDeliveryWorker(ctx: AppContext, log?: DeliveryLog): Deliver
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      forget();
       await running;
     },
   };
+  const forget = onEnqueued(ctx.db, () => worker.nudge());
+  return worker;
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../context.ts';
-import { readStatusEvent } from '../../tickets/tickets.repository.ts';
+import { readStatusEvent } from '../../tickets/outbox.repository.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 import { signFileLink } from '../../tickets/file-links.ts';
 import { outgoingRequest } from '../../lib/outgoing-request.ts';

@@ -13,13 +13,9 @@ import { ApiError } from '../../http/errors.ts';
 import { verifyCaptcha } from '../../captcha/captcha.service.ts';
 import { getBranding } from '../../settings/branding.ts';
 import { message, type MessageKey } from '../../lib/field-messages.ts';
-import {
-  attachFiles,
-  enqueueDeliveries,
-  findAttachableUploads,
-  insertTicket,
-} from '../../tickets/tickets.repository.ts';
+import { attachFiles, findAttachableUploads, insertTicket } from '../../tickets/tickets.repository.ts';
 import { userKey } from '../../tickets/visitor.ts';
+import { enqueue, inTransaction } from '../../tickets/outbox.ts';
 import { href } from '../../../shared/paths.ts';
 import { provesAddress, SENDER_ACCESS_MS, senderCookies } from '../../tickets/sender-access.ts';
 import { cleanText } from '../../lib/clean-text.ts';
@@ -104,7 +100,7 @@ export async function openIssue(
 
   const now = Date.now();
   const proved = provesAddress(requester.user, email);
-  const ticket = await ctx.db.transaction().execute(async (trx) => {
+  const ticket = await inTransaction(ctx.db, async (trx) => {
     const row = await insertTicket(
       trx,
       {
@@ -120,7 +116,7 @@ export async function openIssue(
       now,
     );
     await attachFiles(trx, row.id, fileIds);
-    await enqueueDeliveries(trx, row.id, targets(ctx), now);
+    await enqueue(trx, row.id, { kind: 'request', targets: targets(ctx) }, now);
     return row;
   });
   // Served here only when no external portal is named. A signed-in sender follows it in their account; one without
