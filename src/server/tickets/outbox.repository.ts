@@ -1,47 +1,45 @@
-import { TICKET_STATUSES, type TicketStatus } from '../../shared/constants.ts';
+import type { TicketStatus } from '../../shared/constants.ts';
+import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import type { OutboxTarget } from '../db/tables.ts';
 
-/** The rows of the requests' outbox as outbox.ts queues them. */
+/** The rows of the requests' outbox as outbox.ts queues them (each kind in its own columns, migration 0027). */
 
-/** One outbox row per target, for the request itself (message 0) or one message of its thread. */
+const pending = (now: number) => ({
+  status: 'pending' as const,
+  attempts: 0,
+  next_attempt_at: now,
+  created_at: now,
+});
+
+/** One outbox row per target, for the request itself or, given `messageId`, one message of its thread. */
 export async function insertDeliveries(
   db: Executor,
   ticketId: number,
   targets: OutboxTarget[],
   now: number,
-  messageId = 0,
+  messageId: number | null = null,
 ) {
   await db
     .insertInto('outbox')
     .values(
       targets.map((target) => ({
         ticket_id: ticketId,
+        kind: messageId === null ? ('request' as const) : ('message' as const),
         message_id: messageId,
         target,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: now,
-        created_at: now,
+        ...pending(now),
       })),
     )
     .execute();
 }
 
 /**
- * A change of status as the outbox keeps it: in the row's message id, negative (a message's is positive, the request's
- * own 0), holding the change's number (1 for the request's first) and the status it went to, so the webhook hears
- * the status of that change whenever it is sent. Changes of one request are one at a time (each is written only over
- * the status it read), so two never take one number.
+ * The webhook's `ticket.status_changed` for a change to `status`, written in the change's own transaction, with the
+ * change's number (1 for the request's first), so the webhook hears the status of that change whenever it is sent.
+ * Changes of one request are one at a time (each is written only over the status it read), so two never take one
+ * number.
  */
-export const statusEventId = (number: number, status: TicketStatus) =>
-  -(number * 8 + TICKET_STATUSES.indexOf(status));
-export const readStatusEvent = (messageId: number) => ({
-  number: Math.floor(-messageId / 8),
-  status: TICKET_STATUSES[-messageId % 8] as TicketStatus,
-});
-
-/** The webhook's `ticket.status_changed` for a change to `status`, written in the change's own transaction. */
 export async function insertStatusEvent(
   db: Executor,
   ticketId: number,
@@ -52,19 +50,22 @@ export async function insertStatusEvent(
     .selectFrom('outbox')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .where('ticket_id', '=', ticketId)
-    .where('message_id', '<', 0)
+    .where('kind', '=', 'status')
     .executeTakeFirstOrThrow();
   await db
     .insertInto('outbox')
     .values({
       ticket_id: ticketId,
-      message_id: statusEventId(Number(previous.count) + 1, status),
+      kind: 'status',
+      message_id: null,
+      status_number: Number(previous.count) + 1,
+      status_to: status,
       target: 'webhook',
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      created_at: now,
+      ...pending(now),
     })
-    .onConflict((oc) => oc.columns(['ticket_id', 'message_id', 'target']).doNothing())
+    // The index's own predicate, written out: SQLite matches a partial index only by the same literal text.
+    .onConflict((oc) =>
+      oc.columns(['ticket_id', 'status_number']).where('kind', '=', sql.lit('status')).doNothing(),
+    )
     .execute();
 }

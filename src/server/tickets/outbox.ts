@@ -55,7 +55,13 @@ export async function enqueue(
   if (entry.kind !== 'status' && entry.targets.length === 0) return;
   if (entry.kind === 'status') await insertStatusEvent(db, ticketId, entry.status, now);
   else
-    await insertDeliveries(db, ticketId, entry.targets, now, entry.kind === 'message' ? entry.messageId : 0);
+    await insertDeliveries(
+      db,
+      ticketId,
+      entry.targets,
+      now,
+      entry.kind === 'message' ? entry.messageId : null,
+    );
   if (!db.isTransaction) return wakers.get(db as Db)?.();
   const scope = openTransactions.get(db as Tx);
   // A transaction opened elsewhere would commit without anyone waking the worker: a mistake, found at once.

@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { OutboxRow, OutboxTarget, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 import { filesOfMessage, filesOfTicket, findTicket } from '../../tickets/tickets.repository.ts';
-import { readStatusEvent } from '../../tickets/outbox.repository.ts';
 import { onEnqueued } from '../../tickets/outbox.ts';
 import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
@@ -163,19 +162,19 @@ async function teamRecipients(ctx: AppContext, ticket: TicketRow): Promise<strin
 async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: DeliveryOptions) {
   const ticket = await findTicket(ctx.db, row.ticket_id);
   if (!ticket) throw new Error(`ticket ${row.ticket_id} no longer exists`);
-  if (row.message_id < 0) {
+  if (row.kind === 'status') {
     // A change of status: the webhook hears where the request stands now, with the request as it is.
     if (row.target !== 'webhook') throw new Error(`a status change is not sent to ${row.target}`);
     const payload = await buildWebhookPayload(ctx, ticket, await filesOfTicket(ctx.db, ticket.id), now);
     return sendWebhook(
       ctx,
       row,
-      { ...payload, event: 'ticket.status_changed', status: readStatusEvent(row.message_id).status },
+      { ...payload, event: 'ticket.status_changed', ...(row.status_to && { status: row.status_to }) },
       options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
     );
   }
-  if (row.message_id !== 0) {
-    const message = await findMessage(ctx.db, row.message_id);
+  if (row.kind === 'message') {
+    const message = row.message_id === null ? undefined : await findMessage(ctx.db, row.message_id);
     if (!message) throw new Error(`message ${row.message_id} no longer exists`);
     // A note is the team's alone: whatever queued it, it is never sent anywhere.
     if (message.internal === 1) throw new Error(`message ${message.id} is an internal note`);
