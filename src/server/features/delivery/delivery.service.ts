@@ -11,10 +11,11 @@ import {
   receivedEmailText,
   replyEmail,
   replyEnvelope,
+  requestEmail,
   teamEmailText,
-} from './reply-email.ts';
+} from './ticket-emails.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
-import { messageIdOf, receivedMessageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
+import { messageIdOf, receivedMessageIdOf, replyMessageIdOf } from './message-ids.ts';
 import { sendMail } from '../../mail/send-mail.ts';
 import { saveTicketLink } from '../../tickets/ticket-links.ts';
 import { replyTokenFor } from '../../tickets/reply-token.ts';
@@ -185,7 +186,7 @@ async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: De
     const payload = await buildWebhookPayload(ctx, ticket, files, now);
     await sendWebhook(ctx, row, payload, options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS);
   } else if (row.target === 'team') {
-    await sendEmail(ctx, ticket, files, await teamRecipients(ctx, ticket));
+    await sendMail(ctx, requestEmail(ctx, ticket, files, await teamRecipients(ctx, ticket)), files);
   } else if (row.target === 'requester') {
     // The requester hears that the request arrived, with its page (and private key): mail clients thread it too.
     const link = await threadLink(ctx, ticket, null);
@@ -206,7 +207,10 @@ async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: De
       text: neutral ? neutral.text : receivedEmailText(ticket, link),
     });
   } else {
-    await sendEmail(ctx, ticket, files);
+    // The support address alone ('email', the target before the team was mailed).
+    const { supportEmail } = ctx.config.tickets;
+    if (!supportEmail) throw new Error('SUPPORT_EMAIL is not set');
+    await sendMail(ctx, requestEmail(ctx, ticket, files, [supportEmail]), files);
   }
 }
 

@@ -36,7 +36,7 @@ function targets(ctx: AppContext): OutboxTarget[] {
     ...(webhookUrl ? ['webhook' as const] : []),
     ...(smtpUrl ? [supportEmail ? ('email' as const) : ('team' as const)] : []),
     // The requester's receipt, with the request's page in this server's portal (and its private key); to an address
-    // the sender has not proved, it says only that a request gave it (reply-email.ts).
+    // the sender has not proved, it says only that a request gave it (delivery/ticket-emails.ts).
     ...(smtpUrl && ctx.config.portalUrl === null ? ['requester' as const] : []),
   ];
 }
