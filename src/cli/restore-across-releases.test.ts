@@ -174,8 +174,9 @@ describe.each(testDialects())('backups of earlier code restored on %s', (dialect
       expect(restore.stderr).toBe('');
       expect(restore.code).toBe(0);
       expect(restore.stdout).toMatch(/^restored .*\d+ articles.* from /);
-      if (fixture.release) {
-        expect(restore.stdout).toContain(`by signpost ${fixture.release}`);
+      if (fixture.release) expect(restore.stdout).toContain(`by signpost ${fixture.release}`);
+      // A release's backup is migrated forward once this signpost has newer migrations than that release.
+      if (fixture.schema === latestMigration(dialect)) {
         expect(restore.stdout).not.toContain('upgraded');
       } else {
         expect(restore.stdout).toContain(

@@ -53,16 +53,7 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** How much of a refused request body is read and thrown away before the connection is cut (tests lower it). */
   discardLimits?: DiscardLimits;
-  /** Told when a request or a message was stored with deliveries to make: the worker then sends them at once. */
-  onQueued?: () => void;
 }
-
-/** The calls that store something the outbox sends (a request, a reply of the team or of the requester). */
-const QUEUEING_ROUTES = new Set<string>([
-  apiPaths.issueOpen,
-  apiPaths.adminTicketMessages,
-  apiPaths.portalIssueMessages,
-]);
 
 /** Builds the whole HTTP server; main.ts listens on it and tests inject requests into it. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -204,17 +195,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   cache.register(app);
   app.decorate('responseCache', cache);
 
-  if (options.onQueued) {
-    const queued = options.onQueued;
-    app.addHook('onResponse', async (request, reply) => {
-      if (
-        request.method === 'POST' &&
-        reply.statusCode < 300 &&
-        QUEUEING_ROUTES.has(request.routeOptions.url ?? '')
-      )
-        queued();
-    });
-  }
   await app.ready();
   return app;
 }

@@ -12,16 +12,14 @@ import { firstSteps } from './ops/first-steps.ts';
 /** Starts the server and stops it cleanly on SIGTERM or SIGINT, finishing requests in flight. */
 export async function startServer(config: Config): Promise<void> {
   const ctx = await createContext(config);
-  // What a request or a reply queues goes out at once, not at the next pass.
-  let nudge = () => {};
-  const app = await buildApp(ctx, { logger: true, onQueued: () => nudge() });
+  const app = await buildApp(ctx, { logger: true });
   ctx.search.logTo(app.log);
+  // What this server queues wakes its worker (tickets/outbox.ts): it goes out at once, not at the next pass.
   const deliveries = startDeliveryWorker(ctx, app.log);
-  nudge = () => deliveries.nudge();
   const cleanup = startFileCleanup(ctx, app.log);
   const saltCleanup = startSaltCleanup(ctx.db, app.log);
   // Customers' answers by mail join their threads; what they queue for the team goes out at once too.
-  const mailReplies = config.imap && startMailReplyPoller(ctx, config.imap, app.log, () => nudge());
+  const mailReplies = config.imap && startMailReplyPoller(ctx, config.imap, app.log);
   // The index is built after the server listens and refreshed within a second of any change, on every server.
   const searchWatch = setInterval(
     () =>

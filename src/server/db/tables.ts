@@ -225,11 +225,19 @@ export interface TicketLinkTable {
 export type OutboxTarget = 'webhook' | 'email' | 'requester' | 'team';
 export type OutboxStatus = 'pending' | 'delivered' | 'failed';
 
+/** What an outbox row delivers: the request itself, one message of its thread, or a change of status (0027). */
+export type OutboxKind = 'request' | 'message' | 'status';
+
 export interface OutboxTable {
   id: Generated<number>;
   ticket_id: number;
-  /** The message this delivery is about; 0 for the request itself. */
-  message_id: Generated<number>;
+  kind: OutboxKind;
+  /** The message this delivery is about (kind 'message'); null otherwise. */
+  message_id: number | null;
+  /** The change of status this is about (kind 'status'): its number, 1 for the request's first; null otherwise. */
+  status_number: number | null;
+  /** The status that change went to (kind 'status'); null otherwise. */
+  status_to: TicketStatus | null;
   target: OutboxTarget;
   status: OutboxStatus;
   attempts: number;

@@ -12,10 +12,16 @@ import type { FileRow } from '../db/tables.ts';
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 export const SMTP_SEND_CAP_MS = 30_000;
 
-/** One mail through SMTP_URL, from MAIL_FROM, with the files attached; abandoned after `capMs` (tests pass less). */
+/** A mail as its writer makes it: sendMail adds the sender (MAIL_FROM) and the files. */
+export type OutgoingMail = Omit<SendMailOptions, 'from' | 'attachments'>;
+
+/**
+ * One mail through SMTP_URL, from MAIL_FROM, with the files attached; abandoned after `capMs` (tests pass less). The
+ * one way every mail leaves: the requests' and the accounts'.
+ */
 export async function sendMail(
   ctx: AppContext,
-  mail: Omit<SendMailOptions, 'from' | 'attachments'>,
+  mail: OutgoingMail,
   files: FileRow[] = [],
   capMs = SMTP_SEND_CAP_MS,
 ): Promise<void> {

@@ -2,12 +2,8 @@ import type { AppContext } from '../context.ts';
 import type { FileRow, OutboxTarget, TicketRow } from '../db/tables.ts';
 import { contentTypeFor } from '../lib/content-type.ts';
 import { insertFile } from '../files/files.repository.ts';
-import {
-  attachFiles,
-  enqueueDeliveries,
-  insertTicket,
-  type NewTicket,
-} from '../tickets/tickets.repository.ts';
+import { attachFiles, insertTicket, type NewTicket } from '../tickets/tickets.repository.ts';
+import { enqueue, inTransaction } from '../tickets/outbox.ts';
 
 /** Test rows made the way issue-open makes them: a visitor's private uploads, and a ticket with its outbox rows. */
 
@@ -38,7 +34,7 @@ export function buildTicket(
 ): Promise<TicketRow> {
   const { files = [], targets = ['webhook'], now = Date.now(), ...fields } = input;
   const n = ++sequence;
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const ticket = await insertTicket(
       trx,
       {
@@ -58,7 +54,7 @@ export function buildTicket(
       ticket.id,
       files.map((f) => f.id),
     );
-    await enqueueDeliveries(trx, ticket.id, targets, now);
+    await enqueue(trx, ticket.id, { kind: 'request', targets }, now);
     return ticket;
   });
 }

@@ -26,6 +26,7 @@ import * as articleEmbeddings from './0023-article-embeddings.ts';
 import * as translations from './0024-translations.ts';
 import * as accountMails from './0025-account-mails.ts';
 import * as senderAccess from './0026-sender-access.ts';
+import * as outboxKinds from './0027-outbox-kinds.ts';
 
 /** Migrations in order; each module exports up(dialect). Names are permanent once released. */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -56,5 +57,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0024-translations': { up: translations.up(dialect) },
     '0025-account-mails': { up: accountMails.up(dialect) },
     '0026-sender-access': { up: senderAccess.up(dialect) },
+    '0027-outbox-kinds': { up: outboxKinds.up(dialect) },
   };
 }

@@ -38,10 +38,10 @@ export function presentTicket(
     messages: messages.map((message) => presentMessage(message, files, links)),
     // A change of status told to the webhook is no delivery of the request or of a message: left out here.
     deliveries: deliveries
-      .filter((delivery) => delivery.message_id >= 0)
+      .filter((delivery) => delivery.kind !== 'status')
       .map((delivery) => ({
         target: delivery.target,
-        message_id: delivery.message_id === 0 ? null : delivery.message_id,
+        message_id: delivery.message_id,
         status: delivery.status,
         attempts: delivery.attempts,
         last_error: delivery.last_error,

@@ -195,14 +195,17 @@ export function messagesOfTickets(db: Executor, ticketIds: number[]): Promise<Ti
 
 export function deliveriesOfTickets(db: Executor, ticketIds: number[]): Promise<OutboxRow[]> {
   if (ticketIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('outbox')
-    .selectAll()
-    .where('ticket_id', 'in', ticketIds)
-    .orderBy('ticket_id')
-    .orderBy('message_id')
-    .orderBy('target')
-    .execute();
+  return (
+    db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('ticket_id', 'in', ticketIds)
+      .orderBy('ticket_id')
+      // The request's own first (no message), then each message's: the dialects do not sort nulls alike.
+      .orderBy((eb) => eb.fn.coalesce('message_id', eb.lit(0)))
+      .orderBy('target')
+      .execute()
+  );
 }
 
 /**

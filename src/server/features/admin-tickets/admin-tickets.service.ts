@@ -12,14 +12,15 @@ import {
   type TicketView,
 } from '../../../shared/api/tickets.ts';
 import type { TicketsConfig } from '../../config/config.ts';
-import type { Executor } from '../../db/database.ts';
+import type { Db, Executor } from '../../db/database.ts';
 import type { Dialect } from '../../db/schema-helpers.ts';
 import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
-import { ApiError, badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import { findUser, listTeam, lockUsers } from '../../accounts/users.repository.ts';
-import { TEAM_ROLES, TICKET_TRANSITIONS } from '../../../shared/constants.ts';
-import { enqueueStatusChange, findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
-import { addMessage } from '../../tickets/thread.ts';
+import { TEAM_ROLES } from '../../../shared/constants.ts';
+import { findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
+import { addMessage, checkMove, emitStatusChange, refusals } from '../../tickets/lifecycle.ts';
+import { inTransaction } from '../../tickets/outbox.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
 import { userKey } from '../../tickets/visitor.ts';
 import { cleanText } from '../../lib/clean-text.ts';
@@ -150,12 +151,12 @@ export async function ticketRouting(
 }
 
 /**
- * Moves a request to another status (only by TICKET_TRANSITIONS: 409 naming `status` otherwise) and gives it to a
+ * Moves a request to another status (only as the lifecycle lets the team: 409 naming `status` otherwise) and gives it to a
  * member of the team or to nobody (400 naming `assignee_id` for anyone else). A request changed by someone else
  * since it was read is refused (409), not overwritten.
  */
 export async function updateTicket(
-  db: Executor,
+  db: Db,
   id: number,
   body: TicketUpdateBody,
   statusWebhook = false,
@@ -163,11 +164,7 @@ export async function updateTicket(
   const ticket = await findTicket(db, id);
   if (!ticket) throw notFound(`Ticket ${id}`);
   const status = body.status ?? ticket.status;
-  if (status !== ticket.status && !TICKET_TRANSITIONS[ticket.status].includes(status)) {
-    throw new ApiError(409, 'invalid_transition', `A ${ticket.status} request cannot become ${status}`, [
-      { field: 'status', message: `cannot go from ${ticket.status} to ${status}` },
-    ]);
-  }
+  checkMove('team', ticket.status, status);
   const assigneeId = body.assignee_id === undefined ? ticket.assignee_id : body.assignee_id;
   if (assigneeId !== null && assigneeId !== ticket.assignee_id) {
     const assignee = await findUser(db, assigneeId);
@@ -176,7 +173,7 @@ export async function updateTicket(
   }
   const now = Date.now();
   // The change and the webhook's word of it commit together.
-  const written = await db.transaction().execute(async (trx) => {
+  const written = await inTransaction(db, async (trx) => {
     // The new assignee's row is held until the change commits: a demotion under way is waited for (and then seen
     // by the write), and one that starts later waits for this assignment, as if it came after it.
     if (assigneeId !== null && assigneeId !== ticket.assignee_id) await lockUsers(trx, [assigneeId]);
@@ -185,7 +182,7 @@ export async function updateTicket(
       assignee_id: assigneeId,
       updated_at: now,
     });
-    if (changed && statusWebhook && status !== ticket.status) await enqueueStatusChange(trx, id, status, now);
+    if (changed) await emitStatusChange(trx, ticket, status, now, statusWebhook);
     return changed;
   });
   if (!written) {
@@ -193,9 +190,7 @@ export async function updateTicket(
     const assignee = assigneeId === null ? undefined : await findUser(db, assigneeId);
     if (assignee && !TEAM_ROLES.includes(assignee.role))
       throw badRequest('assignee_id', 'must be a member of the team');
-    throw new ApiError(409, 'conflict', 'The request changed meanwhile: read it again', [
-      { field: 'status', message: 'changed meanwhile' },
-    ]);
+    throw refusals.changedMeanwhile();
   }
   return getTicket(db, id);
 }
@@ -231,7 +226,7 @@ async function messageOf(body: TicketReplyBody): Promise<{ text: string; html?: 
  * with the writer's own untaken uploads (400 naming `files` otherwise).
  */
 export async function replyToTicket(
-  db: Executor,
+  db: Db,
   config: TicketsConfig,
   id: number,
   writer: UserRow,

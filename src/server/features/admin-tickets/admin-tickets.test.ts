@@ -11,7 +11,7 @@ import { deliverDue } from '../delivery/delivery.service.ts';
 import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
 import { writeTicketIfUnchanged } from './admin-tickets.repository.ts';
 import { findTicket } from '../../tickets/tickets.repository.ts';
-import { addMessage } from '../../tickets/thread.ts';
+import { addMessage } from '../../tickets/lifecycle.ts';
 
 const TicketPage = Paged(TicketView);
 

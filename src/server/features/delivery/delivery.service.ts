@@ -1,11 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { OutboxRow, OutboxTarget, TicketMessageRow, TicketRow } from '../../db/tables.ts';
-import {
-  filesOfMessage,
-  filesOfTicket,
-  findTicket,
-  readStatusEvent,
-} from '../../tickets/tickets.repository.ts';
+import { filesOfMessage, filesOfTicket, findTicket } from '../../tickets/tickets.repository.ts';
+import { onEnqueued } from '../../tickets/outbox.ts';
 import { findMessage } from '../../tickets/thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
@@ -15,10 +11,11 @@ import {
   receivedEmailText,
   replyEmail,
   replyEnvelope,
+  requestEmail,
   teamEmailText,
-} from './reply-email.ts';
+} from './ticket-emails.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
-import { messageIdOf, receivedMessageIdOf, replyMessageIdOf, sendEmail } from './email.ts';
+import { messageIdOf, receivedMessageIdOf, replyMessageIdOf } from './message-ids.ts';
 import { sendMail } from '../../mail/send-mail.ts';
 import { saveTicketLink } from '../../tickets/ticket-links.ts';
 import { replyTokenFor } from '../../tickets/reply-token.ts';
@@ -166,19 +163,19 @@ async function teamRecipients(ctx: AppContext, ticket: TicketRow): Promise<strin
 async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: DeliveryOptions) {
   const ticket = await findTicket(ctx.db, row.ticket_id);
   if (!ticket) throw new Error(`ticket ${row.ticket_id} no longer exists`);
-  if (row.message_id < 0) {
+  if (row.kind === 'status') {
     // A change of status: the webhook hears where the request stands now, with the request as it is.
     if (row.target !== 'webhook') throw new Error(`a status change is not sent to ${row.target}`);
     const payload = await buildWebhookPayload(ctx, ticket, await filesOfTicket(ctx.db, ticket.id), now);
     return sendWebhook(
       ctx,
       row,
-      { ...payload, event: 'ticket.status_changed', status: readStatusEvent(row.message_id).status },
+      { ...payload, event: 'ticket.status_changed', ...(row.status_to && { status: row.status_to }) },
       options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
     );
   }
-  if (row.message_id !== 0) {
-    const message = await findMessage(ctx.db, row.message_id);
+  if (row.kind === 'message') {
+    const message = row.message_id === null ? undefined : await findMessage(ctx.db, row.message_id);
     if (!message) throw new Error(`message ${row.message_id} no longer exists`);
     // A note is the team's alone: whatever queued it, it is never sent anywhere.
     if (message.internal === 1) throw new Error(`message ${message.id} is an internal note`);
@@ -189,7 +186,7 @@ async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: De
     const payload = await buildWebhookPayload(ctx, ticket, files, now);
     await sendWebhook(ctx, row, payload, options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS);
   } else if (row.target === 'team') {
-    await sendEmail(ctx, ticket, files, await teamRecipients(ctx, ticket));
+    await sendMail(ctx, requestEmail(ctx, ticket, files, await teamRecipients(ctx, ticket)), files);
   } else if (row.target === 'requester') {
     // The requester hears that the request arrived, with its page (and private key): mail clients thread it too.
     const link = await threadLink(ctx, ticket, null);
@@ -210,7 +207,10 @@ async function deliver(ctx: AppContext, row: OutboxRow, now: number, options: De
       text: neutral ? neutral.text : receivedEmailText(ticket, link),
     });
   } else {
-    await sendEmail(ctx, ticket, files);
+    // The support address alone ('email', the target before the team was mailed).
+    const { supportEmail } = ctx.config.tickets;
+    if (!supportEmail) throw new Error('SUPPORT_EMAIL is not set');
+    await sendMail(ctx, requestEmail(ctx, ticket, files, [supportEmail]), files);
   }
 }
 
@@ -264,8 +264,15 @@ export interface DeliveryWorker {
   nudge(): void;
 }
 
-/** Runs a pass every second, and when nudged, one at a time, without keeping the process alive on its own. */
-export function startDeliveryWorker(ctx: AppContext, log?: DeliveryLog): DeliveryWorker {
+/**
+ * Runs a pass every second (`intervalMs`), and when nudged, one at a time, without keeping the process alive on its
+ * own. What this server queues nudges it (tickets/outbox.ts); other servers' rows are found by the periodic pass.
+ */
+export function startDeliveryWorker(
+  ctx: AppContext,
+  log?: DeliveryLog,
+  intervalMs = PASS_INTERVAL_MS,
+): DeliveryWorker {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -298,12 +305,12 @@ export function startDeliveryWorker(ctx: AppContext, log?: DeliveryLog): Deliver
   const schedule = () => {
     if (stopped) return;
     clearTimeout(timer);
-    timer = setTimeout(pass, PASS_INTERVAL_MS);
+    timer = setTimeout(pass, intervalMs);
     timer.unref();
   };
 
   schedule();
-  return {
+  const worker: DeliveryWorker = {
     nudge() {
       if (stopped) return;
       // A pass under way may have looked before the new rows were stored: one more follows it.
@@ -316,7 +323,10 @@ export function startDeliveryWorker(ctx: AppContext, log?: DeliveryLog): Deliver
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      forget();
       await running;
     },
   };
+  const forget = onEnqueued(ctx.db, () => worker.nudge());
+  return worker;
 }

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../context.ts';
-import { readStatusEvent } from '../../tickets/tickets.repository.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
 import { signFileLink } from '../../tickets/file-links.ts';
 import { outgoingRequest } from '../../lib/outgoing-request.ts';
@@ -108,6 +107,17 @@ export async function buildReplyPayload(
 export const signBody = (secret: string, body: string) =>
   `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
 
+/** The same key on every attempt of one delivery, so the receiver drops a repeat. */
+export function idempotencyKeyOf(
+  delivery: Pick<OutboxRow, 'ticket_id' | 'kind' | 'message_id' | 'status_number'>,
+): string {
+  if (delivery.kind === 'message')
+    return `ticket-${delivery.ticket_id}-message-${delivery.message_id}-webhook`;
+  if (delivery.kind === 'status')
+    return `ticket-${delivery.ticket_id}-status-${delivery.status_number}-webhook`;
+  return `ticket-${delivery.ticket_id}-webhook`;
+}
+
 /** Posts one ticket; resolves when the receiver answered 2xx and throws with the reason otherwise. */
 export async function sendWebhook(
   ctx: AppContext,
@@ -121,12 +131,7 @@ export async function sendWebhook(
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     [DELIVERY_HEADER]: String(delivery.id),
-    'idempotency-key':
-      delivery.message_id === 0
-        ? `ticket-${delivery.ticket_id}-webhook`
-        : delivery.message_id < 0
-          ? `ticket-${delivery.ticket_id}-status-${readStatusEvent(delivery.message_id).number}-webhook`
-          : `ticket-${delivery.ticket_id}-message-${delivery.message_id}-webhook`,
+    'idempotency-key': idempotencyKeyOf(delivery),
   };
   if (webhookSecret) headers[SIGNATURE_HEADER] = signBody(webhookSecret, body);
   let response: Response;

@@ -14,7 +14,8 @@ import { giveBackUploadsOfFiles, takeUploadOfFile } from '../../rate-limit/uploa
 import type { StoredBlob } from '../../storage/file-storage.ts';
 import { cleanFileName, cleanText } from '../../lib/clean-text.ts';
 import { isLegacyReplyToken, isReplyToken, replyReferencesIn } from '../../tickets/reply-token.ts';
-import { writeMessage } from '../../tickets/thread.ts';
+import { writeMessage } from '../../tickets/lifecycle.ts';
+import { inTransaction } from '../../tickets/outbox.ts';
 import { endSenderAccess, findTicket } from '../../tickets/tickets.repository.ts';
 import {
   claimMailReply,
@@ -249,7 +250,7 @@ async function storeReply(
   const { ticket } = decision;
   const blobs: { file: Attachment; blob: StoredBlob }[] = [];
   for (const file of decision.files) blobs.push({ file, blob: await ctx.storage.put(file.content) });
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     await claimMailReply(trx, {
       mail_key: mailKey,
       outcome: 'stored',

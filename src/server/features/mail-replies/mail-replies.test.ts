@@ -8,7 +8,7 @@ import { headerOf, htmlOf, startMailServer } from '../../testing/mail-server.ts'
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket } from '../../testing/ticket-fixtures.ts';
 import { legacyReplyTokenOf } from '../../tickets/reply-token.ts';
-import { addMessage } from '../../tickets/thread.ts';
+import { addMessage } from '../../tickets/lifecycle.ts';
 import { messagesOf, threadFiles } from '../../tickets/thread.repository.ts';
 import { deliverDue } from '../delivery/delivery.service.ts';
 import { startMailReplyPoller } from './mail-reply-poller.ts';

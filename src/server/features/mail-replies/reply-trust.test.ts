@@ -6,7 +6,7 @@ import { readSetting } from '../../settings/settings.repository.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket } from '../../testing/ticket-fixtures.ts';
 import { legacyReplyTokenOf, replyTokenFor } from '../../tickets/reply-token.ts';
-import { addMessage } from '../../tickets/thread.ts';
+import { addMessage } from '../../tickets/lifecycle.ts';
 import { messagesOf } from '../../tickets/thread.repository.ts';
 import { mailKeyOf, processMail, type MailOutcome } from './mail-replies.service.ts';
 

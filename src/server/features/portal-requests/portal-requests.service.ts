@@ -7,7 +7,6 @@ import type {
   PortalTicket,
   PortalTicketSummary,
 } from '../../../shared/api/portal.ts';
-import type { TicketStatus } from '../../../shared/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
 import { EMAIL_PATTERN } from '../../accounts/accounts.service.ts';
@@ -21,20 +20,15 @@ import { mailAccount, type MailClient, mailUnavailable } from '../../mail/accoun
 import { isTicketLink, saveTicketLink } from '../../tickets/ticket-links.ts';
 import { signFilePaths } from '../../tickets/file-links.ts';
 import { filesOfPart, isoOf, presentThreadMessage } from '../../tickets/thread-presenters.ts';
-import {
-  endSenderAccess,
-  enqueueStatusChange,
-  findAttachableUploads,
-  findTicket,
-} from '../../tickets/tickets.repository.ts';
+import { endSenderAccess, findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
 import {
   awaitsOwner,
   opensBySenderCookie,
   provesAddress,
   senderMayOpen,
 } from '../../tickets/sender-access.ts';
-import { addMessage } from '../../tickets/thread.ts';
-import { messagesOf, moveTicket, threadFiles } from '../../tickets/thread.repository.ts';
+import { addMessage, moveByRequester } from '../../tickets/lifecycle.ts';
+import { messagesOf, threadFiles } from '../../tickets/thread.repository.ts';
 import { userKey } from '../../tickets/visitor.ts';
 import { anonymousTicketsOfEmail, countTicketsOfUser, ticketsOfUser } from './portal-requests.repository.ts';
 
@@ -193,15 +187,7 @@ export async function replyToMyRequest(
   return getMyRequest(ctx, id, caller);
 }
 
-/** The moves a requester may make: mark solved (from anything but closed), or reopen a solved request. */
-const REQUESTER_MOVES: Record<TicketStatus, readonly TicketStatus[]> = {
-  new: ['solved'],
-  open: ['solved'],
-  waiting: ['solved'],
-  solved: ['open'],
-  closed: [],
-};
-
+/** The requester marks their request solved or reopens it, as the lifecycle lets them (refusals in the site's language). */
 export async function setMyRequestStatus(
   ctx: AppContext,
   id: number,
@@ -209,29 +195,10 @@ export async function setMyRequestStatus(
   body: PortalStatusBody,
 ): Promise<PortalTicket> {
   const ticket = await requestOf(ctx, id, caller);
-  if (ticket.status !== body.status) {
-    if (!REQUESTER_MOVES[ticket.status].includes(body.status))
-      throw new ApiError(
-        409,
-        'invalid_transition',
-        `A ${ticket.status} request cannot become ${body.status}`,
-        await inSiteLanguage(ctx.db, [{ field: 'status', key: 'statusNotAllowed' }]),
-      );
-    const now = Date.now();
-    const moved = await ctx.db.transaction().execute(async (trx) => {
-      const done = await moveTicket(trx, ticket, body.status, now);
-      if (done && ctx.config.tickets.webhookUrl !== null)
-        await enqueueStatusChange(trx, ticket.id, body.status, now);
-      return done;
-    });
-    if (!moved)
-      throw new ApiError(
-        409,
-        'conflict',
-        'The request changed meanwhile: read it again',
-        await inSiteLanguage(ctx.db, [{ field: 'status', key: 'changedMeanwhile' }]),
-      );
-  }
+  await moveByRequester(ctx.db, ticket, body.status, {
+    webhook: ctx.config.tickets.webhookUrl !== null,
+    say: (key) => inSiteLanguage(ctx.db, [{ field: 'status', key }]),
+  });
   return getMyRequest(ctx, id, caller);
 }
 

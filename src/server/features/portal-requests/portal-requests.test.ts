@@ -243,6 +243,7 @@ describe.each(testDialects())('a requester follows their requests, on %s', (dial
       .insertInto('outbox')
       .values({
         ticket_id: ticket.id,
+        kind: 'message',
         message_id: noteId,
         target: 'requester',
         status: 'pending',

@@ -14,13 +14,9 @@ import type { Cookie } from '../../http/cookies.ts';
 import { verifyCaptcha } from '../../captcha/captcha.service.ts';
 import { getBranding } from '../../settings/branding.ts';
 import { message, type MessageKey } from '../../lib/field-messages.ts';
-import {
-  attachFiles,
-  enqueueDeliveries,
-  findAttachableUploads,
-  insertTicket,
-} from '../../tickets/tickets.repository.ts';
+import { attachFiles, findAttachableUploads, insertTicket } from '../../tickets/tickets.repository.ts';
 import { userKey } from '../../tickets/visitor.ts';
+import { enqueue, inTransaction } from '../../tickets/outbox.ts';
 import { href } from '../../../shared/paths.ts';
 import { provesAddress, SENDER_ACCESS_MS, senderCookies } from '../../tickets/sender-access.ts';
 import { cleanText } from '../../lib/clean-text.ts';
@@ -41,7 +37,7 @@ function targets(ctx: AppContext): OutboxTarget[] {
     ...(webhookUrl ? ['webhook' as const] : []),
     ...(smtpUrl ? [supportEmail ? ('email' as const) : ('team' as const)] : []),
     // The requester's receipt, with the request's page in this server's portal (and its private key); to an address
-    // the sender has not proved, it says only that a request gave it (reply-email.ts).
+    // the sender has not proved, it says only that a request gave it (delivery/ticket-emails.ts).
     ...(smtpUrl && ctx.config.portalUrl === null ? ['requester' as const] : []),
   ];
 }
@@ -104,7 +100,7 @@ export async function openIssue(
 
   const now = Date.now();
   const proved = provesAddress(requester.user, email);
-  const ticket = await ctx.db.transaction().execute(async (trx) => {
+  const ticket = await inTransaction(ctx.db, async (trx) => {
     const row = await insertTicket(
       trx,
       {
@@ -120,7 +116,7 @@ export async function openIssue(
       now,
     );
     await attachFiles(trx, row.id, fileIds);
-    await enqueueDeliveries(trx, row.id, targets(ctx), now);
+    await enqueue(trx, row.id, { kind: 'request', targets: targets(ctx) }, now);
     return row;
   });
   // Served here only when no external portal is named. A signed-in sender follows it in their account; one without

@@ -2,7 +2,14 @@ import { escapeHtml } from '../../../shared/html.ts';
 import type { Language } from '../../../shared/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { FileRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
+import type { OutgoingMail } from '../../mail/send-mail.ts';
 import { awaitsOwner } from '../../tickets/sender-access.ts';
+import { messageIdOf } from './message-ids.ts';
+
+/*
+ * Every mail about a request says what it says here: to the requester (receipt, reply), to the team (the requester's
+ * reply) and to the support address or the team (a new request). sendMail (mail/send-mail.ts) sends them all.
+ */
 
 /** What a reply's email says around the reply itself, in the requester's language. */
 const TEXTS = {
@@ -197,4 +204,47 @@ export function teamEmailText(
   if (files.length > 0) lines.push('Attached files:', ...files.map((file) => `- ${file.original_name}`), '');
   lines.push('Answer in the admin app:', `${ctx.config.publicUrl}/admin/requests/${ticket.id}`);
   return `${lines.join('\n')}\n`;
+}
+
+const formatSize = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+export function emailText(ticket: TicketRow, files: FileRow[]): string {
+  const lines = [
+    `Ticket #${ticket.id}`,
+    `From: ${ticket.name} <${ticket.email}>`,
+    `Channel: ${ticket.channel}`,
+    `Language: ${ticket.lang}`,
+    `Created: ${new Date(Number(ticket.created_at)).toISOString()}`,
+    '',
+    ticket.description,
+  ];
+  if (files.length > 0) {
+    lines.push('', 'Attached files:');
+    for (const file of files) lines.push(`- ${file.original_name} (${formatSize(Number(file.size))})`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A new request, mailed to the support address or to the team, with the visitor as Reply-To so answering reaches
+ * them, and the request's page in the admin app.
+ */
+export function requestEmail(
+  ctx: AppContext,
+  ticket: TicketRow,
+  files: FileRow[],
+  to: string[],
+): OutgoingMail {
+  return {
+    to,
+    replyTo: { name: ticket.name, address: ticket.email },
+    subject: ticket.title,
+    text: `${emailText(ticket, files)}\nAnswer in the admin app: ${ctx.config.publicUrl}/admin/requests/${ticket.id}\n`,
+    messageId: messageIdOf(ticket.id),
+  };
 }
