@@ -9,6 +9,7 @@ import type { Executor } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { giveBack, takeAllowance } from '../rate-limit/rate-limit.ts';
 import { getBranding } from '../settings/branding.ts';
+import { siteLanguage } from '../languages/index.ts';
 import { awaitsOwner } from '../tickets/sender-access.ts';
 import { TICKET_LINK_LIFETIME_MS, ticketLinkKey } from '../tickets/ticket-links.ts';
 import { findTicket } from '../tickets/tickets.repository.ts';
@@ -305,7 +306,7 @@ export async function sendAccountMail(ctx: AppContext, to: string, mail: Account
   const composed = await compose(ctx.db, to, mail);
   if (!composed) return false;
   const branding = await getBranding(ctx.db);
-  const texts = TEXTS[branding.lang as Language] ?? TEXTS.en;
+  const texts = TEXTS[await siteLanguage(ctx.db)] ?? TEXTS.en;
   const site = branding.site_title || branding.knowledge_title || 'Signpost';
   const base = ctx.config.publicUrl.replace(/\/$/, '');
   const fill = (text: string) =>

@@ -12,7 +12,7 @@ import type { OutboxTarget, UserRow } from '../../db/tables.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { Cookie } from '../../http/cookies.ts';
 import { verifyCaptcha } from '../../captcha/captcha.service.ts';
-import { getBranding } from '../../settings/branding.ts';
+import { siteLanguage } from '../../languages/index.ts';
 import { message, type MessageKey } from '../../lib/field-messages.ts';
 import { attachFiles, findAttachableUploads, insertTicket } from '../../tickets/tickets.repository.ts';
 import { userKey } from '../../tickets/visitor.ts';
@@ -56,7 +56,7 @@ export async function openIssue(
   requester: Requester,
 ): Promise<{ answer: IssueOpenResult; cookies: Cookie[] }> {
   // The language of the page it was sent from, else the site's: the ticket records it, the errors answer in it.
-  const lang = body.lang ?? (await getBranding(ctx.db)).lang;
+  const lang = body.lang ?? (await siteLanguage(ctx.db));
   const errors: FieldError[] = [];
   const flag = (field: string, key: MessageKey, vars?: Record<string, string | number>) =>
     errors.push({ field, message: message(lang as Language, key, vars) });
