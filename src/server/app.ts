@@ -5,7 +5,12 @@ import type { AppContext } from './context.ts';
 import { handleClientError, handleFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerBodyDiscarding, type DiscardLimits } from './http/discard-body.ts';
 import { rejectLooseNumbers, rejectUnstorableInput } from './http/route.ts';
-import { createResponseCache, publicRequestUrl, type ResponseCacheHooks } from './http/response-cache.ts';
+import {
+  createResponseCache,
+  publicRequestUrl,
+  type ResponseCache,
+  type ResponseCacheHooks,
+} from './http/response-cache.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerCookies } from './http/cookies.ts';
 import http from 'node:http';
@@ -63,16 +68,54 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     requestId: requestIdOf,
     mayServeFromMemory: (request, revision) => pageLanguages.mayServeFromMemory(request, revision),
   };
-  const hosts = {
-    forwardedHost: ctx.config.trustProxy !== false,
-    separateHosts: ctx.config.analytics?.hosts ?? null,
-  };
+  const forwardedHost = ctx.config.trustProxy !== false;
   const cache = createResponseCache(
     ctx.revisions,
-    { maxEntries: 10_000, maxBytes: ctx.config.cache.maxBytes, maxAge: ctx.config.cache.maxAge, ...hosts },
+    {
+      maxEntries: 10_000,
+      maxBytes: ctx.config.cache.maxBytes,
+      maxAge: ctx.config.cache.maxAge,
+      forwardedHost,
+      separateHosts: ctx.config.analytics?.hosts ?? null,
+    },
     cacheHooks,
   );
-  const app = Fastify({
+  const app = createFastify(ctx, options, cache);
+
+  await registerPlumbing(app, ctx, options);
+  const metrics = registerOperations(app, ctx, () => cache.stats());
+  cacheHooks.onServedFromMemory = countAnswerFromMemory(app, metrics);
+  registerRoles(app, ctx.db);
+  registerRateLimits(app, ctx);
+  // What each public read is read as (language, audience, revision), resolved once as it comes in (content/reader.ts).
+  app.decorate('readers', readers);
+  if (ctx.config.tickets.smtpUrl) {
+    // Account mails are queued by the calls that ask for them and sent by every server's worker (mail/account-mail.ts).
+    const accountMails = startAccountMailWorker(ctx, app.log);
+    app.addHook('onClose', () => accountMails.stop());
+  }
+  registerFeatureRoutes(app, ctx);
+  await registerPageRoutes(app, {
+    analytics: ctx.config.analytics,
+    captcha: ctx.config.captcha,
+    forwardedHost,
+    frameAncestors: ctx.config.frameAncestors,
+    portal: ctx.config.portalUrl === null,
+    languages: pageLanguages,
+  });
+
+  app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());
+  // Last, so the answers it keeps carry every header the other hooks set.
+  cache.register(app);
+  app.decorate('responseCache', cache);
+
+  await app.ready();
+  return app;
+}
+
+/** The Fastify instance, behind an HTTP server whose own handler answers from the kept answers first. */
+function createFastify(ctx: AppContext, options: AppOptions, cache: ResponseCache): FastifyInstance {
+  const app: FastifyInstance = Fastify({
     // Answers kept in memory go out before Fastify is involved (see response-cache.ts).
     serverFactory: (handler) =>
       http.createServer(
@@ -104,7 +147,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     trustProxy: proxyTrust(ctx.config.trustProxy),
     ...(options.forceCloseConnections ? { forceCloseConnections: true } : {}),
   });
+  return app;
+}
 
+/**
+ * What every route shares, registered once here: errors, input checks, bodies refused, security headers, cookies,
+ * multipart bodies and the OpenAPI document.
+ */
+async function registerPlumbing(app: FastifyInstance, ctx: AppContext, options: AppOptions): Promise<void> {
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   registerErrorHandling(app);
   app.addHook('preValidation', rejectLooseNumbers);
@@ -113,16 +163,30 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerSecurityHeaders(app, ctx.config);
   // Cookies, read and written for every route by one registration here (http/cookies.ts).
   await registerCookies(app, ctx.config.publicUrl);
-
+  // Multipart bodies, for every upload route (visitors' files, the team's), parsed by one registration here. One byte
+  // over the file limit reaches our own check, which refuses the file and keeps nothing of it.
+  await app.register(multipart, {
+    limits: {
+      fileSize: UPLOAD_FILE_MAX_BYTES + 1,
+      files: ISSUE_FILES_MAX,
+      fields: 10,
+      parts: ISSUE_FILES_MAX + 10,
+    },
+  });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Signpost help centre API', version: RELEASE },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-auth-token' } } },
     },
   });
+}
 
-  const metrics = registerOperations(app, ctx, () => cache.stats());
-  cacheHooks.onServedFromMemory = (request, route, status, started, requestId) => {
+/** An answer given from memory is counted like any other, and logged only when asked for. */
+function countAnswerFromMemory(
+  app: FastifyInstance,
+  metrics: ReturnType<typeof registerOperations>,
+): NonNullable<ResponseCacheHooks['onServedFromMemory']> {
+  return (request, route, status, started, requestId) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const method = request.method ?? 'GET';
     metrics.observe(method, route, status, seconds);
@@ -141,27 +205,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       );
     }
   };
-  registerRoles(app, ctx.db);
-  registerRateLimits(app, ctx);
-  // What each public read is read as (language, audience, revision), resolved once as it comes in (content/reader.ts).
-  app.decorate('readers', readers);
+}
+
+/** Every feature's API routes, each a line of the endpoint table registered by its feature. */
+function registerFeatureRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerSettingsRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
-  if (ctx.config.tickets.smtpUrl) {
-    // Account mails are queued by the calls that ask for them and sent by every server's worker (mail/account-mail.ts).
-    const accountMails = startAccountMailWorker(ctx, app.log);
-    app.addHook('onClose', () => accountMails.stop());
-  }
-  // Multipart bodies, for every upload route (visitors' files, the team's), parsed by one registration here. One byte
-  // over the file limit reaches our own check, which refuses the file and keeps nothing of it.
-  await app.register(multipart, {
-    limits: {
-      fileSize: UPLOAD_FILE_MAX_BYTES + 1,
-      files: ISSUE_FILES_MAX,
-      fields: 10,
-      parts: ISSUE_FILES_MAX + 10,
-    },
-  });
   registerKnowledgeRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   registerArticleFeedbackRoutes(app, ctx);
@@ -181,20 +230,4 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerAdminUserRoutes(app, ctx);
   registerAdminFileRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
-  await registerPageRoutes(app, {
-    analytics: ctx.config.analytics,
-    captcha: ctx.config.captcha,
-    forwardedHost: hosts.forwardedHost,
-    frameAncestors: ctx.config.frameAncestors,
-    portal: ctx.config.portalUrl === null,
-    languages: pageLanguages,
-  });
-
-  app.get(apiPaths.openapi, { schema: { hide: true } }, async () => app.swagger());
-  // Last, so the answers it keeps carry every header the other hooks set.
-  cache.register(app);
-  app.decorate('responseCache', cache);
-
-  await app.ready();
-  return app;
 }
