@@ -416,6 +416,135 @@ async function missesOf(base: string): Promise<number> {
   return Number(/^signpost_page_cache_misses_total (\S+)$/m.exec(text)?.[1] ?? NaN);
 }
 
+/** The targets' places in the list `compare` loads: the two references, the kept page and the rendered one. */
+const NGINX = 0;
+const BARE = 1;
+const KEPT = 2;
+const RENDERED = 3;
+
+/**
+ * The two references for the kept article page: the bytes Signpost keeps, served from memory by bare node:http
+ * and as a static file by nginx. Their processes are added to `children`, to be stopped by the caller.
+ */
+async function startReferences(
+  work: string,
+  kept: RawAnswer,
+  setup: {
+    nginx: string;
+    nginxWorkers: number;
+    cores: Cores | null;
+    ports: { bare: number; nginx: number };
+    children: ChildProcess[];
+  },
+) {
+  const { cores, children } = setup;
+  const { bare: barePort, nginx: nginxPort } = setup.ports;
+  const answerFile = path.join(work, 'kept-answer.json');
+  fs.writeFileSync(
+    answerFile,
+    JSON.stringify({ status: kept.status, headers: keptHeaders(kept), body: kept.body.toString('base64') }),
+  );
+  const bare = onCores(cores, 'servers', [
+    process.execPath,
+    '--import',
+    'tsx',
+    path.join(ROOT, 'bench/support/bare-server.ts'),
+  ]);
+  const bareProcess = spawn(bare[0] as string, bare.slice(1), {
+    env: { ...process.env, BARE_ANSWER: answerFile, PORT: String(barePort) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(bareProcess);
+  fs.mkdirSync(path.join(work, 'site'));
+  fs.writeFileSync(path.join(work, 'site', 'article'), kept.body);
+  const conf = path.join(work, 'nginx.conf');
+  fs.writeFileSync(conf, nginxConfig(work, nginxPort, setup.nginxWorkers, kept));
+  const nginxCommand = onCores(cores, 'servers', [setup.nginx, '-c', conf, '-p', work]);
+  const nginxProcess = spawn(nginxCommand[0] as string, nginxCommand.slice(1), {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(nginxProcess);
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+  const nginxUrl = `http://127.0.0.1:${nginxPort}`;
+  await waitFor(`${bareUrl}/`);
+  await waitFor(`${nginxUrl}/article`);
+  return { bareProcess, nginxProcess, bareUrl, nginxUrl };
+}
+
+/** Each target's medians over the rounds, and its requests a second against each reference's in the same round. */
+function resultsOf(targets: Target[], runs: LoadResult[][]) {
+  const ratioTo = (own: LoadResult[], reference: LoadResult[]) => {
+    const ratios = own.map((run, round) => run.rps / reference[round]!.rps);
+    return { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
+  };
+  return targets.map((target, i) => {
+    const own = runs[i]!;
+    const rps = median(own.map((run) => run.rps));
+    return {
+      name: target.name,
+      rps,
+      perProcess: rps / target.processes,
+      p50: median(own.map((run) => run.p50)),
+      p99: median(own.map((run) => run.p99)),
+      cpuMicros: median(own.map((run) => run.cpuMicros ?? NaN)),
+      errors: own.reduce((sum, run) => sum + run.errors, 0),
+      non2xx: own.reduce((sum, run) => sum + run.non2xx, 0),
+      toBare: ratioTo(own, runs[BARE]!),
+      toNginx: ratioTo(own, runs[NGINX]!),
+    };
+  });
+}
+
+const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
+
+/** The table of targets, the renders the cache-off server made, and the targets met or not. */
+function printResults(results: ReturnType<typeof resultsOf>, runs: LoadResult[][], renders: number) {
+  const ratioCell = (r: { median: number; low: number; high: number }) =>
+    `${percent(r.median)} (${percent(r.low)}–${percent(r.high)})`;
+  const rows = [
+    [
+      'target',
+      'req/s',
+      'per process',
+      'p50 ms',
+      'p99 ms',
+      'CPU µs/req',
+      'errors',
+      'non-2xx',
+      'vs node:http',
+      'vs nginx',
+    ],
+    ...results.map((r) => [
+      r.name,
+      r.rps.toFixed(0),
+      r.perProcess.toFixed(0),
+      r.p50.toFixed(2),
+      r.p99.toFixed(2),
+      r.cpuMicros.toFixed(1),
+      String(r.errors),
+      String(r.non2xx),
+      ratioCell(r.toBare),
+      ratioCell(r.toNginx),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+  const rendered = runs[RENDERED]!.reduce((sum, run) => sum + run.requests, 0);
+  console.log(
+    `\nthe cache-off server made ${renders} answers (a page and the calls it renders from) for the ` +
+      `${rendered} pages it was asked for: ${(renders / Math.max(1, rendered)).toFixed(2)} per page`,
+  );
+  const keptResult = results[KEPT]!;
+  const bareResult = results[BARE]!;
+  console.log(
+    `targets: kept article page at ${percent(keptResult.toBare.median)} of bare node:http (≥ 85%): ` +
+      `${keptResult.toBare.median >= 0.85 ? 'MET' : 'NOT MET'}; p99 ${keptResult.p99.toFixed(2)} ms at ` +
+      `${CONNECTIONS} connections (< 10 ms): ${keptResult.p99 < 10 ? 'MET' : 'NOT MET'}; ` +
+      `${percent(keptResult.toNginx.median)} of nginx; CPU per kept answer ${keptResult.cpuMicros.toFixed(1)} µs ` +
+      `against node:http's ${bareResult.cpuMicros.toFixed(1)} µs (${percent(bareResult.cpuMicros / keptResult.cpuMicros)})`,
+  );
+}
+
 async function compare() {
   const nginx = which('nginx');
   if (!nginx) throw new Error('nginx is not installed: apt-get install -y nginx-light');
@@ -447,19 +576,7 @@ async function compare() {
   const children: ChildProcess[] = [];
   let renderer: Awaited<ReturnType<typeof startSignpost>> | null = null;
   try {
-    // The demo is loaded on first start; take its first article with a body worth reading.
-    const bundle = (await (await fetch(`${signpost.url}/api/knowledge/instruction`)).json()) as {
-      items: { id: number; title: string }[];
-    };
-    const article = bundle.items[0];
-    if (!article) throw new Error('the demo content has no article');
-    const articlePath = `/knowledge/instruction/${article.id}`;
-    const plain = await rawGet(`${signpost.url}${articlePath}`, []);
-    await rawGet(`${signpost.url}${articlePath}`, BROWSER_HEADERS);
-    const kept = await rawGet(`${signpost.url}${articlePath}`, BROWSER_HEADERS);
-    if (headerOf(kept, 'x-cache') !== 'hit') throw new Error('the article page was not answered from memory');
-    const encoding = headerOf(kept, 'content-encoding') ?? 'none';
-
+    const { article, articlePath, plain, kept, encoding } = await keptArticle(signpost.url);
     // The same server's cache turned off (CACHE_MAX_MB=0 keeps nothing) on the same database: every request renders.
     renderer = await startSignpost(
       'signpost (cache off)',
@@ -473,67 +590,23 @@ async function compare() {
       throw new Error(
         `a signed-in visitor's page: ${signedIn.status}, x-cache ${headerOf(signedIn, 'x-cache')}`,
       );
-
-    const answerFile = path.join(work, 'kept-answer.json');
-    fs.writeFileSync(
-      answerFile,
-      JSON.stringify({ status: kept.status, headers: keptHeaders(kept), body: kept.body.toString('base64') }),
-    );
-    const bare = onCores(cores, 'servers', [
-      process.execPath,
-      '--import',
-      'tsx',
-      path.join(ROOT, 'bench/support/bare-server.ts'),
-    ]);
-    const bareProcess = spawn(bare[0] as string, bare.slice(1), {
-      env: { ...process.env, BARE_ANSWER: answerFile, PORT: String(barePort) },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    const references = await startReferences(work, kept, {
+      nginx,
+      nginxWorkers,
+      cores,
+      ports: { bare: barePort, nginx: nginxPort },
+      children,
     });
-    children.push(bareProcess);
-    fs.mkdirSync(path.join(work, 'site'));
-    fs.writeFileSync(path.join(work, 'site', 'article'), kept.body);
-    const conf = path.join(work, 'nginx.conf');
-    fs.writeFileSync(conf, nginxConfig(work, nginxPort, nginxWorkers, kept));
-    const nginxCommand = onCores(cores, 'servers', [nginx, '-c', conf, '-p', work]);
-    const nginxProcess = spawn(nginxCommand[0] as string, nginxCommand.slice(1), {
-      stdio: ['ignore', 'ignore', 'inherit'],
+    const targets = targetsOf({
+      signpost,
+      renderer,
+      references,
+      article,
+      articlePath,
+      cookie,
+      signpostWorkers,
+      nginxWorkers,
     });
-    children.push(nginxProcess);
-    const bareUrl = `http://127.0.0.1:${barePort}`;
-    const nginxUrl = `http://127.0.0.1:${nginxPort}`;
-    await waitFor(`${bareUrl}/`);
-    await waitFor(`${nginxUrl}/article`);
-
-    const browser = (
-      name: string,
-      url: string,
-      server: ChildProcess = signpost.child,
-      processes = signpostWorkers,
-    ): Target => ({ name, url, headers: BROWSER_HEADERS, processes, pid: server.pid ?? 0 });
-    const targets: Target[] = [
-      browser('nginx: the kept bytes as a static file', `${nginxUrl}/article`, nginxProcess, nginxWorkers),
-      browser('node:http: the kept bytes from memory', `${bareUrl}${articlePath}`, bareProcess, 1),
-      browser('signpost: article page, kept', `${signpost.url}${articlePath}`),
-      browser(
-        'signpost: article page, rendered (cache off)',
-        `${renderer.url}${articlePath}`,
-        renderer.child,
-      ),
-      {
-        ...browser("signpost: article page, signed-in visitor's", `${signpost.url}${articlePath}`),
-        headers: [...BROWSER_HEADERS, ['Cookie', cookie]],
-      },
-      browser('signpost: home page, kept', `${signpost.url}/knowledge/`),
-      browser('signpost: article JSON call, kept', `${signpost.url}/api/knowledge/instruction/${article.id}`),
-      browser(
-        'signpost: suggestions call, kept',
-        `${signpost.url}/api/search/knowledge/suggestions?text=${encodeURIComponent(article.title.split(' ')[0] ?? 'help')}&limit=10`,
-      ),
-    ];
-    const NGINX = 0;
-    const BARE = 1;
-    const KEPT = 2;
-    const RENDERED = 3;
     const where = cores
       ? `the load tool pinned to CPU ${cores.load}, the servers to CPU ${cores.servers}`
       : `${os.cpus().length} CPUs shared by the servers and the load tool`;
@@ -551,78 +624,78 @@ async function compare() {
     for (let round = 0; round < ROUNDS; round++)
       for (const [i, target] of targets.entries()) runs[i]!.push(await load(target, DURATION));
     const renders = (await missesOf(renderer.url)) - rendersBefore;
-
-    const ratioTo = (own: LoadResult[], reference: LoadResult[]) => {
-      const ratios = own.map((run, round) => run.rps / reference[round]!.rps);
-      return { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
-    };
-    const results = targets.map((target, i) => {
-      const own = runs[i]!;
-      const rps = median(own.map((run) => run.rps));
-      return {
-        name: target.name,
-        rps,
-        perProcess: rps / target.processes,
-        p50: median(own.map((run) => run.p50)),
-        p99: median(own.map((run) => run.p99)),
-        cpuMicros: median(own.map((run) => run.cpuMicros ?? NaN)),
-        errors: own.reduce((sum, run) => sum + run.errors, 0),
-        non2xx: own.reduce((sum, run) => sum + run.non2xx, 0),
-        toBare: ratioTo(own, runs[BARE]!),
-        toNginx: ratioTo(own, runs[NGINX]!),
-      };
-    });
-    const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
-    const ratioCell = (r: { median: number; low: number; high: number }) =>
-      `${percent(r.median)} (${percent(r.low)}–${percent(r.high)})`;
-    const rows = [
-      [
-        'target',
-        'req/s',
-        'per process',
-        'p50 ms',
-        'p99 ms',
-        'CPU µs/req',
-        'errors',
-        'non-2xx',
-        'vs node:http',
-        'vs nginx',
-      ],
-      ...results.map((r) => [
-        r.name,
-        r.rps.toFixed(0),
-        r.perProcess.toFixed(0),
-        r.p50.toFixed(2),
-        r.p99.toFixed(2),
-        r.cpuMicros.toFixed(1),
-        String(r.errors),
-        String(r.non2xx),
-        ratioCell(r.toBare),
-        ratioCell(r.toNginx),
-      ]),
-    ];
-    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-    for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
-    const rendered = runs[RENDERED]!.reduce((sum, run) => sum + run.requests, 0);
-    console.log(
-      `\nthe cache-off server made ${renders} answers (a page and the calls it renders from) for the ` +
-        `${rendered} pages it was asked for: ${(renders / Math.max(1, rendered)).toFixed(2)} per page`,
-    );
-    const keptResult = results[KEPT]!;
-    const bareResult = results[BARE]!;
-    console.log(
-      `targets: kept article page at ${percent(keptResult.toBare.median)} of bare node:http (≥ 85%): ` +
-        `${keptResult.toBare.median >= 0.85 ? 'MET' : 'NOT MET'}; p99 ${keptResult.p99.toFixed(2)} ms at ` +
-        `${CONNECTIONS} connections (< 10 ms): ${keptResult.p99 < 10 ? 'MET' : 'NOT MET'}; ` +
-        `${percent(keptResult.toNginx.median)} of nginx; CPU per kept answer ${keptResult.cpuMicros.toFixed(1)} µs ` +
-        `against node:http's ${bareResult.cpuMicros.toFixed(1)} µs (${percent(bareResult.cpuMicros / keptResult.cpuMicros)})`,
-    );
+    printResults(resultsOf(targets, runs), runs, renders);
   } finally {
     for (const child of children) await stopped(child);
     await renderer?.stop();
     await signpost.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * What `compare` loads, in order: the two references (NGINX, BARE), the kept article page (KEPT), the same page
+ * rendered (RENDERED), a signed-in visitor's, the home page, the article's JSON call and a suggestions call.
+ */
+function targetsOf(of: {
+  signpost: Awaited<ReturnType<typeof startSignpost>>;
+  renderer: Awaited<ReturnType<typeof startSignpost>>;
+  references: Awaited<ReturnType<typeof startReferences>>;
+  article: { id: number; title: string };
+  articlePath: string;
+  cookie: string;
+  signpostWorkers: number;
+  nginxWorkers: number;
+}): Target[] {
+  const { signpost, renderer, references, article, articlePath, cookie, signpostWorkers, nginxWorkers } = of;
+  const browser = (
+    name: string,
+    url: string,
+    server: ChildProcess = signpost.child,
+    processes = signpostWorkers,
+  ): Target => ({ name, url, headers: BROWSER_HEADERS, processes, pid: server.pid ?? 0 });
+  return [
+    browser(
+      'nginx: the kept bytes as a static file',
+      `${references.nginxUrl}/article`,
+      references.nginxProcess,
+      nginxWorkers,
+    ),
+    browser(
+      'node:http: the kept bytes from memory',
+      `${references.bareUrl}${articlePath}`,
+      references.bareProcess,
+      1,
+    ),
+    browser('signpost: article page, kept', `${signpost.url}${articlePath}`),
+    browser('signpost: article page, rendered (cache off)', `${renderer.url}${articlePath}`, renderer.child),
+    {
+      ...browser("signpost: article page, signed-in visitor's", `${signpost.url}${articlePath}`),
+      headers: [...BROWSER_HEADERS, ['Cookie', cookie]],
+    },
+    browser('signpost: home page, kept', `${signpost.url}/knowledge/`),
+    browser('signpost: article JSON call, kept', `${signpost.url}/api/knowledge/instruction/${article.id}`),
+    browser(
+      'signpost: suggestions call, kept',
+      `${signpost.url}/api/search/knowledge/suggestions?text=${encodeURIComponent(article.title.split(' ')[0] ?? 'help')}&limit=10`,
+    ),
+  ];
+}
+
+/** The demo's first article (loaded on first start), its page as sent plainly and as kept for a browser. */
+async function keptArticle(url: string) {
+  const bundle = (await (await fetch(`${url}/api/knowledge/instruction`)).json()) as {
+    items: { id: number; title: string }[];
+  };
+  const article = bundle.items[0];
+  if (!article) throw new Error('the demo content has no article');
+  const articlePath = `/knowledge/instruction/${article.id}`;
+  const plain = await rawGet(`${url}${articlePath}`, []);
+  await rawGet(`${url}${articlePath}`, BROWSER_HEADERS);
+  const kept = await rawGet(`${url}${articlePath}`, BROWSER_HEADERS);
+  if (headerOf(kept, 'x-cache') !== 'hit') throw new Error('the article page was not answered from memory');
+  const encoding = headerOf(kept, 'content-encoding') ?? 'none';
+  return { article, articlePath, plain, kept, encoding };
 }
 
 interface Answer {

@@ -142,21 +142,19 @@ async function timeCalls(label: string, urls: () => string, token: string, refer
   );
 }
 
-async function run(dialect: 'sqlite' | 'postgres') {
-  console.log(`\n${dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-inbox-'));
-  const schema = `bench_inbox_${crypto.randomBytes(4).toString('hex')}`;
-  let databaseUrl: string | undefined;
-  if (dialect === 'postgres') {
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const url = new URL(DATABASE_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = url.toString();
-  }
-  const mails: number[] = [];
+/** A schema of its own on the PostgreSQL database, and the URL that reads it. */
+async function createSchema(schema: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+/** A mail server that keeps nothing but when each message arrived (in `mails`). */
+async function startMailSink(mails: number[]) {
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -170,6 +168,106 @@ async function run(dialect: 'sqlite' | 'postgres') {
     },
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  return smtp;
+}
+
+/** The database migrated and filled, with the agent the calls sign in as, then vacuumed as autovacuum would. */
+async function prepareDatabase(env: Record<string, string>, databaseUrl: string | undefined) {
+  // The fill's batches of a thousand rows with their triggers may outlast a request's statement timeout on a busy
+  // machine; the server started below keeps the default.
+  const config = loadConfig({ ...env, DATABASE_TIMEOUT_MS: '600000' });
+  const handle = openDatabase(config.database);
+  await migrateToLatest(handle);
+  const passwords = createPasswords(config.passwords);
+  const agent = await handle.db
+    .insertInto('users')
+    .values({
+      email: 'desk@example.com',
+      name: 'Dana Desk',
+      password_hash: await passwords.hash('bench password 1'),
+      role: 'agent',
+      email_verified_at: Date.now(),
+      created_at: Date.now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await fill(handle, agent.id);
+  await handle.close();
+  if (databaseUrl) {
+    // What autovacuum does to tables soon after a bulk load: the visibility map that lets counts and searches
+    // read indexes without visiting every row. Longer than a request's statement timeout, so on its own client.
+    const vacuum = new pg.Client({ connectionString: databaseUrl });
+    await vacuum.connect();
+    await vacuum.query('set statement_timeout = 0');
+    await vacuum.query('vacuum analyze');
+    await vacuum.end();
+  }
+}
+
+/** The inbox's calls, each line against the reference: the cheapest answer of the same server. */
+async function timeInbox(base: string, token: string) {
+  const reference: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const started = performance.now();
+    await (await fetch(`${base}/healthz`)).arrayBuffer();
+    reference.push(performance.now() - started);
+  }
+  const referenceP99 = percentile(reference, 99);
+  console.log(
+    `  reference GET /healthz                        p50 ${ms(percentile(reference, 50)).padStart(9)}  p99 ${ms(referenceP99).padStart(9)}`,
+  );
+  const list = `${base}/api/admin/tickets`;
+  const pick = <T>(values: T[]) => values[Math.floor(Math.random() * values.length)]!;
+  const calls: [string, () => string][] = [
+    ['inbox, first page', () => list],
+    ['inbox, page 1-50', () => `${list}?page=${1 + Math.floor(Math.random() * 50)}`],
+    ['inbox by status, given to me', () => `${list}?status=${pick(['new', 'open', 'waiting'])}&assignee=me`],
+    ['search, a rare word', () => `${list}?q=${pick(VOCABULARY.slice(2000))}`],
+    ['search, a common word', () => `${list}?q=${pick(VOCABULARY.slice(0, 20))}`],
+    [
+      'search, two words',
+      () => `${list}?q=${pick(VOCABULARY.slice(0, 200))}+${pick(VOCABULARY.slice(0, 200))}`,
+    ],
+    [
+      'search, a word\u2019s start (therm*)',
+      () => `${list}?q=${pick(VOCABULARY.slice(100, 1000)).slice(0, 5)}*`,
+    ],
+    ['search, an email', () => `${list}?q=customer${Math.floor(Math.random() * 20_000)}@example.com`],
+    ['one thread', () => `${list}/${1 + Math.floor(Math.random() * TICKETS)}`],
+  ];
+  for (const [label, url] of calls) await timeCalls(label, url, token, referenceP99);
+}
+
+/** A reply's way out: from the answer to the reply until the mail server has the message. */
+async function timeReplies(base: string, token: string, mails: number[]) {
+  const list = `${base}/api/admin/tickets`;
+  const delays: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const before = mails.length;
+    const started = performance.now();
+    // A new request each time (status follows id % 5: 0 is new), so none of them is closed.
+    const id = TICKETS - (TICKETS % 5) - i * 5;
+    const response = await fetch(`${list}/${id}/messages`, {
+      method: 'POST',
+      headers: { 'x-auth-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ body: `Reply ${i}: ${sentence(20)}`, internal: false }),
+    });
+    if (!response.ok) throw new Error(`reply: ${response.status} ${await response.text()}`);
+    while (mails.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
+    delays.push(mails[before]! - started);
+  }
+  console.log(
+    `  a reply until its email leaves the outbox     p50 ${ms(percentile(delays, 50)).padStart(9)}  max ${ms(Math.max(...delays)).padStart(9)}  (the worker looks every second)`,
+  );
+}
+
+async function run(dialect: 'sqlite' | 'postgres') {
+  console.log(`\n${dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-inbox-'));
+  const schema = `bench_inbox_${crypto.randomBytes(4).toString('hex')}`;
+  const databaseUrl = dialect === 'postgres' ? await createSchema(schema) : undefined;
+  const mails: number[] = [];
+  const smtp = await startMailSink(mails);
   const smtpPort = (smtp.server.address() as AddressInfo).port;
   const port = 20000 + Math.floor(Math.random() * 20000);
   const env: Record<string, string> = {
@@ -186,38 +284,9 @@ async function run(dialect: 'sqlite' | 'postgres') {
     PASSWORD_SCRYPT_N: '1024',
     ...(databaseUrl && { DATABASE_URL: databaseUrl }),
   };
-  // The fill's batches of a thousand rows with their triggers may outlast a request's statement timeout on a busy
-  // machine; the server started below keeps the default.
-  const config = loadConfig({ ...env, DATABASE_TIMEOUT_MS: '600000' });
-  const handle = openDatabase(config.database);
   let server: ChildProcess | undefined;
   try {
-    await migrateToLatest(handle);
-    const passwords = createPasswords(config.passwords);
-    const agent = await handle.db
-      .insertInto('users')
-      .values({
-        email: 'desk@example.com',
-        name: 'Dana Desk',
-        password_hash: await passwords.hash('bench password 1'),
-        role: 'agent',
-        email_verified_at: Date.now(),
-        created_at: Date.now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await fill(handle, agent.id);
-    await handle.close();
-    if (databaseUrl) {
-      // What autovacuum does to tables soon after a bulk load: the visibility map that lets counts and searches
-      // read indexes without visiting every row. Longer than a request's statement timeout, so on its own client.
-      const vacuum = new pg.Client({ connectionString: databaseUrl });
-      await vacuum.connect();
-      await vacuum.query('set statement_timeout = 0');
-      await vacuum.query('vacuum analyze');
-      await vacuum.end();
-    }
-
+    await prepareDatabase(env, databaseUrl);
     server = await startServer(env, port);
     const base = `http://127.0.0.1:${port}`;
     const login = await fetch(`${base}/api/auth/login`, {
@@ -226,89 +295,8 @@ async function run(dialect: 'sqlite' | 'postgres') {
       body: JSON.stringify({ email: 'desk@example.com', password: 'bench password 1' }),
     });
     const { token } = (await login.json()) as { token: string };
-
-    // The reference: the cheapest answer of the same server, over the same connection.
-    const reference: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) {
-      const started = performance.now();
-      await (await fetch(`${base}/healthz`)).arrayBuffer();
-      reference.push(performance.now() - started);
-    }
-    const referenceP99 = percentile(reference, 99);
-    console.log(
-      `  reference GET /healthz                        p50 ${ms(percentile(reference, 50)).padStart(9)}  p99 ${ms(referenceP99).padStart(9)}`,
-    );
-    const list = `${base}/api/admin/tickets`;
-    const pick = <T>(values: T[]) => values[Math.floor(Math.random() * values.length)]!;
-    await timeCalls('inbox, first page', () => list, token, referenceP99);
-    await timeCalls(
-      'inbox, page 1-50',
-      () => `${list}?page=${1 + Math.floor(Math.random() * 50)}`,
-      token,
-      referenceP99,
-    );
-    await timeCalls(
-      'inbox by status, given to me',
-      () => `${list}?status=${pick(['new', 'open', 'waiting'])}&assignee=me`,
-      token,
-      referenceP99,
-    );
-    await timeCalls(
-      'search, a rare word',
-      () => `${list}?q=${pick(VOCABULARY.slice(2000))}`,
-      token,
-      referenceP99,
-    );
-    await timeCalls(
-      'search, a common word',
-      () => `${list}?q=${pick(VOCABULARY.slice(0, 20))}`,
-      token,
-      referenceP99,
-    );
-    await timeCalls(
-      'search, two words',
-      () => `${list}?q=${pick(VOCABULARY.slice(0, 200))}+${pick(VOCABULARY.slice(0, 200))}`,
-      token,
-      referenceP99,
-    );
-    await timeCalls(
-      'search, a word\u2019s start (therm*)',
-      () => `${list}?q=${pick(VOCABULARY.slice(100, 1000)).slice(0, 5)}*`,
-      token,
-      referenceP99,
-    );
-    await timeCalls(
-      'search, an email',
-      () => `${list}?q=customer${Math.floor(Math.random() * 20_000)}@example.com`,
-      token,
-      referenceP99,
-    );
-    await timeCalls(
-      'one thread',
-      () => `${list}/${1 + Math.floor(Math.random() * TICKETS)}`,
-      token,
-      referenceP99,
-    );
-
-    // A reply's way out: from the answer to the reply until the mail server has the message.
-    const delays: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const before = mails.length;
-      const started = performance.now();
-      // A new request each time (status follows id % 5: 0 is new), so none of them is closed.
-      const id = TICKETS - (TICKETS % 5) - i * 5;
-      const response = await fetch(`${list}/${id}/messages`, {
-        method: 'POST',
-        headers: { 'x-auth-token': token, 'content-type': 'application/json' },
-        body: JSON.stringify({ body: `Reply ${i}: ${sentence(20)}`, internal: false }),
-      });
-      if (!response.ok) throw new Error(`reply: ${response.status} ${await response.text()}`);
-      while (mails.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
-      delays.push(mails[before]! - started);
-    }
-    console.log(
-      `  a reply until its email leaves the outbox     p50 ${ms(percentile(delays, 50)).padStart(9)}  max ${ms(Math.max(...delays)).padStart(9)}  (the worker looks every second)`,
-    );
+    await timeInbox(base, token);
+    await timeReplies(base, token, mails);
   } finally {
     server?.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -69,115 +69,130 @@ const tooComplex = (field: string) =>
     { field, message: 'is too complex to clean' },
   ]);
 
-export function createHtmlCleaner(options: HtmlCleanerOptions = {}): HtmlCleaner {
-  const timeoutMs = options.timeoutMs ?? CLEAN_TIMEOUT_MS;
-  const size = options.workers ?? POOL_SIZE;
-  const slots: Slot[] = [];
-  const queue: Job[] = [];
-  let closed = false;
+/** One cleaner's workers and the fragments waiting for one. */
+interface Pool {
+  timeoutMs: number;
+  size: number;
+  slots: Slot[];
+  queue: Job[];
+  closed: boolean;
+}
 
-  const drop = (slot: Slot) => {
-    const index = slots.indexOf(slot);
-    if (index !== -1) slots.splice(index, 1);
-    clearTimeout(slot.timer);
+/** A slot taken out of the pool: its timer stopped, and the job it held (if any) handed back. */
+function dropSlot(pool: Pool, slot: Slot) {
+  const index = pool.slots.indexOf(slot);
+  if (index !== -1) pool.slots.splice(index, 1);
+  clearTimeout(slot.timer);
+  const job = slot.job;
+  slot.job = null;
+  return job;
+}
+
+type WorkerMessage = { ready?: boolean; html?: string; error?: string; threadId?: number };
+
+/** A worker says it is ready, or answers its job. */
+function onWorkerMessage(pool: Pool, slot: Slot, onStarted: () => void, message: WorkerMessage) {
+  if (message.ready) {
+    slot.ready = true;
+    onStarted();
+  } else if (slot.job) {
     const job = slot.job;
+    clearTimeout(slot.timer);
     slot.job = null;
-    return job;
+    if (message.error !== undefined) job.reject(new Error(`sanitiser failed: ${message.error}`));
+    else {
+      report({ field: job.field, chars: job.html.length, threadId: message.threadId ?? -1 });
+      job.resolve(message.html ?? '');
+    }
+  }
+  dispatch(pool);
+}
+
+function spawn(pool: Pool) {
+  let onStarted = () => {};
+  let onFailed = (_error: Error) => {};
+  const started = new Promise<void>((resolve, reject) => {
+    onStarted = resolve;
+    onFailed = reject;
+  });
+  started.catch(() => {});
+  const worker = startWorker(import.meta.url, 'sanitize-worker');
+  const slot: Slot = { worker, ready: false, started, job: null };
+  pool.slots.push(slot);
+  slot.worker.on('message', (message: WorkerMessage) => onWorkerMessage(pool, slot, onStarted, message));
+  // A worker that stops on its own (a crash, not our timeout) takes only its own job with it.
+  const onLost = (error: Error) => {
+    onFailed(error);
+    if (!pool.slots.includes(slot)) return;
+    const wasReady = slot.ready;
+    const job = dropSlot(pool, slot);
+    job?.reject(error);
+    // A worker that cannot even start would fail the same way for every job waiting: refuse them, not loop.
+    if (!wasReady) for (const waiting of pool.queue.splice(0)) waiting.reject(error);
+    dispatch(pool);
   };
+  slot.worker.on('error', onLost);
+  slot.worker.on('exit', () => onLost(new Error('the sanitiser worker stopped')));
+}
 
-  function spawn() {
-    let onStarted = () => {};
-    let onFailed = (_error: Error) => {};
-    const started = new Promise<void>((resolve, reject) => {
-      onStarted = resolve;
-      onFailed = reject;
-    });
-    started.catch(() => {});
-    const worker = startWorker(import.meta.url, 'sanitize-worker');
-    const slot: Slot = { worker, ready: false, started, job: null };
-    slots.push(slot);
-    slot.worker.on(
-      'message',
-      (message: { ready?: boolean; html?: string; error?: string; threadId?: number }) => {
-        if (message.ready) {
-          slot.ready = true;
-          onStarted();
-        } else if (slot.job) {
-          const job = slot.job;
-          clearTimeout(slot.timer);
-          slot.job = null;
-          if (message.error !== undefined) job.reject(new Error(`sanitiser failed: ${message.error}`));
-          else {
-            report({ field: job.field, chars: job.html.length, threadId: message.threadId ?? -1 });
-            job.resolve(message.html ?? '');
-          }
-        }
-        dispatch();
-      },
-    );
-    // A worker that stops on its own (a crash, not our timeout) takes only its own job with it.
-    const onLost = (error: Error) => {
-      onFailed(error);
-      if (!slots.includes(slot)) return;
-      const wasReady = slot.ready;
-      const job = drop(slot);
-      job?.reject(error);
-      // A worker that cannot even start would fail the same way for every job waiting: refuse them, not loop.
-      if (!wasReady) for (const waiting of queue.splice(0)) waiting.reject(error);
-      dispatch();
-    };
-    slot.worker.on('error', onLost);
-    slot.worker.on('exit', () => onLost(new Error('the sanitiser worker stopped')));
+function run(pool: Pool, slot: Slot, job: Job) {
+  slot.job = job;
+  slot.timer = setTimeout(() => {
+    // Nothing interrupts the sanitiser but ending its thread; only this fragment is refused, the queue goes on.
+    dropSlot(pool, slot);
+    void slot.worker.terminate();
+    job.reject(tooComplex(job.field));
+    dispatch(pool);
+  }, pool.timeoutMs);
+  slot.worker.postMessage({ html: job.html });
+}
+
+/** Hands waiting fragments to idle workers, and starts workers (up to the pool's size) for the rest. */
+function dispatch(pool: Pool) {
+  const { slots, queue } = pool;
+  for (;;) {
+    const idle = slots.find((s) => s.ready && !s.job);
+    if (!idle || queue.length === 0) break;
+    run(pool, idle, queue.shift() as Job);
   }
-
-  function run(slot: Slot, job: Job) {
-    slot.job = job;
-    slot.timer = setTimeout(() => {
-      // Nothing interrupts the sanitiser but ending its thread; only this fragment is refused, the queue goes on.
-      drop(slot);
-      void slot.worker.terminate();
-      job.reject(tooComplex(job.field));
-      dispatch();
-    }, timeoutMs);
-    slot.worker.postMessage({ html: job.html });
+  const starting = slots.filter((s) => !s.ready).length;
+  for (let missing = Math.min(queue.length - starting, pool.size - slots.length); missing > 0; missing--)
+    spawn(pool);
+  // Idle workers stay for the next fragment without keeping the process alive.
+  for (const slot of slots) {
+    if (slot.job || !slot.ready) slot.worker.ref();
+    else slot.worker.unref();
   }
+}
 
-  function dispatch() {
-    for (;;) {
-      const idle = slots.find((s) => s.ready && !s.job);
-      if (!idle || queue.length === 0) break;
-      run(idle, queue.shift() as Job);
-    }
-    const starting = slots.filter((s) => !s.ready).length;
-    for (let missing = Math.min(queue.length - starting, size - slots.length); missing > 0; missing--)
-      spawn();
-    // Idle workers stay for the next fragment without keeping the process alive.
-    for (const slot of slots) {
-      if (slot.job || !slot.ready) slot.worker.ref();
-      else slot.worker.unref();
-    }
-  }
-
+export function createHtmlCleaner(options: HtmlCleanerOptions = {}): HtmlCleaner {
+  const pool: Pool = {
+    timeoutMs: options.timeoutMs ?? CLEAN_TIMEOUT_MS,
+    size: options.workers ?? POOL_SIZE,
+    slots: [],
+    queue: [],
+    closed: false,
+  };
   return {
     sanitize(html, field) {
-      if (closed) return Promise.reject(new Error('the HTML cleaner is closed'));
+      if (pool.closed) return Promise.reject(new Error('the HTML cleaner is closed'));
       return new Promise<string>((resolve, reject) => {
-        queue.push({ html, field, resolve, reject });
-        dispatch();
+        pool.queue.push({ html, field, resolve, reject });
+        dispatch(pool);
       });
     },
     async warmUp() {
-      while (slots.length < size) spawn();
-      dispatch();
-      await Promise.all(slots.map((slot) => slot.started));
+      while (pool.slots.length < pool.size) spawn(pool);
+      dispatch(pool);
+      await Promise.all(pool.slots.map((slot) => slot.started));
     },
     async close() {
-      closed = true;
+      pool.closed = true;
       const stopped = new Error('the HTML cleaner is closed');
-      for (const waiting of queue.splice(0)) waiting.reject(stopped);
+      for (const waiting of pool.queue.splice(0)) waiting.reject(stopped);
       await Promise.all(
-        [...slots].map((slot) => {
-          drop(slot)?.reject(stopped);
+        [...pool.slots].map((slot) => {
+          dropSlot(pool, slot)?.reject(stopped);
           return slot.worker.terminate();
         }),
       );

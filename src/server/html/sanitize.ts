@@ -313,54 +313,82 @@ export interface SanitizeOptions {
   rewriteUrl?: (url: string, attribute: 'src' | 'href') => string;
 }
 
-/**
- * Cleans one HTML fragment for storage (see the module comment for what survives). `rewriteUrl` runs before the
- * URL checks, so what it returns is checked like anything an author wrote.
- */
-export function sanitizeArticleHtml(html: string, options: SanitizeOptions = {}): string {
-  const rewrite = options.rewriteUrl ?? ((url: string) => url);
-  // The raw element names open around the current one, to know a <source>'s parent.
-  const open: string[] = [];
-  // The attributes of elements that failed a check: `exclusiveFilter` drops them with their content. (Renaming them
-  // to an unknown tag would not do: sanitize-html then closes the next sibling with that name.)
-  const doomed = new WeakSet<object>();
-  const drop = (tagName: string) => {
-    const attribs = {};
-    doomed.add(attribs);
-    return { tagName, attribs };
-  };
+/** What one cleaning knows as it walks: the author's URLs rewritten, the elements open, the elements dropped. */
+interface Walk {
+  rewrite: (url: string, attribute: 'src' | 'href') => string;
+  /** The raw element names open around the current one, to know a <source>'s parent. */
+  open: string[];
+  /**
+   * The attributes of elements that failed a check: `exclusiveFilter` drops them with their content. (Renaming them
+   * to an unknown tag would not do: sanitize-html then closes the next sibling with that name.)
+   */
+  doomed: WeakSet<object>;
+}
 
-  const config: sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] } = {
+type Transformed = { tagName: string; attribs: Record<string, string> };
+
+function drop(walk: Walk, tagName: string): Transformed {
+  const attribs = {};
+  walk.doomed.add(attribs);
+  return { tagName, attribs };
+}
+
+/** The attributes each element may keep, and the classes of ours. */
+const allowedAttributes = () => ({
+  '*': ['id', 'title', 'lang', 'dir'],
+  a: ['href', 'target', 'rel'],
+  img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height', 'loading'],
+  source: ['srcset', 'sizes', 'type', 'media', 'width', 'height'],
+  iframe: [
+    'src',
+    'width',
+    'height',
+    'title',
+    'allowfullscreen',
+    'allow',
+    'sandbox',
+    'referrerpolicy',
+    'loading',
+  ],
+  th: ['colspan', 'rowspan', 'scope', 'align'],
+  td: ['colspan', 'rowspan', 'align'],
+  col: ['span'],
+  colgroup: ['span'],
+  ol: ['start', 'reversed', 'type'],
+  li: ['value'],
+  details: ['open'],
+  div: ['class'],
+  span: ['class'],
+  code: ['class'],
+  pre: ['class'],
+  table: ['class'],
+});
+
+/** Elements whose content is not HTML: dropped with everything inside. */
+const nonTextTags = () =>
+  [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'xmp',
+    'noscript',
+    'noembed',
+    'noframes',
+    'template',
+    'title',
+    'plaintext',
+    'iframe',
+    'object',
+    'svg',
+    'math',
+  ].filter((tag) => !ALLOWED_TAGS.includes(tag));
+
+/** What sanitize-html is told besides the checks of each element: made anew for every cleaning, as it was. */
+function baseConfig(): sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] } {
+  return {
     allowedTags: ALLOWED_TAGS,
-    allowedAttributes: {
-      '*': ['id', 'title', 'lang', 'dir'],
-      a: ['href', 'target', 'rel'],
-      img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height', 'loading'],
-      source: ['srcset', 'sizes', 'type', 'media', 'width', 'height'],
-      iframe: [
-        'src',
-        'width',
-        'height',
-        'title',
-        'allowfullscreen',
-        'allow',
-        'sandbox',
-        'referrerpolicy',
-        'loading',
-      ],
-      th: ['colspan', 'rowspan', 'scope', 'align'],
-      td: ['colspan', 'rowspan', 'align'],
-      col: ['span'],
-      colgroup: ['span'],
-      ol: ['start', 'reversed', 'type'],
-      li: ['value'],
-      details: ['open'],
-      div: ['class'],
-      span: ['class'],
-      code: ['class'],
-      pre: ['class'],
-      table: ['class'],
-    },
+    allowedAttributes: allowedAttributes(),
     allowedClasses: {
       div: ALLOWED_CLASSES,
       span: ALLOWED_CLASSES,
@@ -386,25 +414,98 @@ export function sanitizeArticleHtml(html: string, options: SanitizeOptions = {})
     allowedEmptyAttributes: ['alt', 'allowfullscreen', 'open', 'reversed'],
     disallowedTagsMode: 'discard',
     nestingLimit: NESTING_LIMIT,
-    // Elements whose content is not HTML: dropped with everything inside.
-    nonTextTags: [
-      'script',
-      'style',
-      'textarea',
-      'option',
-      'xmp',
-      'noscript',
-      'noembed',
-      'noframes',
-      'template',
-      'title',
-      'plaintext',
-      'iframe',
-      'object',
-      'svg',
-      'math',
-    ].filter((tag) => !ALLOWED_TAGS.includes(tag)),
+    nonTextTags: nonTextTags(),
     parser: { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    selfClosing: ['img', 'br', 'hr', 'source', 'col'],
+  };
+}
+
+function transformLink(walk: Walk, tagName: string, attribs: Record<string, string>): Transformed {
+  const href = attribs.href === undefined ? null : safeUrl(walk.rewrite(attribs.href, 'href'), LINK_SCHEMES);
+  const blank = attribs.target === '_blank' && href !== null;
+  return {
+    tagName,
+    attribs: defined({
+      ...attribs,
+      href: href === null ? undefined : withContentFragment(href),
+      // The obsolete anchor form: kept as an id, since `name` on <a> clobbers window globals.
+      id: attribs.id ?? attribs.name,
+      name: undefined,
+      target: blank ? '_blank' : undefined,
+      rel: blank ? 'noopener noreferrer' : undefined,
+    }),
+  };
+}
+
+function transformImage(walk: Walk, tagName: string, attribs: Record<string, string>): Transformed {
+  const src = attribs.src === undefined ? null : safeUrl(walk.rewrite(attribs.src, 'src'), IMAGE_SCHEMES);
+  const srcset = attribs.srcset === undefined ? null : safeSrcset(attribs.srcset);
+  if (src === null && srcset === null) return drop(walk, tagName);
+  return {
+    tagName,
+    attribs: defined({
+      ...attribs,
+      src: src ?? undefined,
+      srcset: srcset ?? undefined,
+      width: digits(attribs.width),
+      height: digits(attribs.height),
+      loading: 'lazy',
+    }),
+  };
+}
+
+function transformSource(walk: Walk, tagName: string, attribs: Record<string, string>): Transformed {
+  // A <source> belongs in a <picture> only (audio and video are not allowed).
+  const parent = walk.open[walk.open.length - 2];
+  const srcset = attribs.srcset === undefined ? null : safeSrcset(attribs.srcset);
+  if (parent !== 'picture' || srcset === null) return drop(walk, tagName);
+  return {
+    tagName,
+    attribs: defined({
+      ...attribs,
+      srcset,
+      type: attribs.type && /^image\/[a-z0-9.+-]+$/i.test(attribs.type) ? attribs.type : undefined,
+      width: digits(attribs.width),
+      height: digits(attribs.height),
+    }),
+  };
+}
+
+function transformFrame(walk: Walk, tagName: string, attribs: Record<string, string>): Transformed {
+  const src = attribs.src === undefined ? null : videoEmbedUrl(attribs.src);
+  const nested = walk.open.indexOf('iframe') < walk.open.length - 1;
+  if (src === null || nested) return drop(walk, tagName);
+  // Only the player, its size and title are the author's; the rest is ours (no srcdoc, own sandbox).
+  return {
+    tagName,
+    attribs: defined({
+      id: attribs.id,
+      src,
+      width: digits(attribs.width),
+      height: digits(attribs.height),
+      title: attribs.title,
+      allowfullscreen: attribs.allowfullscreen !== undefined ? '' : undefined,
+      allow: FRAME_ALLOW,
+      sandbox: FRAME_SANDBOX,
+      referrerpolicy: 'strict-origin-when-cross-origin',
+      loading: 'lazy',
+    }),
+  };
+}
+
+/**
+ * Cleans one HTML fragment for storage (see the module comment for what survives). `rewriteUrl` runs before the
+ * URL checks, so what it returns is checked like anything an author wrote.
+ */
+export function sanitizeArticleHtml(html: string, options: SanitizeOptions = {}): string {
+  const walk: Walk = {
+    rewrite: options.rewriteUrl ?? ((url: string) => url),
+    open: [],
+    doomed: new WeakSet(),
+  };
+  const { open } = walk;
+  const config: sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] } = {
+    ...baseConfig(),
     onOpenTag: (name) => {
       open.push(name);
     },
@@ -412,78 +513,12 @@ export function sanitizeArticleHtml(html: string, options: SanitizeOptions = {})
       if (!open.includes(name)) return;
       for (let closed = open.pop(); closed !== undefined && closed !== name; closed = open.pop());
     },
-    exclusiveFilter: (frame) => doomed.has(frame.attribs),
-    selfClosing: ['img', 'br', 'hr', 'source', 'col'],
+    exclusiveFilter: (frame) => walk.doomed.has(frame.attribs),
     transformTags: {
-      a: (tagName, attribs) => {
-        const href = attribs.href === undefined ? null : safeUrl(rewrite(attribs.href, 'href'), LINK_SCHEMES);
-        const blank = attribs.target === '_blank' && href !== null;
-        return {
-          tagName,
-          attribs: defined({
-            ...attribs,
-            href: href === null ? undefined : withContentFragment(href),
-            // The obsolete anchor form: kept as an id, since `name` on <a> clobbers window globals.
-            id: attribs.id ?? attribs.name,
-            name: undefined,
-            target: blank ? '_blank' : undefined,
-            rel: blank ? 'noopener noreferrer' : undefined,
-          }),
-        };
-      },
-      img: (tagName, attribs) => {
-        const src = attribs.src === undefined ? null : safeUrl(rewrite(attribs.src, 'src'), IMAGE_SCHEMES);
-        const srcset = attribs.srcset === undefined ? null : safeSrcset(attribs.srcset);
-        if (src === null && srcset === null) return drop(tagName);
-        return {
-          tagName,
-          attribs: defined({
-            ...attribs,
-            src: src ?? undefined,
-            srcset: srcset ?? undefined,
-            width: digits(attribs.width),
-            height: digits(attribs.height),
-            loading: 'lazy',
-          }),
-        };
-      },
-      source: (tagName, attribs) => {
-        // A <source> belongs in a <picture> only (audio and video are not allowed).
-        const parent = open[open.length - 2];
-        const srcset = attribs.srcset === undefined ? null : safeSrcset(attribs.srcset);
-        if (parent !== 'picture' || srcset === null) return drop(tagName);
-        return {
-          tagName,
-          attribs: defined({
-            ...attribs,
-            srcset,
-            type: attribs.type && /^image\/[a-z0-9.+-]+$/i.test(attribs.type) ? attribs.type : undefined,
-            width: digits(attribs.width),
-            height: digits(attribs.height),
-          }),
-        };
-      },
-      iframe: (tagName, attribs) => {
-        const src = attribs.src === undefined ? null : videoEmbedUrl(attribs.src);
-        const nested = open.indexOf('iframe') < open.length - 1;
-        if (src === null || nested) return drop(tagName);
-        // Only the player, its size and title are the author's; the rest is ours (no srcdoc, own sandbox).
-        return {
-          tagName,
-          attribs: defined({
-            id: attribs.id,
-            src,
-            width: digits(attribs.width),
-            height: digits(attribs.height),
-            title: attribs.title,
-            allowfullscreen: attribs.allowfullscreen !== undefined ? '' : undefined,
-            allow: FRAME_ALLOW,
-            sandbox: FRAME_SANDBOX,
-            referrerpolicy: 'strict-origin-when-cross-origin',
-            loading: 'lazy',
-          }),
-        };
-      },
+      a: (tagName, attribs) => transformLink(walk, tagName, attribs),
+      img: (tagName, attribs) => transformImage(walk, tagName, attribs),
+      source: (tagName, attribs) => transformSource(walk, tagName, attribs),
+      iframe: (tagName, attribs) => transformFrame(walk, tagName, attribs),
       '*': (tagName, attribs) => {
         if (attribs.id === undefined) return { tagName, attribs };
         return { tagName, attribs: defined({ ...attribs, id: contentId(attribs.id) }) };

@@ -464,234 +464,273 @@ export interface ResponseCacheHooks {
   mayServeFromMemory?: (request: IncomingMessage, revision: string) => boolean;
 }
 
+/** One cache: its answers, its figures, and what it was made with. */
+interface CacheState {
+  entries: Map<string, Entry>;
+  stats: CacheStats;
+  doorkeeper: Doorkeeper;
+  cacheControl: string;
+  options: CacheOptions;
+  revisions: RevisionWatch;
+  hooks: ResponseCacheHooks;
+}
+
+/** The least recently used answers go until the cache is within its count and bytes. */
+function evict(c: CacheState) {
+  while (c.entries.size > c.options.maxEntries || c.stats.bytes > c.options.maxBytes) {
+    const oldest = c.entries.keys().next();
+    if (oldest.done) break;
+    c.stats.bytes -= c.entries.get(oldest.value)?.bytes ?? 0;
+    c.entries.delete(oldest.value);
+  }
+  c.stats.entries = c.entries.size;
+}
+
+/** The entry for a request if it was made under this revision; the most recently used go last. */
+function find(c: CacheState, key: string, revision: string): Entry | undefined {
+  const entry = c.entries.get(key);
+  if (!entry || entry.revision !== revision) return undefined;
+  c.entries.delete(key);
+  c.entries.set(key, entry);
+  c.stats.hits++;
+  return entry;
+}
+
+/** The entry's body in this encoding, compressed now if it is the first request for it. */
+function encoded(c: CacheState, entry: Entry, encoding: Encoding): Buffer | null {
+  if (!encoding || !entry.compressible) return null;
+  let body = entry[encoding];
+  if (!body) {
+    body = compress(entry.identity, encoding, 'kept');
+    entry[encoding] = body;
+    entry.bytes += body.length;
+    // An answer larger than the room left was dropped as it was kept: its forms count for nothing.
+    if (c.entries.get(entry.key) === entry) {
+      c.stats.bytes += body.length;
+      evict(c);
+    }
+  }
+  return body;
+}
+
+/**
+ * The headers of a kept answer in one encoding, as a flat list (name, value, ...), made once and kept with it: the
+ * hot path hands them to writeHead as they are (copying an object of headers per request cost 5 µs), after writing
+ * the request's id into the last place, since writeHead reads the list at once and keeps nothing of it.
+ */
+function wireHeaders(
+  c: CacheState,
+  entry: Entry,
+  encoding: Encoding,
+  notModified: boolean,
+  body: Buffer | null,
+) {
+  const slot = wireSlot(encoding, notModified);
+  let list = entry.wire[slot];
+  if (!list) {
+    list = [];
+    for (const [name, value] of Object.entries(entry.headers)) {
+      for (const one of Array.isArray(value) ? value : [value]) list.push(name, String(one));
+    }
+    list.push(
+      'etag',
+      etagOf(entry.etag, encoding),
+      'cache-control',
+      c.cacheControl,
+      'vary',
+      entry.vary,
+      'x-cache',
+      'hit',
+    );
+    if (!('x-content-type-options' in entry.headers)) list.push('x-content-type-options', 'nosniff');
+    if (encoding && !notModified) list.push('content-encoding', encoding);
+    if (body) list.push('content-length', String(body.length));
+    list.push(REQUEST_ID_HEADER, '');
+    entry.wire[slot] = list;
+  }
+  return list;
+}
+
+/** Status, headers and body for a kept answer, as this request wants it. */
+function answer(c: CacheState, entry: Entry, request: IncomingMessage) {
+  const encoding = negotiate(request.headers['accept-encoding']);
+  const compressed = encoded(c, entry, encoding);
+  const used = compressed ? encoding : null;
+  if (matches(request.headers['if-none-match'], entry.etag)) {
+    return { status: 304, headers: wireHeaders(c, entry, used, true, null), body: null };
+  }
+  const body = compressed ?? entry.identity;
+  return { status: entry.status, headers: wireHeaders(c, entry, used, false, body), body };
+}
+
+/** The revision moved: drop what the changes in between can affect, carry the rest over. */
+function carryOver(c: CacheState, from: string, to: string, scopes: ReadonlySet<string>) {
+  const tree = scopes.has('*');
+  for (const [key, entry] of c.entries) {
+    const affected = entry.tags.some((tag) => scopes.has(tag) || (tree && tag === 'tree'));
+    if (entry.revision === from && !affected) {
+      entry.revision = to;
+    } else {
+      c.entries.delete(key);
+      c.stats.bytes -= entry.bytes;
+    }
+  }
+  c.stats.entries = c.entries.size;
+}
+
+/** The HTTP server's hot path: a kept answer written straight to the socket, or false for Fastify to answer. */
+function serveFromMemory(c: CacheState, request: IncomingMessage, response: ServerResponse): boolean {
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url ?? ''))
+    return false;
+  if (carriesSession(request)) return false;
+  const revision = c.revisions.peek();
+  if (revision === null) return false;
+  if (c.hooks.mayServeFromMemory && !c.hooks.mayServeFromMemory(request, revision)) return false;
+  const entry = find(c, keyOf(request, c.options), revision);
+  if (!entry) return false;
+  const started = process.hrtime.bigint();
+  const { status, headers, body } = answer(c, entry, request);
+  const requestId = c.hooks.requestId(request);
+  headers[headers.length - 1] = requestId;
+  response.writeHead(status, headers);
+  response.end(request.method === 'HEAD' ? undefined : (body ?? undefined));
+  pageCacheHit();
+  c.hooks.onServedFromMemory?.(request, entry.route, status, started, requestId);
+  return true;
+}
+
+/** Fastify's onRequest: answer from memory after checking the revision, or mark the request to be kept. */
+async function answerKept(c: CacheState, request: FastifyRequest, reply: FastifyReply) {
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url)) return;
+  // A signed-in visitor's pages and calls are theirs: neither answered from nor kept in memory.
+  if (carriesSession(request)) return;
+  const revision = await c.revisions.current();
+  const key = keyOf(request.raw, c.options);
+  const entry = find(c, key, revision);
+  if (entry) {
+    pageCacheHit();
+    const { status, headers, body } = answer(c, entry, request.raw);
+    // All but the request id's place: the framework sets the id on every answer it sends.
+    for (let i = 0; i < headers.length - 2; i += 2) reply.header(headers[i] as string, headers[i + 1]);
+    return reply.code(status).send(body ?? undefined);
+  }
+  c.stats.misses++;
+  pageCacheMiss();
+  request.responseCache = { key, revision };
+}
+
+/** What a route answered, as an entry to keep: its headers but those of one response only, its tag and tags. */
+function entryOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  state: { key: string; revision: string },
+  identity: Buffer,
+): Entry {
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined && !PER_RESPONSE.has(name)) headers[name] = value;
+  }
+  return {
+    key: state.key,
+    revision: state.revision,
+    tags: request.cacheTags ?? cacheTagsOf(request.url),
+    status: reply.statusCode,
+    route: request.routeOptions.url ?? request.url,
+    etag: `"${crypto.createHash('sha1').update(identity).digest('base64url').slice(0, 22)}"`,
+    headers,
+    vary: reply.hasHeader('vary') ? `${String(reply.getHeader('vary'))}, Accept-Encoding` : 'Accept-Encoding',
+    identity,
+    compressible: compressible(reply.getHeader('content-type')) && identity.length > 512,
+    br: null,
+    gzip: null,
+    bytes: identity.length,
+    wire: [],
+  };
+}
+
+/** Fastify's onSend: keep what the routes answer (when it may be kept), and send it tagged and compressed. */
+async function keepAnswer(c: CacheState, request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    // A content write through this server: its author (and everyone) sees it on the next request.
+    if (reply.statusCode < 400 && isContentWrite(request.url)) c.revisions.invalidate();
+    return payload;
+  }
+  if (carriesSession(request) && (isPublicPath(request.url) || request.url.startsWith('/api/'))) {
+    // Nor kept by a browser's shared cache or a CDN.
+    reply.header('Cache-Control', 'private, no-store');
+    return sentOnce(request, reply, payload);
+  }
+  const state = request.responseCache;
+  if (
+    !state ||
+    !CACHED_STATUSES.has(reply.statusCode) ||
+    reply.hasHeader('set-cookie') ||
+    /no-store/.test(String(reply.getHeader('cache-control') ?? ''))
+  )
+    return sentOnce(request, reply, payload);
+  if (payload !== undefined && payload !== null && typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
+    return payload; // streams are not kept
+  }
+  const entry = entryOf(request, reply, state, Buffer.from(payload ?? ''));
+  c.stats.bytes -= c.entries.get(state.key)?.bytes ?? 0;
+  c.entries.delete(state.key);
+  if (!askedTwice(request.url) || c.doorkeeper.metBefore(state.key)) {
+    c.stats.bytes += entry.bytes;
+    c.entries.set(state.key, entry);
+    evict(c);
+  }
+  return sendFirst(c, request, reply, payload, entry);
+}
+
+/** The answer just made, as this request wants it: 304, or compressed (once, or in the form kept). */
+async function sendFirst(
+  c: CacheState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  entry: Entry,
+) {
+  const encoding = entry.compressible ? negotiate(request.headers['accept-encoding']) : null;
+  const kept = c.entries.get(entry.key) === entry;
+  const etag = etagOf(entry.etag, encoding);
+  reply.header('ETag', etag).header('Cache-Control', c.cacheControl).header('Vary', entry.vary);
+  reply.header('X-Cache', 'miss');
+  if (matches(request.headers['if-none-match'], entry.etag)) {
+    reply.code(304);
+    return '';
+  }
+  if (!encoding) return payload;
+  const compressed = kept
+    ? (encoded(c, entry, encoding) as Buffer)
+    : await compressOnce(entry.identity, encoding);
+  reply.header('Content-Encoding', encoding as string).header('Content-Length', String(compressed.length));
+  return compressed;
+}
+
 /** The cache, and the Fastify hooks that fill it and answer from it. */
 export function createResponseCache(
   revisions: RevisionWatch,
   options: CacheOptions,
   hooks: ResponseCacheHooks,
 ) {
-  const entries = new Map<string, Entry>();
-  const stats: CacheStats = { hits: 0, misses: 0, entries: 0, bytes: 0 };
-  const doorkeeper = new Doorkeeper();
-  const cacheControl = options.maxAge > 0 ? `public, max-age=${options.maxAge}` : 'public, no-cache';
-
-  const evict = () => {
-    while (entries.size > options.maxEntries || stats.bytes > options.maxBytes) {
-      const oldest = entries.keys().next();
-      if (oldest.done) break;
-      stats.bytes -= entries.get(oldest.value)?.bytes ?? 0;
-      entries.delete(oldest.value);
-    }
-    stats.entries = entries.size;
+  const c: CacheState = {
+    entries: new Map(),
+    stats: { hits: 0, misses: 0, entries: 0, bytes: 0 },
+    doorkeeper: new Doorkeeper(),
+    cacheControl: options.maxAge > 0 ? `public, max-age=${options.maxAge}` : 'public, no-cache',
+    options,
+    revisions,
+    hooks,
   };
-
-  /** The entry for a request if it was made under this revision; the most recently used go last. */
-  const find = (key: string, revision: string): Entry | undefined => {
-    const entry = entries.get(key);
-    if (!entry || entry.revision !== revision) return undefined;
-    entries.delete(key);
-    entries.set(key, entry);
-    stats.hits++;
-    return entry;
-  };
-
-  /** The entry's body in this encoding, compressed now if it is the first request for it. */
-  const encoded = (entry: Entry, encoding: Encoding): Buffer | null => {
-    if (!encoding || !entry.compressible) return null;
-    let body = entry[encoding];
-    if (!body) {
-      body = compress(entry.identity, encoding, 'kept');
-      entry[encoding] = body;
-      entry.bytes += body.length;
-      // An answer larger than the room left was dropped as it was kept: its forms count for nothing.
-      if (entries.get(entry.key) === entry) {
-        stats.bytes += body.length;
-        evict();
-      }
-    }
-    return body;
-  };
-
-  /**
-   * The headers of a kept answer in one encoding, as a flat list (name, value, ...), made once and kept with it: the
-   * hot path hands them to writeHead as they are (copying an object of headers per request cost 5 µs), after writing
-   * the request's id into the last place, since writeHead reads the list at once and keeps nothing of it.
-   */
-  const wireHeaders = (entry: Entry, encoding: Encoding, notModified: boolean, body: Buffer | null) => {
-    const slot = wireSlot(encoding, notModified);
-    let list = entry.wire[slot];
-    if (!list) {
-      list = [];
-      for (const [name, value] of Object.entries(entry.headers)) {
-        for (const one of Array.isArray(value) ? value : [value]) list.push(name, String(one));
-      }
-      list.push(
-        'etag',
-        etagOf(entry.etag, encoding),
-        'cache-control',
-        cacheControl,
-        'vary',
-        entry.vary,
-        'x-cache',
-        'hit',
-      );
-      if (!('x-content-type-options' in entry.headers)) list.push('x-content-type-options', 'nosniff');
-      if (encoding && !notModified) list.push('content-encoding', encoding);
-      if (body) list.push('content-length', String(body.length));
-      list.push(REQUEST_ID_HEADER, '');
-      entry.wire[slot] = list;
-    }
-    return list;
-  };
-
-  /** Status, headers and body for a kept answer, as this request wants it. */
-  const answer = (entry: Entry, request: IncomingMessage) => {
-    const encoding = negotiate(request.headers['accept-encoding']);
-    const compressed = encoded(entry, encoding);
-    const used = compressed ? encoding : null;
-    if (matches(request.headers['if-none-match'], entry.etag)) {
-      return { status: 304, headers: wireHeaders(entry, used, true, null), body: null };
-    }
-    const body = compressed ?? entry.identity;
-    return { status: entry.status, headers: wireHeaders(entry, used, false, body), body };
-  };
-
-  /** The revision moved: drop what the changes in between can affect, carry the rest over. */
-  revisions.onChange((from, to, scopes) => {
-    const tree = scopes.has('*');
-    for (const [key, entry] of entries) {
-      const affected = entry.tags.some((tag) => scopes.has(tag) || (tree && tag === 'tree'));
-      if (entry.revision === from && !affected) {
-        entry.revision = to;
-      } else {
-        entries.delete(key);
-        stats.bytes -= entry.bytes;
-      }
-    }
-    stats.entries = entries.size;
-  });
-
+  revisions.onChange((from, to, scopes) => carryOver(c, from, to, scopes));
   const cache: ResponseCache = {
-    serveFromMemory(request, response) {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url ?? ''))
-        return false;
-      if (carriesSession(request)) return false;
-      const revision = revisions.peek();
-      if (revision === null) return false;
-      if (hooks.mayServeFromMemory && !hooks.mayServeFromMemory(request, revision)) return false;
-      const entry = find(keyOf(request, options), revision);
-      if (!entry) return false;
-      const started = process.hrtime.bigint();
-      const { status, headers, body } = answer(entry, request);
-      const requestId = hooks.requestId(request);
-      headers[headers.length - 1] = requestId;
-      response.writeHead(status, headers);
-      response.end(request.method === 'HEAD' ? undefined : (body ?? undefined));
-      pageCacheHit();
-      hooks.onServedFromMemory?.(request, entry.route, status, started, requestId);
-      return true;
-    },
-    stats: () => ({ ...stats, entries: entries.size }),
+    serveFromMemory: (request, response) => serveFromMemory(c, request, response),
+    stats: () => ({ ...c.stats, entries: c.entries.size }),
   };
-
   /** Fastify's part: answer from memory after checking the revision, and keep what the routes answer. */
   const register = (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request, reply) => {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || !isPublicPath(request.url)) return;
-      // A signed-in visitor's pages and calls are theirs: neither answered from nor kept in memory.
-      if (carriesSession(request)) return;
-      const revision = await revisions.current();
-      const key = keyOf(request.raw, options);
-      const entry = find(key, revision);
-      if (entry) {
-        pageCacheHit();
-        const { status, headers, body } = answer(entry, request.raw);
-        // All but the request id's place: the framework sets the id on every answer it sends.
-        for (let i = 0; i < headers.length - 2; i += 2) reply.header(headers[i] as string, headers[i + 1]);
-        return reply.code(status).send(body ?? undefined);
-      }
-      stats.misses++;
-      pageCacheMiss();
-      request.responseCache = { key, revision };
-    });
-
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        // A content write through this server: its author (and everyone) sees it on the next request.
-        if (reply.statusCode < 400 && isContentWrite(request.url)) revisions.invalidate();
-        return payload;
-      }
-      if (carriesSession(request) && (isPublicPath(request.url) || request.url.startsWith('/api/'))) {
-        // Nor kept by a browser's shared cache or a CDN.
-        reply.header('Cache-Control', 'private, no-store');
-        return sentOnce(request, reply, payload);
-      }
-      const state = request.responseCache;
-      if (
-        !state ||
-        !CACHED_STATUSES.has(reply.statusCode) ||
-        reply.hasHeader('set-cookie') ||
-        /no-store/.test(String(reply.getHeader('cache-control') ?? ''))
-      )
-        return sentOnce(request, reply, payload);
-      if (
-        payload !== undefined &&
-        payload !== null &&
-        typeof payload !== 'string' &&
-        !Buffer.isBuffer(payload)
-      ) {
-        return payload; // streams are not kept
-      }
-      const identity = Buffer.from(payload ?? '');
-      const headers: OutgoingHttpHeaders = {};
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined && !PER_RESPONSE.has(name)) headers[name] = value;
-      }
-      const entry: Entry = {
-        key: state.key,
-        revision: state.revision,
-        tags: request.cacheTags ?? cacheTagsOf(request.url),
-        status: reply.statusCode,
-        route: request.routeOptions.url ?? request.url,
-        etag: `"${crypto.createHash('sha1').update(identity).digest('base64url').slice(0, 22)}"`,
-        headers,
-        vary: reply.hasHeader('vary')
-          ? `${String(reply.getHeader('vary'))}, Accept-Encoding`
-          : 'Accept-Encoding',
-        identity,
-        compressible: compressible(reply.getHeader('content-type')) && identity.length > 512,
-        br: null,
-        gzip: null,
-        bytes: identity.length,
-        wire: [],
-      };
-      stats.bytes -= entries.get(state.key)?.bytes ?? 0;
-      entries.delete(state.key);
-      if (!askedTwice(request.url) || doorkeeper.metBefore(state.key)) {
-        stats.bytes += entry.bytes;
-        entries.set(state.key, entry);
-        evict();
-      }
-
-      const encoding = entry.compressible ? negotiate(request.headers['accept-encoding']) : null;
-      const kept = entries.get(state.key) === entry;
-      const etag = etagOf(entry.etag, encoding);
-      reply.header('ETag', etag).header('Cache-Control', cacheControl).header('Vary', entry.vary);
-      reply.header('X-Cache', 'miss');
-      if (matches(request.headers['if-none-match'], entry.etag)) {
-        reply.code(304);
-        return '';
-      }
-      if (!encoding) return payload;
-      const compressed = kept
-        ? (encoded(entry, encoding) as Buffer)
-        : await compressOnce(entry.identity, encoding);
-      reply
-        .header('Content-Encoding', encoding as string)
-        .header('Content-Length', String(compressed.length));
-      return compressed;
-    });
+    app.addHook('onRequest', async (request, reply) => answerKept(c, request, reply));
+    app.addHook('onSend', async (request, reply, payload) => keepAnswer(c, request, reply, payload));
   };
-
   return { ...cache, register };
 }

@@ -8,22 +8,11 @@ import { createHttpMetrics } from './http-metrics.ts';
 /** The label of a request that matched no route: one series for all of them, whatever the URL. */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
-/**
- * One registry per app (tests build several apps in one process): HTTP rate, latency and errors per route pattern,
- * the outbox backlog and the search index read at scrape time, the page cache counters and Node's process metrics.
- */
-export function createMetrics(
-  ctx: AppContext,
-  log: FastifyInstance['log'],
-  cacheStats: () => { entries: number; bytes: number } = () => ({ entries: 0, bytes: 0 }),
-) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  registry.registerMetric(pageCacheHits);
-  registry.registerMetric(pageCacheMisses);
+type CacheStatsReader = () => { entries: number; bytes: number };
+type Log = FastifyInstance['log'];
 
-  const http = createHttpMetrics(registry);
-
+/** The page cache's size and the search index's, read at scrape time. */
+function registerMemoryGauges(registry: Registry, ctx: AppContext, cacheStats: CacheStatsReader) {
   new Gauge({
     name: 'signpost_page_cache_entries',
     help: 'Public answers kept in this process’s memory',
@@ -40,7 +29,6 @@ export function createMetrics(
       this.set(cacheStats().bytes);
     },
   });
-
   new Gauge({
     name: 'signpost_search_index_documents',
     help: 'Articles in this process’s search index (0 until the first build)',
@@ -49,7 +37,10 @@ export function createMetrics(
       this.set(ctx.search.size);
     },
   });
+}
 
+/** The outbox's three gauges and how they are read: at scrape time, once for the three. */
+function outboxGauges(registry: Registry, ctx: AppContext, log: Log) {
   const pending = new Gauge({
     name: 'signpost_outbox_pending',
     help: 'Ticket deliveries waiting to be sent, by target',
@@ -68,27 +59,8 @@ export function createMetrics(
     labelNames: ['target'] as const,
     registers: [registry],
   });
-
-  const unmatchedMail = new Gauge({
-    name: 'signpost_mail_replies_unmatched',
-    help: 'Mails in the IMAP_URL mailbox that joined no request and were left unread for the team, by reason',
-    labelNames: ['reason'] as const,
-    registers: [registry],
-  });
-  const readUnmatchedMail = async (): Promise<void> => {
-    if (!ctx.config.imap) return;
-    try {
-      const rows = await unmatchedMailCounts(ctx.db);
-      unmatchedMail.reset();
-      for (const row of rows) unmatchedMail.set({ reason: row.reason ?? 'unknown' }, Number(row.count));
-    } catch (error) {
-      unmatchedMail.reset();
-      log.warn({ err: error }, 'metrics: cannot read the mail replies');
-    }
-  };
-
-  /** Read at scrape time, once for the three outbox gauges. */
-  const readBacklog = async (): Promise<void> => {
+  const resetBacklog = () => [pending, oldest, failed].forEach((gauge) => gauge.reset());
+  return async (): Promise<void> => {
     try {
       const rows = await outboxBacklog(ctx.db);
       resetBacklog();
@@ -106,8 +78,46 @@ export function createMetrics(
       log.warn({ err: error }, 'metrics: cannot read the outbox');
     }
   };
-  const resetBacklog = () => [pending, oldest, failed].forEach((gauge) => gauge.reset());
+}
 
+/** The mails the mailbox reader left for the team, by reason, and how they are read at scrape time. */
+function unmatchedMailGauge(registry: Registry, ctx: AppContext, log: Log) {
+  const unmatchedMail = new Gauge({
+    name: 'signpost_mail_replies_unmatched',
+    help: 'Mails in the IMAP_URL mailbox that joined no request and were left unread for the team, by reason',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  return async (): Promise<void> => {
+    if (!ctx.config.imap) return;
+    try {
+      const rows = await unmatchedMailCounts(ctx.db);
+      unmatchedMail.reset();
+      for (const row of rows) unmatchedMail.set({ reason: row.reason ?? 'unknown' }, Number(row.count));
+    } catch (error) {
+      unmatchedMail.reset();
+      log.warn({ err: error }, 'metrics: cannot read the mail replies');
+    }
+  };
+}
+
+/**
+ * One registry per app (tests build several apps in one process): HTTP rate, latency and errors per route pattern,
+ * the outbox backlog and the search index read at scrape time, the page cache counters and Node's process metrics.
+ */
+export function createMetrics(
+  ctx: AppContext,
+  log: Log,
+  cacheStats: CacheStatsReader = () => ({ entries: 0, bytes: 0 }),
+) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  registry.registerMetric(pageCacheHits);
+  registry.registerMetric(pageCacheMisses);
+  const http = createHttpMetrics(registry);
+  registerMemoryGauges(registry, ctx, cacheStats);
+  const readBacklog = outboxGauges(registry, ctx, log);
+  const readUnmatchedMail = unmatchedMailGauge(registry, ctx, log);
   return {
     registry,
     /** The text exposition, with the figures read from the database brought up to date first. */

@@ -73,58 +73,88 @@ const textOf = (doc: SearchDocument) => `${doc.title}\n\n${doc.text}`.slice(0, T
 const digestOf = (model: string, text: string) =>
   crypto.createHash('sha256').update(`${model}\n${text}`).digest('hex');
 
+/** The embeddings held in memory, each with the digest of the text it was made from. */
+interface Vectors {
+  vectors: Map<number, Float32Array>;
+  digests: Map<number, string>;
+}
+
+/**
+ * The embeddings of these articles brought up to date: what the database keeps for an article's current text is
+ * used, anything else is asked of the endpoint and kept.
+ */
+async function sync(db: Executor, embedder: Embedder, held: Vectors, documents: SearchDocument[]) {
+  const wanted = new Map(documents.map((doc) => [doc.id, digestOf(embedder.model, textOf(doc))]));
+  const missing = documents.filter((doc) => held.digests.get(doc.id) !== wanted.get(doc.id));
+  for (const page of chunks(missing, 500)) {
+    const stored = await readEmbeddings(
+      db,
+      page.map((doc) => doc.id),
+    );
+    const found = new Set<number>();
+    for (const row of stored) {
+      if (row.digest !== wanted.get(row.article_id)) continue;
+      held.vectors.set(row.article_id, decode(row.vector));
+      held.digests.set(row.article_id, row.digest);
+      found.add(row.article_id);
+    }
+    for (const batch of chunks(
+      page.filter((doc) => !found.has(doc.id)),
+      BATCH,
+    )) {
+      const made = await embedder.embed(batch.map(textOf));
+      const rows = batch.map((doc, i) => ({
+        article_id: doc.id,
+        digest: wanted.get(doc.id) as string,
+        vector: encode(made[i] as Float32Array),
+      }));
+      await writeEmbeddings(db, rows);
+      batch.forEach((doc, i) => {
+        held.vectors.set(doc.id, made[i] as Float32Array);
+        held.digests.set(doc.id, wanted.get(doc.id) as string);
+      });
+    }
+  }
+}
+
+/** The articles nearest the query, at least `minSimilarity` alike, among those `readable`. */
+function nearest(
+  vectors: Map<number, Float32Array>,
+  query: Float32Array,
+  minSimilarity: number,
+  readable: (id: number) => boolean,
+): number[] {
+  const found: { id: number; similarity: number }[] = [];
+  for (const [id, vector] of vectors) {
+    if (vector.length !== query.length) continue;
+    let similarity = 0;
+    for (let i = 0; i < vector.length; i++) similarity += (vector[i] as number) * (query[i] as number);
+    if (similarity >= minSimilarity && readable(id)) found.push({ id, similarity });
+  }
+  return found
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, SEMANTIC_DEPTH)
+    .map((hit) => hit.id);
+}
+
 /**
  * Articles' embeddings in memory, for semantic matching beside the word index. Brought up to date in the background
  * as the index is: what the database keeps for an article's current text is used, anything else is asked of the
  * endpoint and kept. Searches use what is there meanwhile.
  */
 export function createSemanticIndex(db: Executor, embedder: Embedder, timeoutMs: number) {
-  const vectors = new Map<number, Float32Array>();
-  const digests = new Map<number, string>();
+  const held: Vectors = { vectors: new Map(), digests: new Map() };
+  const { vectors, digests } = held;
   let queue: Promise<void> = Promise.resolve();
   /** Whether the last pass failed (the endpoint away): the next update tries again. */
   let behind = false;
   const queries = new Map<string, Float32Array>();
 
-  const sync = async (documents: SearchDocument[]) => {
-    const wanted = new Map(documents.map((doc) => [doc.id, digestOf(embedder.model, textOf(doc))]));
-    const missing = documents.filter((doc) => digests.get(doc.id) !== wanted.get(doc.id));
-    for (const page of chunks(missing, 500)) {
-      const stored = await readEmbeddings(
-        db,
-        page.map((doc) => doc.id),
-      );
-      const found = new Set<number>();
-      for (const row of stored) {
-        if (row.digest !== wanted.get(row.article_id)) continue;
-        vectors.set(row.article_id, decode(row.vector));
-        digests.set(row.article_id, row.digest);
-        found.add(row.article_id);
-      }
-      for (const batch of chunks(
-        page.filter((doc) => !found.has(doc.id)),
-        BATCH,
-      )) {
-        const made = await embedder.embed(batch.map(textOf));
-        const rows = batch.map((doc, i) => ({
-          article_id: doc.id,
-          digest: wanted.get(doc.id) as string,
-          vector: encode(made[i] as Float32Array),
-        }));
-        await writeEmbeddings(db, rows);
-        batch.forEach((doc, i) => {
-          vectors.set(doc.id, made[i] as Float32Array);
-          digests.set(doc.id, wanted.get(doc.id) as string);
-        });
-      }
-    }
-  };
-
   return {
     /** Embeds these articles (new or changed) after whatever is under way; never rejects. */
     update(documents: SearchDocument[]): Promise<void> {
       queue = queue.then(() =>
-        sync(documents).then(
+        sync(db, embedder, held, documents).then(
           () => {
             behind = false;
           },
@@ -165,19 +195,8 @@ export function createSemanticIndex(db: Executor, embedder: Embedder, timeoutMs:
       }
     },
     /** The articles nearest the query, at least `minSimilarity` alike, among those `readable`. */
-    nearest(query: Float32Array, minSimilarity: number, readable: (id: number) => boolean): number[] {
-      const found: { id: number; similarity: number }[] = [];
-      for (const [id, vector] of vectors) {
-        if (vector.length !== query.length) continue;
-        let similarity = 0;
-        for (let i = 0; i < vector.length; i++) similarity += (vector[i] as number) * (query[i] as number);
-        if (similarity >= minSimilarity && readable(id)) found.push({ id, similarity });
-      }
-      return found
-        .sort((a, b) => b.similarity - a.similarity)
-        .slice(0, SEMANTIC_DEPTH)
-        .map((hit) => hit.id);
-    },
+    nearest: (query: Float32Array, minSimilarity: number, readable: (id: number) => boolean): number[] =>
+      nearest(vectors, query, minSimilarity, readable),
   };
 }
 

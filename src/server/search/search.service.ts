@@ -244,282 +244,426 @@ export interface SearchServiceOptions {
   };
 }
 
-export function createSearchService(db: Executor, options: SearchServiceOptions = {}) {
-  const backgroundFrom = options.backgroundRebuildFrom ?? BACKGROUND_REBUILD_FROM;
-  const readRevision = options.revision ?? (() => readSetting<number>(db, 'content_revision'));
-  let index: SearchIndex | null = null;
-  let versions = new Map<number, string>();
-  let revision: unknown = undefined;
-  let generation = 0;
-  let updating: Promise<SearchIndex> | null = null;
-  let rebuilding: Promise<void> | null = null;
-  const semantic = options.embeddings
-    ? createSemanticIndex(db, options.embeddings.embedder, options.embeddings.timeoutMs)
-    : null;
-  /** Documents loaded for the index are embedded too, in the background (semantic matching only). */
-  const loaded = (documents: SearchDocument[]) => {
-    // By meaning, articles are matched in their own version (the embeddings are kept per article).
-    void semantic?.update(documents.filter((doc) => doc.article_id === undefined));
-    return documents;
-  };
-  let semanticRetryAt = 0;
+/** The snapshot read at start: the index it held, and what it was made from. */
+type LoadedSnapshot = NonNullable<Awaited<ReturnType<typeof loadSnapshot>>>;
+
+/** Everything one search service holds; its steps below take it explicitly. */
+interface SearchState {
+  db: Executor;
+  options: SearchServiceOptions;
+  backgroundFrom: number;
+  readRevision: () => Promise<unknown>;
+  index: SearchIndex | null;
+  versions: Map<number, string>;
+  revision: unknown;
+  /** Moves with every new index, change of who may read what, and new extras: answers kept before are not kept. */
+  generation: number;
+  updating: Promise<SearchIndex> | null;
+  rebuilding: Promise<void> | null;
+  semantic: ReturnType<typeof createSemanticIndex> | null;
+  semanticRetryAt: number;
   /** The revision whose restrictions the index holds. */
-  let restrictedAt: unknown = undefined;
-  let log = SILENT;
-  let snapshotTried = false;
-  let snapshotWriting: Promise<void> | null = null;
+  restrictedAt: unknown;
+  log: SearchLog;
+  snapshotTried: boolean;
+  snapshotWriting: Promise<void> | null;
   /** The index, and its change count, that the snapshot on disk holds. */
-  let snapshotOf: { index: SearchIndex | null; changes: number } = { index: null, changes: 0 };
-  let snapshotAt = 0;
-
-  /**
-   * The index kept in the snapshot file, with the versions it was made from, or null (no file, or one not to be
-   * trusted: said in the log, and the index is built anew).
-   */
-  const loadSnapshot = async () => {
-    if (!options.snapshot) return null;
-    const started = performance.now();
-    const { file } = options.snapshot;
-    try {
-      const found = await readSnapshot(file, indexFingerprint());
-      if (!found) return null;
-      if (!found.usable) {
-        log.warn({ file, reason: found.reason }, 'search snapshot not used: building the index anew');
-        return null;
-      }
-      const restored = await SearchIndex.restore(found.pieces);
-      const { header, bytes } = found;
-      return { index: restored, header, bytes, ms: performance.now() - started };
-    } catch (error) {
-      log.warn({ file, err: error }, 'search snapshot not used: building the index anew');
-      return null;
-    }
-  };
-
-  /**
-   * Writes the index to the snapshot file in the background, when it holds something the file does not and the last
-   * write is SNAPSHOT_EVERY_MS old; never while the index is being updated, and the file is dropped if the index
-   * changes while it is written.
-   */
-  const saveSnapshot = () => {
-    const target = index;
-    if (!options.snapshot || !target || snapshotWriting || updating || rebuilding) return;
-    const changes = target.changeCount;
-    if (snapshotOf.index === target && snapshotOf.changes === changes) return;
-    if (Date.now() - snapshotAt < (options.snapshot.everyMs ?? SNAPSHOT_EVERY_MS)) return;
-    snapshotAt = Date.now();
-    const { file } = options.snapshot;
-    const header = {
-      fingerprint: indexFingerprint(),
-      revision,
-      versions,
-      documents: target.size,
-      writtenAt: Date.now(),
-    };
-    const started = performance.now();
-    snapshotWriting = writeSnapshot(file, header, target.pieces(), () => target.changeCount === changes)
-      .then((bytes) => {
-        const ms = Math.round(performance.now() - started);
-        if (bytes === null)
-          return log.info({ file, ms }, 'search snapshot dropped: the index changed meanwhile');
-        snapshotOf = { index: target, changes };
-        log.info({ file, bytes, ms, documents: target.size }, 'search snapshot written');
-      })
-      .catch((error: unknown) => log.warn({ file, err: error }, 'search snapshot not written'))
-      .finally(() => {
-        snapshotWriting = null;
-      });
-  };
-
-  /**
-   * Brings the index to the content's revision: a first build, or an update of only the articles whose version
-   * changed (and removal of those gone), so an edit is searchable in milliseconds however large the help centre.
-   * A change too large for that (a first import, most articles re-written) builds a new index in the background
-   * while searches go on answering from the one there is, which is swapped in when complete.
-   */
-  const update = (seen: unknown): Promise<SearchIndex> => {
-    // During a background rebuild, a revision already looked at has nothing more to apply.
-    if (rebuilding && index && restrictedAt === seen) return Promise.resolve(index);
-    updating ??= (async () => {
-      // A first index comes from the snapshot when there is one, then goes through the same diff as any update.
-      const snapshot = !index && !snapshotTried ? await loadSnapshot() : null;
-      snapshotTried = true;
-      const { versions: next, restricted } = await loadVersions(db);
-      const existing = index ?? snapshot?.index ?? null;
-      const known = index ? versions : (snapshot?.header.versions ?? versions);
-      // Who may read each article is applied at once, even to an index a background rebuild is about to replace:
-      // an article just restricted must not be found by anyone else meanwhile (nor kept in an answer).
-      if (existing?.restrict(restricted)) generation++;
-      restrictedAt = seen;
-      if (rebuilding && index) return index;
-      const changed = [...next].filter(([id, version]) => known.get(id) !== version).map(([id]) => id);
-      const removed = [...known.keys()].filter((id) => !next.has(id));
-      const install = (built: SearchIndex) => {
-        index = built;
-        versions = next;
-        revision = seen;
-        generation++;
-        return built;
-      };
-      const rebuild = !existing || changed.length + removed.length > next.size * REBUILD_SHARE;
-      // A snapshot far behind the database is not searched meanwhile: it is built anew, as without one.
-      if (!existing || (rebuild && (next.size < backgroundFrom || snapshot))) {
-        if (snapshot)
-          log.info({ changed: changed.length, removed: removed.length }, 'search snapshot too far behind');
-        return install(await SearchIndex.build(loaded(await loadSearchDocuments(db))));
-      }
-      if (rebuild) {
-        rebuilding = loadSearchDocuments(db)
-          .then((documents) => SearchIndex.build(loaded(documents)))
-          .then(install, () => undefined)
-          .then(() => {
-            rebuilding = null;
-          });
-        return existing;
-      }
-      const documents = loaded(await loadSearchDocuments(db, changed));
-      await existing.upsert(documents);
-      // A changed article may have lost a version (a translation unpublished): only what was loaded stays.
-      existing.removeArticles(changed, new Set(documents.map((doc) => doc.id)));
-      existing.removeArticles(removed);
-      semantic?.remove(removed);
-      if (snapshot) {
-        // Meaning is matched from the embeddings kept in the database, read for every article as after a build.
-        loaded([...existing.documents()]);
-        // What the file holds is the index as restored (no changes counted yet); it is written again only after
-        // SNAPSHOT_EVERY_MS, not at every start.
-        snapshotOf = { index: existing, changes: 0 };
-        snapshotAt = Date.now();
-        log.info(
-          {
-            documents: existing.size,
-            bytes: snapshot.bytes,
-            loadMs: Math.round(snapshot.ms),
-            changed: changed.length,
-            removed: removed.length,
-          },
-          'search index loaded from its snapshot',
-        );
-      }
-      return install(existing);
-    })().finally(() => {
-      updating = null;
-    });
-    return updating;
-  };
-
-  /**
-   * The index brought up to the content's revision, unless a large change is being rebuilt in the background:
-   * `fresh` says whether it is up to date, so answers from an index still catching up are not kept anywhere.
-   */
-  const current = async () => {
-    const seen = await readRevision();
-    // What queries take besides the index first: a large change rebuilt in the background must not be swapped in
-    // while these are read, between the update that started it and the search it answers.
-    const extrasFresh = await refreshExtras(seen);
-    if (!index || seen !== revision) await update(seen);
-    return { index: index as SearchIndex, generation, fresh: seen === revision && extrasFresh };
-  };
-
+  snapshotOf: { index: SearchIndex | null; changes: number };
+  snapshotAt: number;
   /**
    * What queries take besides the index: the team's synonyms and what visitors taught search. Read again when the
    * revision moves (a change to either moves it, in the `search` scope) or the day turns (votes lose weight daily).
    * The votes only as far as they may have changed (learnedToRead).
    */
-  let synonyms: SynonymTable = NO_SYNONYMS;
-  let learned: Learned = new Map();
-  let siteLang: Language = 'en';
-  let extrasAt: string | null = null;
-  let loadingExtras: Promise<void> | null = null;
+  synonyms: SynonymTable;
+  learned: Learned;
+  siteLang: Language;
+  extrasAt: string | null;
+  loadingExtras: Promise<void> | null;
   /** The content's revision counter read before the votes were (none newer is missed), and the day they were weighed. */
-  let learnedAt: { counter: number; day: string } | null = null;
+  learnedAt: { counter: number; day: string } | null;
   /**
-   * Which of what was learned to read again: all of it the first time, when the day has turned (every vote weighs
-   * less), or when the change log says so or cannot say; else only the query keys told about (a vote reaching
-   * TELL_AT, a reset of one query), or none, as after an edit of the content, however many. An article deleted takes
-   * its votes with it, but its id is never given again, so what was learned for it matches nothing meanwhile.
+   * Visitors repeat each other (an incident sends many to the same words) and retype the same prefixes: answers
+   * are kept per index from a query's second asking, so a query asked again costs a map lookup. A new index starts
+   * with an empty cache.
    */
-  const learnedToRead = async (counter: number, day: string): Promise<'all' | Set<string>> => {
-    if (!learnedAt || learnedAt.day !== day) return 'all';
-    const keys = learnedChanges(await changedScopes(db, learnedAt.counter, counter));
-    return keys !== 'all' && keys.size > KEYS_READ_APART ? 'all' : keys;
-  };
-  /**
-   * Reads them for `at` and puts them in place, all at once when all are read; answers kept under the old ones are
-   * no longer kept.
-   */
-  const loadExtras = (at: string) => {
-    loadingExtras ??= (async () => {
-      const now = Date.now();
-      const day = dayOf(now);
-      const counter = Number(await readSetting<number>(db, 'content_revision')) || 0;
-      const [{ sets }, lang, toRead] = await Promise.all([
-        readSynonyms(db),
-        siteLanguage(db),
-        learnedToRead(counter, day),
-      ]);
-      let nextLearned = learned;
-      if (toRead === 'all') nextLearned = await loadLearned(db, now);
-      else if (toRead.size) {
-        nextLearned = new Map(learned);
-        for (const key of toRead) {
-          const factors = await loadLearnedKey(db, key, now);
-          if (factors) nextLearned.set(key, factors);
-          else nextLearned.delete(key);
-        }
-      }
-      synonyms = compileSynonyms(sets);
-      learned = nextLearned;
-      learnedAt = { counter, day };
-      siteLang = lang;
-      extrasAt = at;
-      generation++;
-    })()
-      // Kept as they are; read again by the next search.
-      .catch(() => undefined)
-      .finally(() => {
-        loadingExtras = null;
-      });
-    return loadingExtras;
-  };
-  /**
-   * Whether the extras are those of the revision `seen` (and of today). The first read is waited for; later ones
-   * are waited for up to EXTRAS_WAIT_MS (synonyms and one query's votes read in a few milliseconds, so an edit shows
-   * to the next search), and past that searches answer with the ones there are, not to be kept, while all the votes
-   * are read in the background, a page at a time (learning.ts weighAll). A read under way may be one for an
-   * earlier revision: when it ends within the wait, one for `seen` follows it, in what is left of the wait.
-   */
-  const refreshExtras = async (seen: unknown): Promise<boolean> => {
-    const at = `${String(seen)}@${dayOf(Date.now())}`;
-    const waitUntil = performance.now() + EXTRAS_WAIT_MS;
-    for (let reads = 0; extrasAt !== at && reads < 2; reads++) {
-      const loading = loadExtras(at);
-      if (extrasAt === null) {
-        await loading;
-        continue;
-      }
-      const left = waitUntil - performance.now();
-      const ended = await Promise.race([
-        loading.then(() => true),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), Math.max(0, left)).unref()),
-      ]);
-      if (!ended) break;
-    }
-    return extrasAt === at;
-  };
-
-  // Visitors repeat each other (an incident sends many to the same words) and retype the same prefixes: answers
-  // are kept per index from a query's second asking, so a query asked again costs a map lookup. A new index starts
-  // with an empty cache.
-  let answers = new Map<string, Suggestion[]>();
-  let answersFor = -1;
-  const askedBefore = new Doorkeeper();
+  answers: Map<string, Suggestion[]>;
+  answersFor: number;
+  askedBefore: Doorkeeper;
   /** What each language's readers search, worked out again with every new generation. */
-  let views: Map<Language, ReaderView> | null = null;
+  views: Map<Language, ReaderView> | null;
+}
 
+function initialState(db: Executor, options: SearchServiceOptions): SearchState {
+  return {
+    db,
+    options,
+    backgroundFrom: options.backgroundRebuildFrom ?? BACKGROUND_REBUILD_FROM,
+    readRevision: options.revision ?? (() => readSetting<number>(db, 'content_revision')),
+    index: null,
+    versions: new Map(),
+    revision: undefined,
+    generation: 0,
+    updating: null,
+    rebuilding: null,
+    semantic: options.embeddings
+      ? createSemanticIndex(db, options.embeddings.embedder, options.embeddings.timeoutMs)
+      : null,
+    semanticRetryAt: 0,
+    restrictedAt: undefined,
+    log: SILENT,
+    snapshotTried: false,
+    snapshotWriting: null,
+    snapshotOf: { index: null, changes: 0 },
+    snapshotAt: 0,
+    synonyms: NO_SYNONYMS,
+    learned: new Map(),
+    siteLang: 'en',
+    extrasAt: null,
+    loadingExtras: null,
+    learnedAt: null,
+    answers: new Map(),
+    answersFor: -1,
+    askedBefore: new Doorkeeper(),
+    views: null,
+  };
+}
+
+/** Documents loaded for the index are embedded too, in the background (semantic matching only). */
+function loaded(s: SearchState, documents: SearchDocument[]) {
+  // By meaning, articles are matched in their own version (the embeddings are kept per article).
+  void s.semantic?.update(documents.filter((doc) => doc.article_id === undefined));
+  return documents;
+}
+
+/**
+ * The index kept in the snapshot file, with the versions it was made from, or null (no file, or one not to be
+ * trusted: said in the log, and the index is built anew).
+ */
+async function loadSnapshot(s: SearchState) {
+  if (!s.options.snapshot) return null;
+  const started = performance.now();
+  const { file } = s.options.snapshot;
+  try {
+    const found = await readSnapshot(file, indexFingerprint());
+    if (!found) return null;
+    if (!found.usable) {
+      s.log.warn({ file, reason: found.reason }, 'search snapshot not used: building the index anew');
+      return null;
+    }
+    const restored = await SearchIndex.restore(found.pieces);
+    const { header, bytes } = found;
+    return { index: restored, header, bytes, ms: performance.now() - started };
+  } catch (error) {
+    s.log.warn({ file, err: error }, 'search snapshot not used: building the index anew');
+    return null;
+  }
+}
+
+/**
+ * Writes the index to the snapshot file in the background, when it holds something the file does not and the last
+ * write is SNAPSHOT_EVERY_MS old; never while the index is being updated, and the file is dropped if the index
+ * changes while it is written.
+ */
+function saveSnapshot(s: SearchState) {
+  const target = s.index;
+  if (!s.options.snapshot || !target || s.snapshotWriting || s.updating || s.rebuilding) return;
+  const changes = target.changeCount;
+  if (s.snapshotOf.index === target && s.snapshotOf.changes === changes) return;
+  if (Date.now() - s.snapshotAt < (s.options.snapshot.everyMs ?? SNAPSHOT_EVERY_MS)) return;
+  s.snapshotAt = Date.now();
+  const { file } = s.options.snapshot;
+  const header = {
+    fingerprint: indexFingerprint(),
+    revision: s.revision,
+    versions: s.versions,
+    documents: target.size,
+    writtenAt: Date.now(),
+  };
+  const started = performance.now();
+  s.snapshotWriting = writeSnapshot(file, header, target.pieces(), () => target.changeCount === changes)
+    .then((bytes) => {
+      const ms = Math.round(performance.now() - started);
+      if (bytes === null)
+        return s.log.info({ file, ms }, 'search snapshot dropped: the index changed meanwhile');
+      s.snapshotOf = { index: target, changes };
+      s.log.info({ file, bytes, ms, documents: target.size }, 'search snapshot written');
+    })
+    .catch((error: unknown) => s.log.warn({ file, err: error }, 'search snapshot not written'))
+    .finally(() => {
+      s.snapshotWriting = null;
+    });
+}
+
+/**
+ * Brings the index to the content's revision: a first build, or an update of only the articles whose version
+ * changed (and removal of those gone), so an edit is searchable in milliseconds however large the help centre.
+ * A change too large for that (a first import, most articles re-written) builds a new index in the background
+ * while searches go on answering from the one there is, which is swapped in when complete.
+ */
+function update(s: SearchState, seen: unknown): Promise<SearchIndex> {
+  // During a background rebuild, a revision already looked at has nothing more to apply.
+  if (s.rebuilding && s.index && s.restrictedAt === seen) return Promise.resolve(s.index);
+  s.updating ??= bringUpToDate(s, seen).finally(() => {
+    s.updating = null;
+  });
+  return s.updating;
+}
+
+async function bringUpToDate(s: SearchState, seen: unknown): Promise<SearchIndex> {
+  // A first index comes from the snapshot when there is one, then goes through the same diff as any update.
+  const snapshot = !s.index && !s.snapshotTried ? await loadSnapshot(s) : null;
+  s.snapshotTried = true;
+  const { versions: next, restricted } = await loadVersions(s.db);
+  const existing = s.index ?? snapshot?.index ?? null;
+  const known = s.index ? s.versions : (snapshot?.header.versions ?? s.versions);
+  // Who may read each article is applied at once, even to an index a background rebuild is about to replace:
+  // an article just restricted must not be found by anyone else meanwhile (nor kept in an answer).
+  if (existing?.restrict(restricted)) s.generation++;
+  s.restrictedAt = seen;
+  if (s.rebuilding && s.index) return s.index;
+  const changed = [...next].filter(([id, version]) => known.get(id) !== version).map(([id]) => id);
+  const removed = [...known.keys()].filter((id) => !next.has(id));
+  const install = (built: SearchIndex) => installIndex(s, built, next, seen);
+  const rebuild = !existing || changed.length + removed.length > next.size * REBUILD_SHARE;
+  // A snapshot far behind the database is not searched meanwhile: it is built anew, as without one.
+  if (!existing || (rebuild && (next.size < s.backgroundFrom || snapshot))) {
+    if (snapshot)
+      s.log.info({ changed: changed.length, removed: removed.length }, 'search snapshot too far behind');
+    return install(await SearchIndex.build(loaded(s, await loadSearchDocuments(s.db))));
+  }
+  if (rebuild) {
+    s.rebuilding = loadSearchDocuments(s.db)
+      .then((documents) => SearchIndex.build(loaded(s, documents)))
+      .then(install, () => undefined)
+      .then(() => {
+        s.rebuilding = null;
+      });
+    return existing;
+  }
+  await applyChanges(s, existing, changed, removed);
+  if (snapshot) adoptSnapshot(s, existing, snapshot, { changed: changed.length, removed: removed.length });
+  return install(existing);
+}
+
+/** The index searches answer from from now on, made from `next` at the revision `seen`. */
+function installIndex(s: SearchState, built: SearchIndex, next: Map<number, string>, seen: unknown) {
+  s.index = built;
+  s.versions = next;
+  s.revision = seen;
+  s.generation++;
+  return built;
+}
+
+/** The changed articles indexed again in place, and those gone removed. */
+async function applyChanges(s: SearchState, existing: SearchIndex, changed: number[], removed: number[]) {
+  const documents = loaded(s, await loadSearchDocuments(s.db, changed));
+  await existing.upsert(documents);
+  // A changed article may have lost a version (a translation unpublished): only what was loaded stays.
+  existing.removeArticles(changed, new Set(documents.map((doc) => doc.id)));
+  existing.removeArticles(removed);
+  s.semantic?.remove(removed);
+}
+
+/** An index restored from the snapshot and brought up to date becomes the one the file holds. */
+function adoptSnapshot(
+  s: SearchState,
+  existing: SearchIndex,
+  snapshot: LoadedSnapshot,
+  counts: { changed: number; removed: number },
+) {
+  // Meaning is matched from the embeddings kept in the database, read for every article as after a build.
+  loaded(s, [...existing.documents()]);
+  // What the file holds is the index as restored (no changes counted yet); it is written again only after
+  // SNAPSHOT_EVERY_MS, not at every start.
+  s.snapshotOf = { index: existing, changes: 0 };
+  s.snapshotAt = Date.now();
+  s.log.info(
+    {
+      documents: existing.size,
+      bytes: snapshot.bytes,
+      loadMs: Math.round(snapshot.ms),
+      changed: counts.changed,
+      removed: counts.removed,
+    },
+    'search index loaded from its snapshot',
+  );
+}
+
+/**
+ * The index brought up to the content's revision, unless a large change is being rebuilt in the background:
+ * `fresh` says whether it is up to date, so answers from an index still catching up are not kept anywhere.
+ */
+async function current(s: SearchState) {
+  const seen = await s.readRevision();
+  // What queries take besides the index first: a large change rebuilt in the background must not be swapped in
+  // while these are read, between the update that started it and the search it answers.
+  const extrasFresh = await refreshExtras(s, seen);
+  if (!s.index || seen !== s.revision) await update(s, seen);
+  return {
+    index: s.index as SearchIndex,
+    generation: s.generation,
+    fresh: seen === s.revision && extrasFresh,
+  };
+}
+
+/**
+ * Which of what was learned to read again: all of it the first time, when the day has turned (every vote weighs
+ * less), or when the change log says so or cannot say; else only the query keys told about (a vote reaching
+ * TELL_AT, a reset of one query), or none, as after an edit of the content, however many. An article deleted takes
+ * its votes with it, but its id is never given again, so what was learned for it matches nothing meanwhile.
+ */
+async function learnedToRead(s: SearchState, counter: number, day: string): Promise<'all' | Set<string>> {
+  if (!s.learnedAt || s.learnedAt.day !== day) return 'all';
+  const keys = learnedChanges(await changedScopes(s.db, s.learnedAt.counter, counter));
+  return keys !== 'all' && keys.size > KEYS_READ_APART ? 'all' : keys;
+}
+
+/**
+ * Reads them for `at` and puts them in place, all at once when all are read; answers kept under the old ones are
+ * no longer kept.
+ */
+function loadExtras(s: SearchState, at: string) {
+  s.loadingExtras ??= readExtras(s, at)
+    // Kept as they are; read again by the next search.
+    .catch(() => undefined)
+    .finally(() => {
+      s.loadingExtras = null;
+    });
+  return s.loadingExtras;
+}
+
+async function readExtras(s: SearchState, at: string) {
+  const { db } = s;
+  const now = Date.now();
+  const day = dayOf(now);
+  const counter = Number(await readSetting<number>(db, 'content_revision')) || 0;
+  const [{ sets }, lang, toRead] = await Promise.all([
+    readSynonyms(db),
+    siteLanguage(db),
+    learnedToRead(s, counter, day),
+  ]);
+  let nextLearned = s.learned;
+  if (toRead === 'all') nextLearned = await loadLearned(db, now);
+  else if (toRead.size) {
+    nextLearned = new Map(s.learned);
+    for (const key of toRead) {
+      const factors = await loadLearnedKey(db, key, now);
+      if (factors) nextLearned.set(key, factors);
+      else nextLearned.delete(key);
+    }
+  }
+  s.synonyms = compileSynonyms(sets);
+  s.learned = nextLearned;
+  s.learnedAt = { counter, day };
+  s.siteLang = lang;
+  s.extrasAt = at;
+  s.generation++;
+}
+
+/**
+ * Whether the extras are those of the revision `seen` (and of today). The first read is waited for; later ones
+ * are waited for up to EXTRAS_WAIT_MS (synonyms and one query's votes read in a few milliseconds, so an edit shows
+ * to the next search), and past that searches answer with the ones there are, not to be kept, while all the votes
+ * are read in the background, a page at a time (learning.ts weighAll). A read under way may be one for an
+ * earlier revision: when it ends within the wait, one for `seen` follows it, in what is left of the wait.
+ */
+async function refreshExtras(s: SearchState, seen: unknown): Promise<boolean> {
+  const at = `${String(seen)}@${dayOf(Date.now())}`;
+  const waitUntil = performance.now() + EXTRAS_WAIT_MS;
+  for (let reads = 0; s.extrasAt !== at && reads < 2; reads++) {
+    const loading = loadExtras(s, at);
+    if (s.extrasAt === null) {
+      await loading;
+      continue;
+    }
+    const left = waitUntil - performance.now();
+    const ended = await Promise.race([
+      loading.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), Math.max(0, left)).unref()),
+    ]);
+    if (!ended) break;
+  }
+  return s.extrasAt === at;
+}
+
+/** The best articles for `text`, in the version a reader in `lang` (the site's when absent) is shown. */
+async function suggest(
+  s: SearchState,
+  text: string,
+  limit: number,
+  audience: Audience,
+  lang: Language | undefined,
+  mode: 'query' | 'related',
+): Promise<{ items: Suggestion[]; fresh: boolean }> {
+  const { index: searchIndex, generation: searched, fresh } = await current(s);
+  if (s.answersFor !== s.generation) {
+    s.answers = new Map();
+    s.answersFor = s.generation;
+    s.views = readerViews(searchIndex, s.siteLang);
+  }
+  // An index replaced while this search waited answers, but its answer is not kept for the new one.
+  const keep = searched === s.generation;
+  const reader = lang ?? s.siteLang;
+  const key = `${mode}\u0000${audience}\u0000${limit}\u0000${reader}\u0000${text}`;
+  const known = keep ? s.answers.get(key) : undefined;
+  if (known) return { items: known, fresh };
+  const related = mode === 'related';
+  const found = await searchWithMeaning(s, searchIndex, { text, limit, audience, reader, related });
+  const hits = found.map(({ id, title, lang, category_id, section_id, snippet }) => ({
+    id,
+    title,
+    lang,
+    category_id,
+    section_id,
+    snippet,
+  }));
+  // A related list is one per article; what visitors type is kept from its second asking (doorkeeper.ts).
+  if (keep && (related || s.askedBefore.metBefore(key))) {
+    if (s.answers.size >= ANSWER_CACHE_SIZE) s.answers.delete(s.answers.keys().next().value as string);
+    s.answers.set(key, hits);
+  }
+  return { items: hits, fresh };
+}
+
+/** The index searched by words, with what visitors chose and the synonyms; then, when on, fused with meaning. */
+async function searchWithMeaning(
+  s: SearchState,
+  searchIndex: SearchIndex,
+  query: { text: string; limit: number; audience: Audience; reader: Language; related: boolean },
+) {
+  const { text, limit, audience, reader, related } = query;
+  // What visitors chose, and meaning, are for what visitors type; a title is looked for by its words.
+  const chosen = related ? undefined : s.learned.get(learningKey(text, s.siteLang));
+  const view = s.views?.get(reader);
+  const extras = {
+    synonyms: s.synonyms,
+    exact: related,
+    boost: chosen,
+    ...(view && { only: view.searched, shown: view.shown, lang: reader }),
+  };
+  // A query of stopwords only finds nothing by its words, nor is it asked about.
+  const { semantic } = s;
+  const meaningful = !related && semantic !== null && words(text).some(({ word }) => !isStopword(word));
+  const byMeaning = meaningful ? await semantic.embedQuery(text) : null;
+  let found = searchIndex.search(text, byMeaning ? Math.max(limit, SEMANTIC_DEPTH) : limit, audience, extras);
+  if (byMeaning && s.options.embeddings) {
+    const { weight, minSimilarity } = s.options.embeddings;
+    const near =
+      semantic?.nearest(byMeaning, minSimilarity, (id) => searchIndex.readable(id, audience)) ?? [];
+    const byWords = new Map(found.map((hit) => [hit.id, hit]));
+    found = fuse([...byWords.keys()], near, weight)
+      .slice(0, limit)
+      .flatMap((id) => byWords.get(id) ?? searchIndex.hitFor(id) ?? []);
+  }
+  return found;
+}
+
+export function createSearchService(db: Executor, options: SearchServiceOptions = {}) {
+  const s = initialState(db, options);
   return {
     /** The best articles for `text`, in the version a reader in `lang` (the site's when absent) is shown. */
-    async suggest(
+    suggest(
       text: string,
       limit: number,
       audience: Audience,
@@ -527,93 +671,40 @@ export function createSearchService(db: Executor, options: SearchServiceOptions 
       /** `related`: the text is an article's title, looked for as written (QueryExtras.exact), for its page. */
       mode: 'query' | 'related' = 'query',
     ): Promise<{ items: Suggestion[]; fresh: boolean }> {
-      const { index: searchIndex, generation: searched, fresh } = await current();
-      if (answersFor !== generation) {
-        answers = new Map();
-        answersFor = generation;
-        views = readerViews(searchIndex, siteLang);
-      }
-      // An index replaced while this search waited answers, but its answer is not kept for the new one.
-      const keep = searched === generation;
-      const reader = lang ?? siteLang;
-      const key = `${mode}\u0000${audience}\u0000${limit}\u0000${reader}\u0000${text}`;
-      const known = keep ? answers.get(key) : undefined;
-      if (known) return { items: known, fresh };
-      // What visitors chose, and meaning, are for what visitors type; a title is looked for by its words.
-      const related = mode === 'related';
-      const chosen = related ? undefined : learned.get(learningKey(text, siteLang));
-      const view = views?.get(reader);
-      const extras = {
-        synonyms,
-        exact: related,
-        boost: chosen,
-        ...(view && { only: view.searched, shown: view.shown, lang: reader }),
-      };
-      // A query of stopwords only finds nothing by its words, nor is it asked about.
-      const meaningful = !related && semantic !== null && words(text).some(({ word }) => !isStopword(word));
-      const byMeaning = meaningful ? await semantic.embedQuery(text) : null;
-      let found = searchIndex.search(
-        text,
-        byMeaning ? Math.max(limit, SEMANTIC_DEPTH) : limit,
-        audience,
-        extras,
-      );
-      if (byMeaning && options.embeddings) {
-        const { weight, minSimilarity } = options.embeddings;
-        const near =
-          semantic?.nearest(byMeaning, minSimilarity, (id) => searchIndex.readable(id, audience)) ?? [];
-        const byWords = new Map(found.map((hit) => [hit.id, hit]));
-        found = fuse([...byWords.keys()], near, weight)
-          .slice(0, limit)
-          .flatMap((id) => byWords.get(id) ?? searchIndex.hitFor(id) ?? []);
-      }
-      const hits = found.map(({ id, title, lang, category_id, section_id, snippet }) => ({
-        id,
-        title,
-        lang,
-        category_id,
-        section_id,
-        snippet,
-      }));
-      // A related list is one per article; what visitors type is kept from its second asking (doorkeeper.ts).
-      if (keep && (related || askedBefore.metBefore(key))) {
-        if (answers.size >= ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
-        answers.set(key, hits);
-      }
-      return { items: hits, fresh };
+      return suggest(s, text, limit, audience, lang, mode);
     },
     /**
      * Builds or refreshes the index in the background; servers call it at start and every second. Articles the
      * embeddings endpoint could not be asked for (it was away) are asked for again every half minute.
      */
     refresh: async () => {
-      await current();
-      saveSnapshot();
-      if (semantic?.behind && Date.now() - semanticRetryAt > SEMANTIC_RETRY_MS) {
-        semanticRetryAt = Date.now();
-        await semantic.update(await loadSearchDocuments(db));
+      await current(s);
+      saveSnapshot(s);
+      if (s.semantic?.behind && Date.now() - s.semanticRetryAt > SEMANTIC_RETRY_MS) {
+        s.semanticRetryAt = Date.now();
+        await s.semantic.update(await loadSearchDocuments(db));
       }
     },
     /** Settles when a background rebuild under way (if any) and the embedding of articles are complete. */
     settled: async () => {
-      await (rebuilding ?? Promise.resolve());
-      await semantic?.settled();
-      await snapshotWriting;
+      await (s.rebuilding ?? Promise.resolve());
+      await s.semantic?.settled();
+      await s.snapshotWriting;
     },
     /** Where to say what became of the snapshot. */
     logTo(target: SearchLog) {
-      log = target;
+      s.log = target;
     },
     /** Articles with an embedding (semantic matching only). */
     get embedded() {
-      return semantic?.size ?? 0;
+      return s.semantic?.size ?? 0;
     },
     /** Whether the first build is complete, so searches answer without waiting for it. */
     get ready() {
-      return index !== null;
+      return s.index !== null;
     },
     get size() {
-      return index?.size ?? 0;
+      return s.index?.size ?? 0;
     },
   };
 }

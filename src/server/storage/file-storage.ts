@@ -80,148 +80,157 @@ async function readdirOrEmpty(dir: string): Promise<string[]> {
   }
 }
 
-export function createDiskStorage(root: string): FileStorage {
-  const pathOf = (key: string) => {
-    if (!KEY_PATTERN.test(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
-    return path.join(root, key.slice(0, 2), key.slice(2, 4), key);
-  };
+function diskPathOf(root: string, key: string) {
+  if (!KEY_PATTERN.test(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
+  return path.join(root, key.slice(0, 2), key.slice(2, 4), key);
+}
 
-  return {
-    async put(data) {
-      const key = storageKeyOf(data);
-      const target = pathOf(key);
-      // Stored already: its time refreshed (and if a removal took it just now, written anew).
-      if (!(await touch(target))) {
-        await fs.promises.mkdir(path.dirname(target), { recursive: true });
-        const temp = `${target}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
-        await fs.promises.writeFile(temp, data);
-        await touch(temp);
-        await fs.promises.rename(temp, target);
-      }
-      return { key, size: data.length };
-    },
-    async putStream(source, maxBytes) {
-      await fs.promises.mkdir(root, { recursive: true });
-      const temp = path.join(root, `upload.${process.pid}.${crypto.randomBytes(8).toString('hex')}.tmp`);
-      const hash = crypto.createHash('sha256');
-      const out = fs.createWriteStream(temp);
-      let size = 0;
-      try {
-        for await (const chunk of source) {
-          size += chunk.length;
-          if (size > maxBytes) throw new TooLargeError(`more than ${maxBytes} bytes`);
-          hash.update(chunk);
-          if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+async function putOnDisk(root: string, data: Buffer) {
+  const key = storageKeyOf(data);
+  const target = diskPathOf(root, key);
+  // Stored already: its time refreshed (and if a removal took it just now, written anew).
+  if (!(await touch(target))) {
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+    await fs.promises.writeFile(temp, data);
+    await touch(temp);
+    await fs.promises.rename(temp, target);
+  }
+  return { key, size: data.length };
+}
+
+async function putStreamOnDisk(root: string, source: AsyncIterable<Buffer | Uint8Array>, maxBytes: number) {
+  await fs.promises.mkdir(root, { recursive: true });
+  const temp = path.join(root, `upload.${process.pid}.${crypto.randomBytes(8).toString('hex')}.tmp`);
+  const hash = crypto.createHash('sha256');
+  const out = fs.createWriteStream(temp);
+  let size = 0;
+  try {
+    for await (const chunk of source) {
+      size += chunk.length;
+      if (size > maxBytes) throw new TooLargeError(`more than ${maxBytes} bytes`);
+      hash.update(chunk);
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    }
+    await new Promise<void>((resolve, reject) =>
+      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+    const key = hash.digest('hex');
+    const target = diskPathOf(root, key);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await touch(temp);
+    await fs.promises.rename(temp, target);
+    return { key, size };
+  } catch (error) {
+    // The file opens asynchronously: wait for the stream to close, or it could appear after we removed it.
+    await new Promise<void>((resolve) => {
+      if (out.closed) resolve();
+      else out.once('close', () => resolve()).destroy();
+    });
+    await fs.promises.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+async function removeFromDisk(root: string, key: string, options: RemoveOptions = {}) {
+  const target = diskPathOf(root, key);
+  if (options.writtenBefore === undefined) {
+    try {
+      await fs.promises.unlink(target);
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+  // Moved aside first, atomically: a writer of the same bytes either touched the file before (it is kept, put
+  // back) or finds it gone and writes it anew.
+  const aside = `${target}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.removing`;
+  try {
+    await fs.promises.rename(target, aside);
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+  const stats = await fs.promises.stat(aside).catch((error: unknown) => {
+    if (isMissing(error)) return null;
+    throw error;
+  });
+  // Put back meanwhile by a sweep that took it for a crash's leftover: kept, for a later sweep to judge.
+  if (!stats) return false;
+  if (stats.mtimeMs < options.writtenBefore) {
+    await fs.promises.rm(aside, { force: true });
+    return true;
+  }
+  await fs.promises.rename(aside, target);
+  return false;
+}
+
+async function* diskKeysWrittenBefore(root: string, time: number) {
+  let batch: string[] = [];
+  for (const first of (await readdirOrEmpty(root)).filter((name) => /^[0-9a-f]{2}$/.test(name)).sort()) {
+    for (const second of (await readdirOrEmpty(path.join(root, first))).sort()) {
+      const dir = path.join(root, first, second);
+      for (const name of (await readdirOrEmpty(dir)).sort()) {
+        if (!KEY_PATTERN.test(name)) continue;
+        const stats = await fs.promises.stat(path.join(dir, name)).catch(() => null);
+        if (!stats || stats.mtimeMs >= time) continue;
+        batch.push(name);
+        if (batch.length >= KEY_BATCH) {
+          yield batch;
+          batch = [];
         }
-        await new Promise<void>((resolve, reject) =>
-          out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-        );
-        const key = hash.digest('hex');
-        const target = pathOf(key);
-        await fs.promises.mkdir(path.dirname(target), { recursive: true });
-        await touch(temp);
-        await fs.promises.rename(temp, target);
-        return { key, size };
-      } catch (error) {
-        // The file opens asynchronously: wait for the stream to close, or it could appear after we removed it.
-        await new Promise<void>((resolve) => {
-          if (out.closed) resolve();
-          else out.once('close', () => resolve()).destroy();
+      }
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** What writes that never finished left in one folder, older than `time`: answers how many were cleared. */
+async function clearAbandoned(dir: string, time: number) {
+  let cleared = 0;
+  for (const name of await readdirOrEmpty(dir)) {
+    const aside = ASIDE_PATTERN.exec(name);
+    if (!aside && !TEMPORARY_PATTERN.test(name)) continue;
+    const file = path.join(dir, name);
+    const stats = await fs.promises.stat(file).catch(() => null);
+    if (!stats || stats.mtimeMs >= time) continue;
+    if (aside) {
+      // A removal killed between moving the bytes aside and deciding: a file row written meanwhile may hold
+      // them, so they go back (unless written anew since), counted as written now, never back with their old
+      // time for a removal to take; a later sweep removes them if nothing holds them. Replacing a copy
+      // written at the same moment is harmless: the bytes are the same.
+      const target = path.join(dir, aside[1] as string);
+      if ((await touch(file)) && !fs.existsSync(target)) {
+        await fs.promises.rename(file, target).catch((error: unknown) => {
+          if (!isMissing(error)) throw error;
         });
-        await fs.promises.rm(temp, { force: true });
-        throw error;
       }
-    },
-    read(key) {
-      return fs.createReadStream(pathOf(key));
-    },
-    async has(key) {
-      return fs.existsSync(pathOf(key));
-    },
-    async remove(key, options = {}) {
-      const target = pathOf(key);
-      if (options.writtenBefore === undefined) {
-        try {
-          await fs.promises.unlink(target);
-          return true;
-        } catch (error) {
-          if (isMissing(error)) return false;
-          throw error;
-        }
-      }
-      // Moved aside first, atomically: a writer of the same bytes either touched the file before (it is kept, put
-      // back) or finds it gone and writes it anew.
-      const aside = `${target}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.removing`;
-      try {
-        await fs.promises.rename(target, aside);
-      } catch (error) {
-        if (isMissing(error)) return false;
-        throw error;
-      }
-      const stats = await fs.promises.stat(aside).catch((error: unknown) => {
-        if (isMissing(error)) return null;
-        throw error;
-      });
-      // Put back meanwhile by a sweep that took it for a crash's leftover: kept, for a later sweep to judge.
-      if (!stats) return false;
-      if (stats.mtimeMs < options.writtenBefore) {
-        await fs.promises.rm(aside, { force: true });
-        return true;
-      }
-      await fs.promises.rename(aside, target);
-      return false;
-    },
-    async *keysWrittenBefore(time) {
-      let batch: string[] = [];
-      for (const first of (await readdirOrEmpty(root)).filter((name) => /^[0-9a-f]{2}$/.test(name)).sort()) {
-        for (const second of (await readdirOrEmpty(path.join(root, first))).sort()) {
-          const dir = path.join(root, first, second);
-          for (const name of (await readdirOrEmpty(dir)).sort()) {
-            if (!KEY_PATTERN.test(name)) continue;
-            const stats = await fs.promises.stat(path.join(dir, name)).catch(() => null);
-            if (!stats || stats.mtimeMs >= time) continue;
-            batch.push(name);
-            if (batch.length >= KEY_BATCH) {
-              yield batch;
-              batch = [];
-            }
-          }
-        }
-      }
-      if (batch.length > 0) yield batch;
-    },
-    async removeAbandoned(time) {
-      let cleared = 0;
-      const clear = async (dir: string) => {
-        for (const name of await readdirOrEmpty(dir)) {
-          const aside = ASIDE_PATTERN.exec(name);
-          if (!aside && !TEMPORARY_PATTERN.test(name)) continue;
-          const file = path.join(dir, name);
-          const stats = await fs.promises.stat(file).catch(() => null);
-          if (!stats || stats.mtimeMs >= time) continue;
-          if (aside) {
-            // A removal killed between moving the bytes aside and deciding: a file row written meanwhile may hold
-            // them, so they go back (unless written anew since), counted as written now, never back with their old
-            // time for a removal to take; a later sweep removes them if nothing holds them. Replacing a copy
-            // written at the same moment is harmless: the bytes are the same.
-            const target = path.join(dir, aside[1] as string);
-            if ((await touch(file)) && !fs.existsSync(target)) {
-              await fs.promises.rename(file, target).catch((error: unknown) => {
-                if (!isMissing(error)) throw error;
-              });
-            }
-          }
-          await fs.promises.rm(file, { force: true });
-          cleared++;
-        }
-      };
-      await clear(root);
-      for (const first of (await readdirOrEmpty(root)).filter((name) => /^[0-9a-f]{2}$/.test(name))) {
-        for (const second of await readdirOrEmpty(path.join(root, first)))
-          await clear(path.join(root, first, second));
-      }
-      return cleared;
-    },
+    }
+    await fs.promises.rm(file, { force: true });
+    cleared++;
+  }
+  return cleared;
+}
+
+async function removeAbandonedOnDisk(root: string, time: number) {
+  let cleared = await clearAbandoned(root, time);
+  for (const first of (await readdirOrEmpty(root)).filter((name) => /^[0-9a-f]{2}$/.test(name))) {
+    for (const second of await readdirOrEmpty(path.join(root, first)))
+      cleared += await clearAbandoned(path.join(root, first, second), time);
+  }
+  return cleared;
+}
+
+export function createDiskStorage(root: string): FileStorage {
+  return {
+    put: (data) => putOnDisk(root, data),
+    putStream: (source, maxBytes) => putStreamOnDisk(root, source, maxBytes),
+    read: (key) => fs.createReadStream(diskPathOf(root, key)),
+    has: async (key) => fs.existsSync(diskPathOf(root, key)),
+    remove: (key, options = {}) => removeFromDisk(root, key, options),
+    keysWrittenBefore: (time) => diskKeysWrittenBefore(root, time),
+    removeAbandoned: (time) => removeAbandonedOnDisk(root, time),
   };
 }
 

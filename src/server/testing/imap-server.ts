@@ -50,27 +50,19 @@ async function greeted(port: number): Promise<boolean> {
   });
 }
 
-/**
- * Debian's Dovecot with a throw-away configuration: its own port on loopback, one account with a plain password,
- * maildir in a temporary folder, no TLS. As root, Dovecot's own accounts run it (it refuses root for logins and
- * mailboxes); otherwise the current user does.
- */
-export async function startImapServer(): Promise<ImapServer> {
-  if (!fs.existsSync(DOVECOT)) throw new Error(`${DOVECOT} is missing: apt-get install dovecot-imapd`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-imap-'));
-  // Login processes run as another account and reach the sockets below.
-  fs.chmodSync(dir, 0o755);
-  const port = await freePort();
-  const user = 'support@example.com';
-  const password = 'mailbox secret';
-  const asRoot = process.getuid?.() === 0;
-  const me = os.userInfo();
-  const owner = asRoot ? account('dovecot') : { uid: me.uid, gid: me.gid };
-  const mail = path.join(dir, 'mail');
-  fs.mkdirSync(mail);
-  fs.chownSync(mail, owner.uid, owner.gid);
-  fs.writeFileSync(path.join(dir, 'passwd'), `${user}:{PLAIN}${password}\n`);
-  const config = `
+/** Who owns the mail and runs the login processes: Dovecot's own accounts as root, else the current user. */
+interface Owner {
+  uid: number;
+  gid: number;
+  asRoot: boolean;
+  username: string;
+}
+
+/** The throw-away configuration: its own port on loopback, one account from `passwd`, maildir, no TLS. */
+function dovecotConfig(dir: string, mail: string, port: number, owner: Owner): string {
+  const { asRoot } = owner;
+  const me = { username: owner.username };
+  return `
 protocols = imap
 listen = 127.0.0.1
 base_dir = ${dir}/run
@@ -103,7 +95,10 @@ service imap-login {
   }
 }
 `;
-  fs.writeFileSync(path.join(dir, 'dovecot.conf'), config);
+}
+
+/** Dovecot started on this configuration, once it greets on its port (or an error with its log). */
+async function startDovecot(dir: string, port: number) {
   const dovecot: ChildProcess = spawn(DOVECOT, ['-F', '-c', path.join(dir, 'dovecot.conf')], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -125,23 +120,49 @@ service imap-login {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return { dovecot, exited };
+}
 
-  const session = async <T>(work: (client: ImapFlow) => Promise<T>): Promise<T> => {
-    const client = new ImapFlow({
-      host: '127.0.0.1',
-      port,
-      secure: false,
-      auth: { user, pass: password },
-      logger: false,
-    });
-    client.on('error', () => {});
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.logout();
-    }
-  };
+/** One signed-in IMAP session for `work`, logged out after. */
+async function session<T>(
+  port: number,
+  auth: { user: string; pass: string },
+  work: (client: ImapFlow) => Promise<T>,
+): Promise<T> {
+  const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth, logger: false });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.logout();
+  }
+}
+
+/**
+ * Debian's Dovecot with a throw-away configuration: its own port on loopback, one account with a plain password,
+ * maildir in a temporary folder, no TLS. As root, Dovecot's own accounts run it (it refuses root for logins and
+ * mailboxes); otherwise the current user does.
+ */
+export async function startImapServer(): Promise<ImapServer> {
+  if (!fs.existsSync(DOVECOT)) throw new Error(`${DOVECOT} is missing: apt-get install dovecot-imapd`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-imap-'));
+  // Login processes run as another account and reach the sockets below.
+  fs.chmodSync(dir, 0o755);
+  const port = await freePort();
+  const user = 'support@example.com';
+  const password = 'mailbox secret';
+  const asRoot = process.getuid?.() === 0;
+  const me = os.userInfo();
+  const owner = asRoot ? account('dovecot') : { uid: me.uid, gid: me.gid };
+  const ownedBy: Owner = { ...owner, asRoot, username: me.username };
+  const mail = path.join(dir, 'mail');
+  fs.mkdirSync(mail);
+  fs.chownSync(mail, owner.uid, owner.gid);
+  fs.writeFileSync(path.join(dir, 'passwd'), `${user}:{PLAIN}${password}\n`);
+  fs.writeFileSync(path.join(dir, 'dovecot.conf'), dovecotConfig(dir, mail, port, ownedBy));
+  const { dovecot, exited } = await startDovecot(dir, port);
+  const open = <T>(work: (client: ImapFlow) => Promise<T>) => session(port, { user, pass: password }, work);
 
   return {
     port,
@@ -150,13 +171,13 @@ service imap-login {
     url: (mailbox = '') =>
       `imap://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${mailbox}`,
     append: (raw, flags = []) =>
-      session(async (client) => {
+      open(async (client) => {
         const appended = await client.append('INBOX', raw, flags);
         if (!appended) throw new Error('the mailbox refused the mail');
         return Number(appended.uid);
       }),
     flags: () =>
-      session(async (client) => {
+      open(async (client) => {
         const lock = await client.getMailboxLock('INBOX');
         try {
           const result = new Map<number, Set<string>>();
@@ -169,7 +190,7 @@ service imap-login {
         }
       }),
     clear: () =>
-      session(async (client) => {
+      open(async (client) => {
         const lock = await client.getMailboxLock('INBOX');
         try {
           if (client.mailbox && client.mailbox.exists) await client.messageDelete('1:*');
