@@ -7,6 +7,58 @@ const sizeText = (bytes: number) =>
     ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
     : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
+/** The attached files in their order, each with its buttons to move it up or down and to remove it. */
+function AttachmentList({
+  files,
+  onMove,
+  onRemove,
+}: {
+  files: AdminFile[];
+  onMove: (index: number, delta: -1 | 1) => void;
+  onRemove: (file: AdminFile) => void;
+}) {
+  return (
+    <ol className="attachment-list">
+      {files.map((file, index) => (
+        <li key={file.id}>
+          <a href={file.url} target="_blank" rel="noopener" className="attachment-name">
+            {file.name}
+          </a>
+          <span className="muted">{sizeText(file.size)}</span>
+          <span className="attachment-actions">
+            <button
+              type="button"
+              className="tool"
+              aria-label={`Move ${file.name} up`}
+              disabled={index === 0}
+              onClick={() => onMove(index, -1)}
+            >
+              Up
+            </button>
+            <button
+              type="button"
+              className="tool"
+              aria-label={`Move ${file.name} down`}
+              disabled={index === files.length - 1}
+              onClick={() => onMove(index, 1)}
+            >
+              Down
+            </button>
+            <button
+              type="button"
+              className="tool tool-danger"
+              aria-label={`Remove ${file.name}`}
+              onClick={() => onRemove(file)}
+            >
+              Remove
+            </button>
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 /** The files listed under the article, in their order: added by upload, removed and reordered here, saved as file_ids. */
 export function Attachments({
   files,
@@ -33,6 +85,11 @@ export function Attachments({
     setStatus(`“${file.name}” is now number ${index + delta + 1} of ${files.length}.`);
   };
 
+  const remove = (file: AdminFile) => {
+    onChange(files.filter((f) => f.id !== file.id));
+    setStatus(`Removed ${file.name}.`);
+  };
+
   const upload = async (chosen: File[]) => {
     if (chosen.length === 0) return;
     setBusy(true);
@@ -56,47 +113,7 @@ export function Attachments({
       {files.length === 0 ? (
         <p className="muted">No files attached.</p>
       ) : (
-        <ol className="attachment-list">
-          {files.map((file, index) => (
-            <li key={file.id}>
-              <a href={file.url} target="_blank" rel="noopener" className="attachment-name">
-                {file.name}
-              </a>
-              <span className="muted">{sizeText(file.size)}</span>
-              <span className="attachment-actions">
-                <button
-                  type="button"
-                  className="tool"
-                  aria-label={`Move ${file.name} up`}
-                  disabled={index === 0}
-                  onClick={() => move(index, -1)}
-                >
-                  Up
-                </button>
-                <button
-                  type="button"
-                  className="tool"
-                  aria-label={`Move ${file.name} down`}
-                  disabled={index === files.length - 1}
-                  onClick={() => move(index, 1)}
-                >
-                  Down
-                </button>
-                <button
-                  type="button"
-                  className="tool tool-danger"
-                  aria-label={`Remove ${file.name}`}
-                  onClick={() => {
-                    onChange(files.filter((f) => f.id !== file.id));
-                    setStatus(`Removed ${file.name}.`);
-                  }}
-                >
-                  Remove
-                </button>
-              </span>
-            </li>
-          ))}
-        </ol>
+        <AttachmentList files={files} onMove={move} onRemove={remove} />
       )}
       <input
         ref={input}

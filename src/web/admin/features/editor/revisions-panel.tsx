@@ -1,68 +1,38 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { AdminArticle, DiffPart, RevisionDiff, RevisionSummary } from '../../../../shared/api/admin.ts';
+import type { AdminArticle, RevisionDiff, RevisionSummary } from '../../../../shared/api/admin.ts';
 import { adminCall } from '../../api/admin-api.ts';
 import { FormError } from '../../components/field.tsx';
-import { Modal, ModalActions } from '../../components/modal.tsx';
-import { TableHead } from '../../components/table-head.tsx';
 import { messageOf } from '../../lib/errors.ts';
 import { formatTime } from '../../lib/format-time.ts';
+import { CompareForm, describe, DiffView, RestoreDialog, RevisionsTable } from './revision-views.tsx';
 
-const describe = (revision: RevisionSummary) =>
-  `#${revision.number} · ${revision.action}${revision.restored_from ? ` (from #${revision.restored_from})` : ''}`;
-
-export function Parts({ parts }: { parts: DiffPart[] }) {
-  return (
-    <>
-      {parts.map((part, i) =>
-        part.op === 'insert' ? (
-          <ins key={i}>{part.text}</ins>
-        ) : part.op === 'delete' ? (
-          <del key={i}>{part.text}</del>
-        ) : (
-          <span key={i}>{part.text}</span>
-        ),
-      )}
-    </>
-  );
-}
-
-function DiffView({ diff }: { diff: RevisionDiff }) {
-  const changedFields = Object.entries(diff.fields);
-  const bodyChanged = diff.body.some((part) => part.op !== 'equal');
-  return (
-    <section className="diff" aria-labelledby="diff-heading">
-      <h2 id="diff-heading" className="diff-heading">
-        Changes from revision {diff.from.number} to {diff.to.number}
-      </h2>
-      <p className="diff-legend">
-        <ins>Inserted</ins> <del>Deleted</del>
-      </p>
-      <h3>Title</h3>
-      <p className="diff-title">
-        <Parts parts={diff.title} />
-      </p>
-      {changedFields.length > 0 && (
-        <>
-          <h3>Other fields</h3>
-          <ul>
-            {changedFields.map(([name, change]) => (
-              <li key={name}>
-                {name}: {JSON.stringify(change.from)} → {JSON.stringify(change.to)}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      <h3>Body</h3>
-      {bodyChanged ? (
-        <pre className="diff-body">
-          <Parts parts={diff.body} />
-        </pre>
-      ) : (
-        <p className="muted">The body is the same.</p>
-      )}
-    </section>
-  );
+/** The article's revisions, loaded again when a save makes a new one; the newest two are chosen to compare. */
+function useRevisionList(
+  articleId: number,
+  revisionId: number,
+  set: {
+    setItems: (items: RevisionSummary[]) => void;
+    setFrom: (id: string) => void;
+    setTo: (id: string) => void;
+    setMessage: (message: string) => void;
+  },
+) {
+  const { setItems, setFrom, setTo, setMessage } = set;
+  useEffect(() => {
+    let cancelled = false;
+    adminCall('listRevisions', { params: { id: articleId } })
+      .then(({ items: list }) => {
+        if (cancelled) return;
+        setItems(list);
+        // Newest first: compare the one before the newest with the newest by default.
+        setTo(String(list[0]?.id ?? ''));
+        setFrom(String(list[1]?.id ?? list[0]?.id ?? ''));
+      })
+      .catch((error: unknown) => !cancelled && setMessage(messageOf(error)));
+    return () => {
+      cancelled = true;
+    };
+  }, [articleId, revisionId]);
 }
 
 /**
@@ -89,21 +59,7 @@ export function RevisionsPanel({
   const [restoring, setRestoring] = useState<RevisionSummary | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    let cancelled = false;
-    adminCall('listRevisions', { params: { id: articleId } })
-      .then(({ items: list }) => {
-        if (cancelled) return;
-        setItems(list);
-        // Newest first: compare the one before the newest with the newest by default.
-        setTo(String(list[0]?.id ?? ''));
-        setFrom(String(list[1]?.id ?? list[0]?.id ?? ''));
-      })
-      .catch((error: unknown) => !cancelled && setMessage(messageOf(error)));
-    return () => {
-      cancelled = true;
-    };
-  }, [articleId, revisionId]);
+  useRevisionList(articleId, revisionId, { setItems, setFrom, setTo, setMessage });
 
   const handleCompare = async (event: FormEvent) => {
     event.preventDefault();
@@ -143,7 +99,6 @@ export function RevisionsPanel({
   };
 
   if (!items) return <p className="muted">{message ?? 'Loading the revisions…'}</p>;
-  const newest = items[0]?.id;
   const options = items.map((r) => (
     <option key={r.id} value={r.id}>
       {describe(r)} · {formatTime(r.created_at)}
@@ -154,71 +109,27 @@ export function RevisionsPanel({
     <div className="revisions">
       <h2 className="panel-heading">Revisions</h2>
       <FormError message={message} />
-      <div className="table-scroll">
-        <table className="data-table">
-          <caption className="visually-hidden">Revisions, newest first</caption>
-          <TableHead columns={['Revision', 'Saved', 'By', 'Title', 'State']} actions />
-          <tbody>
-            {items.map((revision) => (
-              <tr key={revision.id}>
-                <td>{describe(revision)}</td>
-                <td>{formatTime(revision.created_at)}</td>
-                <td>{revision.author?.name ?? '—'}</td>
-                <td>{revision.title}</td>
-                <td>{revision.published ? 'Published' : 'Draft'}</td>
-                <td>
-                  {revision.id === newest ? (
-                    <span className="muted">Current</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="tool"
-                      aria-label={`Restore revision ${revision.number}`}
-                      onClick={() => setRestoring(revision)}
-                    >
-                      Restore
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <RevisionsTable items={items} onRestore={setRestoring} />
       {items.length > 1 && (
-        <form className="compare-form" onSubmit={handleCompare}>
-          <label>
-            From
-            <select value={from} onChange={(e) => setFrom(e.target.value)}>
-              {options}
-            </select>
-          </label>
-          <label>
-            To
-            <select value={to} onChange={(e) => setTo(e.target.value)}>
-              {options}
-            </select>
-          </label>
-          <button type="submit" className="button button-secondary" disabled={busy}>
-            Compare
-          </button>
-        </form>
+        <CompareForm
+          options={options}
+          from={from}
+          to={to}
+          busy={busy}
+          setFrom={setFrom}
+          setTo={setTo}
+          onCompare={handleCompare}
+        />
       )}
       {diff && <DiffView diff={diff} />}
       {restoring && (
-        <Modal title={`Restore revision ${restoring.number}?`} onClose={() => setRestoring(null)}>
-          <p>
-            The title, body, language, request-form setting and attachments become those of revision{' '}
-            {restoring.number} (“{restoring.title}”). Whether the article is published does not change. This
-            is saved as a new revision: nothing is lost.
-          </p>
-          {dirty && <p className="form-error">Your unsaved changes in the editor will be replaced.</p>}
-          <ModalActions onCancel={() => setRestoring(null)}>
-            <button type="button" className="button" disabled={busy} onClick={handleRestore}>
-              Restore
-            </button>
-          </ModalActions>
-        </Modal>
+        <RestoreDialog
+          restoring={restoring}
+          dirty={dirty}
+          busy={busy}
+          onClose={() => setRestoring(null)}
+          onRestore={handleRestore}
+        />
       )}
     </div>
   );

@@ -1,6 +1,6 @@
 import type { SourceFieldDiff } from '../../../../shared/api/admin-translations.ts';
 import { LANGUAGE_NAMES } from '../../lib/languages.ts';
-import { Parts } from './revisions-panel.tsx';
+import { Parts } from './revision-views.tsx';
 import type { Translation } from './translation-kinds.ts';
 
 /** The label of each field of a source, by its name in the API. */

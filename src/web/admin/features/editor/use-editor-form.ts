@@ -13,6 +13,57 @@ export interface LocalDraftStore<V, D extends { values: V; saved_at: string }> {
   clear: (storage: Storage | undefined) => void;
 }
 
+/** A save's progress: under way until it ends. */
+function useSaving() {
+  const [saving, setSaving] = useState(false);
+  /** Runs a save; `onError` tells what went wrong. */
+  const runSave = async (save: () => Promise<void>, onError: (error: unknown) => void) => {
+    setSaving(true);
+    try {
+      await save();
+    } catch (error) {
+      onError(error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return { saving, runSave };
+}
+
+/** The local draft offered when the editor opens: restored into the form, or discarded. */
+function useDraftOffer<V, D extends { values: V; saved_at: string }>({
+  localDraft,
+  storage,
+  baseline,
+  setValues,
+  setStatus,
+  onRestore,
+}: {
+  localDraft: LocalDraftStore<V, D>;
+  storage: Storage | undefined;
+  baseline: V;
+  setValues: (values: V) => void;
+  setStatus: (status: string) => void;
+  onRestore: ((draft: D) => void) | undefined;
+}) {
+  const [offer, setOffer] = useState<D | null>(() => localDraft.offer(storage, baseline));
+  const restoreDraft = () => {
+    if (!offer) return;
+    setValues(offer.values);
+    onRestore?.(offer);
+    setOffer(null);
+    setStatus('Restored the unsaved changes.');
+  };
+  const discardDraft = () => {
+    localDraft.clear(storage);
+    setOffer(null);
+    setStatus('Discarded the unsaved changes.');
+  };
+
+  return { offer, restoreDraft, discardDraft };
+}
+
 /**
  * What the article and category editors share: the values on screen against the saved ones (dirty tracking for
  * the badge and the unsaved-changes guard), the local draft written as the work changes and offered back when the
@@ -41,11 +92,18 @@ export function useEditorForm<V, D extends { values: V; saved_at: string }>({
   const storage = useMemo(browserStorage, []);
   const [baseline, setBaseline] = useState<V>(initial);
   const [values, setValues] = useState<V>(baseline);
-  const [offer, setOffer] = useState<D | null>(() => localDraft.offer(storage, baseline));
-  const [saving, setSaving] = useState(false);
+  const { saving, runSave } = useSaving();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [status, setStatus] = useState(initialStatus);
+  const { offer, restoreDraft, discardDraft } = useDraftOffer({
+    localDraft,
+    storage,
+    baseline,
+    setValues,
+    setStatus,
+    onRestore,
+  });
 
   const dirty = hasChanges(values, baseline);
   // Read at navigation time: a save that has just finished must not be held up by a stale render.
@@ -72,35 +130,10 @@ export function useEditorForm<V, D extends { values: V; saved_at: string }>({
     if (!sent || isSent(values, sent)) dirtyRef.current = false;
   };
 
-  /** Runs a save, showing it as under way until it ends; `onError` tells what went wrong. */
-  const runSave = async (save: () => Promise<void>, onError: (error: unknown) => void) => {
-    setSaving(true);
-    try {
-      await save();
-    } catch (error) {
-      onError(error);
-    } finally {
-      setSaving(false);
-    }
-  };
-
   /** The local draft goes, and the write waiting for the next pause with it (after a save or a delete). */
   const forgetDraft = () => {
     localDraft.clear(storage);
     pending.current = null;
-  };
-
-  const restoreDraft = () => {
-    if (!offer) return;
-    setValues(offer.values);
-    onRestore?.(offer);
-    setOffer(null);
-    setStatus('Restored the unsaved changes.');
-  };
-  const discardDraft = () => {
-    localDraft.clear(storage);
-    setOffer(null);
-    setStatus('Discarded the unsaved changes.');
   };
 
   return {

@@ -4,6 +4,64 @@ import { adminCall } from '../../api/admin-api.ts';
 import { DeleteDialog, MoveDialog, NameDialog } from './tree-dialogs.tsx';
 import { buildForest, keyOf, type Forest, type TreeNode } from '../../lib/tree-model.ts';
 import type { TreeDialog } from './use-tree-dialogs.ts';
+import type { Visibility } from '../../../../shared/constants.ts';
+
+/** What each dialog does once done: the server's change, the tree reloaded, focus on the item, the live region told. */
+function useTreeDialogActions({
+  setTree,
+  reload,
+  expand,
+  focusItem,
+  announce,
+  openKey,
+}: {
+  setTree: (tree: AdminTree) => void;
+  reload: () => Promise<void>;
+  expand: (keys: string[]) => void;
+  focusItem: (key: string | undefined) => void;
+  announce: (text: string) => void;
+  openKey: string | null;
+}) {
+  const navigate = useNavigate();
+  const afterChange = async (focus?: string) => {
+    await reload();
+    if (focus) focusItem(focus);
+  };
+  const createSection = async (name: string, visibility: Visibility | undefined) => {
+    const section = await adminCall('createSection', { body: { name, visibility } });
+    await afterChange(keyOf('section', section.id));
+    announce(`Created section “${name}”.`);
+  };
+  const createCategory = async (into: TreeNode, name: string, visibility: Visibility | undefined) => {
+    const category = await adminCall('createCategory', {
+      body: {
+        name,
+        visibility,
+        section_id: into.sectionId,
+        parent_id: into.kind === 'category' ? into.id : null,
+      },
+    });
+    expand([into.key]);
+    await afterChange(keyOf('category', category.id));
+    announce(`Created category “${name}” in “${into.name}”.`);
+  };
+  const rename = async (node: TreeNode, name: string, visibility: Visibility | undefined) => {
+    const body = { name, visibility };
+    if (node.kind === 'section') await adminCall('updateSection', { params: { id: node.id }, body });
+    else await adminCall('updateCategory', { params: { id: node.id }, body });
+    await afterChange(node.key);
+    announce(`Renamed to “${name}”.`);
+  };
+  const deleted = async (node: TreeNode) => {
+    const next = await adminCall('getAdminTree');
+    setTree(next);
+    const after = buildForest(next);
+    focusItem(after.byKey.has(node.parentKey ?? '') ? (node.parentKey ?? undefined) : after.roots[0]?.key);
+    announce(`Deleted “${node.name}”.`);
+    if (openKey && !after.byKey.has(openKey)) navigate('/');
+  };
+  return { createSection, createCategory, rename, deleted };
+}
 
 /**
  * The open dialog with what it does once done: the server's change, the tree reloaded, focus on the item made or
@@ -32,11 +90,14 @@ export function TreeDialogsHost({
   announce: (text: string) => void;
   runMove: (node: TreeNode, body: MoveBody) => Promise<void>;
 }) {
-  const navigate = useNavigate();
-  const afterChange = async (focus?: string) => {
-    await reload();
-    if (focus) focusItem(focus);
-  };
+  const { createSection, createCategory, rename, deleted } = useTreeDialogActions({
+    setTree,
+    reload,
+    expand,
+    focusItem,
+    announce,
+    openKey,
+  });
 
   switch (dialog?.type) {
     case 'create-section':
@@ -46,11 +107,7 @@ export function TreeDialogsHost({
           initialVisibility="everyone"
           submitLabel="Create section"
           onClose={onClose}
-          onSubmit={async (name, visibility) => {
-            const section = await adminCall('createSection', { body: { name, visibility } });
-            await afterChange(keyOf('section', section.id));
-            announce(`Created section “${name}”.`);
-          }}
+          onSubmit={createSection}
         />
       );
     case 'create-category':
@@ -60,20 +117,7 @@ export function TreeDialogsHost({
           submitLabel="Create category"
           initialVisibility="everyone"
           onClose={onClose}
-          onSubmit={async (name, visibility) => {
-            const { container: into } = dialog;
-            const category = await adminCall('createCategory', {
-              body: {
-                name,
-                visibility,
-                section_id: into.sectionId,
-                parent_id: into.kind === 'category' ? into.id : null,
-              },
-            });
-            expand([into.key]);
-            await afterChange(keyOf('category', category.id));
-            announce(`Created category “${name}” in “${into.name}”.`);
-          }}
+          onSubmit={(name, visibility) => createCategory(dialog.container, name, visibility)}
         />
       );
     case 'rename':
@@ -84,14 +128,7 @@ export function TreeDialogsHost({
           initialVisibility={dialog.node.visibility}
           submitLabel="Save"
           onClose={onClose}
-          onSubmit={async (name, visibility) => {
-            const { node } = dialog;
-            const body = { name, visibility };
-            if (node.kind === 'section') await adminCall('updateSection', { params: { id: node.id }, body });
-            else await adminCall('updateCategory', { params: { id: node.id }, body });
-            await afterChange(node.key);
-            announce(`Renamed to “${name}”.`);
-          }}
+          onSubmit={(name, visibility) => rename(dialog.node, name, visibility)}
         />
       );
     case 'move':
@@ -109,17 +146,7 @@ export function TreeDialogsHost({
           forest={forest}
           node={dialog.node}
           onClose={onClose}
-          onDeleted={async () => {
-            const { node } = dialog;
-            const next = await adminCall('getAdminTree');
-            setTree(next);
-            const after = buildForest(next);
-            focusItem(
-              after.byKey.has(node.parentKey ?? '') ? (node.parentKey ?? undefined) : after.roots[0]?.key,
-            );
-            announce(`Deleted “${node.name}”.`);
-            if (openKey && !after.byKey.has(openKey)) navigate('/');
-          }}
+          onDeleted={() => deleted(dialog.node)}
         />
       );
     default:
