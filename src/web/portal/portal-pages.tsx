@@ -9,7 +9,8 @@ import { ForgotPasswordPage, RequestLinkPage } from './mail-link-pages.tsx';
 import { portalLoader, PortalLayout } from './portal-layout.tsx';
 import { portalText, type PortalKey } from './portal-texts.ts';
 import { ProfilePage } from './profile-page.tsx';
-import { IssuePage, issueLoader, IssuesPage, issuesLoader, NewIssuePage } from './request-pages.tsx';
+import { NewIssuePage } from './new-request-page.tsx';
+import { IssuePage, issueLoader, IssuesPage, issuesLoader } from './request-pages.tsx';
 
 /** The portal's own code, one chunk that the knowledge base's pages never load (see portal-routes.tsx). */
 export const portalLayout = { loader: portalLoader, Component: PortalLayout };
