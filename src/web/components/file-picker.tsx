@@ -1,10 +1,32 @@
-import { useLayoutEffect, useRef, useState, type DragEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type DragEvent, type RefObject } from 'react';
 import { ISSUE_FILES_MAX, UPLOAD_FILE_MAX_BYTES } from '../../shared/constants.ts';
-import { useI18n } from '../i18n/i18n.tsx';
+import { useI18n, type Translate } from '../i18n/i18n.tsx';
 import { sizeInKb } from '../lib/format.ts';
 import { describedBy, FieldError } from './field-error.tsx';
 
 const MEGABYTE = 1024 * 1024;
+
+/**
+ * What a choice of files leaves out, and why: each file over 25 MB by name and size, and the files past the 10 a
+ * request takes (`room` is how many more fit).
+ */
+function refusalsOf(chosen: File[], room: number, t: Translate, lang: string): string[] {
+  const megabytes = (bytes: number) =>
+    (Math.round((bytes / MEGABYTE) * 10) / 10).toLocaleString(lang, { maximumFractionDigits: 1 });
+  const fitting = chosen.filter((file) => file.size <= UPLOAD_FILE_MAX_BYTES);
+  return [
+    ...chosen
+      .filter((file) => file.size > UPLOAD_FILE_MAX_BYTES)
+      .map((file) =>
+        t('fileTooLarge', {
+          name: file.name,
+          size: megabytes(file.size),
+          max: UPLOAD_FILE_MAX_BYTES / MEGABYTE,
+        }),
+      ),
+    ...(fitting.length > room ? [t('tooManyFiles', { max: ISSUE_FILES_MAX })] : []),
+  ];
+}
 
 /**
  * The files of a request: a real `<input type=file multiple>` (so the keyboard, screen readers and the system's
@@ -29,36 +51,12 @@ export function FilePicker({
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const [dragging, setDragging] = useState(false);
-  // After a removal, focus goes to the remove button now in its place (or the one before, or the picker).
-  const focusAfterRemoval = useRef<number | null>(null);
-
-  // In the commit that removed the button, so focus is never left on nothing (Preact runs passive effects a frame
-  // later, where React ran them at once after the click).
-  useLayoutEffect(() => {
-    const index = focusAfterRemoval.current;
-    if (index === null) return;
-    focusAfterRemoval.current = null;
-    const buttons = list.current?.querySelectorAll<HTMLButtonElement>('button') ?? [];
-    (buttons[Math.min(index, buttons.length - 1)] ?? input.current)?.focus();
-  }, [files]);
+  const focusAfterRemoval = useFocusAfterRemoval(files, list, input);
 
   const add = (chosen: File[]) => {
     const fitting = chosen.filter((file) => file.size <= UPLOAD_FILE_MAX_BYTES);
     const room = Math.max(0, ISSUE_FILES_MAX - files.length);
-    const megabytes = (bytes: number) =>
-      (Math.round((bytes / MEGABYTE) * 10) / 10).toLocaleString(lang, { maximumFractionDigits: 1 });
-    const refused = [
-      ...chosen
-        .filter((file) => file.size > UPLOAD_FILE_MAX_BYTES)
-        .map((file) =>
-          t('fileTooLarge', {
-            name: file.name,
-            size: megabytes(file.size),
-            max: UPLOAD_FILE_MAX_BYTES / MEGABYTE,
-          }),
-        ),
-      ...(fitting.length > room ? [t('tooManyFiles', { max: ISSUE_FILES_MAX })] : []),
-    ];
+    const refused = refusalsOf(chosen, room, t, lang);
     if (fitting.length > 0 && room > 0) onChange([...files, ...fitting.slice(0, room)]);
     onError(refused.length > 0 ? refused.join(' ') : undefined);
     // The same file can be chosen again after it was removed.
@@ -66,7 +64,7 @@ export function FilePicker({
   };
 
   const remove = (index: number) => {
-    focusAfterRemoval.current = index;
+    focusAfterRemoval(index);
     onChange(files.filter((_, i) => i !== index));
     onError(undefined);
   };
@@ -122,29 +120,66 @@ export function FilePicker({
         </p>
       </div>
       <FieldError id={`${id}-error`} message={error} />
-      {files.length > 0 && (
-        <ul ref={list} className="attached-files" aria-label={t('filesChosen')}>
-          {files.map((file, index) => (
-            <li key={`${file.name}-${file.size}-${index}`} className="attached-file">
-              <svg className="attached-file-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8l-5-5Zm0 0v5h5" />
-              </svg>
-              <span className="attached-file-name">{file.name}</span>
-              <span className="file-size">{t('fileSize', { size: sizeInKb(file.size) })}</span>
-              <button
-                type="button"
-                className="icon-button"
-                aria-label={t('removeFile', { name: file.name })}
-                onClick={() => remove(index)}
-              >
-                <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                  <path d="M6 6l12 12M18 6 6 18" />
-                </svg>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      {files.length > 0 && <ChosenFiles files={files} list={list} onRemove={remove} />}
     </div>
+  );
+}
+
+/**
+ * After a removal, focus goes to the remove button now in its place (or the one before, or the picker); the returned
+ * function notes which place. In the commit that removed the button, so focus is never left on nothing (Preact runs
+ * passive effects a frame later, where React ran them at once after the click).
+ */
+function useFocusAfterRemoval(
+  files: File[],
+  list: RefObject<HTMLUListElement | null>,
+  input: RefObject<HTMLInputElement | null>,
+) {
+  const removedAt = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const index = removedAt.current;
+    if (index === null) return;
+    removedAt.current = null;
+    const buttons = list.current?.querySelectorAll<HTMLButtonElement>('button') ?? [];
+    (buttons[Math.min(index, buttons.length - 1)] ?? input.current)?.focus();
+  }, [files, list, input]);
+  return (index: number) => {
+    removedAt.current = index;
+  };
+}
+
+/** The chosen files, each with its size and a button that removes it. */
+function ChosenFiles({
+  files,
+  list,
+  onRemove,
+}: {
+  files: File[];
+  list: RefObject<HTMLUListElement | null>;
+  onRemove: (index: number) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <ul ref={list} className="attached-files" aria-label={t('filesChosen')}>
+      {files.map((file, index) => (
+        <li key={`${file.name}-${file.size}-${index}`} className="attached-file">
+          <svg className="attached-file-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8l-5-5Zm0 0v5h5" />
+          </svg>
+          <span className="attached-file-name">{file.name}</span>
+          <span className="file-size">{t('fileSize', { size: sizeInKb(file.size) })}</span>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('removeFile', { name: file.name })}
+            onClick={() => onRemove(index)}
+          >
+            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <path d="M6 6l12 12M18 6 6 18" />
+            </svg>
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -3,19 +3,14 @@ import type { Language } from '../../shared/constants.ts';
 import type { PortalPagePath } from '../../shared/paths.ts';
 import { apiFrom } from '../api/api-context.ts';
 import type { RouteHandle } from '../routes/head.ts';
-import {
-  AcceptInvitePage,
-  ForgotPasswordPage,
-  LoginPage,
-  NewPasswordPage,
-  RequestLinkPage,
-  SignUpPage,
-  VerifyEmailPage,
-} from './account-pages.tsx';
+import { LoginPage, SignUpPage } from './account-pages.tsx';
+import { AcceptInvitePage, NewPasswordPage, VerifyEmailPage } from './emailed-link-pages.tsx';
+import { ForgotPasswordPage, RequestLinkPage } from './mail-link-pages.tsx';
 import { portalLoader, PortalLayout } from './portal-layout.tsx';
 import { portalText, type PortalKey } from './portal-texts.ts';
 import { ProfilePage } from './profile-page.tsx';
-import { IssuePage, issueLoader, IssuesPage, issuesLoader, NewIssuePage } from './request-pages.tsx';
+import { NewIssuePage } from './new-request-page.tsx';
+import { IssuePage, issueLoader, IssuesPage, issuesLoader } from './request-pages.tsx';
 
 /** The portal's own code, one chunk that the knowledge base's pages never load (see portal-routes.tsx). */
 export const portalLayout = { loader: portalLoader, Component: PortalLayout };

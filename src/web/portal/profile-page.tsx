@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AuthUser } from '../../shared/api/auth.ts';
 import { href } from '../../shared/paths.ts';
@@ -7,85 +7,16 @@ import { useAuth } from '../api/use-auth.tsx';
 import { clearAuthToken } from '../lib/storage.ts';
 import { authHeaders } from './auth-headers.ts';
 import { EmailField, FormError, Panel, PasswordField, TextField } from './form-parts.tsx';
+import { Block, ProfileForm, useProfileForm } from './profile-parts.tsx';
 import { SignedIn, usePortalData } from './portal-layout.tsx';
 import { usePortalTexts } from './portal-texts.ts';
-import { usePortalForm } from './use-portal-form.ts';
 import { PERSON_NAME_MAX } from '../../shared/constants.ts';
 
-/** One form of the profile: its own fields, errors, busy state and the line that says it worked. */
-function useProfileForm() {
-  const { errors, setErrors, busy, send } = usePortalForm();
-  const [done, setDone] = useState<string | null>(null);
-  const run = async (event: FormEvent, action: () => Promise<string>) => {
-    event.preventDefault();
-    setDone(null);
-    await send(async () => {
-      setDone(await action());
-      setErrors({});
-    });
-  };
-  return { errors, busy, done, run };
-}
-
-type ProfileFormState = ReturnType<typeof useProfileForm>;
-
-/** A form of the profile that says so when it worked. */
-function ProfileForm({
-  form,
-  action,
-  button,
-  children,
-}: {
-  form: ProfileFormState;
-  action: () => Promise<string>;
-  button: string;
-  children: ReactNode;
-}) {
-  return (
-    <form className="portal-form" method="post" noValidate onSubmit={(event) => void form.run(event, action)}>
-      {children}
-      <FormError message={form.errors.form} />
-      <button type="submit" className="button" disabled={form.busy}>
-        {button}
-      </button>
-      <Done text={form.done} />
-    </form>
-  );
-}
-
-function Block({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="profile-block">
-      <h2>{title}</h2>
-      {children}
-    </section>
-  );
-}
-
-function Done({ text }: { text: string | null }) {
-  return text ? (
-    <p className="form-done" role="status">
-      {text}
-    </p>
-  ) : null;
-}
-
+/** The signed-in visitor's account: name, email, password, sessions and, for a customer, deleting it. */
 function Profile({ user }: { user: AuthUser }) {
-  const { p, t } = usePortalTexts();
+  const { p } = usePortalTexts();
   const { environments } = usePortalData();
-  const { update, exit } = useAuth();
-  const [name, setName] = useState(user.name);
-  const [email, setEmail] = useState(user.email);
-  const [emailPassword, setEmailPassword] = useState('');
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [deletePassword, setDeletePassword] = useState('');
-  const [confirmed, setConfirmed] = useState(false);
   const [deleted, setDeleted] = useState(false);
-  const nameForm = useProfileForm();
-  const emailForm = useProfileForm();
-  const passwordForm = useProfileForm();
-  const deleteForm = useProfileForm();
 
   if (deleted)
     return (
@@ -100,151 +31,195 @@ function Profile({ user }: { user: AuthUser }) {
   return (
     <section className="portal-panel profile">
       <h1>{p('profileTitle')}</h1>
-      <Block title={t('nameLabel')}>
-        <ProfileForm
-          form={nameForm}
-          button={p('saveName')}
-          action={async () => {
-            const result = await call('updateMe', { body: { name }, headers: authHeaders() });
-            update(result.user);
-            return p('saved');
-          }}
-        >
-          <TextField
-            id="profile-name"
-            label={t('nameLabel')}
-            autoComplete="name"
-            maxLength={PERSON_NAME_MAX}
-            value={name}
-            onChange={setName}
-            error={nameForm.errors.name}
-          />
-        </ProfileForm>
-      </Block>
-      {environments.accounts.mail && (
-        <Block title={p('changeEmail')}>
-          <ProfileForm
-            form={emailForm}
-            button={p('changeEmail')}
-            action={async () => {
-              const result = await call('updateMe', {
-                body: { email, current_password: emailPassword },
-                headers: authHeaders(),
-              });
-              setEmailPassword('');
-              return result.email_change_sent_to
-                ? p('emailChangeSent', { email: result.email_change_sent_to })
-                : p('saved');
-            }}
-          >
-            <EmailField id="profile-email" value={email} onChange={setEmail} error={emailForm.errors.email} />
-            <PasswordField
-              id="profile-email-password"
-              label={p('currentPassword')}
-              kind="current"
-              value={emailPassword}
-              onChange={setEmailPassword}
-              error={emailForm.errors.current_password}
-            />
-          </ProfileForm>
-        </Block>
-      )}
-      <Block title={p('changePassword')}>
-        <ProfileForm
-          form={passwordForm}
-          button={p('changePassword')}
-          action={async () => {
-            await call('updateMe', {
-              body: { password: next, current_password: current },
-              headers: authHeaders(),
-            });
-            setCurrent('');
-            setNext('');
-            return p('passwordChanged');
-          }}
-        >
-          <PasswordField
-            id="current-password"
-            label={p('currentPassword')}
-            kind="current"
-            value={current}
-            onChange={setCurrent}
-            error={passwordForm.errors.current_password}
-          />
-          <PasswordField
-            id="new-password"
-            label={p('newPasswordLabel')}
-            kind="new"
-            value={next}
-            onChange={setNext}
-            error={passwordForm.errors.password}
-          />
-        </ProfileForm>
-      </Block>
-      <Block title={p('sessionsTitle')}>
-        <p className="portal-actions">
-          <button type="button" className="button button-secondary" onClick={exit}>
-            {p('signOut')}
-          </button>
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => {
-              const done = () => {
-                clearAuthToken();
-                window.location.assign(href.home());
-              };
-              call('logoutEverywhere', { headers: authHeaders() }).then(done, done);
-            }}
-          >
-            {p('signOutEverywhere')}
-          </button>
-        </p>
-      </Block>
-      {user.role === 'customer' && (
-        <Block title={p('deleteTitle')}>
-          <p>{p('deleteText')}</p>
-          <form
-            className="portal-form"
-            method="post"
-            noValidate
-            onSubmit={(event) =>
-              void deleteForm.run(event, async () => {
-                await call('deleteMe', { body: { password: deletePassword }, headers: authHeaders() });
-                clearAuthToken();
-                setDeleted(true);
-                return p('deleted');
-              })
-            }
-          >
-            <PasswordField
-              id="delete-password"
-              label={p('passwordLabel')}
-              kind="current"
-              value={deletePassword}
-              onChange={setDeletePassword}
-              error={deleteForm.errors.password}
-            />
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={confirmed}
-                onChange={(event) => setConfirmed(event.target.checked)}
-              />{' '}
-              {p('deleteConfirm')}
-            </label>
-            <FormError message={deleteForm.errors.form} />
-            <button
-              type="submit"
-              className="button button-danger"
-              disabled={deleteForm.busy || !confirmed || !deletePassword}
-            >
-              {p('deleteButton')}
-            </button>
-          </form>
-        </Block>
-      )}
+      <NameBlock user={user} />
+      {environments.accounts.mail && <EmailBlock user={user} />}
+      <PasswordBlock />
+      <SessionsBlock />
+      {user.role === 'customer' && <DeleteBlock onDeleted={() => setDeleted(true)} />}
     </section>
+  );
+}
+
+function NameBlock({ user }: { user: AuthUser }) {
+  const { p, t } = usePortalTexts();
+  const { update } = useAuth();
+  const [name, setName] = useState(user.name);
+  const form = useProfileForm();
+  return (
+    <Block title={t('nameLabel')}>
+      <ProfileForm
+        form={form}
+        button={p('saveName')}
+        action={async () => {
+          const result = await call('updateMe', { body: { name }, headers: authHeaders() });
+          update(result.user);
+          return p('saved');
+        }}
+      >
+        <TextField
+          id="profile-name"
+          label={t('nameLabel')}
+          autoComplete="name"
+          maxLength={PERSON_NAME_MAX}
+          value={name}
+          onChange={setName}
+          error={form.errors.name}
+        />
+      </ProfileForm>
+    </Block>
+  );
+}
+
+/** A new email, confirmed with the password; where the server mails a link to confirm it, the line says so. */
+function EmailBlock({ user }: { user: AuthUser }) {
+  const { p } = usePortalTexts();
+  const [email, setEmail] = useState(user.email);
+  const [password, setPassword] = useState('');
+  const form = useProfileForm();
+  return (
+    <Block title={p('changeEmail')}>
+      <ProfileForm
+        form={form}
+        button={p('changeEmail')}
+        action={async () => {
+          const result = await call('updateMe', {
+            body: { email, current_password: password },
+            headers: authHeaders(),
+          });
+          setPassword('');
+          return result.email_change_sent_to
+            ? p('emailChangeSent', { email: result.email_change_sent_to })
+            : p('saved');
+        }}
+      >
+        <EmailField id="profile-email" value={email} onChange={setEmail} error={form.errors.email} />
+        <PasswordField
+          id="profile-email-password"
+          label={p('currentPassword')}
+          kind="current"
+          value={password}
+          onChange={setPassword}
+          error={form.errors.current_password}
+        />
+      </ProfileForm>
+    </Block>
+  );
+}
+
+function PasswordBlock() {
+  const { p } = usePortalTexts();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const form = useProfileForm();
+  return (
+    <Block title={p('changePassword')}>
+      <ProfileForm
+        form={form}
+        button={p('changePassword')}
+        action={async () => {
+          await call('updateMe', {
+            body: { password: next, current_password: current },
+            headers: authHeaders(),
+          });
+          setCurrent('');
+          setNext('');
+          return p('passwordChanged');
+        }}
+      >
+        <PasswordField
+          id="current-password"
+          label={p('currentPassword')}
+          kind="current"
+          value={current}
+          onChange={setCurrent}
+          error={form.errors.current_password}
+        />
+        <PasswordField
+          id="new-password"
+          label={p('newPasswordLabel')}
+          kind="new"
+          value={next}
+          onChange={setNext}
+          error={form.errors.password}
+        />
+      </ProfileForm>
+    </Block>
+  );
+}
+
+/** Signing out of this browser, or of every browser (which then leaves for the help centre). */
+function SessionsBlock() {
+  const { p } = usePortalTexts();
+  const { exit } = useAuth();
+  const exitEverywhere = () => {
+    const done = () => {
+      clearAuthToken();
+      window.location.assign(href.home());
+    };
+    call('logoutEverywhere', { headers: authHeaders() }).then(done, done);
+  };
+  return (
+    <Block title={p('sessionsTitle')}>
+      <p className="portal-actions">
+        <button type="button" className="button button-secondary" onClick={exit}>
+          {p('signOut')}
+        </button>
+        <button type="button" className="button button-secondary" onClick={exitEverywhere}>
+          {p('signOutEverywhere')}
+        </button>
+      </p>
+    </Block>
+  );
+}
+
+/** A customer deletes their own account, with their password and a box ticked to confirm. */
+function DeleteBlock({ onDeleted }: { onDeleted: () => void }) {
+  const { p } = usePortalTexts();
+  const [password, setPassword] = useState('');
+  const [confirmed, setConfirmed] = useState(false);
+  const form = useProfileForm();
+  return (
+    <Block title={p('deleteTitle')}>
+      <p>{p('deleteText')}</p>
+      <form
+        className="portal-form"
+        method="post"
+        noValidate
+        onSubmit={(event) =>
+          void form.run(event, async () => {
+            await call('deleteMe', { body: { password }, headers: authHeaders() });
+            clearAuthToken();
+            onDeleted();
+            return p('deleted');
+          })
+        }
+      >
+        <PasswordField
+          id="delete-password"
+          label={p('passwordLabel')}
+          kind="current"
+          value={password}
+          onChange={setPassword}
+          error={form.errors.password}
+        />
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={confirmed}
+            onChange={(event) => setConfirmed(event.target.checked)}
+          />{' '}
+          {p('deleteConfirm')}
+        </label>
+        <FormError message={form.errors.form} />
+        <button
+          type="submit"
+          className="button button-danger"
+          disabled={form.busy || !confirmed || !password}
+        >
+          {p('deleteButton')}
+        </button>
+      </form>
+    </Block>
   );
 }
 

@@ -1,28 +1,18 @@
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLoaderData, useParams, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import type { PagedList } from '../../shared/api/common.ts';
 import type { PortalTicket, PortalTicketSummary } from '../../shared/api/portal.ts';
 import { href } from '../../shared/paths.ts';
 import { ApiRequestError, call } from '../api/call.ts';
 import { apiFrom, type LoaderContext } from '../api/api-context.ts';
-import { HtmlContent } from '../components/html-content.tsx';
 import { useAuth } from '../api/use-auth.tsx';
-import { uploadFiles } from '../features/request/request-api.ts';
-import { useCaptcha } from '../features/request/use-captcha.ts';
-import { sizeInKb } from '../lib/format.ts';
 import { readAuthToken } from '../lib/storage.ts';
 import { authHeaders } from './auth-headers.ts';
-import { CaptchaSubmit, EmailField, FormError, Panel, TextField } from './form-parts.tsx';
-import { FilePicker } from '../components/file-picker.tsx';
-import { RequestSentNote, type SentRequest } from '../features/request/request-sent.tsx';
-import { RequestSuggestions, useOpenedSuggestions } from '../features/request/request-suggestions.tsx';
+import { Panel } from './form-parts.tsx';
 import { PageLoading, usePortalData, SignedIn } from './portal-layout.tsx';
-import { usePortalTexts, type PortalKey } from './portal-texts.ts';
-import { useFormValues, usePortalForm } from './use-portal-form.ts';
-
-const MESSAGE_MAX = 20_000;
-/** The portal's note on every request sent from its own form, as the specification words it (in English). */
-export const PORTAL_REQUEST_NOTE = 'The request was created through the client portal.';
+import { usePortalTexts } from './portal-texts.ts';
+import { StatusBadge, useDate } from './request-parts.tsx';
+import { Thread } from './request-thread.tsx';
 
 /**
  * Whether a loader can ask for the visitor's own requests: on the server, when the page is rendered for a visitor
@@ -64,17 +54,6 @@ export async function issueLoader({ request, params, context }: LoaderFunctionAr
 
 interface IssueData {
   ticket: PortalTicket | null;
-}
-
-function useDate() {
-  const { lang } = usePortalTexts();
-  return (iso: string) =>
-    new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-}
-
-function StatusBadge({ status }: { status: PortalTicketSummary['status'] }) {
-  const { p } = usePortalTexts();
-  return <span className={`status-badge status-${status}`}>{p(`status_${status}` as PortalKey)}</span>;
 }
 
 function SignInPrompt({ text }: { text: string }) {
@@ -161,23 +140,6 @@ function IssueList() {
   );
 }
 
-function Files({ files }: { files: PortalTicket['files'] }) {
-  const { t } = usePortalTexts();
-  if (files.length === 0) return null;
-  return (
-    <ul className="thread-files">
-      {files.map((file) => (
-        <li key={file.id}>
-          <a href={file.link} download={file.original_name}>
-            {file.original_name}
-          </a>{' '}
-          <span className="file-size">{t('fileSize', { size: sizeInKb(file.file_size) })}</span>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 /** /issues/{id}: the conversation, opened by the signed-in requester or by the private link's key. */
 export function IssuePage() {
   const { id } = useParams();
@@ -243,265 +205,4 @@ export function IssuePage() {
     );
   if (state === 'failed' || !ticket) return <p role="alert">{t('errorOccurred')}</p>;
   return <Thread ticket={ticket} onChange={setTicket} linkKey={key} />;
-}
-
-function Thread({
-  ticket,
-  onChange,
-  linkKey,
-}: {
-  ticket: PortalTicket;
-  onChange: (ticket: PortalTicket) => void;
-  linkKey: string | undefined;
-}) {
-  const { p } = usePortalTexts();
-  const date = useDate();
-  const { user } = useAuth();
-  const [body, setBody] = useState('');
-  const [files, setFiles] = useState<File[]>([]);
-  const { form, errors, setErrors, setFieldError, busy, send, complete } = usePortalForm();
-  const keyPart = linkKey ? { key: linkKey } : {};
-
-  const reply = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!complete({ body: !body.trim() })) return;
-    await send(async () => {
-      const uploaded = files.length ? await uploadFiles(files, readAuthToken()) : [];
-      onChange(
-        await call('replyMyIssue', {
-          params: { id: ticket.id },
-          body: { body, files: uploaded.map((file) => file.id), ...keyPart },
-          headers: authHeaders(),
-        }),
-      );
-      setBody('');
-      setFiles([]);
-      setErrors({});
-    });
-  };
-  const setStatus = (status: 'solved' | 'open') =>
-    send(async () => {
-      onChange(
-        await call('updateMyIssue', {
-          params: { id: ticket.id },
-          body: { status, ...keyPart },
-          headers: authHeaders(),
-        }),
-      );
-    });
-  // A solved request can be opened again; any other can be marked solved.
-  const statusChange =
-    ticket.status === 'solved'
-      ? { status: 'open' as const, label: p('reopen') }
-      : { status: 'solved' as const, label: p('markSolved') };
-
-  return (
-    <article className="portal-wide thread">
-      {user && (
-        <p className="thread-back">
-          <Link to={href.portalIssues()}>← {p('myRequests')}</Link>
-        </p>
-      )}
-      <div className="portal-heading">
-        <h1>{ticket.title}</h1>
-        <StatusBadge status={ticket.status} />
-      </div>
-      <p className="field-hint">
-        {p('requestNumber', { id: ticket.id })} · {date(ticket.created_at)}
-      </p>
-      {linkKey && !user && <p className="banner">{p('keepLink')}</p>}
-      <ol className="thread-messages">
-        <li className="thread-message from-requester">
-          <p className="thread-author">
-            {ticket.name || p('you')} <span className="field-hint">{date(ticket.created_at)}</span>
-          </p>
-          <p className="thread-text">{ticket.description}</p>
-          <Files files={ticket.files} />
-        </li>
-        {ticket.messages.map((message) => (
-          <li
-            key={message.id}
-            className={`thread-message ${message.from_team ? 'from-team' : 'from-requester'}`}
-          >
-            <p className="thread-author">
-              {message.author_name}
-              {message.from_team && <span className="team-mark"> · {p('supportTeam')}</span>}{' '}
-              <span className="field-hint">{date(message.created_at)}</span>
-            </p>
-            <HtmlContent className="thread-text rich-text" html={message.body_html} />
-            <Files files={message.files} />
-          </li>
-        ))}
-      </ol>
-      {ticket.status === 'closed' ? (
-        <p className="banner">{p('closedNote')}</p>
-      ) : (
-        <form
-          ref={form}
-          className="portal-form"
-          method="post"
-          noValidate
-          onSubmit={(event) => void reply(event)}
-        >
-          <TextField
-            id="reply"
-            label={p('replyLabel')}
-            multiline
-            maxLength={MESSAGE_MAX}
-            value={body}
-            onChange={(value) => {
-              setBody(value);
-              setErrors({});
-            }}
-            error={errors.body}
-          />
-          <FilePicker
-            id="reply-files"
-            files={files}
-            onChange={setFiles}
-            error={errors.files}
-            onError={(message) => setFieldError('files', message)}
-          />
-          <FormError message={errors.form ?? errors.status} />
-          <div className="portal-actions">
-            <button type="submit" className="button" disabled={busy}>
-              {p('sendReply')}
-            </button>
-            <button
-              type="button"
-              className="button button-secondary"
-              disabled={busy}
-              onClick={() => void setStatus(statusChange.status)}
-            >
-              {statusChange.label}
-            </button>
-          </div>
-        </form>
-      )}
-    </article>
-  );
-}
-
-/** The request's title in the team's inbox: the first line of the message, shortened. */
-export function titleOf(message: string): string {
-  const line = message.trim().split('\n')[0]!.trim();
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
-}
-
-/** /issues/create: the portal's own request form (name, surname, message, files; email when not signed in). */
-export function NewIssuePage() {
-  const { p, t } = usePortalTexts();
-  const { environments } = usePortalData();
-  const { user, checked } = useAuth();
-  const { form, errors, setErrors, setFieldError, busy, failures, send, complete } = usePortalForm();
-  const { values, setValues, set } = useFormValues(
-    { name: '', surname: '', email: '', message: '' },
-    setErrors,
-  );
-  const [files, setFiles] = useState<File[]>([]);
-  const [sent, setSent] = useState<SentRequest | null>(null);
-  const sentNote = useRef<HTMLDivElement>(null);
-  const captcha = useCaptcha(environments, failures);
-  const suggestions = useOpenedSuggestions();
-  // The form is gone once sent: focus goes to what replaced it rather than to the page's start, in the same commit.
-  useLayoutEffect(() => {
-    if (sent) sentNote.current?.focus();
-  }, [sent]);
-  useEffect(() => {
-    if (!user) return;
-    const [first = '', ...rest] = user.name.split(' ');
-    setValues((current) => ({ ...current, name: first, surname: rest.join(' '), email: user.email }));
-  }, [user]);
-
-  if (sent)
-    return (
-      <Panel title={p('createdTitle')}>
-        <div ref={sentNote} className="request-sent-text" role="status" tabIndex={-1}>
-          <RequestSentNote sent={sent} signedIn={Boolean(user)} ownPortal mail={environments.accounts.mail} />
-        </div>
-      </Panel>
-    );
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const blank = (field: keyof typeof values) => !values[field].trim();
-    if (!complete({ name: blank('name'), message: blank('message'), email: !user && blank('email') })) return;
-    await send(async () => {
-      const token = readAuthToken();
-      const uploaded = files.length ? await uploadFiles(files, token) : [];
-      const result = await call('issueOpen', {
-        body: {
-          title: titleOf(values.message),
-          description: `${values.message.trim()}\n\n---\n${PORTAL_REQUEST_NOTE}`,
-          channel: 'web',
-          name: [values.name.trim(), values.surname.trim()].filter(Boolean).join(' '),
-          email: user ? user.email : values.email.trim(),
-          files: uploaded.map((file) => file.id),
-          g_recaptcha_response: captcha.read(),
-        },
-        headers: authHeaders(),
-      });
-      suggestions.onSent();
-      setSent({ id: result.data.id, email: user ? user.email : values.email.trim(), link: result.link });
-    });
-  };
-  if (!checked) return <PageLoading />;
-  return (
-    <Panel title={p('createTitle')}>
-      <form
-        ref={form}
-        className="portal-form"
-        method="post"
-        noValidate
-        onSubmit={(event) => void submit(event)}
-      >
-        <div className="field-row">
-          <TextField
-            id="name"
-            label={t('nameLabel')}
-            autoComplete="given-name"
-            maxLength={100}
-            value={values.name}
-            onChange={set('name')}
-            error={errors.name}
-          />
-          <TextField
-            id="surname"
-            label={p('surnameLabel')}
-            autoComplete="family-name"
-            maxLength={100}
-            value={values.surname}
-            onChange={set('surname')}
-            error={errors.surname}
-          />
-        </div>
-        {!user && <EmailField value={values.email} onChange={set('email')} error={errors.email} />}
-        <TextField
-          id="message"
-          label={t('messageLabel')}
-          multiline
-          maxLength={19_000}
-          value={values.message}
-          onChange={set('message')}
-          error={errors.message ?? errors.description}
-        />
-        <RequestSuggestions
-          id="suggestions"
-          message={values.message}
-          onOpen={suggestions.onOpen}
-          headingLevel={2}
-        />
-        <FilePicker
-          id="files"
-          files={files}
-          onChange={setFiles}
-          error={errors.files}
-          onError={(message) => setFieldError('files', message)}
-        />
-        <CaptchaSubmit captcha={captcha} errors={errors} formError={errors.form ?? errors.title} busy={busy}>
-          {busy ? t('sending') : t('send')}
-        </CaptchaSubmit>
-      </form>
-    </Panel>
-  );
 }
