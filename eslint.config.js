@@ -293,4 +293,16 @@ export default tseslint.config(
     rules: syntaxBan(SHARED_IMPORT_BANS, SQL_BANS),
   },
   { files: SQL_HOMES, ignores: [...SERVER_NOT_SHARED, ...TEST_FILES], rules: syntaxBan(SHARED_IMPORT_BANS) },
+  // Small pieces: a function reads on one screen and a component file holds one page or part. Tests and migrations
+  // (written once, read as a whole) are outside. A function still over the limit says why on its own line.
+  {
+    files: ['**/*.{js,mjs,ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'src/server/db/migrations/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 100 }] },
+  },
+  {
+    files: ['src/web/**/*.tsx'],
+    ignores: ['**/*.test.tsx'],
+    rules: { 'max-lines': ['error', { max: 250 }] },
+  },
 );

@@ -78,6 +78,7 @@ try {
 }
 
 /** Fills the help centre as a team would, backs it up, then writes the fixture's description beside the backup. */
+// eslint-disable-next-line max-lines-per-function -- a fixture script, run once per release against that release's checkout; not yet split
 async function writeFixture(): Promise<void> {
   const seeded = await seedOnFirstStart(ctx);
   if (!seeded) throw new Error('the demo content was not loaded: is the data folder empty?');

@@ -366,6 +366,7 @@ export class SearchIndex {
    * '24v' as '24 v'), or said another way by a synonym set. `boost` multiplies an article's score (what visitors
    * chose for this query).
    */
+  // eslint-disable-next-line max-lines-per-function -- the search's hot path, not yet split: its relevance and ranking tests must hold every score
   search(
     query: string,
     limit: number,
