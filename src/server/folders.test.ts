@@ -131,6 +131,57 @@ describe('the migrations', () => {
   });
 });
 
+/**
+ * Imports that reach past a domain's index, as "file -> target": a server folder with an index.ts (languages/) is a
+ * domain whose index is its face, so code outside the folder imports the index and never the files behind it.
+ */
+function indexBypasses(files: { file: string; text: string }[], domains: string[]): string[] {
+  return files.flatMap(({ file, text }) =>
+    [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)]
+      .map(([, spec]) => path.resolve(path.dirname(file), spec!))
+      .filter((target) =>
+        domains.some(
+          (domain) =>
+            target.startsWith(domain + path.sep) &&
+            !file.startsWith(domain + path.sep) &&
+            target !== path.join(domain, 'index.ts'),
+        ),
+      )
+      .map((target) => `${path.relative(SRC, file)} -> ${path.relative(SRC, target)}`),
+  );
+}
+
+/** The server's folders that have an index.ts. */
+const DOMAINS = fs
+  .readdirSync(SERVER, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(SERVER, entry.name, 'index.ts')))
+  .map((entry) => path.join(SERVER, entry.name));
+
+describe('the domains', () => {
+  it('are reached through their index only, from anywhere outside them', () => {
+    expect(DOMAINS).toContain(path.join(SERVER, 'languages'));
+    expect(indexBypasses(sourceFiles(SRC), DOMAINS)).toEqual([]);
+  });
+
+  it('finds an import past the index, static or dynamic, when there is one (the check itself)', () => {
+    const domain = path.join(SERVER, 'languages');
+    const service = path.join(SERVER, 'features', 'x', 'x.service.ts');
+    const found = indexBypasses(
+      [
+        { file: service, text: "import { siteLanguage } from '../../languages/site-languages.ts';" },
+        { file: service, text: "const l = await import('../../languages/languages.ts');" },
+        { file: service, text: "import { siteLanguage } from '../../languages/index.ts';" },
+        { file: path.join(domain, 'index.ts'), text: "export { isLanguage } from './languages.ts';" },
+      ],
+      [domain],
+    );
+    expect(found).toEqual([
+      'server/features/x/x.service.ts -> server/languages/site-languages.ts',
+      'server/features/x/x.service.ts -> server/languages/languages.ts',
+    ]);
+  });
+});
+
 const WEB = path.join(SRC, 'web');
 
 /**
