@@ -4,7 +4,7 @@ import type { Db, Executor } from '../db/database.ts';
 import type { OutboxTarget, TicketMessageRow, TicketRow } from '../db/tables.ts';
 import { ApiError } from '../http/errors.ts';
 import { isUniqueViolation } from '../db/constraint-errors.ts';
-import { enqueue, inTransaction } from './outbox.ts';
+import { checkQueueable, enqueue, inTransaction } from './outbox.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import { attachMessageFiles, insertMessage, moveTicket } from './thread.repository.ts';
 
@@ -71,6 +71,8 @@ export async function emitStatusChange(
   now: number,
   webhook: boolean,
 ): Promise<void> {
+  // Checked with or without a webhook, so a caller in the wrong transaction fails in every configuration.
+  checkQueueable(trx);
   if (webhook && status !== ticket.status) await enqueue(trx, ticket.id, { kind: 'status', status }, now);
 }
 

@@ -10,6 +10,7 @@ import { buildUser } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 import { buildTicket } from '../testing/ticket-fixtures.ts';
 import { enqueue, inTransaction, onEnqueued } from './outbox.ts';
+import { emitStatusChange } from './lifecycle.ts';
 import { deliveriesOfTicket } from './tickets.repository.ts';
 
 interface Sent {
@@ -138,6 +139,22 @@ describe.each(testDialects())('the outbox wakes its worker, on %s', (dialect) =>
         .execute((trx) => enqueue(trx, ticket.id, { kind: 'request', targets: ['webhook'] }, Date.now())),
     ).rejects.toThrow('inTransaction');
     expect(await deliveriesOfTicket(t.ctx.db, ticket.id)).toEqual([]);
+  });
+
+  it('refuses such a transaction even with nothing to queue (no mail server, no webhook)', async () => {
+    const ticket = await buildTicket(t.ctx, { targets: [] });
+    await expect(
+      t.ctx.db
+        .transaction()
+        .execute((trx) =>
+          enqueue(trx, ticket.id, { kind: 'message', messageId: 1, targets: [] }, Date.now()),
+        ),
+    ).rejects.toThrow('inTransaction');
+    await expect(
+      t.ctx.db
+        .transaction()
+        .execute((trx) => emitStatusChange(trx, { id: ticket.id, status: 'new' }, 'open', Date.now(), false)),
+    ).rejects.toThrow('inTransaction');
   });
 
   it("leaves another server's rows to its worker's periodic pass, which finds them", async () => {

@@ -52,6 +52,9 @@ export async function enqueue(
   entry: OutboxEntry,
   now: number,
 ): Promise<void> {
+  // Checked before anything is queued, so a caller in the wrong transaction fails in every configuration, not only
+  // once a mail server or a webhook gives it something to queue.
+  const scope = checkQueueable(db);
   if (entry.kind !== 'status' && entry.targets.length === 0) return;
   if (entry.kind === 'status') await insertStatusEvent(db, ticketId, entry.status, now);
   else
@@ -62,10 +65,18 @@ export async function enqueue(
       now,
       entry.kind === 'message' ? entry.messageId : null,
     );
-  if (!db.isTransaction) return wakers.get(db as Db)?.();
+  if (scope) scope.queued = true;
+  else wakers.get(db as Db)?.();
+}
+
+/**
+ * The inTransaction scope `db` belongs to; none outside a transaction. A transaction opened elsewhere would commit
+ * without anyone waking the worker: a mistake, found at once (thrown whether or not anything is to be queued).
+ */
+export function checkQueueable(db: Executor): { db: Db; queued: boolean } | null {
+  if (!db.isTransaction) return null;
   const scope = openTransactions.get(db as Tx);
-  // A transaction opened elsewhere would commit without anyone waking the worker: a mistake, found at once.
   if (!scope)
     throw new Error('enqueue() inside a transaction needs the transaction opened by inTransaction()');
-  scope.queued = true;
+  return scope;
 }

@@ -247,4 +247,41 @@ describe.each(testDialects())('migration 0027-outbox-kinds on %s', (dialect) => 
       await environment.cleanup();
     }
   });
+  it('never gives again an id the outbox gave, when it was empty at the upgrade', async () => {
+    const { environment, handle } = await openAtMigration(dialect, '0026-sender-access');
+    const sent = Date.now() - 60_000;
+    const db = handle.db as unknown as Kysely<unknown>;
+    let ctx: Awaited<ReturnType<typeof createContext>> | undefined;
+    try {
+      const ticket = await insertId(
+        db,
+        sql<{
+          id: number;
+        }>`insert into tickets (title, description, name, email, channel, user_id, lang, created_at,
+          updated_at, status) values ('Boiler', 'No hot water', 'Ann Lee', 'ann@example.com', 'web', null, 'en',
+          ${sent}, ${sent}, 'open') returning id`,
+      );
+      // Every delivery sent and removed (as a deleted account's are): the outbox is empty, its ids given.
+      let dropped = 0;
+      for (const target of ['requester', 'team', 'webhook']) {
+        dropped = await insertId(
+          db,
+          sql<{
+            id: number;
+          }>`insert into outbox (ticket_id, message_id, target, status, attempts, next_attempt_at,
+            created_at) values (${ticket}, 0, ${target}, 'pending', 0, ${sent}, ${sent}) returning id`,
+        );
+      }
+      await sql`delete from outbox`.execute(db);
+      await handle.close();
+
+      ctx = await createContext(environment.config);
+      await enqueue(ctx.db, ticket, { kind: 'status', status: 'open' }, Date.now());
+      const added = await ctx.db.selectFrom('outbox').select('id').executeTakeFirstOrThrow();
+      expect(added.id).toBeGreaterThan(dropped);
+    } finally {
+      await ctx?.database.close();
+      await environment.cleanup();
+    }
+  });
 });
