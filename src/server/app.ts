@@ -94,6 +94,18 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     const accountMails = startAccountMailWorker(ctx, app.log);
     app.addHook('onClose', () => accountMails.stop());
   }
+  // Multipart bodies, for every upload route (visitors' files, the team's), parsed by one registration here, after
+  // the hooks above: registered before them, with the plumbing, an upload over 25 MB on disk storage got no answer
+  // (hostile-input.test.ts). One byte over the file limit reaches our own check, which refuses the file and keeps
+  // nothing of it.
+  await app.register(multipart, {
+    limits: {
+      fileSize: UPLOAD_FILE_MAX_BYTES + 1,
+      files: ISSUE_FILES_MAX,
+      fields: 10,
+      parts: ISSUE_FILES_MAX + 10,
+    },
+  });
   registerFeatureRoutes(app, ctx);
   await registerPageRoutes(app, {
     analytics: ctx.config.analytics,
@@ -151,8 +163,8 @@ function createFastify(ctx: AppContext, options: AppOptions, cache: ResponseCach
 }
 
 /**
- * What every route shares, registered once here: errors, input checks, bodies refused, security headers, cookies,
- * multipart bodies and the OpenAPI document.
+ * What every route shares, registered once here: errors, input checks, bodies refused, security headers, cookies
+ * and the OpenAPI document.
  */
 async function registerPlumbing(app: FastifyInstance, ctx: AppContext, options: AppOptions): Promise<void> {
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
@@ -163,16 +175,6 @@ async function registerPlumbing(app: FastifyInstance, ctx: AppContext, options: 
   registerSecurityHeaders(app, ctx.config);
   // Cookies, read and written for every route by one registration here (http/cookies.ts).
   await registerCookies(app, ctx.config.publicUrl);
-  // Multipart bodies, for every upload route (visitors' files, the team's), parsed by one registration here. One byte
-  // over the file limit reaches our own check, which refuses the file and keeps nothing of it.
-  await app.register(multipart, {
-    limits: {
-      fileSize: UPLOAD_FILE_MAX_BYTES + 1,
-      files: ISSUE_FILES_MAX,
-      fields: 10,
-      parts: ISSUE_FILES_MAX + 10,
-    },
-  });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Signpost help centre API', version: RELEASE },
