@@ -1,4 +1,4 @@
-import { boxTables } from '../lib/article-outline.ts';
+import { boxTables } from '../lib/box-tables.ts';
 
 /** HTML the server sanitised when it was stored (article bodies, category descriptions); tables scroll in a box. */
 export function HtmlContent({ html, className, lang }: { html: string; className?: string; lang?: string }) {

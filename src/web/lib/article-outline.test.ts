@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boxTables, outlineArticle, readingMinutes, slugOf } from './article-outline.ts';
+import { outlineArticle, readingMinutes, slugOf } from './article-outline.ts';
+import { boxTables } from './box-tables.ts';
 
 describe('the article outline', () => {
   it('gives each h2 and h3 a prefixed id from its words, once each, and lists them in order', () => {

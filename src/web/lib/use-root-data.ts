@@ -8,6 +8,9 @@ import { portalLinks, type PortalLinks } from './portal-links.ts';
  * What the root loader (routes/root-data.ts) gives every page of the layout. Pages and features read it here, so that
  * no feature imports the routes.
  */
+/** The root data could not be loaded (branding or environments): the page shows the bundle's error. */
+export class BundleError extends Error {}
+
 export interface RootData {
   branding: Branding;
   environments: Environments;

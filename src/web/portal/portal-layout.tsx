@@ -12,7 +12,7 @@ import { loadPortalTexts } from './portal-languages.ts';
 import { portalLinks } from '../lib/portal-links.ts';
 import { pageHead } from '../routes/head.ts';
 import { PageMain, useHydratedMarker } from '../routes/layout.tsx';
-import { BundleError } from '../routes/root-data.ts';
+import { BundleError } from '../lib/use-root-data.ts';
 
 export interface PortalData {
   branding: Branding;

@@ -2,10 +2,8 @@ import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { href } from '../../shared/paths.ts';
 import { apiFrom, pageApi, sessionUser } from '../api/api-context.ts';
 import { loadMessages } from '../i18n/i18n.tsx';
-import type { RootData } from '../lib/use-root-data.ts';
+import { BundleError, type RootData } from '../lib/use-root-data.ts';
 import { pageLanguageOf } from '../../shared/page-language.ts';
-
-export class BundleError extends Error {}
 
 /**
  * What every page of the layout needs: branding, environments and the sections and categories (for trails and
