@@ -89,14 +89,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerRateLimits(app, ctx);
   // What each public read is read as (language, audience, revision), resolved once as it comes in (content/reader.ts).
   app.decorate('readers', readers);
+  registerSettingsRoutes(app, ctx);
+  registerAuthRoutes(app, ctx);
   if (ctx.config.tickets.smtpUrl) {
     // Account mails are queued by the calls that ask for them and sent by every server's worker (mail/account-mail.ts).
     const accountMails = startAccountMailWorker(ctx, app.log);
     app.addHook('onClose', () => accountMails.stop());
   }
-  // Multipart bodies, for every upload route (visitors' files, the team's), parsed by one registration here, after
-  // the hooks above: registered before them, with the plumbing, an upload over 25 MB on disk storage got no answer
-  // (hostile-input.test.ts). One byte over the file limit reaches our own check, which refuses the file and keeps
+  // Multipart bodies, for every upload route (visitors' files, the team's), parsed by one registration here, in the
+  // place it has always had among the hooks and routes: moved earlier (with the plumbing, or before the settings and
+  // sign-in routes), a refused upload over 25 MB was not answered or its connection not cut (hostile-input.test.ts,
+  // discard-body.test.ts). One byte over the file limit reaches our own check, which refuses the file and keeps
   // nothing of it.
   await app.register(multipart, {
     limits: {
@@ -209,10 +212,8 @@ function countAnswerFromMemory(
   };
 }
 
-/** Every feature's API routes, each a line of the endpoint table registered by its feature. */
+/** The features' API routes that take files and content (settings and sign-in come before the multipart parser). */
 function registerFeatureRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerSettingsRoutes(app, ctx);
-  registerAuthRoutes(app, ctx);
   registerKnowledgeRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   registerArticleFeedbackRoutes(app, ctx);
