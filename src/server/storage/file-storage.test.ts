@@ -195,6 +195,40 @@ describe.each(subjects)('file storage contract: $name', (subject) => {
     expect(await blobCount(ctx)).toBe(before);
   });
 
+  it('stops cleanly when the stream fails or grows too large while a piece is still being written', async () => {
+    // A small piece is taken at once and its write is still under way when the next piece breaks the stream: the
+    // write finishing after the storage gave up must not surface as an uncaught error that stops the process.
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const before = { blobs: await blobCount(ctx), partial: await partialCount(ctx) };
+      for (let round = 0; round < 20; round++) {
+        // The first piece waits for the file to open; the second is written as the third breaks the stream.
+        const tooLarge = (async function* () {
+          yield crypto.randomBytes(1000);
+          await sleep(5);
+          yield crypto.randomBytes(1000);
+          yield crypto.randomBytes(CHUNK_BYTES * 2);
+        })();
+        await expect(storage.putStream(tooLarge, CHUNK_BYTES)).rejects.toBeInstanceOf(TooLargeError);
+        const goneAway = (async function* () {
+          yield crypto.randomBytes(1000);
+          await sleep(5);
+          yield crypto.randomBytes(1000);
+          throw new Error('the client went away');
+        })();
+        await expect(storage.putStream(goneAway, CHUNK_BYTES)).rejects.toThrow('the client went away');
+      }
+      await sleep(100);
+      expect(uncaught).toEqual([]);
+      expect(await blobCount(ctx)).toBe(before.blobs);
+      expect(await partialCount(ctx)).toBe(before.partial);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
+
   it('removes what a write cut off mid-way left once nobody has written to it since the moment, never a write under way', async () => {
     const before = { blobs: await blobCount(ctx), partial: await partialCount(ctx) };
     const data = crypto.randomBytes(CHUNK_BYTES + 1000);

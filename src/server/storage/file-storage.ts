@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 export interface StoredBlob {
   key: string;
@@ -104,16 +105,22 @@ async function putStreamOnDisk(root: string, source: AsyncIterable<Buffer | Uint
   const temp = path.join(root, `upload.${process.pid}.${crypto.randomBytes(8).toString('hex')}.tmp`);
   const hash = crypto.createHash('sha256');
   const out = fs.createWriteStream(temp);
+  // The pipeline reports every failure. A write still under way when it gave up fails once the stream is
+  // destroyed, after the pipeline stopped listening: that late error is expected and must not stop the process.
+  out.on('error', () => {});
   let size = 0;
   try {
-    for await (const chunk of source) {
-      size += chunk.length;
-      if (size > maxBytes) throw new TooLargeError(`more than ${maxBytes} bytes`);
-      hash.update(chunk);
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-    }
-    await new Promise<void>((resolve, reject) =>
-      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    await pipeline(
+      source,
+      async function* (chunks: AsyncIterable<Buffer | Uint8Array>) {
+        for await (const chunk of chunks) {
+          size += chunk.length;
+          if (size > maxBytes) throw new TooLargeError(`more than ${maxBytes} bytes`);
+          hash.update(chunk);
+          yield chunk;
+        }
+      },
+      out,
     );
     const key = hash.digest('hex');
     const target = diskPathOf(root, key);
@@ -122,11 +129,13 @@ async function putStreamOnDisk(root: string, source: AsyncIterable<Buffer | Uint
     await fs.promises.rename(temp, target);
     return { key, size };
   } catch (error) {
-    // The file opens asynchronously: wait for the stream to close, or it could appear after we removed it.
-    await new Promise<void>((resolve) => {
-      if (out.closed) resolve();
-      else out.once('close', () => resolve()).destroy();
-    });
+    // The file opens asynchronously and a write may still be under way: wait for the stream to close, or the
+    // file could appear after we removed it.
+    if (!out.closed) {
+      await new Promise<void>((resolve) => {
+        out.once('close', () => resolve()).destroy();
+      });
+    }
     await fs.promises.rm(temp, { force: true });
     throw error;
   }

@@ -113,14 +113,19 @@ export async function writeBackupFile(
     path.dirname(target),
     `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`,
   );
+  const out = fs.createWriteStream(temp, { flags: 'wx' });
+  // The pipeline reports every failure; a write under way when it gave up fails late, after it stopped listening.
+  out.on('error', () => {});
   try {
     await pipeline(
       Readable.from(backupContent(header, source, progress), { objectMode: false }),
       zlib.createGzip(),
-      fs.createWriteStream(temp, { flags: 'wx' }),
+      out,
     );
     await fs.promises.rename(temp, target);
   } catch (error) {
+    // Closed first, so no write lands after the removal.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()).destroy());
     await fs.promises.rm(temp, { force: true });
     throw error;
   }
