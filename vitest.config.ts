@@ -20,7 +20,7 @@ const ALONE = [
   'src/server/storage/several-servers.test.ts',
   'src/server/features/content-folder/content-folder.test.ts',
   'src/server/features/search/search-startup.test.ts',
-  'src/server/features/mail-replies/**/*.test.ts',
+  'src/server/tickets/mail-replies/**/*.test.ts',
 ];
 
 /*

@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDue } from '../src/server/features/delivery/delivery.service.ts';
+import { deliverDue } from '../src/server/tickets/index.ts';
 import { findUserByEmail } from '../src/server/accounts/users.repository.ts';
 import { buildArticle, buildFile, buildUser } from '../src/server/testing/factories.ts';
 import { startMailServer, textOf } from '../src/server/testing/mail-server.ts';

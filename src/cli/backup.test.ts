@@ -12,7 +12,7 @@ import { buildCategory, buildSection, buildUser, DEFAULT_PASSWORD } from '../ser
 import { createTestApp, testDialects, type TestApp } from '../server/testing/test-context.ts';
 import { storedKeys } from '../server/testing/stored-files.ts';
 import { STORAGE_TABLES } from '../server/storage/database-storage.ts';
-import { signFileLink } from '../server/tickets/file-links.ts';
+import { signFileLink } from '../server/tickets/index.ts';
 import { seedDemo } from '../server/features/content-folder/demo.service.ts';
 import { BackupError } from '../server/features/backup/backup-format.ts';
 import {

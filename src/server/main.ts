@@ -2,10 +2,9 @@ import type { Config } from './config/config.ts';
 import { buildApp } from './app.ts';
 import { createContext } from './context-factory.ts';
 import { seedOnFirstStart } from './features/content-folder/demo.service.ts';
-import { startDeliveryWorker } from './features/delivery/delivery.service.ts';
+import { startDeliveryWorker, startMailReplyPoller } from './tickets/index.ts';
 import { startFileCleanup } from './features/tickets/stale-uploads.ts';
 import { startSaltCleanup } from './privacy/salt-cleanup.ts';
-import { startMailReplyPoller } from './features/mail-replies/mail-reply-poller.ts';
 import { warmUpHtmlCleaner } from './html/clean-html.ts';
 import { firstSteps } from './ops/first-steps.ts';
 

@@ -8,7 +8,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/config.ts';
 import { createContext } from '../context-factory.ts';
 import type { AppContext } from '../context.ts';
-import { startDeliveryWorker, type DeliveryWorker } from '../features/delivery/delivery.service.ts';
+import { type DeliveryWorker, startDeliveryWorker } from '../tickets/index.ts';
 import { expectApiError } from '../testing/api-expect.ts';
 import { buildArticle } from '../testing/factories.ts';
 import { captureLogs } from '../testing/log-capture.ts';

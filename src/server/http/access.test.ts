@@ -8,12 +8,10 @@ import { routes } from '../../shared/routes.ts';
 import type { AppContext } from '../context.ts';
 import type { Dialect } from '../db/schema-helpers.ts';
 import type { UserRow } from '../db/tables.ts';
-import { signFileLink } from '../tickets/file-links.ts';
+import { saveTicketLink, signFileLink, VISITOR_COOKIE } from '../tickets/index.ts';
 import { makeLinkToken } from '../accounts/account-links.ts';
 import { findUser, updateAccount } from '../accounts/users.repository.ts';
 import { bindingOf, FLOW_COOKIE } from '../features/auth/flow-cookie.ts';
-import { saveTicketLink } from '../tickets/ticket-links.ts';
-import { VISITOR_COOKIE } from '../tickets/visitor.ts';
 import {
   buildArticle,
   buildArticleTranslation,

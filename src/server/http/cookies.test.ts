@@ -10,7 +10,7 @@ import { buildFile, buildUser, DEFAULT_PASSWORD } from '../testing/factories.ts'
 import { BOUNDARY, multipartBody } from '../testing/hostile-values.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 import { issueOpenBody, OPEN_REQUESTS_CONFIG } from '../testing/ticket-fixtures.ts';
-import { VISITOR_COOKIE } from '../tickets/visitor.ts';
+import { VISITOR_COOKIE } from '../tickets/index.ts';
 import { serializeCookie } from './cookies.ts';
 
 /**

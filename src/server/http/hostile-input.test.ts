@@ -13,7 +13,7 @@ import { createContext } from '../context-factory.ts';
 import type { AppContext } from '../context.ts';
 import type { Dialect } from '../db/schema-helpers.ts';
 import { insertUser } from '../accounts/users.repository.ts';
-import { signFileLink } from '../tickets/file-links.ts';
+import { signFileLink } from '../tickets/index.ts';
 import { WEB_DIST } from '../render/web-assets.ts';
 import {
   buildArticle,

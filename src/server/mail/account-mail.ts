@@ -10,9 +10,7 @@ import { ApiError } from '../http/errors.ts';
 import { giveBack, takeAllowance } from '../rate-limit/rate-limit.ts';
 import { getBranding } from '../settings/branding.ts';
 import { siteLanguage } from '../languages/index.ts';
-import { awaitsOwner } from '../tickets/sender-access.ts';
-import { TICKET_LINK_LIFETIME_MS, ticketLinkKey } from '../tickets/ticket-links.ts';
-import { findTicket } from '../tickets/tickets.repository.ts';
+import { awaitsOwner, findTicket, TICKET_LINK_LIFETIME_MS, ticketLinkKey } from '../tickets/index.ts';
 import {
   claimAccountMail,
   deleteFinishedAccountMails,
@@ -21,7 +19,7 @@ import {
   markAccountMailSent,
   recordAccountMailFailure,
 } from './account-mail.repository.ts';
-import { sendMail } from './send-mail.ts';
+import { sendMail } from '../lib/send-mail.ts';
 
 /**
  * Account mails one client may have sent to one address in an hour. The limit counts the pair, so a stranger

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createContext } from '../context-factory.ts';
 import { latestMigration } from '../db/database.ts';
-import { signFileLink } from '../tickets/file-links.ts';
+import { signFileLink } from '../tickets/index.ts';
 import { expectApiError } from '../testing/api-expect.ts';
 import { buildArticle, buildUser, DEFAULT_PASSWORD } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';

@@ -10,7 +10,7 @@ import { loadConfig } from '../config/config.ts';
 import { createContext } from '../context-factory.ts';
 import type { AppContext } from '../context.ts';
 import { importFolder } from '../features/content-folder/import-folder.ts';
-import { signFileLink } from '../tickets/file-links.ts';
+import { signFileLink } from '../tickets/index.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../testing/factories.ts';
 import { writeFolder } from '../testing/folder.ts';
 import { createTestEnvironment, testDialects, type TestEnvironment } from '../testing/test-context.ts';

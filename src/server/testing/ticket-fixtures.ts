@@ -2,8 +2,7 @@ import type { AppContext } from '../context.ts';
 import type { FileRow, OutboxTarget, TicketRow } from '../db/tables.ts';
 import { contentTypeFor } from '../lib/content-type.ts';
 import { insertFile } from '../files/files.repository.ts';
-import { attachFiles, insertTicket, type NewTicket } from '../tickets/tickets.repository.ts';
-import { enqueue, inTransaction } from '../tickets/outbox.ts';
+import { attachFiles, enqueue, insertTicket, inTransaction, type NewTicket } from '../tickets/index.ts';
 
 /** Test rows made the way issue-open makes them: a visitor's private uploads, and a ticket with its outbox rows. */
 

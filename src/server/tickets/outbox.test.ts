@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { createContext } from '../context-factory.ts';
 import type { UserRow } from '../db/tables.ts';
-import { startDeliveryWorker, type DeliveryWorker } from '../features/delivery/delivery.service.ts';
+import { startDeliveryWorker, type DeliveryWorker } from './delivery/delivery.service.ts';
 import { signIn } from '../testing/admin-content.ts';
 import { buildUser } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';

@@ -3,12 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../context-factory.ts';
-import { deliverDue } from '../../features/delivery/delivery.service.ts';
+import { deliverDue, enqueue, replyTokenFor } from '../../tickets/index.ts';
 import { headerOf, startMailServer } from '../../testing/mail-server.ts';
 import { openAtMigration } from '../../testing/migrations.ts';
 import { testDialects } from '../../testing/test-context.ts';
-import { replyTokenFor } from '../../tickets/reply-token.ts';
-import { enqueue } from '../../tickets/outbox.ts';
 
 /** A webhook receiver keeping each delivery's headers and what it said. */
 async function startReceiver() {

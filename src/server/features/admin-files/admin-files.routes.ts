@@ -6,7 +6,7 @@ import { ApiError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { insertFile } from '../../files/files.repository.ts';
 import { storeUploadedParts, uploadRow } from '../../files/store-uploads.ts';
-import { userKey } from '../../tickets/visitor.ts';
+import { userKey } from '../../tickets/index.ts';
 import { presentAdminFile } from '../../content/admin.presenters.ts';
 
 /** Attachments and images of articles, icons, logos: the same limits as visitors' uploads. */

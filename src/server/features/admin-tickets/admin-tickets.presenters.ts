@@ -1,6 +1,6 @@
 import type { TicketMessage, TicketView } from '../../../shared/api/tickets.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
-import { filesOfPart, isoOf, presentThreadMessage, type FileLinks } from '../../tickets/thread-presenters.ts';
+import { type FileLinks, filesOfPart, isoOf, presentThreadMessage } from '../../tickets/index.ts';
 
 type ThreadFile = FileRow & { message_id: number | null };
 

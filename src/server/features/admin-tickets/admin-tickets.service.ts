@@ -18,11 +18,17 @@ import type { OutboxTarget, TicketRow, UserRow } from '../../db/tables.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { findUser, listTeam, lockUsers } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
-import { findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
-import { addMessage, checkMove, emitStatusChange, refusals } from '../../tickets/lifecycle.ts';
-import { inTransaction } from '../../tickets/outbox.ts';
-import { signFilePaths } from '../../tickets/file-links.ts';
-import { userKey } from '../../tickets/visitor.ts';
+import {
+  addMessage,
+  checkMove,
+  emitStatusChange,
+  findAttachableUploads,
+  findTicket,
+  inTransaction,
+  refusals,
+  signFilePaths,
+  userKey,
+} from '../../tickets/index.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 import { cleanHtml } from '../../html/clean-html.ts';
 import { htmlToMailText } from '../../html/mail-text.ts';

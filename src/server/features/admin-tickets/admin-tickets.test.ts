@@ -7,11 +7,9 @@ import type { FileRow, TicketRow } from '../../db/tables.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
-import { deliverDue } from '../delivery/delivery.service.ts';
+import { addMessage, deliverDue, findTicket } from '../../tickets/index.ts';
 import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
 import { writeTicketIfUnchanged } from './admin-tickets.repository.ts';
-import { findTicket } from '../../tickets/tickets.repository.ts';
-import { addMessage } from '../../tickets/lifecycle.ts';
 
 const TicketPage = Paged(TicketView);
 

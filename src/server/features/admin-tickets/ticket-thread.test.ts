@@ -10,10 +10,7 @@ import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { attachmentsOf, headerOf, htmlOf, startMailServer, textOf } from '../../testing/mail-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
-import { isTicketLink, saveTicketLink } from '../../tickets/ticket-links.ts';
-import { replyTokenFor } from '../../tickets/reply-token.ts';
-import { userKey } from '../../tickets/visitor.ts';
-import { deliverDue } from '../delivery/delivery.service.ts';
+import { deliverDue, isTicketLink, replyTokenFor, saveTicketLink, userKey } from '../../tickets/index.ts';
 
 /** A webhook receiver on loopback that keeps every body it is sent. */
 async function startReceiver() {

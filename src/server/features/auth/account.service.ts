@@ -34,7 +34,7 @@ import {
   queueAccountMail,
   takeMailAllowance,
 } from '../../mail/account-mail.ts';
-import { anonymiseTicketsOfUser, claimTicketsByEmail } from '../../tickets/tickets.repository.ts';
+import { anonymiseTicketsOfUser, claimTicketsByEmail } from '../../tickets/index.ts';
 import { clearAccountFailures, signInSlots, withGuessReserved } from './sign-in-limits.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LoginResult, MailSentResult, UpdateMeResult } from '../../../shared/api/auth.ts';
 import { findUserByEmail, insertUser } from '../../accounts/users.repository.ts';
-import { findTicket } from '../../tickets/tickets.repository.ts';
+import { findTicket } from '../../tickets/index.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { startMailServer, textOf } from '../../testing/mail-server.ts';

@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { contentDisposition } from '../../lib/content-type.ts';
 import { findFile } from '../../files/files.repository.ts';
-import { isValidFileLink } from '../../tickets/file-links.ts';
+import { isValidFileLink } from '../../tickets/index.ts';
 
 /** The signed links in delivered tickets: the support team downloads a visitor's private upload without an account. */
 export function registerDeliveryRoutes(app: FastifyInstance, { db, storage }: AppContext): void {

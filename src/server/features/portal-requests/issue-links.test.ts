@@ -8,7 +8,7 @@ import { buildUser } from '../../testing/factories.ts';
 import { startMailServer, textOf } from '../../testing/mail-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket } from '../../testing/ticket-fixtures.ts';
-import { saveTicketLink, TICKET_LINK_LIFETIME_MS } from '../../tickets/ticket-links.ts';
+import { saveTicketLink, TICKET_LINK_LIFETIME_MS } from '../../tickets/index.ts';
 
 const PUBLIC_URL = 'https://help.example.com';
 

@@ -4,8 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { clientKey } from '../../rate-limit/client-address.ts';
 import { deviceUserOf } from '../../accounts/device-cookie.ts';
-import { visitorKey } from '../../tickets/visitor.ts';
-import { senderCookieOf } from '../../tickets/sender-access.ts';
+import { senderCookieOf, visitorKey } from '../../tickets/index.ts';
 import {
   getMyRequest,
   pageMyRequests,

@@ -17,19 +17,26 @@ import { inSiteLanguage, type FieldProblem } from '../../lib/field-messages.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 import { nextMidnight } from '../../lib/signed-links.ts';
 import { mailAccount, type MailClient, mailUnavailable } from '../../mail/account-mail.ts';
-import { isTicketLink, saveTicketLink } from '../../tickets/ticket-links.ts';
-import { signFilePaths } from '../../tickets/file-links.ts';
-import { filesOfPart, isoOf, presentThreadMessage } from '../../tickets/thread-presenters.ts';
-import { endSenderAccess, findAttachableUploads, findTicket } from '../../tickets/tickets.repository.ts';
 import {
+  addMessage,
   awaitsOwner,
+  endSenderAccess,
+  filesOfPart,
+  findAttachableUploads,
+  findTicket,
+  isoOf,
+  isTicketLink,
+  messagesOf,
+  moveByRequester,
   opensBySenderCookie,
+  presentThreadMessage,
   provesAddress,
+  saveTicketLink,
   senderMayOpen,
-} from '../../tickets/sender-access.ts';
-import { addMessage, moveByRequester } from '../../tickets/lifecycle.ts';
-import { messagesOf, threadFiles } from '../../tickets/thread.repository.ts';
-import { userKey } from '../../tickets/visitor.ts';
+  signFilePaths,
+  threadFiles,
+  userKey,
+} from '../../tickets/index.ts';
 import { anonymousTicketsOfEmail, countTicketsOfUser, ticketsOfUser } from './portal-requests.repository.ts';
 
 export const PORTAL_PAGE_SIZE = 20;

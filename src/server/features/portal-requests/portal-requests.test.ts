@@ -10,8 +10,7 @@ import { buildUser, DEFAULT_PASSWORD } from '../../testing/factories.ts';
 import { headerOf, startMailServer, textOf } from '../../testing/mail-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket } from '../../testing/ticket-fixtures.ts';
-import { deliverDue } from '../delivery/delivery.service.ts';
-import { saveTicketLink } from '../../tickets/ticket-links.ts';
+import { deliverDue, saveTicketLink } from '../../tickets/index.ts';
 import { withinOneHour } from '../../testing/http-client.ts';
 import { updateBranding } from '../../settings/branding.ts';
 

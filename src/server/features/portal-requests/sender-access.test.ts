@@ -9,8 +9,7 @@ import { buildUser } from '../../testing/factories.ts';
 import { headerOf, startMailServer, textOf } from '../../testing/mail-server.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { issueOpenBody, OPEN_REQUESTS_CONFIG } from '../../testing/ticket-fixtures.ts';
-import { deliverDue } from '../delivery/delivery.service.ts';
-import { mailKeyOf, processMail } from '../mail-replies/mail-replies.service.ts';
+import { deliverDue, mailKeyOf, processMail } from '../../tickets/index.ts';
 import type { AppContext } from '../../context.ts';
 import { getMyRequest } from './portal-requests.service.ts';
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { removeUnusedBytes } from '../../files/unused-bytes.ts';
 import { deleteFiles } from '../../files/files.repository.ts';
-import { findStaleUploads } from '../../tickets/tickets.repository.ts';
+import { findStaleUploads } from '../../tickets/index.ts';
 
 export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { setCookie } from '../../http/cookies.ts';
 import { route } from '../../http/route.ts';
 import { openIssue } from './tickets.service.ts';
-import { visitorKey } from '../../tickets/visitor.ts';
+import { visitorKey } from '../../tickets/index.ts';
 
 export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): void {
   // A stale token does not stop a request: the visitor is simply treated as anonymous.

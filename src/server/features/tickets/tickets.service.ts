@@ -14,11 +14,18 @@ import type { Cookie } from '../../http/cookies.ts';
 import { verifyCaptcha } from '../../captcha/captcha.service.ts';
 import { siteLanguage } from '../../languages/index.ts';
 import { message, type MessageKey } from '../../lib/field-messages.ts';
-import { attachFiles, findAttachableUploads, insertTicket } from '../../tickets/tickets.repository.ts';
-import { userKey } from '../../tickets/visitor.ts';
-import { enqueue, inTransaction } from '../../tickets/outbox.ts';
+import {
+  attachFiles,
+  enqueue,
+  findAttachableUploads,
+  insertTicket,
+  inTransaction,
+  provesAddress,
+  SENDER_ACCESS_MS,
+  senderCookies,
+  userKey,
+} from '../../tickets/index.ts';
 import { href } from '../../../shared/paths.ts';
-import { provesAddress, SENDER_ACCESS_MS, senderCookies } from '../../tickets/sender-access.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 import { isEmailAddress } from '../../lib/email-address.ts';
 

@@ -6,7 +6,7 @@ import type { ByteAllowance } from '../../files/store-uploads.ts';
 import { giveBack, RateLimitError, recentUse, takeAllowance } from '../../rate-limit/rate-limit.ts';
 import { KIB, toKib, UPLOAD_BYTES_BUCKET } from '../../rate-limit/upload-budget.ts';
 import { UPLOAD_LIFETIME_MS } from './stale-uploads.ts';
-import { untakenUploadBytes } from '../../tickets/tickets.repository.ts';
+import { untakenUploadBytes } from '../../tickets/index.ts';
 
 /** The most one request can store (ten files of 25 MB): a longer declared body takes no more than this. */
 const REQUEST_MAX_BYTES = ISSUE_FILES_MAX * UPLOAD_FILE_MAX_BYTES;

@@ -8,7 +8,7 @@ import { insertFile } from '../../files/files.repository.ts';
 import { storeUploadedParts, uploadRow } from '../../files/store-uploads.ts';
 import { clientKey } from '../../rate-limit/client-address.ts';
 import { UploadAllowance } from './upload-allowance.ts';
-import { ensureVisitorKey, userKey } from '../../tickets/visitor.ts';
+import { ensureVisitorKey, userKey } from '../../tickets/index.ts';
 
 export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, endpoints.uploadRequestFiles, async (request, reply, session) => {

@@ -5,9 +5,9 @@ import { LEGACY_REPLY_TOKENS_UNTIL } from '../../db/schema-values.ts';
 import { readSetting } from '../../settings/settings.repository.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { buildTicket } from '../../testing/ticket-fixtures.ts';
-import { legacyReplyTokenOf, replyTokenFor } from '../../tickets/reply-token.ts';
-import { addMessage } from '../../tickets/lifecycle.ts';
-import { messagesOf } from '../../tickets/thread.repository.ts';
+import { legacyReplyTokenOf, replyTokenFor } from '../reply-token.ts';
+import { addMessage } from '../lifecycle.ts';
+import { messagesOf } from '../thread.repository.ts';
 import { mailKeyOf, processMail, type MailOutcome } from './mail-replies.service.ts';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -13,10 +13,10 @@ import { ApiError } from '../../http/errors.ts';
 import { giveBackUploadsOfFiles, takeUploadOfFile } from '../../rate-limit/upload-budget.ts';
 import type { StoredBlob } from '../../storage/file-storage.ts';
 import { cleanFileName, cleanText } from '../../lib/clean-text.ts';
-import { isLegacyReplyToken, isReplyToken, replyReferencesIn } from '../../tickets/reply-token.ts';
-import { writeMessage } from '../../tickets/lifecycle.ts';
-import { inTransaction } from '../../tickets/outbox.ts';
-import { endSenderAccess, findTicket } from '../../tickets/tickets.repository.ts';
+import { isLegacyReplyToken, isReplyToken, replyReferencesIn } from '../reply-token.ts';
+import { writeMessage } from '../lifecycle.ts';
+import { inTransaction } from '../outbox.ts';
+import { endSenderAccess, findTicket } from '../tickets.repository.ts';
 import {
   claimMailReply,
   findMailReply,

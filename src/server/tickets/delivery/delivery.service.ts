@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.ts';
 import type { OutboxRow, OutboxTarget, TicketMessageRow, TicketRow } from '../../db/tables.ts';
-import { filesOfMessage, filesOfTicket, findTicket } from '../../tickets/tickets.repository.ts';
-import { onEnqueued } from '../../tickets/outbox.ts';
-import { findMessage } from '../../tickets/thread.repository.ts';
+import { filesOfMessage, filesOfTicket, findTicket } from '../tickets.repository.ts';
+import { onEnqueued } from '../outbox.ts';
+import { findMessage } from '../thread.repository.ts';
 import { findUser, listTeam } from '../../accounts/users.repository.ts';
 import { TEAM_ROLES } from '../../../shared/constants.ts';
 import { absoluteLinks } from '../../html/mail-text.ts';
@@ -16,9 +16,9 @@ import {
 } from './ticket-emails.ts';
 import { claimDelivery, findDueDelivery, markDelivered, recordFailure } from './delivery.repository.ts';
 import { messageIdOf, receivedMessageIdOf, replyMessageIdOf } from './message-ids.ts';
-import { sendMail } from '../../mail/send-mail.ts';
-import { saveTicketLink } from '../../tickets/ticket-links.ts';
-import { replyTokenFor } from '../../tickets/reply-token.ts';
+import { sendMail } from '../../lib/send-mail.ts';
+import { saveTicketLink } from '../ticket-links.ts';
+import { replyTokenFor } from '../reply-token.ts';
 import { href } from '../../../shared/paths.ts';
 import { buildReplyPayload, buildWebhookPayload, sendWebhook, WEBHOOK_TIMEOUT_MS } from './webhook.ts';
 

@@ -1,6 +1,7 @@
 import nodemailer, { type SendMailOptions } from 'nodemailer';
-import type { AppContext } from '../context.ts';
+import type { TicketsConfig } from '../config/config.ts';
 import type { FileRow } from '../db/tables.ts';
+import type { FileStorage } from '../storage/file-storage.ts';
 
 /**
  * How long one mail may take. The outboxes claim a row for 60 s (ACCOUNT_MAIL_CLAIM_MS, delivery's CLAIM_MS); a send
@@ -15,12 +16,18 @@ export const SMTP_SEND_CAP_MS = 30_000;
 /** A mail as its writer makes it: sendMail adds the sender (MAIL_FROM) and the files. */
 export type OutgoingMail = Omit<SendMailOptions, 'from' | 'attachments'>;
 
+/** What sending takes of the context: the mail server, the sender's address, and the files' bytes. */
+export interface MailContext {
+  config: { tickets: Pick<TicketsConfig, 'smtpUrl' | 'mailFrom'> };
+  storage: Pick<FileStorage, 'read'>;
+}
+
 /**
  * One mail through SMTP_URL, from MAIL_FROM, with the files attached; abandoned after `capMs` (tests pass less). The
  * one way every mail leaves: the requests' and the accounts'.
  */
 export async function sendMail(
-  ctx: AppContext,
+  ctx: MailContext,
   mail: OutgoingMail,
   files: FileRow[] = [],
   capMs = SMTP_SEND_CAP_MS,

@@ -9,7 +9,7 @@ import { PNG } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 import { deliverDue, MAX_ATTEMPTS, retryDelay, startDeliveryWorker } from './delivery.service.ts';
-import { FILE_LINK_LIFETIME_MS, signFileLink } from '../../tickets/file-links.ts';
+import { FILE_LINK_LIFETIME_MS, signFileLink } from '../file-links.ts';
 import { buildTicket, buildUpload } from '../../testing/ticket-fixtures.ts';
 import type { WebhookPayload } from './webhook.ts';
 

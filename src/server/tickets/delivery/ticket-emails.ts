@@ -2,13 +2,13 @@ import { escapeHtml } from '../../../shared/html.ts';
 import type { Language } from '../../../shared/constants.ts';
 import type { AppContext } from '../../context.ts';
 import type { FileRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
-import type { OutgoingMail } from '../../mail/send-mail.ts';
-import { awaitsOwner } from '../../tickets/sender-access.ts';
+import type { OutgoingMail } from '../../lib/send-mail.ts';
+import { awaitsOwner } from '../sender-access.ts';
 import { messageIdOf } from './message-ids.ts';
 
 /*
  * Every mail about a request says what it says here: to the requester (receipt, reply), to the team (the requester's
- * reply) and to the support address or the team (a new request). sendMail (mail/send-mail.ts) sends them all.
+ * reply) and to the support address or the team (a new request). sendMail (lib/send-mail.ts) sends them all.
  */
 
 /** What a reply's email says around the reply itself, in the requester's language. */

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
-import { ACCOUNT_MAIL_CLAIM_MS } from './account-mail.ts';
+import { ACCOUNT_MAIL_CLAIM_MS } from '../mail/account-mail.ts';
 import { sendMail, SMTP_SEND_CAP_MS, SMTP_TIMEOUTS } from './send-mail.ts';
 
 /**

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import type { FileRow, OutboxRow, TicketMessageRow, TicketRow } from '../../db/tables.ts';
-import { signFileLink } from '../../tickets/file-links.ts';
+import { signFileLink } from '../file-links.ts';
 import { outgoingRequest } from '../../lib/outgoing-request.ts';
 
 export const SIGNATURE_HEADER = 'x-signpost-signature';
