@@ -205,25 +205,24 @@ const cleaner = createHtmlCleaner();
 /** Starts the workers ahead of the first large fragment (worker start-up is not counted in its time limit). */
 export const warmUpHtmlCleaner = (): Promise<void> => cleaner.warmUp();
 
-function checkSize(html: string, field: string) {
-  if (Buffer.byteLength(html, 'utf8') > MAX_HTML_BYTES) {
-    throw new ApiError(413, 'body_too_large', `${field} is larger than ${MAX_HTML_BYTES} bytes`, [
-      { field, message: `must be at most ${MAX_HTML_BYTES} bytes (1 MiB)` },
-    ]);
-  }
-}
+/** The refusal of a fragment over 1 MiB, as sent or as cleaned. */
+const tooLarge = (field: string) =>
+  new ApiError(413, 'body_too_large', `${field} is larger than ${MAX_HTML_BYTES} bytes`, [
+    { field, message: `must be at most ${MAX_HTML_BYTES} bytes (1 MiB)` },
+  ]);
 
 /**
  * The HTML an admin sent, as it will be stored: at most 1 MiB, through the one sanitiser every stored fragment
  * passes. Large fragments are cleaned on worker threads, so the server keeps answering meanwhile.
  */
 export async function cleanHtml(html: string, field: string): Promise<string> {
-  checkSize(html, field);
+  if (Buffer.byteLength(html, 'utf8') > MAX_HTML_BYTES) throw tooLarge(field);
   let clean: string;
   if (html.length <= INLINE_MAX_CHARS) {
     clean = sanitizeArticleHtml(html);
     report({ field, chars: html.length, threadId });
   } else clean = await cleaner.sanitize(html, field);
-  checkSize(clean, field);
+  // Cleaning may lengthen a fragment (closed tags, escaped characters): what is stored keeps the bound too.
+  if (Buffer.byteLength(clean, 'utf8') > MAX_HTML_BYTES) throw tooLarge(field);
   return clean;
 }
