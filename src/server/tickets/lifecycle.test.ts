@@ -4,6 +4,7 @@ import type { ApiError } from '../http/errors.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 import { buildTicket } from '../testing/ticket-fixtures.ts';
 import { addMessage, mayMove, moveByRequester, refusals, statusAfter } from './lifecycle.ts';
+import { messagesOf } from './thread.repository.ts';
 import { deliveriesOfTicket, findTicket } from './tickets.repository.ts';
 
 /** The lifecycle on its own: its moves, what a message does by itself, its refusals and the events it emits. */
@@ -112,6 +113,14 @@ describe.each(testDialects())('the lifecycle writes, on %s', (dialect) => {
       'requester',
       'webhook',
     ]);
+    // Read before the reply above: the request changed since, and the message is refused with nothing written.
+    await expect(addMessage(t.ctx.db, ticket, { ...base, targets: ['requester'] })).rejects.toMatchObject({
+      status: 409,
+      code: 'conflict',
+      fields: [{ field: 'status', message: 'changed meanwhile' }],
+    });
+    expect(await messagesOf(t.ctx.db, ticket.id, { internal: true })).toHaveLength(2);
+    expect(await deliveriesOfTicket(t.ctx.db, ticket.id)).toHaveLength(2);
     const closed = { ...waiting, status: 'closed' as const };
     await expect(addMessage(t.ctx.db, closed, { ...base, targets: [] })).rejects.toMatchObject({
       code: 'closed',

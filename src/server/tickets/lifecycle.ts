@@ -4,9 +4,9 @@ import type { Db, Executor } from '../db/database.ts';
 import type { OutboxTarget, TicketMessageRow, TicketRow } from '../db/tables.ts';
 import { ApiError } from '../http/errors.ts';
 import { isUniqueViolation } from '../db/constraint-errors.ts';
-import { checkQueueable, enqueue, inTransaction } from './outbox.ts';
+import { checkQueueable, enqueue, inTransaction, type MessageWrite, writeMessage } from './outbox.ts';
 import { escapeHtml } from '../../shared/html.ts';
-import { attachMessageFiles, insertMessage, moveTicket } from './thread.repository.ts';
+import { moveTicket } from './thread.repository.ts';
 
 /**
  * The life of a request, in one place: which status moves the team and the requester may make, what a message does
@@ -148,52 +148,55 @@ export function textToHtml(text: string): string {
 }
 
 /**
- * Writes a message inside the caller's transaction: the message, its files, the request's new status and activity
- * time, and its deliveries. A closed request takes no message (409); a status move outside TICKET_TRANSITIONS is
- * refused (409); a request whose status changed since it was read is refused, not overwritten (409). A caller that
- * records something of its own with the message (the mail it came in) passes its transaction (inTransaction) here.
+ * Everything a message does to a request, decided before anything is written: the status it leaves (the writer's,
+ * else `statusAfter`), its HTML, its row, its files, its deliveries and whether the webhook hears of a status the
+ * writer chose. A closed request takes no message (409); a status move outside TICKET_TRANSITIONS is refused (409).
  */
-export async function writeMessage(
-  trx: Executor,
-  ticket: TicketRow,
-  message: NewMessage,
-  now = Date.now(),
-): Promise<TicketMessageRow> {
+export function planMessage(ticket: TicketRow, message: NewMessage, now: number): MessageWrite {
   if (ticket.status === 'closed') throw refusals.closed();
   const status = message.status ?? statusAfter(ticket, message);
   // A message's own move is one the team makes: a requester's reply hands the request back to the team (waiting or
   // solved to open), which the requester's status buttons do not offer.
   checkMove('team', ticket.status, status);
-  if (!(await moveTicket(trx, ticket, status, now))) throw refusals.changedMeanwhile();
-  const row = await insertMessage(trx, ticket.id, {
-    author_id: message.author.id,
-    author_name: message.author.name,
-    from_team: message.author.fromTeam ? 1 : 0,
-    internal: message.internal ? 1 : 0,
-    body_text: message.text,
-    body_html: message.html ?? textToHtml(message.text),
-    created_at: now,
-  });
-  await attachMessageFiles(trx, ticket.id, row.id, message.fileIds);
-  await enqueue(trx, ticket.id, { kind: 'message', messageId: row.id, targets: message.targets }, now);
-  // A status the writer chose is a change of its own; the move a message makes by itself is in its ticket.replied.
-  if (message.status !== undefined)
-    await emitStatusChange(trx, ticket, status, now, message.statusWebhook ?? false);
-  return row;
+  return {
+    ticket,
+    status,
+    row: {
+      author_id: message.author.id,
+      author_name: message.author.name,
+      from_team: message.author.fromTeam ? 1 : 0,
+      internal: message.internal ? 1 : 0,
+      body_text: message.text,
+      body_html: message.html ?? textToHtml(message.text),
+      created_at: now,
+    },
+    fileIds: message.fileIds,
+    targets: message.targets,
+    // A status the writer chose is a change of its own; the move a message makes by itself is in its ticket.replied.
+    statusEvent: message.status !== undefined && (message.statusWebhook ?? false) && status !== ticket.status,
+    now,
+  };
 }
 
-/** Adds a message to a request in a transaction of its own (see writeMessage). */
+/**
+ * Adds a message to a request in a transaction of its own, as `planMessage` decides it (see there for the refusals);
+ * a request whose status changed since it was read is refused, not overwritten (409).
+ */
 export async function addMessage(
   db: Db,
   ticket: TicketRow,
   message: NewMessage,
   now = Date.now(),
 ): Promise<TicketMessageRow> {
-  const written = inTransaction(db, (trx) => writeMessage(trx, ticket, message, now));
-  // Two messages sent at once with the same upload both pass the check before either is written; the second is
-  // stopped by the unique index on the file, and rolled back whole.
-  return written.catch((error: unknown) => {
+  const plan = planMessage(ticket, message, now);
+  try {
+    const row = await writeMessage(db, plan);
+    if (!row) throw refusals.changedMeanwhile();
+    return row;
+  } catch (error) {
+    // Two messages sent at once with the same upload both pass the check before either is written; the second is
+    // stopped by the unique index on the file, and rolled back whole.
     if (isUniqueViolation(error)) throw refusals.fileTaken();
     throw error;
-  });
+  }
 }

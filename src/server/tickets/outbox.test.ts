@@ -9,9 +9,10 @@ import { signIn } from '../testing/admin-content.ts';
 import { buildUser } from '../testing/factories.ts';
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 import { buildTicket } from '../testing/ticket-fixtures.ts';
-import { enqueue, inTransaction, onEnqueued } from './outbox.ts';
-import { emitStatusChange } from './lifecycle.ts';
-import { deliveriesOfTicket } from './tickets.repository.ts';
+import { enqueue, inTransaction, onEnqueued, writeMessageIn } from './outbox.ts';
+import { emitStatusChange, planMessage } from './lifecycle.ts';
+import { messagesOf } from './thread.repository.ts';
+import { deliveriesOfTicket, findTicket } from './tickets.repository.ts';
 
 interface Sent {
   event: string;
@@ -155,6 +156,20 @@ describe.each(testDialects())('the outbox wakes its worker, on %s', (dialect) =>
         .transaction()
         .execute((trx) => emitStatusChange(trx, { id: ticket.id, status: 'new' }, 'open', Date.now(), false)),
     ).rejects.toThrow('inTransaction');
+  });
+
+  it('refuses to write a message in such a transaction, with or without deliveries, and writes nothing', async () => {
+    const ticket = await buildTicket(t.ctx, { targets: [] });
+    const message = { author: { id: null, name: 'Ann', fromTeam: false }, text: 'Thanks', internal: false };
+    for (const targets of [['webhook' as const], []]) {
+      const plan = planMessage(ticket, { ...message, fileIds: [], targets }, Date.now());
+      await expect(t.ctx.db.transaction().execute((trx) => writeMessageIn(trx, plan))).rejects.toThrow(
+        'inTransaction',
+      );
+    }
+    expect(await messagesOf(t.ctx.db, ticket.id, { internal: true })).toEqual([]);
+    expect((await findTicket(t.ctx.db, ticket.id))?.status).toBe(ticket.status);
+    expect(await deliveriesOfTicket(t.ctx.db, ticket.id)).toEqual([]);
   });
 
   it("leaves another server's rows to its worker's periodic pass, which finds them", async () => {

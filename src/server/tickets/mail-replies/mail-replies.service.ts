@@ -14,8 +14,8 @@ import { giveBackUploadsOfFiles, takeUploadOfFile } from '../../rate-limit/uploa
 import type { StoredBlob } from '../../storage/file-storage.ts';
 import { cleanFileName, cleanText } from '../../lib/clean-text.ts';
 import { isLegacyReplyToken, isReplyToken, replyReferencesIn } from '../reply-token.ts';
-import { writeMessage } from '../lifecycle.ts';
-import { inTransaction } from '../outbox.ts';
+import { planMessage, refusals } from '../lifecycle.ts';
+import { inTransaction, writeMessageIn } from '../outbox.ts';
 import { endSenderAccess, findTicket } from '../tickets.repository.ts';
 import {
   claimMailReply,
@@ -272,12 +272,15 @@ async function storeReply(
     const unproved = ticket.sender_access_until !== null;
     if (unproved) await endSenderAccess(trx, ticket.id);
     const from = mail.from?.value[0];
-    const message = await writeMessage(
-      trx,
+    const plan = planMessage(
       ticket,
       {
         author: unproved
-          ? { id: null, name: cleanText(from?.name || from?.address || ticket.email, false), fromTeam: false }
+          ? {
+              id: null,
+              name: cleanText(from?.name || from?.address || ticket.email, false),
+              fromTeam: false,
+            }
           : { id: ticket.user_id, name: ticket.name, fromTeam: false },
         text: decision.text,
         internal: false,
@@ -287,6 +290,8 @@ async function storeReply(
       },
       now,
     );
+    const message = await writeMessageIn(trx, plan);
+    if (!message) throw refusals.changedMeanwhile();
     await setMailReplyMessage(trx, mailKey, message.id);
     return message;
   });
