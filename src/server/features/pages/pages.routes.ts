@@ -10,7 +10,7 @@ import { htmlDocument, renderPage } from '../../render/render-page.ts';
 import { readWebAssets, WEB_DIST } from '../../render/web-assets.ts';
 import { registerAdminPageRoutes } from './admin-page.routes.ts';
 import { registerFaviconRoutes } from './favicon.routes.ts';
-import { languageRedirect, namesNoLanguage, type PageLanguages } from './page-language.ts';
+import { askedLanguage, languageRedirect, namesNoLanguage, type PageLanguages } from './page-language.ts';
 import { withLang } from '../../../shared/page-language.ts';
 
 export interface PageOptions {
@@ -80,12 +80,15 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
   const handlePage = async (request: FastifyRequest, reply: FastifyReply, portalPage = false) => {
     // Rendered for the signed-in visitor whose session cookie it carries: theirs alone, kept by nobody.
     const personal = portalPage || carriesSession(request);
-    const { page, cacheTags, cacheable } = await renderPage(
-      app,
-      request.url,
-      undefined,
-      carriesSession(request) ? request.headers.cookie : undefined,
+    // What the page and every read it makes read as: its language, its visitor, the revision; resolved once, here.
+    const readers = await app.readers.pageReadersOf(
+      askedLanguage(request.url),
+      await app.pageVisitor(request),
     );
+    const { page, cacheTags, cacheable } = await renderPage(app, request.url, {
+      readers,
+      cookie: carriesSession(request) ? request.headers.cookie : undefined,
+    });
     request.cacheTags = cacheTags;
     if (!cacheable) reply.header('Cache-Control', 'no-store');
     if (await negotiated(request)) reply.header('Vary', 'Accept-Language, Cookie');
