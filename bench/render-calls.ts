@@ -1,14 +1,15 @@
 /**
- * How a page rendered on the server should reach the API: through the app in process (`app.inject`, what
- * render-page.ts does: each call a request through Fastify's routing, hooks, validation and the answer's contract
- * check, answered from memory when kept) or by calling the services directly with the page's Reader, resolved once.
- * Both are measured in one process on one demo database, taking turns within each round: the article page and the
- * home page, in the site's language and in another, rendered ROUNDS x RENDERS times each way, with the answers kept
- * in memory (calls a render makes are then answered from there) and without (CACHE_MAX_MB=0: every call is worked
- * out, as after a change of the content). The direct way here answers the knowledge and settings calls (the portal's
- * and the signed-in visitor's still go in process) and must render the same HTML as the other, which is checked
- * first. Prints, each way, the median milliseconds per page of the calls alone (replayed without React) and of whole
- * renders, and the direct way's ratio. docs/decisions.md ("Server renders keep calling the API in process") reads it.
+ * How a page rendered on the server reaches the API: its public reads answered by their handlers with the page's
+ * readers, resolved once as the page came in (render/page-calls.ts, what renderPage does), or every call through
+ * the app in process (`app.inject`, what renderPage did before: each call a request through Fastify's routing,
+ * the answer cache, validation, the caller's role, the handler and the answer's contract check, then serialised and
+ * parsed back). Both are measured in one process on one demo database, taking turns within each round: the article
+ * page and the home page, in the site's language and in another, rendered ROUNDS x RENDERS times each way, with
+ * the answers kept in memory (calls made over HTTP are then answered from there) and without (CACHE_MAX_MB=0: every
+ * call is worked out, as after a change of the content). Both ways must render the same page (HTML and hydration
+ * data), which is checked first. Prints, each way, the median milliseconds per page of the calls alone (replayed
+ * without React) and of whole renders, and the direct way's ratio. docs/decisions.md ("Server renders answer
+ * their own reads in process") reads it.
  *
  *   npx tsx bench/render-calls.ts
  *   BENCH_ROUNDS=7 BENCH_RENDERS=200 npx tsx bench/render-calls.ts
@@ -16,84 +17,77 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config/config.ts';
 import { createContext } from '../src/server/context-factory.ts';
-import type { AppContext } from '../src/server/context.ts';
 import { seedOnFirstStart } from '../src/server/features/content-folder/demo.service.ts';
-import { renderPage, type CallOverride } from '../src/server/render/render-page.ts';
-import { createReaders, type Reader } from '../src/server/content/reader.ts';
-import {
-  getInstruction,
-  getInstructionNearby,
-  getSections,
-  knowledgeSource,
-  listCategories,
-  listInstructions,
-} from '../src/server/features/knowledge/knowledge.service.ts';
-import { presentEnvironments } from '../src/server/features/settings/settings.routes.ts';
-import { brandingIn, getStoredBranding } from '../src/server/settings/branding.ts';
-import { ApiError } from '../src/server/http/errors.ts';
+import { renderPage } from '../src/server/render/render-page.ts';
+import { createPageCalls, type CallAnswer } from '../src/server/render/page-calls.ts';
+import { createReaders, type PageReaders } from '../src/server/content/reader.ts';
+import { render } from '../src/web/entry-server.tsx';
+import { createApi } from '../src/web/api/client.ts';
+import type { TransportRequest } from '../src/web/api/call.ts';
 import { pageLanguageOf } from '../src/shared/page-language.ts';
 import { apiPaths } from '../src/shared/paths.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const RENDERS = Number(process.env.BENCH_RENDERS ?? 100);
 
-/** The knowledge and settings calls a public page makes, answered by the services with the page's one Reader. */
-function directCalls(ctx: AppContext): (url: string) => CallOverride {
-  const source = knowledgeSource(ctx.db, ctx.revisions);
-  const readers = createReaders(ctx);
-  const instruction = /^\/api\/knowledge\/instruction\/(\d+)(\/nearby)?$/;
-  return (url) => {
-    let reader: Promise<Reader> | null = null;
-    const readerOnce = () =>
-      (reader ??= readers.readerOf(pageLanguageOf(new URL(url, 'http://x').search) ?? undefined, null));
-    const serve = async (call: string): Promise<unknown> => {
-      const address = new URL(call, 'http://x');
-      const query = Object.fromEntries(
-        [...address.searchParams]
-          .filter(([key]) => key !== 'lang')
-          .map(([key, value]) => [key, Number(value)]),
-      );
-      const found = instruction.exec(address.pathname);
-      if (address.pathname === apiPaths.sections) return getSections(source, await readerOnce());
-      if (address.pathname === apiPaths.categories) return listCategories(source, query, await readerOnce());
-      if (address.pathname === apiPaths.instructions)
-        return listInstructions(source, query, await readerOnce());
-      if (found && !found[2]) return getInstruction(source, Number(found[1]), await readerOnce());
-      if (found) {
-        const r = await readerOnce();
-        return (
-          await getInstructionNearby(source, Number(found[1]), r, (title, limit) =>
-            ctx.search.suggest(title, limit, r.audience, r.lang, 'related'),
-          )
-        ).nearby;
-      }
-      if (address.pathname === apiPaths.branding) {
-        const r = await readerOnce();
-        const [stored, { languages }] = await Promise.all([
-          getStoredBranding(ctx.db),
-          readers.languages.load(r.revision),
-        ]);
-        return { ...brandingIn(stored, r.lang), languages };
-      }
-      if (address.pathname === apiPaths.environments) return presentEnvironments(ctx);
-      return undefined;
-    };
-    return async (call, answer) => {
-      try {
-        const body = await serve(call);
-        return body === undefined ? answer() : { status: 200, body };
-      } catch (error) {
-        if (error instanceof ApiError) return { status: error.status, body: { message: error.message } };
-        throw error;
-      }
-    };
+/** Every call through the app as a request, as the pages' calls all went before. */
+const injected =
+  (app: FastifyInstance) =>
+  async (path: string): Promise<CallAnswer> => {
+    const response = await app.inject({ method: 'GET', url: path });
+    return { status: response.statusCode, body: JSON.parse(response.body) as unknown };
   };
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The calls alone, as the pages make them, without React: what each way costs a render (ms per page). */
+async function timeCalls(
+  app: FastifyInstance,
+  pages: string[],
+  readersOf: (url: string) => Promise<PageReaders>,
+) {
+  const inject = injected(app);
+  const calls: { page: string; request: TransportRequest }[] = [];
+  // Each page's readers as its request resolves them, once.
+  const pageReaders = new Map<string, PageReaders>();
+  for (const page of pages) {
+    pageReaders.set(page, await readersOf(page));
+    const { transport } = createPageCalls(
+      app,
+      pageReaders.get(page)!,
+      (_path, answer) => answer(),
+      undefined,
+    );
+    const request = new Request(new URL(page, 'http://signpost.local'));
+    await render(
+      request,
+      createApi({ send: (call) => (calls.push({ page, request: call }), transport.send(call)) }),
+    );
+  }
+  const callWays = {
+    inject: async ({ request }: { request: TransportRequest }) => void (await inject(request.url)),
+    direct: async ({ page, request }: { page: string; request: TransportRequest }) =>
+      void (await createPageCalls(
+        app,
+        pageReaders.get(page)!,
+        (_path, answer) => answer(),
+        undefined,
+      ).transport.send(request)),
+  };
+  const callTimes = { inject: [] as number[], direct: [] as number[] };
+  for (let round = -1; round < ROUNDS; round++) {
+    for (const way of round % 2 !== 0 ? (['direct', 'inject'] as const) : (['inject', 'direct'] as const)) {
+      const started = performance.now();
+      for (let i = 0; i < RENDERS; i++) for (const call of calls) await callWays[way](call);
+      if (round >= 0) callTimes[way].push((performance.now() - started) / (RENDERS * pages.length));
+    }
+  }
+  return { calls, callTimes };
+}
 
 async function measure(cacheMb: string): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-render-calls-'));
@@ -117,15 +111,23 @@ async function measure(cacheMb: string): Promise<void> {
       '/knowledge',
       `/knowledge?lang=${other}`,
     ];
-    const direct = directCalls(ctx);
+    const readersOf = (url: string): Promise<PageReaders> =>
+      app.readers.pageReadersOf(pageLanguageOf(new URL(url, 'http://x').search) ?? undefined, null);
+    const inject = injected(app);
     const ways = {
-      inject: (url: string) => renderPage(app, url),
-      direct: (url: string) => renderPage(app, url, direct(url)),
+      inject: async (url: string) =>
+        renderPage(app, url, { readers: await readersOf(url), override: (call) => inject(call) }),
+      direct: async (url: string) => renderPage(app, url, { readers: await readersOf(url) }),
     };
-    // Both ways give the same page.
+    // Both ways give the same page, its hydration data included.
     for (const url of pages) {
       const [a, b] = [await ways.inject(url), await ways.direct(url)];
-      if (a.page.kind !== 'page' || b.page.kind !== 'page' || a.page.html !== b.page.html)
+      if (
+        a.page.kind !== 'page' ||
+        b.page.kind !== 'page' ||
+        a.page.html !== b.page.html ||
+        a.page.hydration !== b.page.hydration
+      )
         throw new Error(`${url}: the two ways render different pages`);
     }
     const times = { inject: [] as number[], direct: [] as number[] };
@@ -137,37 +139,18 @@ async function measure(cacheMb: string): Promise<void> {
         if (round >= 0) times[way].push((performance.now() - started) / RENDERS);
       }
     }
-    // The calls alone, as the four pages make them, without React: what each way costs a render.
-    const calls: { page: string; call: string }[] = [];
-    for (const page of pages)
-      await renderPage(app, page, (call, answer) => {
-        calls.push({ page, call });
-        return answer();
-      });
-    const callWays = {
-      inject: async ({ call }: { call: string }) => void (await app.inject({ method: 'GET', url: call })),
-      direct: async ({ page, call }: { page: string; call: string }) =>
-        void (await direct(page)(call, () => Promise.reject(new Error(`${call} is not answered directly`)))),
-    };
-    const callTimes = { inject: [] as number[], direct: [] as number[] };
-    for (let round = -1; round < ROUNDS; round++) {
-      for (const way of round % 2 !== 0 ? (['direct', 'inject'] as const) : (['inject', 'direct'] as const)) {
-        const started = performance.now();
-        for (let i = 0; i < RENDERS; i++) for (const call of calls) await callWays[way](call);
-        if (round >= 0) callTimes[way].push((performance.now() - started) / (RENDERS * pages.length));
-      }
-    }
+    const { calls, callTimes } = await timeCalls(app, pages, readersOf);
     const [injectCalls, directCalls_] = [median(callTimes.inject), median(callTimes.direct)];
     console.log(
       `answers kept: ${cacheMb === '0' ? 'no ' : 'yes'}  the calls alone (${calls.length / pages.length} a page): ` +
         `in process ${injectCalls.toFixed(2)} ms/page [${callTimes.inject.map((t) => t.toFixed(2)).join(' ')}]  ` +
         `direct ${directCalls_.toFixed(2)} ms/page [${callTimes.direct.map((t) => t.toFixed(2)).join(' ')}]`,
     );
-    const [inject, directMs] = [median(times.inject), median(times.direct)];
+    const [injectMs, directMs] = [median(times.inject), median(times.direct)];
     console.log(
-      `answers kept: ${cacheMb === '0' ? 'no ' : 'yes'}  in process (inject) ${inject.toFixed(2)} ms/render ` +
+      `answers kept: ${cacheMb === '0' ? 'no ' : 'yes'}  in process (inject) ${injectMs.toFixed(2)} ms/render ` +
         `[${times.inject.map((t) => t.toFixed(2)).join(' ')}]  direct ${directMs.toFixed(2)} ms/render ` +
-        `[${times.direct.map((t) => t.toFixed(2)).join(' ')}]  direct/inject ${(directMs / inject).toFixed(2)}`,
+        `[${times.direct.map((t) => t.toFixed(2)).join(' ')}]  direct/inject ${(directMs / injectMs).toFixed(2)}`,
     );
   } finally {
     await app.close();

@@ -18,8 +18,11 @@ const tokenOf = (request: FastifyRequest) => {
  * of the session cookie (an <img> or a link sends it, never a header); a stale token of either counts as none.
  */
 async function fileReader(db: Executor, request: FastifyRequest): Promise<Session | null> {
-  const editor = await editorOfFileRequest(db, request);
-  if (editor) return editor;
+  return (await editorOfFileRequest(db, request)) ?? cookieSession(db, request);
+}
+
+/** The visitor of the session cookie, if its token is valid; a stale one counts as none. */
+async function cookieSession(db: Executor, request: FastifyRequest): Promise<Session | null> {
   const token = sessionCookieToken(request);
   const user = token ? await authenticate(db, token).catch(() => null) : null;
   return user && { user, token: token as string };
@@ -58,4 +61,8 @@ export function roleCheck(db: Executor): RoleCheck {
 /** Makes route() hold every endpoint to its role; before any route is registered. */
 export function registerRoles(app: FastifyInstance, db: Executor): void {
   app.decorate('roleCheck', roleCheck(db));
+  app.decorate(
+    'pageVisitor',
+    async (request: FastifyRequest) => (await cookieSession(db, request))?.user ?? null,
+  );
 }

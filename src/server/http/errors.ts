@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody, FieldError } from '../../shared/api/common.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
@@ -37,7 +37,7 @@ export function errorBody(
   return { status, code, message, data: { errors: fields } };
 }
 
-interface AjvIssue {
+export interface AjvIssue {
   keyword: string;
   instancePath: string;
   params: Record<string, unknown>;
@@ -92,6 +92,16 @@ export function validationFields(issues: AjvIssue[], context: string | undefined
     if (!seen.has(field)) seen.set(field, { field, message: describeIssue(issue) });
   }
   return [...seen.values()];
+}
+
+/** The refusal of input its schema does not admit (400), every bad field named. */
+export function invalidInput(fields: FieldError[]): ApiError {
+  return new ApiError(
+    400,
+    'invalid_request',
+    fields.map((f) => `${f.field} ${f.message}`).join('; '),
+    fields,
+  );
 }
 
 /** Our stable names for the errors Fastify and its plugins raise before a handler runs. */
@@ -158,15 +168,29 @@ export function handleClientError(error: NodeJS.ErrnoException, socket: Duplex):
   socket.destroy(error);
 }
 
+/** A thrown error as the refusal it is answered with: ours as it is, a database outage as 503; null for anything else. */
+export function refusalOf(thrown: unknown, log: Pick<FastifyBaseLogger, 'warn'>): ApiError | null {
+  if (thrown instanceof ApiError) return thrown;
+  if (!isDatabaseUnavailable(thrown)) return null;
+  log.warn({ err: thrown }, 'database unavailable');
+  return new DatabaseUnavailableError();
+}
+
+/** The body of a refusal, and the body of anything else a handler threw (500, its cause only logged). */
+export function errorAnswerOf(thrown: unknown, log: Pick<FastifyBaseLogger, 'warn' | 'error'>): ErrorBody {
+  const refusal = refusalOf(thrown, log);
+  if (refusal) return errorBody(refusal.status, refusal.code, refusal.message, refusal.fields);
+  log.error({ err: thrown }, 'request failed');
+  return errorBody(500, 'internal_error', INTERNAL_ERROR);
+}
+
+const INTERNAL_ERROR = 'An error has occured on the server';
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError & { validation?: AjvIssue[] }, request, reply) => {
     // A download stream can fail after its type was set; the error must still go out as JSON.
     reply.type('application/json; charset=utf-8');
-    let error: (FastifyError & { validation?: AjvIssue[] }) | DatabaseUnavailableError = thrown;
-    if (!(thrown instanceof ApiError) && isDatabaseUnavailable(thrown)) {
-      request.log.warn({ err: thrown }, 'database unavailable');
-      error = new DatabaseUnavailableError();
-    }
+    const error = refusalOf(thrown, request.log) ?? thrown;
     if (error instanceof ApiError) {
       const retryAfter = (error as ApiError & { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
@@ -175,9 +199,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .send(errorBody(error.status, error.code, error.message, error.fields));
     }
     if (error.validation) {
-      const fields = validationFields(error.validation, error.validationContext);
-      const message = fields.map((f) => `${f.field} ${f.message}`).join('; ');
-      return reply.status(400).send(errorBody(400, 'invalid_request', message, fields));
+      const refusal = invalidInput(validationFields(error.validation, error.validationContext));
+      return reply.status(400).send(errorBody(400, refusal.code, refusal.message, refusal.fields));
     }
     const status = error.statusCode ?? 500;
     const bodyLimit = request.routeOptions.config.bodyLimit;
@@ -199,7 +222,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .send(errorBody(status, FRAMEWORK_CODES[error.code ?? ''] ?? 'bad_request', error.message, fields));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(errorBody(500, 'internal_error', 'An error has occured on the server'));
+    return reply.status(500).send(errorBody(500, 'internal_error', INTERNAL_ERROR));
   });
 
   app.setNotFoundHandler((request, reply) => {

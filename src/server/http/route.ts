@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ErrorBody, type FieldError } from '../../shared/api/common.ts';
-import { ApiError } from './errors.ts';
+import { invalidInput, validationFields } from './errors.ts';
 import type { BodyLimit, Endpoint, RateLimit, Role } from '../../shared/api/endpoints.ts';
 import type { UserRow } from '../db/tables.ts';
 
@@ -50,6 +50,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set once by the app (from the auth feature), before any route that is not public is registered. */
     roleCheck: RoleCheck;
+    /**
+     * Who a page is rendered for: the user of its session cookie, if valid, as the reads that identify their caller
+     * would take it (a page's address carries no token header). Set with roleCheck.
+     */
+    pageVisitor: (request: FastifyRequest) => Promise<UserRow | null>;
     /** Counts a call against the endpoint's limit and refuses past it (429); set once by the app. */
     rateLimitCheck: (limit: RateLimit, request: FastifyRequest) => Promise<void>;
   }
@@ -112,16 +117,85 @@ export function route<E extends Endpoint>(
       if (endpoint.rateLimit) await app.rateLimitCheck(endpoint.rateLimit, request);
       const result = await handler(request as EndpointRequest<E>, reply, session as SessionOf<E>);
       if (!checkResponse) return result;
-      if (!checkResponse.Check(result)) {
-        const first = [...checkResponse.Errors(result)][0];
-        throw new Error(
-          `${endpoint.method} ${endpoint.path} answered outside its contract: ${JSON.stringify(first)}`,
-        );
-      }
+      holdToContract(endpoint, checkResponse, result);
       reply.status(status);
       return result;
     },
   });
+}
+
+function holdToContract(endpoint: Endpoint, check: ReturnType<typeof Compile>, result: unknown): void {
+  if (check.Check(result)) return;
+  const first = [...check.Errors(result)][0];
+  throw new Error(
+    `${endpoint.method} ${endpoint.path} answered outside its contract: ${JSON.stringify(first)}`,
+  );
+}
+
+/** What a call answered in process takes: the values of its address, as the client gave them. */
+export interface CallInput {
+  params?: unknown;
+  query?: unknown;
+}
+
+interface InProcessChecks {
+  params: ReturnType<typeof Compile> | null;
+  querystring: ReturnType<typeof Compile> | null;
+  response: ReturnType<typeof Compile>;
+}
+
+const inProcessChecks = new WeakMap<Endpoint, InProcessChecks>();
+
+function checksOf(endpoint: Endpoint & { response: TSchema }): InProcessChecks {
+  let checks = inProcessChecks.get(endpoint);
+  if (!checks) {
+    checks = {
+      params: endpoint.params ? Compile(endpoint.params) : null,
+      querystring: endpoint.querystring ? Compile(endpoint.querystring) : null,
+      response: Compile(endpoint.response),
+    };
+    inProcessChecks.set(endpoint, checks);
+  }
+  return checks;
+}
+
+/** The values given, without those left undefined (an address carries none of them). */
+const given = (values: unknown): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== undefined));
+
+/**
+ * Answers one call of a public read without a request: a page's own reads, while the server renders it, take the
+ * Reader the page resolved instead of coming in again over HTTP. The input is held to the endpoint's schemas and
+ * refused as route() refuses it (400, every bad field named, values no column can hold included), and the answer
+ * to the response schema; who reads is the page's, resolved as it came in.
+ */
+export async function answerInProcess<E extends Endpoint & { response: TSchema }>(
+  endpoint: E,
+  input: CallInput,
+  handler: (input: {
+    params: StaticOf<E['params']>;
+    query: StaticOf<E['querystring']>;
+  }) => Promise<AnswerOf<E>>,
+): Promise<AnswerOf<E>> {
+  const checks = checksOf(endpoint);
+  const values = { params: given(input.params), querystring: given(input.query) };
+  const fields: FieldError[] = [];
+  for (const part of ['params', 'querystring'] as const) {
+    const check = checks[part];
+    if (check && !check.Check(values[part]))
+      fields.push(...validationFields([...check.Errors(values[part])], part));
+  }
+  if (fields.length) throw invalidInput(fields);
+  for (const part of ['params', 'querystring'] as const)
+    if (checks[part])
+      for (const [field, value] of Object.entries(values[part])) unstorable(value, field, fields);
+  if (fields.length) throw invalidInput(fields);
+  const result = await handler({
+    params: values.params as StaticOf<E['params']>,
+    query: values.querystring as StaticOf<E['querystring']>,
+  });
+  holdToContract(endpoint, checks.response, result);
+  return result;
 }
 
 /**
@@ -179,9 +253,7 @@ export async function rejectUnstorableInput(request: FastifyRequest): Promise<vo
     if (!schema[part] || !values || typeof values !== 'object' || Array.isArray(values)) continue;
     for (const [field, value] of Object.entries(values)) unstorable(value, field, found);
   }
-  if (found.length) {
-    throw new ApiError(400, 'invalid_request', found.map((f) => `${f.field} ${f.message}`).join('; '), found);
-  }
+  if (found.length) throw invalidInput(found);
 }
 
 const DECIMAL = { integer: /^-?\d{1,20}$/, number: /^-?\d{1,20}(\.\d{1,20})?$/ } as const;

@@ -5,6 +5,8 @@ import { createApi } from '../../web/api/client.ts';
 import type { WebAssets } from './web-assets.ts';
 import { DatabaseUnavailableError } from '../http/errors.ts';
 import { cacheTagsOf } from '../http/response-cache.ts';
+import type { PageReaders } from '../content/reader.ts';
+import { createPageCalls, type CallOverride } from './page-calls.ts';
 
 export interface RenderedPage {
   page: RenderResult;
@@ -17,66 +19,34 @@ export interface RenderedPage {
   cacheable: boolean;
 }
 
-export interface CallAnswer {
-  status: number;
-  body: unknown;
-}
-
-/**
- * Answers one of the calls a page is rendered from: `answer()` is this server's own answer. The article preview
- * uses it to show an unsaved article as if it were published.
- */
-export type CallOverride = (path: string, answer: () => Promise<CallAnswer>) => Promise<CallAnswer>;
-
 /** Renders a public page with the web client's own routes and loaders, its calls answered by this very server. */
 export async function renderPage(
   app: FastifyInstance,
   url: string,
-  override: CallOverride = (_path, answer) => answer(),
-  /** The signed-in visitor's cookie header: the page's calls carry it, and the page is rendered for them. */
-  cookie?: string,
+  {
+    readers,
+    override = (_path, answer) => answer(),
+    cookie,
+  }: {
+    /** What the page reads as (language, audience, revision), resolved once as its request came in. */
+    readers: PageReaders;
+    override?: CallOverride;
+    /** The signed-in visitor's cookie header: the page is rendered for them, and the calls that go over HTTP carry it. */
+    cookie?: string;
+  },
 ): Promise<RenderedPage> {
   // Asked each time on purpose. Under the TypeScript loader an `import()` of a loaded module is a round trip to the
   // loader's thread (0.4 ms), yet keeping the promise instead made renders at 10 connections cost 12-28% more CPU
   // each (3.98-4.59 ms against 3.55-3.63, the two taking turns three times), though one connection's were cheaper.
   const { render } = await import('../../web/entry-server.tsx');
   const request = new Request(new URL(url, 'http://signpost.local'), { method: 'GET' });
-  const tags = new Set(cacheTagsOf(url));
-  let cacheable = true;
-  let unavailable = false;
-  const page = await render(
-    request,
-    createApi({
-      // The same call as in the browser, answered in-process; a page only reads.
-      send: ({ method, url: path, headers, body }) =>
-        override(path, async () => {
-          const response = await app.inject({
-            method,
-            url: path,
-            headers: cookie ? { ...headers, cookie } : headers,
-            ...(body !== undefined && { body }),
-          });
-          for (const tag of cacheTagsOf(path)) tags.add(tag);
-          if (response.statusCode === 503) unavailable = true;
-          if (response.statusCode >= 500 || /no-store/.test(String(response.headers['cache-control'] ?? '')))
-            cacheable = false;
-          return { status: response.statusCode, body: parseJson(response.body) };
-        }),
-    }),
-    { session: cookie !== undefined },
-  );
+  const calls = createPageCalls(app, readers, override, cookie);
+  for (const tag of cacheTagsOf(url)) calls.tags.add(tag);
+  const page = await render(request, createApi(calls.transport), { session: cookie !== undefined });
   // A call the database could not answer makes the page answer 503 too, not an error page cached as the content.
-  if (unavailable) throw new DatabaseUnavailableError();
-  return { page, cacheTags: [...tags], cacheable };
+  if (calls.unavailable) throw new DatabaseUnavailableError();
+  return { page, cacheTags: [...calls.tags], cacheable: calls.cacheable };
 }
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
 
 export function htmlDocument(
   page: Extract<RenderResult, { kind: 'page' }>,

@@ -6,6 +6,9 @@ import { routes, type Route } from '../../shared/routes.ts';
 export interface TransportRequest {
   method: Route['method'];
   url: string;
+  /** The call as made, before it became an address: the server answers a page's reads from them, in process. */
+  name: EndpointName;
+  input: { params?: unknown; query?: unknown };
   headers: Record<string, string>;
   body?: string | FormData;
   /** Browser-only hints; the server's in-process transport ignores them. */
@@ -83,6 +86,8 @@ export function createCall(transport: Transport, headers: () => Record<string, s
     const request: TransportRequest = {
       method: routes[name].method,
       url: urlOf(name, given),
+      name,
+      input: { params: given.params, query: given.query },
       headers: { accept: 'application/json', ...headers(), ...given.headers },
     };
     const body = given.body as unknown;

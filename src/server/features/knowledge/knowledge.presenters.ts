@@ -17,6 +17,8 @@ export function presentCategory(
 ): Category {
   const icon = category.icon_file_id !== null ? icons.get(category.icon_file_id) : undefined;
   const shown = catalog.language.category(category);
+  const { count_instruction, count_category } = catalog.categoryCounts(category.id);
+  // In the contract's order, as a page rendered on the server reads it in process (render/page-calls.ts).
   return {
     id: category.id,
     name: shown.name,
@@ -27,7 +29,8 @@ export function presentCategory(
     icon: icon ? presentFile(icon) : null,
     icon_type: category.icon_type,
     font_icon: category.font_icon,
-    ...catalog.categoryCounts(category.id),
+    count_instruction,
+    count_category,
   };
 }
 
@@ -53,9 +56,14 @@ export function presentInstruction(
   shown: ShownText & { body_html: string; updated_at: number },
   files: FileRow[],
 ): Instruction {
+  const { id, title, lang, ...placed } = presentInstructionSummary(article, shown);
+  // In the contract's order, as a page rendered on the server reads it in process (render/page-calls.ts).
   return {
-    ...presentInstructionSummary(article, shown),
+    id,
+    title,
+    lang,
     description: shown.body_html,
+    ...placed,
     files: files.map(presentFile),
     created_at: new Date(Number(article.created_at)).toISOString(),
     updated_at: new Date(Number(shown.updated_at)).toISOString(),

@@ -19,7 +19,8 @@ import type { CategoryRow } from '../../db/tables.ts';
 import { ApiError } from '../../http/errors.ts';
 import { listAllCategories } from '../../content/content.repository.ts';
 import { presentFile } from '../../files/file-ref.ts';
-import { htmlDocument, renderPage, type CallAnswer } from '../../render/render-page.ts';
+import { htmlDocument, renderPage } from '../../render/render-page.ts';
+import type { CallAnswer } from '../../render/page-calls.ts';
 import type { WebAssets } from '../../render/web-assets.ts';
 import { cleanHtml } from '../../html/clean-html.ts';
 import { requireContentFiles, requireSection } from '../../content/content-rules.ts';
@@ -79,42 +80,47 @@ export async function renderArticlePreview(
   const chain = categoryChain(categories, place.categoryId);
 
   const nearbyPath = apiPaths.instructionNearby.replace(':id', String(id));
-  const { page } = await renderPage(app, href.instruction(id), async (path, answer): Promise<CallAnswer> => {
-    if (path === href.instructionApi(id)) return { status: 200, body: instruction };
-    // Around it as it would be once published: placed among what visitors read, unsaved changes included.
-    if (path === nearbyPath)
-      return { status: 200, body: await previewNearby(app, summary, answer, findRelated) };
-    const answered = await answer();
-    if (answered.status !== 200) return answered;
-    if (path === apiPaths.instructions) {
-      const list = answered.body as PagedList<InstructionSummary>;
-      const at = list.items.findIndex((item) => item.id === id);
-      const items = [...list.items];
-      if (at === -1) items.push(summary);
-      else items[at] = summary;
-      return { status: 200, body: { ...list, items } };
-    }
-    if (path === apiPaths.categories) {
-      const list = answered.body as PagedList<Category>;
-      const shown = new Set(list.items.map((category) => category.id));
-      const hidden = chain
-        .filter((category) => !shown.has(category.id))
-        .map((category) => presentHidden(category, lang));
-      return { status: 200, body: { ...list, items: [...list.items, ...hidden] } };
-    }
-    if (path === apiPaths.sections) {
-      const sections = answered.body as Section[];
-      if (sections.some((shown) => shown.id === section.id)) return answered;
-      const hidden: Section = {
-        id: section.id,
-        name: section.name,
-        lang,
-        count_category: 0,
-        count_instruction: 0,
-      };
-      return { status: 200, body: [...sections, hidden] };
-    }
-    return answered;
+  // Read as anyone reads the article's page, in the site's language.
+  const readers = await app.readers.pageReadersOf(undefined, null);
+  const { page } = await renderPage(app, href.instruction(id), {
+    readers,
+    override: async (path, answer): Promise<CallAnswer> => {
+      if (path === href.instructionApi(id)) return { status: 200, body: instruction };
+      // Around it as it would be once published: placed among what visitors read, unsaved changes included.
+      if (path === nearbyPath)
+        return { status: 200, body: await previewNearby(app, summary, answer, findRelated) };
+      const answered = await answer();
+      if (answered.status !== 200) return answered;
+      if (path === apiPaths.instructions) {
+        const list = answered.body as PagedList<InstructionSummary>;
+        const at = list.items.findIndex((item) => item.id === id);
+        const items = [...list.items];
+        if (at === -1) items.push(summary);
+        else items[at] = summary;
+        return { status: 200, body: { ...list, items } };
+      }
+      if (path === apiPaths.categories) {
+        const list = answered.body as PagedList<Category>;
+        const shown = new Set(list.items.map((category) => category.id));
+        const hidden = chain
+          .filter((category) => !shown.has(category.id))
+          .map((category) => presentHidden(category, lang));
+        return { status: 200, body: { ...list, items: [...list.items, ...hidden] } };
+      }
+      if (path === apiPaths.sections) {
+        const sections = answered.body as Section[];
+        if (sections.some((shown) => shown.id === section.id)) return answered;
+        const hidden: Section = {
+          id: section.id,
+          name: section.name,
+          lang,
+          count_category: 0,
+          count_instruction: 0,
+        };
+        return { status: 200, body: [...sections, hidden] };
+      }
+      return answered;
+    },
   });
   if (page.kind !== 'page')
     throw new ApiError(

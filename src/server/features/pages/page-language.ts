@@ -67,6 +67,12 @@ function splitAddress(url: string): { path: string; lang: string | null } {
   return { path, lang: mark < 0 ? null : new URLSearchParams(url.slice(mark + 1)).get(LANG_PARAM) };
 }
 
+/** The language a page's address asks for (`?lang=`, its first value), if it names one. */
+export function askedLanguage(url: string): Language | undefined {
+  const { lang } = splitAddress(url);
+  return isLanguage(lang) ? lang : undefined;
+}
+
 /** Whether the address is a help-centre page that names no language (`?lang=` absent): negotiation chooses one. */
 export function namesNoLanguage(url: string): boolean {
   const { path, lang } = splitAddress(url);

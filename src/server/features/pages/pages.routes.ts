@@ -6,11 +6,11 @@ import fastifyStatic from '@fastify/static';
 import path from 'node:path';
 import { escapeHtml } from '../../../shared/html.ts';
 import { BASE_PATH, portalPagePaths } from '../../../shared/paths.ts';
-import { htmlDocument, renderPage } from '../../render/render-page.ts';
+import { htmlDocument, renderPage, type RenderedPage } from '../../render/render-page.ts';
 import { readWebAssets, WEB_DIST } from '../../render/web-assets.ts';
 import { registerAdminPageRoutes } from './admin-page.routes.ts';
 import { registerFaviconRoutes } from './favicon.routes.ts';
-import { languageRedirect, namesNoLanguage, type PageLanguages } from './page-language.ts';
+import { askedLanguage, languageRedirect, namesNoLanguage, type PageLanguages } from './page-language.ts';
 import { withLang } from '../../../shared/page-language.ts';
 
 export interface PageOptions {
@@ -38,6 +38,18 @@ function analyticsFor(
   if (!analytics) return '';
   if (analytics.hosts && !servedHost(request.raw, analytics.hosts, forwardedHost)) return '';
   return analytics.snippet.replaceAll('{{project_id}}', escapeHtml(projectId ?? ''));
+}
+
+/**
+ * Renders the page a request asks for, read as its request resolves once: the language its address asks for, the
+ * visitor of its session cookie and the revision, which the page and every read it makes take.
+ */
+async function renderPageFor(app: FastifyInstance, request: FastifyRequest): Promise<RenderedPage> {
+  const readers = await app.readers.pageReadersOf(askedLanguage(request.url), await app.pageVisitor(request));
+  return renderPage(app, request.url, {
+    readers,
+    cookie: carriesSession(request) ? request.headers.cookie : undefined,
+  });
 }
 
 /** The public site: server-rendered pages under /knowledge, the built client's assets, and redirects to them. */
@@ -80,12 +92,7 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
   const handlePage = async (request: FastifyRequest, reply: FastifyReply, portalPage = false) => {
     // Rendered for the signed-in visitor whose session cookie it carries: theirs alone, kept by nobody.
     const personal = portalPage || carriesSession(request);
-    const { page, cacheTags, cacheable } = await renderPage(
-      app,
-      request.url,
-      undefined,
-      carriesSession(request) ? request.headers.cookie : undefined,
-    );
+    const { page, cacheTags, cacheable } = await renderPageFor(app, request);
     request.cacheTags = cacheTags;
     if (!cacheable) reply.header('Cache-Control', 'no-store');
     if (await negotiated(request)) reply.header('Vary', 'Accept-Language, Cookie');
