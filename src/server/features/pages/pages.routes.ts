@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
 import type { AnalyticsConfig, CaptchaConfig } from '../../config/config.ts';
+import { cookieHeaderOf } from '../../http/cookies.ts';
 import { publicPagePolicy, snippetSources, styleAttributeHashes } from '../../http/csp.ts';
 import { carriesSession, servedHost } from '../../http/response-cache.ts';
 import fastifyStatic from '@fastify/static';
@@ -62,7 +63,7 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
   // language never gets the page kept for the address without one.
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
-    const redirect = await languageRedirect(request.url, request.headers, options.languages);
+    const redirect = await languageRedirect(request, options.languages);
     if (!redirect) return;
     const location = withLang(request.url, redirect.language);
     if (redirect.status === 301) return reply.redirect(location, 301);
@@ -84,7 +85,7 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
       app,
       request.url,
       undefined,
-      carriesSession(request) ? request.headers.cookie : undefined,
+      carriesSession(request) ? cookieHeaderOf(request) : undefined,
     );
     request.cacheTags = cacheTags;
     if (!cacheable) reply.header('Cache-Control', 'no-store');
