@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * Every cookie the server reads or writes goes through here. The Cookie header is parsed once per request by
  * @fastify/cookie, registered where the app is built (registerCookies), before every other hook that reads one (the
  * page language's and the answer cache's); a request answered before Fastify sees it is read by the same parser with
- * the same options (cookiesOf). A value comes as the browser sent it, not
- * URI-decoded, since each reader checks its own form (a token, a signature) and one spelt with escapes is not ours.
+ * the same options (cookiesOf). A value comes as the browser sent it, not URI-decoded, since each reader checks its
+ * own form (a token, a signature) and one spelt with escapes is not ours.
  * Every Set-Cookie is written by setCookie, with our defaults: HttpOnly always (no script of ours reads a cookie),
  * Secure when the public address is https, and the attributes in one order (name, Path, HttpOnly, SameSite,
  * Max-Age, Secure). The package's own writer orders them otherwise; ours is what the answers have always carried.
