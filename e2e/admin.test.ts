@@ -821,6 +821,32 @@ describe('the admin app, one journey', () => {
       .toContain('Draft');
   });
 
+  it('saves over someone else’s when asked, and deletes the article once the deletion is confirmed', async () => {
+    await page.getByLabel('Title').fill('Mine over theirs');
+    const elsewhere = await api<AdminArticle>(`/api/admin/articles/${articleId}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ title: 'Theirs again' }),
+    });
+    expect(elsewhere.status).toBe(200);
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Someone else saved this article' });
+    await alert.getByRole('button', { name: 'Save mine over it' }).click();
+    await expect
+      .poll(async () => (await api<AdminArticle>(`/api/admin/articles/${articleId}`)).body.title)
+      .toBe('Mine over theirs');
+    await expect.poll(() => alert.count()).toBe(0);
+
+    const confirmation = page.getByRole('dialog', { name: 'Delete this article?' });
+    await page.getByRole('button', { name: 'Delete article' }).click();
+    await confirmation.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => confirmation.count()).toBe(0);
+    expect((await api(`/api/admin/articles/${articleId}`)).status).toBe(200);
+    await page.getByRole('button', { name: 'Delete article' }).click();
+    await confirmation.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(async () => (await api(`/api/admin/articles/${articleId}`)).status).toBe(404);
+    await expect.poll(() => treeItem('Mine over theirs').count()).toBe(0);
+  });
+
   it('manages users', async () => {
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByRole('heading', { name: 'Users' }).waitFor();

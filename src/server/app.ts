@@ -96,19 +96,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     const accountMails = startAccountMailWorker(ctx, app.log);
     app.addHook('onClose', () => accountMails.stop());
   }
-  // Multipart bodies, for every upload route (visitors' files, the team's), parsed by one registration here, in the
-  // place it has always had among the hooks and routes: moved earlier (with the plumbing, or before the settings and
-  // sign-in routes), a refused upload over 25 MB was not answered or its connection not cut (hostile-input.test.ts,
-  // discard-body.test.ts). One byte over the file limit reaches our own check, which refuses the file and keeps
-  // nothing of it.
-  await app.register(multipart, {
-    limits: {
-      fileSize: UPLOAD_FILE_MAX_BYTES + 1,
-      files: ISSUE_FILES_MAX,
-      fields: 10,
-      parts: ISSUE_FILES_MAX + 10,
-    },
-  });
   registerFeatureRoutes(app, ctx);
   await registerPageRoutes(app, {
     analytics: ctx.config.analytics,
@@ -166,8 +153,8 @@ function createFastify(ctx: AppContext, options: AppOptions, cache: ResponseCach
 }
 
 /**
- * What every route shares, registered once here: errors, input checks, bodies refused, security headers, cookies
- * and the OpenAPI document.
+ * What every route shares, registered once here: errors, input checks, bodies refused, security headers, cookies,
+ * multipart bodies and the OpenAPI document.
  */
 async function registerPlumbing(app: FastifyInstance, ctx: AppContext, options: AppOptions): Promise<void> {
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
@@ -178,6 +165,17 @@ async function registerPlumbing(app: FastifyInstance, ctx: AppContext, options: 
   registerSecurityHeaders(app, ctx.config);
   // Cookies, read and written for every route by one registration here (http/cookies.ts).
   await registerCookies(app, ctx.config.publicUrl);
+  // Multipart bodies, for every upload route (visitors' files, the team's). One byte over the file limit reaches our
+  // own check, which refuses the file and keeps nothing of it. Where it is registered does not matter: the refused
+  // uploads over 25 MB that once went unanswered when it moved were the disk storage's doing (file-storage.ts).
+  await app.register(multipart, {
+    limits: {
+      fileSize: UPLOAD_FILE_MAX_BYTES + 1,
+      files: ISSUE_FILES_MAX,
+      fields: 10,
+      parts: ISSUE_FILES_MAX + 10,
+    },
+  });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Signpost help centre API', version: RELEASE },
@@ -212,7 +210,7 @@ function countAnswerFromMemory(
   };
 }
 
-/** The features' API routes that take files and content (settings and sign-in come before the multipart parser). */
+/** The features' API routes that take files and content. */
 function registerFeatureRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerKnowledgeRoutes(app, ctx);
   registerSearchRoutes(app, ctx);

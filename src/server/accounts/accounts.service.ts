@@ -11,6 +11,7 @@ import {
   deleteToken,
   findUserByEmail,
   findUserByTokenHash,
+  findUsersByTokenHashes,
   insertToken,
   insertUser,
   normalEmail,
@@ -129,6 +130,20 @@ export async function authenticate(db: Executor, token: string | undefined): Pro
   const user = await findUserByTokenHash(db, hashToken(token), Date.now());
   if (!user) throw unauthorized('The token is unknown or has expired; sign in again');
   return user;
+}
+
+/**
+ * The users of up to a few tokens, looked up together (one query): each valid token's user, by token; an unknown or
+ * expired token, or none, is simply absent.
+ */
+export async function usersOfTokens(
+  db: Executor,
+  tokens: readonly (string | undefined)[],
+): Promise<Map<string, UserRow>> {
+  const byHash = new Map(tokens.filter((token) => token).map((token) => [hashToken(token!), token!]));
+  if (byHash.size === 0) return new Map();
+  const rows = await findUsersByTokenHashes(db, [...byHash.keys()], Date.now());
+  return new Map(rows.map(({ token_hash, ...user }) => [byHash.get(token_hash)!, user]));
 }
 
 /** The signed-in user, who must be an administrator: 401 without a valid token, 403 for anyone else. */

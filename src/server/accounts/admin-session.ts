@@ -1,9 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_HEADER } from '../../shared/api/auth.ts';
-import type { Executor } from '../db/database.ts';
 import { readCookie, setCookie } from '../http/cookies.ts';
-import type { Session } from '../http/route.ts';
-import { authenticate, TOKEN_LIFETIME_MS } from './accounts.service.ts';
+import { TOKEN_LIFETIME_MS } from './accounts.service.ts';
 
 /**
  * The admin's token again, as an HTTP-only cookie that only /files/ receives: the editor shows images of drafts and
@@ -28,13 +26,10 @@ export function renewAdminFilesCookie(reply: FastifyReply, token: string): void 
   });
 }
 
-/** The admin behind a file request (header or files cookie) and their token, or null for anyone else. */
-export async function editorOfFileRequest(db: Executor, request: FastifyRequest): Promise<Session | null> {
+/** The token that would make a file request the editor's: the header's, else the files cookie's. */
+export function editorTokenOf(request: FastifyRequest): string | undefined {
   const cookie = readCookie(request, ADMIN_FILES_COOKIE);
-  const token = headerToken(request) ?? (cookie ? safeDecode(cookie) : undefined);
-  if (!token) return null;
-  const user = await authenticate(db, token).catch(() => null);
-  return user?.role === 'admin' ? { user, token, editor: true } : null;
+  return headerToken(request) ?? (cookie ? safeDecode(cookie) : undefined);
 }
 
 function safeDecode(value: string): string | undefined {

@@ -3,8 +3,8 @@ import { AUTH_HEADER } from '../../shared/api/auth.ts';
 import type { Role } from '../../shared/api/endpoints.ts';
 import type { Executor } from '../db/database.ts';
 import type { RoleCheck, Session } from '../http/route.ts';
-import { editorOfFileRequest, renewAdminFilesCookie } from './admin-session.ts';
-import { authenticate, requireAdmin, requireTeam } from './accounts.service.ts';
+import { editorTokenOf, renewAdminFilesCookie } from './admin-session.ts';
+import { authenticate, requireAdmin, requireTeam, usersOfTokens } from './accounts.service.ts';
 import { sessionCookieToken } from './session-cookie.ts';
 
 /** The caller's token: x-auth-token, else (on reads and sign-out) the session cookie. */
@@ -15,10 +15,17 @@ const tokenOf = (request: FastifyRequest) => {
 
 /**
  * Who downloads a file: the editor (an admin by the header, or by the files cookie an <img> sends), else the visitor
- * of the session cookie (an <img> or a link sends it, never a header); a stale token of either counts as none.
+ * of the session cookie (an <img> or a link sends it, never a header); a stale token of either counts as none. Both
+ * tokens are looked up in one query.
  */
 async function fileReader(db: Executor, request: FastifyRequest): Promise<Session | null> {
-  return (await editorOfFileRequest(db, request)) ?? cookieSession(db, request);
+  const editorToken = editorTokenOf(request);
+  const visitorToken = sessionCookieToken(request);
+  const users = await usersOfTokens(db, [editorToken, visitorToken]);
+  const editor = editorToken && users.get(editorToken);
+  if (editor && editor.role === 'admin') return { user: editor, token: editorToken, editor: true };
+  const visitor = visitorToken && users.get(visitorToken);
+  return visitor ? { user: visitor, token: visitorToken } : null;
 }
 
 /** The visitor of the session cookie, if its token is valid; a stale one counts as none. */

@@ -70,6 +70,22 @@ export function findUserByTokenHash(
     .executeTakeFirst();
 }
 
+/** The users of several token hashes, by one query: each row a valid token's user and the hash it was found by. */
+export function findUsersByTokenHashes(
+  db: Executor,
+  tokenHashes: readonly string[],
+  at: number,
+): Promise<(UserRow & { token_hash: string })[]> {
+  return db
+    .selectFrom('auth_tokens')
+    .innerJoin('users', 'users.id', 'auth_tokens.user_id')
+    .selectAll('users')
+    .select('auth_tokens.token_hash')
+    .where('auth_tokens.token_hash', 'in', tokenHashes)
+    .where('auth_tokens.expires_at', '>', at)
+    .execute();
+}
+
 export async function deleteToken(db: Executor, tokenHash: string): Promise<boolean> {
   const result = await db.deleteFrom('auth_tokens').where('token_hash', '=', tokenHash).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;

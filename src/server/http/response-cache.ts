@@ -7,6 +7,7 @@ import { AUTH_HEADER, SESSION_COOKIE } from '../../shared/constants.ts';
 import { endpoints, type Endpoint } from '../../shared/api/endpoints.ts';
 import { apiPaths, BASE_PATH, LANG_PARAM, pageQueryParams } from '../../shared/paths.ts';
 import { pageCacheHit, pageCacheMiss } from './cache-metrics.ts';
+import { readCookie, setsCookie } from './cookies.ts';
 import { Doorkeeper } from './doorkeeper.ts';
 import type { RevisionWatch } from '../revisions/revision-watch.ts';
 
@@ -152,10 +153,10 @@ const isContentWrite = (url: string) => url.startsWith('/api/admin/');
  * Whether the request carries the session cookie (set at sign-in) or a token: its answer is then one visitor's (their
  * name, content for signed-in visitors), never answered from memory nor kept there.
  */
-const carriesSessionCookie = (request: Pick<IncomingMessage, 'headers'>) =>
-  (request.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`);
+const carriesSessionCookie = (request: FastifyRequest | IncomingMessage) =>
+  readCookie(request, SESSION_COOKIE) !== undefined;
 
-export const carriesSession = (request: Pick<IncomingMessage, 'headers'>) =>
+export const carriesSession = (request: FastifyRequest | IncomingMessage) =>
   carriesSessionCookie(request) || Boolean(request.headers[AUTH_HEADER]);
 
 /** Each public prefix as itself and as a folder (what it names, and what lies under it), made once. */
@@ -664,7 +665,7 @@ async function keepAnswer(c: CacheState, request: FastifyRequest, reply: Fastify
   if (
     !state ||
     !CACHED_STATUSES.has(reply.statusCode) ||
-    reply.hasHeader('set-cookie') ||
+    setsCookie(reply) ||
     /no-store/.test(String(reply.getHeader('cache-control') ?? ''))
   )
     return sentOnce(request, reply, payload);

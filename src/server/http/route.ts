@@ -29,6 +29,12 @@ export interface Session {
 }
 
 /**
+ * On a download (`identifies: 'files'`): who asks, looked up the first time the handler asks and never again, so a
+ * file everyone may read costs no token lookup.
+ */
+export type WhoAsks = () => Promise<Session | null>;
+
+/**
  * Answers whether the request may call an endpoint of this role: its session, null for a public endpoint (or, when
  * the endpoint identifies its caller, the session of a valid token, else null).
  */
@@ -61,9 +67,11 @@ declare module 'fastify' {
 }
 
 export type SessionOf<E extends Endpoint> = E['role'] extends 'public'
-  ? E extends { identifies: true | 'files' }
-    ? Session | null
-    : null
+  ? E extends { identifies: 'files' }
+    ? WhoAsks
+    : E extends { identifies: true }
+      ? Session | null
+      : null
   : Session;
 
 export type EndpointHandler<E extends Endpoint> = (
@@ -111,9 +119,12 @@ export function route<E extends Endpoint>(
       ...(response !== 'stream' && { response: { [status]: response, '4xx': ErrorBody, '5xx': ErrorBody } }),
     },
     handler: async (request, reply) => {
-      const session = checksRole
-        ? await app.roleCheck(endpoint.role, request, reply, endpoint.identifies)
-        : null;
+      const session =
+        endpoint.identifies === 'files'
+          ? once(() => app.roleCheck(endpoint.role, request, reply, endpoint.identifies))
+          : checksRole
+            ? await app.roleCheck(endpoint.role, request, reply, endpoint.identifies)
+            : null;
       if (endpoint.rateLimit) await app.rateLimitCheck(endpoint.rateLimit, request);
       const result = await handler(request as EndpointRequest<E>, reply, session as SessionOf<E>);
       if (!checkResponse) return result;
@@ -196,6 +207,12 @@ export async function answerInProcess<E extends Endpoint & { response: TSchema }
   });
   holdToContract(endpoint, checks.response, result);
   return result;
+}
+
+/** The promise of the first call, for every call. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 /**

@@ -127,7 +127,8 @@ export interface Endpoint extends Route {
   /**
    * A public endpoint that knows a signed-in caller: a valid token gives the session, a stale one counts as none.
    * 'files': a download, which <img> tags and links call with cookies and no header: the session is the editor's (an
-   * admin by the token header or the files cookie, who also sees drafts' files), else the session cookie's.
+   * admin by the token header or the files cookie, who also sees drafts' files), else the session cookie's, looked up
+   * only when the handler asks (a public file asks nobody).
    */
   identifies?: true | 'files';
   summary: string;

@@ -41,6 +41,25 @@ async function startReceiver() {
 const insertId = async (db: Kysely<unknown>, query: ReturnType<typeof sql<{ id: number }>>) =>
   Number((await query.execute(db)).rows[0]!.id);
 
+/** A visitor's open request, as 0026's schema keeps it. */
+const insertTicket = (db: Kysely<unknown>, title: string, description: string, at: number) =>
+  insertId(
+    db,
+    sql<{
+      id: number;
+    }>`insert into tickets (title, description, name, email, channel, user_id, lang, created_at,
+      updated_at, status) values (${title}, ${description}, 'Ann Lee', 'ann@example.com', 'web', null, 'en', ${at},
+      ${at}, 'open') returning id`,
+  );
+
+/** A pending delivery, as 0026's code queued it (the message id packs what it is about). */
+const insertDelivery = (db: Kysely<unknown>, ticket: number, messageId: number, target: string, at: number) =>
+  insertId(
+    db,
+    sql<{ id: number }>`insert into outbox (ticket_id, message_id, target, status, attempts, next_attempt_at,
+      created_at) values (${ticket}, ${messageId}, ${target}, 'pending', 0, ${at}, ${at}) returning id`,
+  );
+
 describe.each(testDialects())('migration 0027-outbox-kinds on %s', (dialect) => {
   let smtp: Awaited<ReturnType<typeof startMailServer>>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -64,14 +83,7 @@ describe.each(testDialects())('migration 0027-outbox-kinds on %s', (dialect) => 
     const db = handle.db as unknown as Kysely<unknown>;
     let ctx: Awaited<ReturnType<typeof createContext>> | undefined;
     try {
-      const ticket = await insertId(
-        db,
-        sql<{
-          id: number;
-        }>`insert into tickets (title, description, name, email, channel, user_id, lang, created_at,
-          updated_at, status) values ('Thermostat', 'It shows E42', 'Ann Lee', 'ann@example.com', 'web', null, 'en',
-          ${sent}, ${sent}, 'open') returning id`,
-      );
+      const ticket = await insertTicket(db, 'Thermostat', 'It shows E42', sent);
       const message = (fromTeam: number, text: string) =>
         insertId(
           db,
@@ -95,17 +107,9 @@ describe.each(testDialects())('migration 0027-outbox-kinds on %s', (dialect) => 
         [-(2 * 8 + 3), 'webhook'],
         [-(3 * 8 + 4), 'webhook'],
       ];
-      for (const [messageId, target] of rows)
-        await sql`insert into outbox (ticket_id, message_id, target, status, attempts, next_attempt_at, created_at)
-          values (${ticket}, ${messageId}, ${target}, 'pending', 0, ${sent}, ${sent})`.execute(db);
+      for (const [messageId, target] of rows) await insertDelivery(db, ticket, messageId, target, sent);
       // A delivery dropped before the upgrade (a deleted account's) keeps its id from ever naming another one.
-      const dropped = await insertId(
-        db,
-        sql<{
-          id: number;
-        }>`insert into outbox (ticket_id, message_id, target, status, attempts, next_attempt_at,
-          created_at) values (${ticket}, 99, 'requester', 'pending', 0, ${sent}, ${sent}) returning id`,
-      );
+      const dropped = await insertDelivery(db, ticket, 99, 'requester', sent);
       await sql`delete from outbox where id = ${dropped}`.execute(db);
       const ids = (await sql<{ id: number }>`select id from outbox order by id`.execute(db)).rows.map((r) =>
         Number(r.id),
@@ -251,24 +255,11 @@ describe.each(testDialects())('migration 0027-outbox-kinds on %s', (dialect) => 
     const db = handle.db as unknown as Kysely<unknown>;
     let ctx: Awaited<ReturnType<typeof createContext>> | undefined;
     try {
-      const ticket = await insertId(
-        db,
-        sql<{
-          id: number;
-        }>`insert into tickets (title, description, name, email, channel, user_id, lang, created_at,
-          updated_at, status) values ('Boiler', 'No hot water', 'Ann Lee', 'ann@example.com', 'web', null, 'en',
-          ${sent}, ${sent}, 'open') returning id`,
-      );
+      const ticket = await insertTicket(db, 'Boiler', 'No hot water', sent);
       // Every delivery sent and removed (as a deleted account's are): the outbox is empty, its ids given.
       let dropped = 0;
       for (const target of ['requester', 'team', 'webhook']) {
-        dropped = await insertId(
-          db,
-          sql<{
-            id: number;
-          }>`insert into outbox (ticket_id, message_id, target, status, attempts, next_attempt_at,
-            created_at) values (${ticket}, 0, ${target}, 'pending', 0, ${sent}, ${sent}) returning id`,
-        );
+        dropped = await insertDelivery(db, ticket, 0, target, sent);
       }
       await sql`delete from outbox`.execute(db);
       await handle.close();

@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instruction } from '../../../shared/api/knowledge.ts';
 import type { ArticleRow } from '../../db/tables.ts';
@@ -7,7 +8,14 @@ import { PNG, signIn } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle, buildCategory, buildFile, buildUser } from '../../testing/factories.ts';
 import { updateBranding } from '../../settings/branding.ts';
-import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
+import {
+  createTestApp,
+  createTestEnvironment,
+  testDialects,
+  type TestApp,
+} from '../../testing/test-context.ts';
+import { buildApp } from '../../app.ts';
+import { createContext } from '../../context-factory.ts';
 
 /** The name a browser saves: RFC 6266's filename* when present, else the plain filename. */
 function savedName(disposition: string | undefined): string | undefined {
@@ -284,5 +292,66 @@ describe.each(testDialects())('file downloads on %s', (dialect) => {
     expect(response.headers['content-disposition']).toBeUndefined();
     expect(response.headers['cache-control'] ?? '').not.toContain('public');
     expect(response.body).not.toContain(file.storage_key);
+  });
+});
+
+describe.each(testDialects())('token lookups of a download on %s', (dialect) => {
+  /** The queries that read or write auth_tokens, counted on the app's own database handle. */
+  let lookups = 0;
+  const countTokenQueries: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      if (JSON.stringify(node).includes('"auth_tokens"')) lookups++;
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const environment = await createTestEnvironment(dialect);
+    const plain = await createContext(environment.config);
+    const ctx = { ...plain, db: plain.db.withPlugin(countTokenQueries) };
+    const app = await buildApp(ctx, { forceCloseConnections: true });
+    t = {
+      ctx,
+      app,
+      environment,
+      async close() {
+        await app.close();
+        await ctx.database.close();
+        await environment.cleanup();
+      },
+    };
+  });
+  afterAll(async () => t?.close());
+
+  it('looks no token up for a file everyone may read, and at most one for any other', async () => {
+    const admin = await signIn(t, (await buildUser(t.ctx.db, { role: 'admin' })).email);
+    const customer = await signIn(t, (await buildUser(t.ctx.db)).email);
+    const other = await signIn(t, (await buildUser(t.ctx.db)).email);
+    const open = await buildArticle(t.ctx.db, { title: 'Open' });
+    const members = await buildArticle(t.ctx.db, { title: 'Members', visibility: 'signed_in' });
+    const draft = await buildArticle(t.ctx.db, { title: 'Draft', published: 0 });
+    const openFile = await buildFile(t.ctx, { name: 'open.png', content: PNG, articleId: open.id });
+    const membersFile = await buildFile(t.ctx, { name: 'members.png', content: PNG, articleId: members.id });
+    const draftFile = await buildFile(t.ctx, { name: 'draft.png', content: PNG, articleId: draft.id });
+    const everyToken = (editor: string) => ({
+      'x-auth-token': editor,
+      cookie: `${SESSION_COOKIE}=${other}; ${ADMIN_FILES_COOKIE}=${admin}`,
+    });
+    const download = async (file: { id: number }, headers: Record<string, string>) => {
+      lookups = 0;
+      const response = await t.app.inject({ url: `/files/${file.id}/x.png`, headers });
+      return { status: response.statusCode, lookups };
+    };
+
+    expect(await download(openFile, everyToken(customer))).toEqual({ status: 200, lookups: 0 });
+    expect(await download({ id: 999_999 }, everyToken(customer))).toEqual({ status: 404, lookups: 0 });
+    // The header names a visitor, not the editor: the session cookie's visitor reads the members' file.
+    expect(await download(membersFile, everyToken(customer))).toEqual({ status: 200, lookups: 1 });
+    expect(await download(membersFile, everyToken(admin))).toEqual({ status: 200, lookups: 1 });
+    expect(await download(draftFile, everyToken(customer))).toEqual({ status: 404, lookups: 1 });
+    expect(await download(draftFile, everyToken(admin))).toEqual({ status: 200, lookups: 1 });
+    expect(await download(draftFile, {})).toEqual({ status: 404, lookups: 0 });
   });
 });

@@ -1,4 +1,6 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import { readCookie } from '../../http/cookies.ts';
 import type { Language } from '../../../shared/constants.ts';
 import { isLanguage, LANG_COOKIE } from '../../../shared/page-language.ts';
 import { BASE_PATH, LANG_PARAM } from '../../../shared/paths.ts';
@@ -13,35 +15,19 @@ import {
 const PAGES_FOLDER = `${BASE_PATH}/`;
 export const isLanguagePage = (path: string) => path === BASE_PATH || path.startsWith(PAGES_FOLDER);
 
-/** The value of one cookie in a Cookie header, or null. */
-function cookieValue(header: string | undefined, name: string): string | null {
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(at + 1).trim());
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
-
 /**
  * The language a visitor asking for a page without `?lang=` is sent to, or null to answer it in the site's: their
  * remembered choice (the switcher's cookie) when the help centre has content in it, else the first language of
  * their Accept-Language it has content in. Nobody is sent anywhere on a help centre in one language.
  */
 export function negotiatedLanguage(
-  headers: IncomingHttpHeaders,
+  request: FastifyRequest | IncomingMessage,
   known: SiteLanguages,
   firstAccepted: (header: string | undefined) => Language | undefined = (header) =>
     acceptedLanguages(header, known.languages)[0],
 ): Language | null {
-  return preferredLanguage(known, cookieValue(headers.cookie, LANG_COOKIE), () =>
-    firstAccepted(headers['accept-language']),
+  return preferredLanguage(known, readCookie(request, LANG_COOKIE) ?? null, () =>
+    firstAccepted(request.headers['accept-language']),
   );
 }
 
@@ -106,7 +92,7 @@ export function createPageLanguages(source: SiteLanguagesSource): PageLanguages 
       if (lang !== null || !isLanguagePage(path)) return true;
       const known = source.known(revision);
       if (!known) return false;
-      return negotiatedLanguage(request.headers, known, firstAcceptedIn(known)) === null;
+      return negotiatedLanguage(request, known, firstAcceptedIn(known)) === null;
     },
   };
 }
@@ -116,13 +102,12 @@ export function createPageLanguages(source: SiteLanguagesSource): PageLanguages 
  * (301), and a page without one is sent to the visitor's language (302) when negotiation finds one. Null: render.
  */
 export async function languageRedirect(
-  url: string,
-  headers: IncomingHttpHeaders,
+  request: FastifyRequest,
   languages: PageLanguages,
 ): Promise<{ status: 301 | 302; language: Language | null } | null> {
-  const { path, lang } = splitAddress(url);
+  const { path, lang } = splitAddress(request.url);
   if (!isLanguagePage(path)) return null;
   if (lang !== null) return isLanguage(lang) ? null : { status: 301, language: null };
-  const language = negotiatedLanguage(headers, await languages.load());
+  const language = negotiatedLanguage(request, await languages.load());
   return language ? { status: 302, language } : null;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
 import type { AnalyticsConfig, CaptchaConfig } from '../../config/config.ts';
+import { cookieHeaderOf } from '../../http/cookies.ts';
 import { publicPagePolicy, snippetSources, styleAttributeHashes } from '../../http/csp.ts';
 import { carriesSession, servedHost } from '../../http/response-cache.ts';
 import fastifyStatic from '@fastify/static';
@@ -48,7 +49,7 @@ async function renderPageFor(app: FastifyInstance, request: FastifyRequest): Pro
   const readers = await app.readers.pageReadersOf(askedLanguage(request.url), await app.pageVisitor(request));
   return renderPage(app, request.url, {
     readers,
-    cookie: carriesSession(request) ? request.headers.cookie : undefined,
+    cookie: carriesSession(request) ? cookieHeaderOf(request) : undefined,
   });
 }
 
@@ -74,7 +75,7 @@ export async function registerPageRoutes(app: FastifyInstance, options: PageOpti
   // language never gets the page kept for the address without one.
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
-    const redirect = await languageRedirect(request.url, request.headers, options.languages);
+    const redirect = await languageRedirect(request, options.languages);
     if (!redirect) return;
     const location = withLang(request.url, redirect.language);
     if (redirect.status === 301) return reply.redirect(location, 301);

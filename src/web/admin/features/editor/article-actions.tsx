@@ -4,7 +4,7 @@ import type { ArticleForm } from './use-article-form.ts';
 
 /** Save or publish (or unpublish), discard, the status line, and delete with its confirmation. */
 export function ArticleActions({ editor }: { editor: ArticleForm }) {
-  const { form, published, articleId, save, confirmDelete, setConfirmDelete, deleteArticle } = editor;
+  const { form, published, articleId, save, deletion } = editor;
   const { saving, dirty, status } = form;
   return (
     <>
@@ -48,18 +48,18 @@ export function ArticleActions({ editor }: { editor: ArticleForm }) {
           <button
             type="button"
             className="button button-danger push-right"
-            onClick={() => setConfirmDelete(true)}
+            onClick={() => deletion.ask(true)}
           >
             Delete article
           </button>
         )}
       </div>
 
-      {confirmDelete && (
-        <Modal title="Delete this article?" onClose={() => setConfirmDelete(false)}>
+      {deletion.asking && (
+        <Modal title="Delete this article?" onClose={() => deletion.ask(false)}>
           <p>“{form.baseline.title}” and all its revisions will be deleted. This cannot be undone.</p>
-          <ModalActions onCancel={() => setConfirmDelete(false)}>
-            <button type="button" className="button button-danger" onClick={() => void deleteArticle()}>
+          <ModalActions onCancel={() => deletion.ask(false)}>
+            <button type="button" className="button button-danger" onClick={() => void deletion.confirm()}>
               Delete
             </button>
           </ModalActions>

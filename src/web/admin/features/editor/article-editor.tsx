@@ -29,31 +29,31 @@ export function ArticleEditor({
   const { branding } = useSession();
   const editor = useArticleForm(article, placement);
   const { form, articleId, revisionId, panel } = editor;
-  const { values, dirty, offer } = form;
+  const { values, dirty, draft } = form;
 
   return (
     <div className="editor">
       <UnsavedChangesGuard dirty={dirty} dirtyRef={form.dirtyRef} />
       <ArticleEditorHead editor={editor} />
 
-      {offer && (
+      {draft.offer && (
         <LocalDraftOffer
           what="article"
-          savedAt={offer.saved_at}
+          savedAt={draft.offer.saved_at}
           note={
-            offer.base_revision_id !== null && offer.base_revision_id !== revisionId
+            draft.offer.base_revision_id !== null && draft.offer.base_revision_id !== revisionId
               ? '; the article has been saved since they were made'
               : ''
           }
-          onRestore={form.restoreDraft}
-          onDiscard={form.discardDraft}
+          onRestore={draft.restore}
+          onDiscard={draft.discard}
         />
       )}
 
-      {editor.conflict && (
+      {editor.conflict.shown && (
         <ConflictBanner
-          onReload={() => void editor.reloadArticle()}
-          onOverwrite={() => void editor.overwrite()}
+          onReload={() => void editor.conflict.reload()}
+          onOverwrite={() => void editor.conflict.overwrite()}
         />
       )}
 

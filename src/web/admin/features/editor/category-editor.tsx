@@ -17,7 +17,7 @@ import { TITLE_MAX } from '../../../../shared/constants.ts';
  */
 export function CategoryEditor({ category }: { category: AdminCategory }) {
   const { form, uploading, nameInput, chooseImage, save, place } = useCategoryForm(category);
-  const { values, change, upload, errors, dirty, offer, saving, status } = form;
+  const { values, change, upload, errors, dirty, draft, saving, status } = form;
 
   return (
     <div className="editor category-editor">
@@ -35,12 +35,12 @@ export function CategoryEditor({ category }: { category: AdminCategory }) {
         </div>
       </header>
 
-      {offer && (
+      {draft.offer && (
         <LocalDraftOffer
           what="category"
-          savedAt={offer.saved_at}
-          onRestore={form.restoreDraft}
-          onDiscard={form.discardDraft}
+          savedAt={draft.offer.saved_at}
+          onRestore={draft.restore}
+          onDiscard={draft.discard}
         />
       )}
 

@@ -144,7 +144,7 @@ function useArticleActions({
     if (articleId === null) return;
     try {
       await adminCall('deleteArticle', { params: { id: articleId } });
-      form.forgetDraft();
+      form.draft.forget();
       form.dirtyRef.current = false;
       await reloadTree().catch(() => undefined);
       navigate('/');
@@ -246,7 +246,7 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
         setStatus(said);
         void reloadTree().catch(() => undefined);
         if (articleId === null) {
-          form.forgetDraft();
+          form.draft.forget();
           setArticleId(saved.id);
           navigate(`/articles/${saved.id}`, { replace: true, state: { status: said } });
         }
@@ -285,15 +285,13 @@ export function useArticleForm(article: AdminArticle | null, placement: Placemen
     revisionId,
     panel,
     setPanel,
-    conflict,
-    confirmDelete,
-    setConfirmDelete,
+    /** Someone else saved meanwhile: shown, and its two ways out (take theirs, or save over it). */
+    conflict: { shown: conflict, reload: reloadArticle, overwrite },
+    /** Deleting the article: whether its confirmation is asked, and the deletion once confirmed. */
+    deletion: { asking: confirmDelete, ask: setConfirmDelete, confirm: deleteArticle },
     titleInput,
     place,
     save,
-    reloadArticle,
-    overwrite,
-    deleteArticle,
     restored,
   };
 }

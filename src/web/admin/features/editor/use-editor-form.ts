@@ -61,7 +61,7 @@ function useDraftOffer<V, D extends { values: V; saved_at: string }>({
     setStatus('Discarded the unsaved changes.');
   };
 
-  return { offer, restoreDraft, discardDraft };
+  return { offer, restore: restoreDraft, discard: discardDraft };
 }
 
 /**
@@ -96,7 +96,7 @@ export function useEditorForm<V, D extends { values: V; saved_at: string }>({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [status, setStatus] = useState(initialStatus);
-  const { offer, restoreDraft, discardDraft } = useDraftOffer({
+  const offered = useDraftOffer({
     localDraft,
     storage,
     baseline,
@@ -116,7 +116,7 @@ export function useEditorForm<V, D extends { values: V; saved_at: string }>({
       else localDraft.clear(storage);
     },
     [values, baseline, storage, ...draftDeps],
-    offer !== null,
+    offered.offer !== null,
   );
 
   const change = (patch: Partial<V>) => setValues((current) => ({ ...current, ...patch }));
@@ -153,15 +153,13 @@ export function useEditorForm<V, D extends { values: V; saved_at: string }>({
     setMessage,
     status,
     setStatus,
-    offer,
-    restoreDraft,
-    discardDraft,
-    forgetDraft,
+    /** The local draft: the one offered when the editor opened (restore or discard it), and forgetting it. */
+    draft: { ...offered, forget: forgetDraft },
     discardChanges: () => setValues(baseline),
   };
 }
 
 export type EditorForm<V> = Omit<
   ReturnType<typeof useEditorForm<V, { values: V; saved_at: string }>>,
-  'offer'
+  'draft'
 >;
