@@ -129,9 +129,12 @@ export async function createTestApp(
   dialect: Dialect,
   overrides: Record<string, string> = {},
   appOptions: AppOptions = {},
+  /** The context the app is built on, changed first (a database handle with a plugin that counts queries). */
+  adapt?: (ctx: AppContext) => AppContext,
 ): Promise<TestApp> {
   const environment = await createTestEnvironment(dialect, overrides);
-  const ctx = await createContext(environment.config);
+  const made = await createContext(environment.config);
+  const ctx = adapt ? adapt(made) : made;
   // A browser may hold sockets open (preconnects); a test server drops them instead of waiting.
   const app = await buildApp(ctx, { forceCloseConnections: true, ...appOptions });
   return {

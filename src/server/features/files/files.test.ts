@@ -8,14 +8,7 @@ import { PNG, signIn } from '../../testing/admin-content.ts';
 import { expectApiError } from '../../testing/api-expect.ts';
 import { buildArticle, buildCategory, buildFile, buildUser } from '../../testing/factories.ts';
 import { updateBranding } from '../../settings/branding.ts';
-import {
-  createTestApp,
-  createTestEnvironment,
-  testDialects,
-  type TestApp,
-} from '../../testing/test-context.ts';
-import { buildApp } from '../../app.ts';
-import { createContext } from '../../context-factory.ts';
+import { createTestApp, testDialects, type TestApp } from '../../testing/test-context.ts';
 
 /** The name a browser saves: RFC 6266's filename* when present, else the plain filename. */
 function savedName(disposition: string | undefined): string | undefined {
@@ -308,20 +301,7 @@ describe.each(testDialects())('token lookups of a download on %s', (dialect) => 
   let t: TestApp;
 
   beforeAll(async () => {
-    const environment = await createTestEnvironment(dialect);
-    const plain = await createContext(environment.config);
-    const ctx = { ...plain, db: plain.db.withPlugin(countTokenQueries) };
-    const app = await buildApp(ctx, { forceCloseConnections: true });
-    t = {
-      ctx,
-      app,
-      environment,
-      async close() {
-        await app.close();
-        await ctx.database.close();
-        await environment.cleanup();
-      },
-    };
+    t = await createTestApp(dialect, {}, {}, (ctx) => ({ ...ctx, db: ctx.db.withPlugin(countTokenQueries) }));
   });
   afterAll(async () => t?.close());
 
