@@ -1,4 +1,3 @@
-import type { Query } from 'minisearch';
 import type { Language } from '../../shared/constants.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import { mayRead, type Audience } from '../content/visibility.ts';
@@ -10,12 +9,11 @@ import {
   initialAt,
   initialOf,
   isStopword,
-  variants,
   wordPattern,
-  words,
 } from './analysis.ts';
+import { buildQuery, type BuiltQuery, type IndexWords } from './build-query.ts';
 import type { Ranked, Weights } from './ranking.ts';
-import { findSynonyms, type SynonymTable } from './synonyms.ts';
+import type { SynonymTable } from './synonyms.ts';
 import { TypoTolerantMiniSearch, type MiniSearchFigures, type MiniSearchParts } from './term-tree.ts';
 
 /** Longest stretch of indexing between two turns of the event loop. */
@@ -52,19 +50,8 @@ export interface SearchHit {
 }
 
 const FIELDS = ['title', 'category', 'section', 'text'] as const;
-const MAX_QUERY_WORDS = 12;
-/** Written words looked at for joins and synonyms, stopwords included ('log in', 'set up'). */
-const MAX_WRITTEN_WORDS = 24;
-/** Other ways of writing a query's words looked for at most: each costs a few term lookups. */
-const MAX_ALTERNATIVES = 16;
 /** A part of a split word is at most this long (the vocabulary keeps words up to 24 letters). */
 const MAX_SPLIT_PART = 24;
-/** How much a word written otherwise (joined, split) counts against the word as typed. */
-const JOIN_WEIGHT = 0.9;
-/** How much the parts of a word the index also has whole count. */
-const KNOWN_SPLIT_WEIGHT = 0.4;
-/** How much a synonym counts against the word as typed. */
-const SYNONYM_WEIGHT = 0.3;
 
 /**
  * A piece of an index as a snapshot keeps it: MiniSearch's figures first, then batches of entries of each part. An
@@ -117,14 +104,7 @@ const FACTORS_KEPT = 12;
 
 /** The article a document is a version of. */
 export const articleOf = (doc: SearchDocument): number => doc.article_id ?? doc.id;
-const MIN_PREFIX_LETTERS = 3;
-/** A last word shorter than this is completed from titles and names only. */
-const NAME_PREFIX_BELOW = 5;
-const NAME_FIELDS = ['title', 'category', 'section'] as const;
 const SNIPPET_CHARS = 160;
-
-/** Edits allowed by word length: none for short words, where a typo is another word. */
-const fuzziness = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
 
 /**
  * The terms a document is indexed under in a field, the whole words of the text added to `vocabulary` when given.
@@ -360,135 +340,52 @@ export class SearchIndex {
   }
 
   /**
-   * The best `limit` articles for the query among those the audience may read. Each counted word is looked for as
-   * typed (with its forms, typos and, for the last, as a prefix) or as the index may hold it written otherwise:
-   * joined with its neighbour ('time zone' as 'timezone'), split into two words the index has ('wifi' as 'wi fi',
-   * '24v' as '24 v'), or said another way by a synonym set. `boost` multiplies an article's score (what visitors
-   * chose for this query).
+   * The best `limit` articles for the query among those the audience may read (see buildQuery for how its words are
+   * looked for). `boost` multiplies an article's score (what visitors chose for this query).
    */
-  // eslint-disable-next-line max-lines-per-function -- the search's hot path, not yet split: its relevance and ranking tests must hold every score
   search(
     query: string,
     limit: number,
     audience: Audience = 'everyone',
     extras: QueryExtras = {},
   ): SearchHit[] {
-    const languages = this.languages();
-    const written = words(query)
-      .map((w) => w.word)
-      .slice(0, MAX_WRITTEN_WORDS);
-    // Words like 'how', 'the', 'is' tell no article from another, and every article has them: a query of only
-    // those finds nothing. The first words that count are searched, however long the question around them.
-    const counted = written
-      .map((word, at) => ({ word, at }))
-      .filter(({ word }) => !isStopword(word))
-      .slice(0, MAX_QUERY_WORDS);
-    if (counted.length === 0) return [];
-    const groupAt = new Map(counted.map(({ at }, group) => [at, group]));
-    // The query terms each counted word stands for, and back.
-    const wordsOf = new Map<string, Set<number>>();
-    const standsFor = (term: string, groups: Iterable<number>) => {
-      const known = wordsOf.get(term) ?? new Set();
-      for (const group of groups) known.add(group);
-      wordsOf.set(term, known);
-    };
-    const alternatives: Query[][] = counted.map(() => []);
-    /**
-     * Splits: their parts need not stand side by side in an article ('weekends' as 'week' … 'ends' anywhere), so they
-     * add to an article's score but never make it match every word, nor count in the search for all of them.
-     */
-    const looseAlternatives: Query[][] = counted.map(() => []);
-    let alternativeCount = 0;
-    /**
-     * Another way of writing the written words from..to (exclusive): all of `instead`, weighed by `weight`; `loose`
-     * when its words may be anywhere in an article.
-     */
-    const alternative = (from: number, to: number, instead: string[], weight: number, loose = false) => {
-      const groups: number[] = [];
-      for (let at = from; at < to; at++) {
-        const group = groupAt.get(at);
-        if (group !== undefined) groups.push(group);
-      }
-      const needed = instead.filter((word) => !isStopword(word));
-      if (groups.length === 0 || needed.length === 0 || alternativeCount >= MAX_ALTERNATIVES) return;
-      alternativeCount++;
-      const alt: Query = {
-        combineWith: 'AND',
-        boostTerm: () => weight,
-        queries: needed.map((word) => {
-          const { whole, stems } = variants(word, languages);
-          if (!loose) for (const term of [whole, ...stems]) standsFor(term, groups);
-          return { queries: [whole, ...stems], combineWith: 'OR', prefix: false, fuzzy: false };
-        }),
-      };
-      for (const group of groups) (loose ? looseAlternatives : alternatives)[group]?.push(alt);
-    };
-    const known = (word: string) => this.vocabulary.has(fold(word));
-    const exact = extras.exact === true;
-    for (let at = 0; !exact && at + 1 < written.length; at++) {
-      const joined = `${written[at]}${written[at + 1]}`;
-      if (known(joined)) alternative(at, at + 2, [joined], JOIN_WEIGHT);
-    }
-    for (const { word, at } of exact ? [] : counted) {
-      // A word the index has as it is written is mostly meant so ('workspace'); its parts count for less.
-      const weight = known(word) ? KNOWN_SPLIT_WEIGHT : JOIN_WEIGHT;
-      for (const parts of this.splits(word)) alternative(at, at + 1, parts, weight, true);
-    }
-    if (extras.synonyms && !exact) {
-      for (const match of findSynonyms(extras.synonyms, written)) {
-        for (const other of match.others) alternative(match.from, match.to, other, SYNONYM_WEIGHT);
-      }
-    }
-
-    const forms: Query[] = counted.map(({ word }, index) => {
-      const { whole, stems } = variants(word, languages);
-      standsFor(whole, [index]);
-      for (const term of stems) standsFor(term, [index]);
-      // One or two letters would stand for most of the index's words: matched as typed until a third comes.
-      const letters = [...whole].length;
-      if (exact) return { queries: [whole, ...stems], combineWith: 'OR', prefix: false, fuzzy: false };
-      const prefix = index === counted.length - 1 && letters >= MIN_PREFIX_LETTERS;
-      // Typos are looked for once, on the whole word; stems are matched as they are, which keeps queries cheap.
-      const wholeWord: Query = { queries: [whole], prefix, fuzzy: fuzziness };
-      // A stem shorter than the word begins more words than the word does ('topar' is 'top' in Portuguese): one
-      // under five letters is completed from titles and names only, as a short word is below.
-      const short =
-        prefix && letters >= NAME_PREFIX_BELOW ? stems.filter((s) => [...s].length < NAME_PREFIX_BELOW) : [];
-      const long = stems.filter((s) => !short.includes(s));
-      const ways: Query[] = [wholeWord];
-      if (long.length) ways.push({ queries: long, combineWith: 'OR', prefix });
-      if (short.length) {
-        ways.push({ queries: short, combineWith: 'OR', prefix, fields: [...NAME_FIELDS] });
-        ways.push({ queries: short, combineWith: 'OR', prefix: false, fields: ['text'] });
-      }
-      let typed: Query = ways.length > 1 ? { combineWith: 'OR', queries: ways } : wholeWord;
-      if (prefix && letters < NAME_PREFIX_BELOW) {
-        // A word begun with three or four letters is completed from titles and names, where it is looked for;
-        // in bodies such a beginning starts hundreds of words, and it is matched there only as it stands.
-        typed = {
-          combineWith: 'OR',
-          queries: [
-            { ...typed, fields: [...NAME_FIELDS] },
-            { queries: [whole, ...stems], combineWith: 'OR', fields: ['text'], prefix: false },
-          ],
-        };
-      }
-      return typed;
-    });
-    const group = (index: number, loose: boolean): Query => {
-      const others = [...(alternatives[index] ?? []), ...(loose ? (looseAlternatives[index] ?? []) : [])];
-      const typed = forms[index] as Query;
-      return others.length ? { combineWith: 'OR', queries: [typed, ...others] } : typed;
-    };
-    const groups = counted.map((_, index) => group(index, true));
-    const strictGroups = counted.map((_, index) => group(index, false));
+    const built = buildQuery(query, this.indexWords(), extras);
+    if (!built) return [];
+    const weights = this.weights(audience, extras);
+    const found = this.collector(limit, extras.shown);
     // Articles that match every word first; then, for questions in whole sentences, those that match most of them.
     // An article's score is the same whether the words are combined with AND or OR, so one search finds both when
     // each query term stands for one word (a repeated word, one word's stem among another's forms, or a joined
     // word standing for two, needs two).
-    const shared = [...wordsOf.values()].some((indexes) => indexes.size > 1);
-    const weights = this.weights(audience, extras);
-    // An article found in two versions (the reader's language and the site's) is one result, the better one.
+    if ([...built.wordsOf.values()].some((indexes) => indexes.size > 1)) {
+      found.take(this.mini.rank({ combineWith: 'AND', queries: built.strictGroups }, weights));
+      if (found.hits.length < limit)
+        found.take(this.mini.rank({ combineWith: 'OR', queries: built.groups }, weights));
+      return found.hits;
+    }
+    // Articles that match every word, best first; then, if fewer than `limit`, the best of those matching some.
+    const ranked = this.mini.rank({ combineWith: 'OR', queries: built.groups }, weights);
+    const { every, most } = this.byWordsMatched(ranked, built);
+    found.take(ranked, every);
+    if (found.hits.length < limit) found.take(ranked, most);
+    return found.hits;
+  }
+
+  /** What the index knows of its words, for buildQuery. */
+  private indexWords(): IndexWords {
+    return {
+      languages: this.languages(),
+      known: (word) => this.vocabulary.has(fold(word)),
+      splits: (word) => this.splits(word),
+    };
+  }
+
+  /**
+   * The hits of one search, at most `limit`, taken from rankings in turn: an article found in two versions (the
+   * reader's language and the site's) is one result, the better one.
+   */
+  private collector(limit: number, shown?: ReadonlyMap<number, number>) {
+    const hits: SearchHit[] = [];
     const seen = new Set<number>();
     const first = (ranked: Ranked<SearchDocument>, at: number) => {
       const doc = ranked.document(at);
@@ -498,27 +395,29 @@ export class SearchIndex {
       seen.add(article);
       return true;
     };
-    const present = (ranked: Ranked<SearchDocument>, at: number) => this.present(ranked, at, extras.shown);
-    const hits: SearchHit[] = [];
     const take = (ranked: Ranked<SearchDocument>, among?: Int32Array) => {
       for (const at of ranked.order(among)) {
         if (hits.length >= limit) return;
-        if (first(ranked, at)) hits.push(present(ranked, at));
+        if (first(ranked, at)) hits.push(this.present(ranked, at, shown));
       }
     };
-    if (shared) {
-      take(this.mini.rank({ combineWith: 'AND', queries: strictGroups }, weights));
-      if (hits.length < limit) take(this.mini.rank({ combineWith: 'OR', queries: groups }, weights));
-      return hits;
-    }
-    // Articles that match every word, best first; then, if fewer than `limit`, the best of those matching some.
-    const ranked = this.mini.rank({ combineWith: 'OR', queries: groups }, weights);
+    return { hits, take };
+  }
+
+  /**
+   * The documents found that match every counted word and those that match some, each in ranked order; a document
+   * behind another version of its article is in neither.
+   */
+  private byWordsMatched(
+    ranked: Ranked<SearchDocument>,
+    built: BuiltQuery,
+  ): { every: Int32Array; most: Int32Array } {
     const meaning = ranked.perTerm((term) => {
       let bits = 0;
-      for (const index of wordsOf.get(term) ?? []) bits |= 1 << index;
+      for (const index of built.wordsOf.get(term) ?? []) bits |= 1 << index;
       return bits;
     });
-    const all = (1 << counted.length) - 1;
+    const all = (1 << built.wordCount) - 1;
     const behind = this.shadowed(ranked);
     const every = new Int32Array(ranked.count);
     const most = new Int32Array(ranked.count);
@@ -529,9 +428,7 @@ export class SearchIndex {
       if (ranked.union(at, meaning) === all) every[everyCount++] = at;
       else most[mostCount++] = at;
     }
-    take(ranked, every.subarray(0, everyCount));
-    if (hits.length < limit) take(ranked, most.subarray(0, mostCount));
-    return hits;
+    return { every: every.subarray(0, everyCount), most: most.subarray(0, mostCount) };
   }
 
   /**

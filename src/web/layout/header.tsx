@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { href } from '../../shared/paths.ts';
 import { Link, useLocation } from 'react-router';
 import type { Branding } from '../../shared/api/settings.ts';
@@ -24,51 +24,35 @@ export type HeaderBranding = Pick<
 > &
   Pick<Partial<Branding>, 'languages'>;
 
-/**
- * Header with background, logo, navigation, title and search. Wide screens show the links inline; below 720 px
- * they move into a burger menu (when it holds more than the main link), and the page behind does not scroll while
- * it is open.
- */
-// eslint-disable-next-line max-lines-per-function -- on every page: split, it outgrows the first page's JavaScript budget (first-load.test.ts)
-export function Header({
-  isHome,
-  branding,
-  portal,
-  search = true,
-}: {
+interface HeaderProps {
   isHome: boolean;
   branding: HeaderBranding;
   portal: PortalLinks;
   /** The search box, which leads into the knowledge base: not shown where there is none to search. */
   search?: boolean;
-}) {
+}
+
+/**
+ * Header with background, logo, navigation, title and search. Wide screens show the links inline; below 720 px
+ * they move into a burger menu (when it holds more than the main link), and the page behind does not scroll while
+ * it is open.
+ */
+export function Header({ isHome, branding, portal, search = true }: HeaderProps) {
   const { t, lang, localHref } = useI18n();
   const { user, exit } = useAuth();
   const location = useLocation();
-  const [menuOpen, setMenuOpen] = useState(false);
-
-  useEffect(() => setMenuOpen(false), [location.pathname]);
-  // In the commit that opens or closes the menu, not a frame later: Preact runs passive effects after paint, where
-  // React runs them at once after a click.
-  useLayoutEffect(() => {
-    document.body.classList.toggle('menu-open', menuOpen);
-    if (!menuOpen) return;
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setMenuOpen(false);
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [menuOpen]);
-
-  const signIn = portal.signIn && (
-    <a className="nav-link" href={portal.signIn}>
-      {t('signIn')}
-    </a>
-  );
+  const [menuOpen, setMenuOpen] = useMenu(location.pathname);
   const initialQuery =
     location.pathname === href.search() ? (new URLSearchParams(location.search).get('query') ?? '') : '';
   // The server fills in untitled branding; the admin app's preview shows an empty field as the default too.
   const defaults = DEFAULT_TITLES[lang];
   const title = branding.knowledge_title || defaults.knowledge_title;
   const siteTitle = branding.site_title || defaults.site_title;
+  const signIn = portal.signIn && (
+    <a className="nav-link" href={portal.signIn}>
+      {t('signIn')}
+    </a>
+  );
   // A menu holding only the main link, which the logo already is, would be a button that offers nothing.
   const hasMenu = Boolean(user || portal.tickets || portal.createIssue || portal.signIn);
 
@@ -137,45 +121,68 @@ export function Header({
           </button>
         )}
       </div>
-      {hasMenu && (
-        <nav id={MENU_ID} className="nav-narrow" hidden={!menuOpen} aria-label={t('menu')}>
-          <ul>
-            <li>
-              <Link className="nav-link" to={localHref(href.home())}>
-                {t('main')}
-              </Link>
-            </li>
-            {portal.tickets && (
-              <li>
-                <a className="nav-link" href={portal.tickets}>
-                  {t('tickets')}
-                </a>
-              </li>
-            )}
-            {portal.createIssue && (
-              <li>
-                <a className="nav-link" href={portal.createIssue}>
-                  {t('makeRequest')}
-                </a>
-              </li>
-            )}
-            {user ? (
-              <li className="nav-user-row">
-                <span className="nav-user">{user.name}</span>
-                <button type="button" className="nav-link nav-button" onClick={exit}>
-                  {t('exit')}
-                </button>
-              </li>
-            ) : (
-              signIn && <li>{signIn}</li>
-            )}
-          </ul>
-        </nav>
-      )}
+      {hasMenu && <NarrowMenu portal={portal} signIn={signIn} open={menuOpen} />}
       <div className="hero">
         {isHome ? <h1 className="hero-title">{title}</h1> : <p className="hero-title">{title}</p>}
         {search && <SearchBox initialQuery={initialQuery} />}
       </div>
     </header>
+  );
+}
+
+/** Whether the narrow menu is open: closed on each new page and by Escape; the page behind does not scroll. */
+function useMenu(pathname: string) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [pathname]);
+  // In the commit that opens or closes the menu, not a frame later: Preact runs passive effects after paint, where
+  // React runs them at once after a click.
+  useLayoutEffect(() => {
+    document.body.classList.toggle('menu-open', menuOpen);
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setMenuOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+  return [menuOpen, setMenuOpen] as const;
+}
+
+/** The burger menu's links, below 720 px. */
+function NarrowMenu({ portal, signIn, open }: { portal: PortalLinks; signIn: ReactNode; open: boolean }) {
+  const { t, localHref } = useI18n();
+  const { user, exit } = useAuth();
+  return (
+    <nav id={MENU_ID} className="nav-narrow" hidden={!open} aria-label={t('menu')}>
+      <ul>
+        <li>
+          <Link className="nav-link" to={localHref(href.home())}>
+            {t('main')}
+          </Link>
+        </li>
+        {portal.tickets && (
+          <li>
+            <a className="nav-link" href={portal.tickets}>
+              {t('tickets')}
+            </a>
+          </li>
+        )}
+        {portal.createIssue && (
+          <li>
+            <a className="nav-link" href={portal.createIssue}>
+              {t('makeRequest')}
+            </a>
+          </li>
+        )}
+        {user ? (
+          <li className="nav-user-row">
+            <span className="nav-user">{user.name}</span>
+            <button type="button" className="nav-link nav-button" onClick={exit}>
+              {t('exit')}
+            </button>
+          </li>
+        ) : (
+          signIn && <li>{signIn}</li>
+        )}
+      </ul>
+    </nav>
   );
 }

@@ -22,62 +22,39 @@ export function titleOf(message: string): string {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 
+/** What the form asks for; the email only of a visitor not signed in. */
+type RequestValues = { name: string; surname: string; email: string; message: string };
+
 /** /issues/create: the portal's own request form (name, surname, message, files; email when not signed in). */
-// eslint-disable-next-line max-lines-per-function -- split, the portal's first page outgrows its JavaScript budget (first-load.test.ts)
 export function NewIssuePage() {
   const { p, t } = usePortalTexts();
   const { environments } = usePortalData();
   const { user, checked } = useAuth();
   const { form, errors, setErrors, setFieldError, busy, failures, send, complete } = usePortalForm();
-  const { values, setValues, set } = useFormValues(
+  const { values, setValues, set } = useFormValues<RequestValues>(
     { name: '', surname: '', email: '', message: '' },
     setErrors,
   );
   const [files, setFiles] = useState<File[]>([]);
   const [sent, setSent] = useState<SentRequest | null>(null);
-  const sentNote = useRef<HTMLDivElement>(null);
   const captcha = useCaptcha(environments, failures);
   const suggestions = useOpenedSuggestions();
-  // The form is gone once sent: focus goes to what replaced it rather than to the page's start, in the same commit.
-  useLayoutEffect(() => {
-    if (sent) sentNote.current?.focus();
-  }, [sent]);
   useEffect(() => {
     if (!user) return;
     const [first = '', ...rest] = user.name.split(' ');
     setValues((current) => ({ ...current, name: first, surname: rest.join(' '), email: user.email }));
   }, [user]);
 
-  if (sent)
-    return (
-      <Panel title={p('createdTitle')}>
-        <div ref={sentNote} className="request-sent-text" role="status" tabIndex={-1}>
-          <RequestSentNote sent={sent} signedIn={Boolean(user)} ownPortal mail={environments.accounts.mail} />
-        </div>
-      </Panel>
-    );
+  if (sent) return <SentPanel sent={sent} signedIn={Boolean(user)} mail={environments.accounts.mail} />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const blank = (field: keyof typeof values) => !values[field].trim();
     if (!complete({ name: blank('name'), message: blank('message'), email: !user && blank('email') })) return;
     await send(async () => {
-      const token = readAuthToken();
-      const uploaded = files.length ? await uploadFiles(files, token) : [];
-      const result = await call('issueOpen', {
-        body: {
-          title: titleOf(values.message),
-          description: `${values.message.trim()}\n\n---\n${PORTAL_REQUEST_NOTE}`,
-          channel: 'web',
-          name: [values.name.trim(), values.surname.trim()].filter(Boolean).join(' '),
-          email: user ? user.email : values.email.trim(),
-          files: uploaded.map((file) => file.id),
-          g_recaptcha_response: captcha.read(),
-        },
-        headers: authHeaders(),
-      });
+      const request = await openRequest(values, user?.email ?? null, files, captcha.read);
       suggestions.onSent();
-      setSent({ id: result.data.id, email: user ? user.email : values.email.trim(), link: result.link });
+      setSent(request);
     });
   };
   if (!checked) return <PageLoading />;
@@ -137,6 +114,53 @@ export function NewIssuePage() {
           {busy ? t('sending') : t('send')}
         </CaptchaSubmit>
       </form>
+    </Panel>
+  );
+}
+
+/**
+ * Opens the request (its files uploaded first) as the signed-in visitor (`accountEmail`) or the one the form names;
+ * the captcha's answer is read last, once the uploads are done.
+ */
+async function openRequest(
+  values: RequestValues,
+  accountEmail: string | null,
+  files: File[],
+  readCaptcha: () => string | undefined,
+): Promise<SentRequest> {
+  const token = readAuthToken();
+  const uploaded = files.length ? await uploadFiles(files, token) : [];
+  const email = accountEmail ?? values.email.trim();
+  const result = await call('issueOpen', {
+    body: {
+      title: titleOf(values.message),
+      description: `${values.message.trim()}\n\n---\n${PORTAL_REQUEST_NOTE}`,
+      channel: 'web',
+      name: [values.name.trim(), values.surname.trim()].filter(Boolean).join(' '),
+      email,
+      files: uploaded.map((file) => file.id),
+      g_recaptcha_response: readCaptcha(),
+    },
+    headers: authHeaders(),
+  });
+  return { id: result.data.id, email, link: result.link };
+}
+
+/**
+ * What replaces the form once the request is sent. Focus goes to it rather than to the page's start, in the same
+ * commit.
+ */
+function SentPanel({ sent, signedIn, mail }: { sent: SentRequest; signedIn: boolean; mail: boolean }) {
+  const { p } = usePortalTexts();
+  const sentNote = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    sentNote.current?.focus();
+  }, [sent]);
+  return (
+    <Panel title={p('createdTitle')}>
+      <div ref={sentNote} className="request-sent-text" role="status" tabIndex={-1}>
+        <RequestSentNote sent={sent} signedIn={signedIn} ownPortal mail={mail} />
+      </div>
     </Panel>
   );
 }
