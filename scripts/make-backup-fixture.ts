@@ -78,23 +78,29 @@ try {
 }
 
 /** Fills the help centre as a team would, backs it up, then writes the fixture's description beside the backup. */
-// eslint-disable-next-line max-lines-per-function -- a fixture script, run once per release against that release's checkout; not yet split
 async function writeFixture(): Promise<void> {
   const seeded = await seedOnFirstStart(ctx);
   if (!seeded) throw new Error('the demo content was not loaded: is the data folder empty?');
 
   const admin = await createUser(ctx.db, ctx.passwords, { ...ADMIN, role: 'admin' });
   const customer = await createUser(ctx.db, ctx.passwords, { ...CUSTOMER, role: 'customer' });
-  const signIn = async (email: string, password: string) =>
-    expectStatus(
-      await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } }),
-      200,
-      `sign-in of ${email}`,
-    ).json<{ token: string }>().token;
   const adminToken = await signIn(ADMIN.email, ADMIN.password);
   const customerToken = await signIn(CUSTOMER.email, CUSTOMER.password);
+  const content = await demoContent();
+  const request = await openRequest(customerToken, adminToken);
+  await writeBackupAndDescription({ admin, customer, ...content, ...request });
+}
 
-  // A published article with a file attached (the smallest such file), and a translation of an article.
+async function signIn(email: string, password: string): Promise<string> {
+  return expectStatus(
+    await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } }),
+    200,
+    `sign-in of ${email}`,
+  ).json<{ token: string }>().token;
+}
+
+/** A published article with a file attached (the smallest such file) and its bytes, and a translation of an article. */
+async function demoContent() {
   const article = (
     await sql<{ id: number; title: string; file_id: number; original_name: string; size: number }>`
       select a.id, a.title, f.id as file_id, f.original_name, f.size
@@ -113,8 +119,11 @@ async function writeFixture(): Promise<void> {
   const articleFile = (
     await app.inject({ url: `/files/${article.file_id}/${encodeURIComponent(article.original_name)}` })
   ).rawPayload;
+  return { article, translation, articleFile };
+}
 
-  // The customer's request, as the site's form sends it: the file uploaded first, then the request naming it.
+/** The customer's request, as the site's form sends it (the file uploaded first, then the request naming it), and the team's reply. */
+async function openRequest(customerToken: string, adminToken: string) {
   const boundary = `----signpost-fixture-${crypto.randomBytes(6).toString('hex')}`;
   const upload = expectStatus(
     await app.inject({
@@ -165,7 +174,17 @@ async function writeFixture(): Promise<void> {
     200,
     'the reply',
   );
+  return { ticketId, title, attachment };
+}
 
+interface Filled extends Awaited<ReturnType<typeof demoContent>>, Awaited<ReturnType<typeof openRequest>> {
+  admin: { id: number };
+  customer: { id: number };
+}
+
+/** Backs the help centre up and writes beside the backup what a restore must find in it. */
+async function writeBackupAndDescription(filled: Filled): Promise<void> {
+  const { admin, customer, article, translation, articleFile, ticketId, title, attachment } = filled;
   fs.mkdirSync(OUT, { recursive: true });
   const scratch = path.join(OUT, `.backup-${process.pid}.signpost.gz`);
   try {

@@ -77,7 +77,6 @@ try {
 }
 
 /** Fills the help centre as a team would, then writes the fixture from it. */
-// eslint-disable-next-line max-lines-per-function -- a fixture script, run once per release against that release's checkout; not yet split
 async function writeFixture(): Promise<void> {
   // The first start: the demo content and its branding, and the mark that the help centre was set up.
   const seeded = await seedOnFirstStart(ctx);
@@ -85,15 +84,24 @@ async function writeFixture(): Promise<void> {
 
   const admin = await createUser(ctx.db, ctx.passwords, { ...ADMIN, role: 'admin' });
   const customer = await createUser(ctx.db, ctx.passwords, { ...CUSTOMER, role: 'customer' });
-  const signIn = async (email: string, password: string) =>
-    expectStatus(
-      await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } }),
-      200,
-      `sign-in of ${email}`,
-    ).json<{ token: string }>().token;
   const adminToken = await signIn(ADMIN.email, ADMIN.password);
   const customerToken = await signIn(CUSTOMER.email, CUSTOMER.password);
+  const content = await demoContent();
+  const request = await openRequest(customerToken, adminToken);
+  const settings = await changeSettings(adminToken);
+  await writeDatabase({ admin, customer, ...content, ...request, ...settings });
+}
 
+async function signIn(email: string, password: string): Promise<string> {
+  return expectStatus(
+    await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } }),
+    200,
+    `sign-in of ${email}`,
+  ).json<{ token: string }>().token;
+}
+
+/** The demo article the test reads, and the smallest file the demo content stored. */
+async function demoContent() {
   const articles = expectStatus(
     await app.inject({ url: '/api/knowledge/instruction' }),
     200,
@@ -107,7 +115,11 @@ async function writeFixture(): Promise<void> {
     .then((result) => result.rows[0]);
   if (!contentFile) throw new Error('the demo content stored no file');
 
-  // The customer's request, as the site's form sends it: the file uploaded first, then the request naming it.
+  return { article, contentFile };
+}
+
+/** The customer's request, as the site's form sends it (the file uploaded first, then the request naming it), and the team's reply. */
+async function openRequest(customerToken: string, adminToken: string) {
   const boundary = `----signpost-fixture-${crypto.randomBytes(6).toString('hex')}`;
   const upload = expectStatus(
     await app.inject({
@@ -161,7 +173,11 @@ async function writeFixture(): Promise<void> {
     'the reply',
   );
 
-  // Settings an operator changes: the branding and the search's synonyms.
+  return { ticketId, reply, attachment };
+}
+
+/** Settings an operator changes: the branding and the search's synonyms. */
+async function changeSettings(adminToken: string) {
   const branding = {
     site_title: 'Lumo Support',
     knowledge_title: 'Lumo Help Centre',
@@ -189,6 +205,21 @@ async function writeFixture(): Promise<void> {
     'the synonyms',
   );
 
+  return { branding, synonyms };
+}
+
+interface Filled
+  extends
+    Awaited<ReturnType<typeof demoContent>>,
+    Awaited<ReturnType<typeof openRequest>>,
+    Awaited<ReturnType<typeof changeSettings>> {
+  admin: { id: number };
+  customer: { id: number };
+}
+
+/** Closes the database whole (its log written back, its free pages dropped) and copies it, its files and what is in it. */
+async function writeDatabase(filled: Filled): Promise<void> {
+  const { admin, customer, article, contentFile, ticketId, reply, attachment, branding, synonyms } = filled;
   const versions = await sql<{ sqlite: string }>`select sqlite_version() as sqlite`.execute(ctx.db);
   const manifest = {
     release: pkg.version,
