@@ -7,6 +7,7 @@ import { buildArticle, buildArticleTranslation, buildCategory, buildUser } from 
 import { createTestApp, testDialects, type TestApp } from '../testing/test-context.ts';
 import { seedDemo } from '../features/content-folder/demo.service.ts';
 import { createPageCalls, type CallAnswer } from './page-calls.ts';
+import { readSetting, writeSetting } from '../settings/settings.repository.ts';
 
 /** Each public read a page makes, as its loaders make it. */
 const READS: [string, (api: ReturnType<Api['in']>, ids: { article: number; category: number }) => unknown][] =
@@ -126,6 +127,20 @@ describe.each(testDialects())("a page's own reads, answered in process, on %s", 
           expect(direct, name).toEqual(http);
         }
       });
+
+  it('answer only what the contract names, as the HTTP serialiser writes it: a stored field no schema has stays out', async () => {
+    const stored = await readSetting(t.ctx.db, 'branding');
+    await writeSetting(t.ctx.db, 'branding', { ...(stored as object), internal_note: 'not for visitors' });
+    try {
+      const readers = await t.app.readers.pageReadersOf(undefined, null);
+      const http = await answerOf(overHttp(false), (api) => api.branding(), null);
+      const direct = await answerOf(inProcess(readers, false, []), (api) => api.branding(), null);
+      expect(JSON.stringify(direct)).not.toContain('internal_note');
+      expect(direct).toEqual(http);
+    } finally {
+      await writeSetting(t.ctx.db, 'branding', stored);
+    }
+  });
 
   it('read as the signed-in visitor only where the endpoint identifies its caller', async () => {
     const visitor = await t.ctx.db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
