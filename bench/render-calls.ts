@@ -11,8 +11,8 @@
  * without React) and of whole renders, and the direct way's ratio. docs/decisions.md ("Server renders answer
  * their own reads in process") reads it.
  *
- *   npx tsx bench/render-calls.ts
- *   BENCH_ROUNDS=7 BENCH_RENDERS=200 npx tsx bench/render-calls.ts
+ *   npx --no-install tsx bench/render-calls.ts
+ *   BENCH_ROUNDS=7 BENCH_RENDERS=200 npx --no-install tsx bench/render-calls.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';
