@@ -16,7 +16,7 @@ import { pageSeo, type PageSeo } from './routes/seo.ts';
 import { BASE_PATH } from '../shared/paths.ts';
 import { pageLanguageOf } from '../shared/page-language.ts';
 import { inertJson } from '../shared/html.ts';
-import { ROUTE_CHUNKS, routes } from './routes.tsx';
+import { routeChunks, routes } from './routes.tsx';
 import { loadAllPortalTexts, portalTextsChunk } from './portal/portal-languages.ts';
 import { PORTAL_ROUTE_ID } from './portal/portal-routes.tsx';
 import { FONT_ICON_MARKER } from './components/font-icon.tsx';
@@ -66,6 +66,7 @@ export function hydrationJson(context: StaticHandlerContext): string {
 }
 
 const handler = createStaticHandler(routes);
+const ROUTE_CHUNKS = routeChunks();
 
 // A page may be in any language, and its texts must be there when it renders.
 await Promise.all([loadAllMessages(), loadAllPortalTexts()]);

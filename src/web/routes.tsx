@@ -9,16 +9,19 @@ import { rootLoader } from './routes/root-data.ts';
 /**
  * The module of each route whose page is a chunk of its own, as Vite's manifest names it. The browser fetches a
  * page's chunk when the page is first shown; the server links the matched routes' chunks into the page it sends
- * (modulepreload), so the browser has them before it hydrates.
+ * (modulepreload), so the browser has them before it hydrates. Built when asked, so that the browser's first script,
+ * which never asks, leaves it out.
  */
-export const ROUTE_CHUNKS: Record<string, string> = {
-  'standalone-not-found': 'src/web/routes/standalone-not-found.tsx',
-  home: 'src/web/routes/home.tsx',
-  category: 'src/web/routes/category.tsx',
-  instruction: 'src/web/routes/instruction.tsx',
-  search: 'src/web/routes/search.tsx',
-  ...Object.fromEntries(portalRouteIds(portalRoutes).map((id) => [id, PORTAL_CHUNK])),
-};
+export function routeChunks(): Record<string, string> {
+  return {
+    'standalone-not-found': 'src/web/routes/standalone-not-found.tsx',
+    home: 'src/web/routes/home.tsx',
+    category: 'src/web/routes/category.tsx',
+    instruction: 'src/web/routes/instruction.tsx',
+    search: 'src/web/routes/search.tsx',
+    ...Object.fromEntries(portalRouteIds(portalRoutes).map((id) => [id, PORTAL_CHUNK])),
+  };
+}
 
 function portalRouteIds(routes: RouteObject[]): string[] {
   return routes.flatMap((route) => [
@@ -30,7 +33,7 @@ function portalRouteIds(routes: RouteObject[]): string[] {
 /**
  * Every public screen: the help centre under /knowledge, and the customer portal's pages at the specification's own
  * paths (/login, /issues, /user/profile...). The server renders these and the browser hydrates the same tree; each
- * page's own code arrives with the page (ROUTE_CHUNKS), the layout they share with the first script.
+ * page's own code arrives with the page (routeChunks), the layout they share with the first script.
  */
 const helpCentreRoutes: RouteObject[] = [
   {

@@ -2,14 +2,11 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { href, isHomePath } from '../../../shared/paths.ts';
 import { useLocation, useNavigate } from 'react-router';
 import type { Suggestion } from '../../../shared/api/search.ts';
-import { SEARCH_DEBOUNCE_MS, SEARCH_TEXT_MAX, SUGGESTIONS_LIMIT } from '../../../shared/constants.ts';
-import { apiFrom } from '../../api/api-context.ts';
-import { shownLang, useI18n } from '../../i18n/i18n.tsx';
-import { useDebouncedValue } from '../../lib/debounce.ts';
+import { SEARCH_TEXT_MAX } from '../../../shared/constants.ts';
+import { shownLang, useI18n, type Translate } from '../../i18n/i18n.tsx';
 import { readItem, storageKeys, writeItem } from '../../lib/storage.ts';
 import { reportSearch } from './search-events.ts';
-
-type Status = 'idle' | 'loading' | 'done' | 'error';
+import { useSuggestions, type Status } from './use-suggestions.ts';
 
 /**
  * Ids of our own, the same from either renderer (the server's React and the browser's Preact give different `useId`s):
@@ -22,19 +19,118 @@ const HINT_ID = 'site-search-hint';
  * The search field: an ARIA 1.2 combobox. Typing saves the query and, after a pause, lists matching articles;
  * arrows move through them, Enter opens the chosen one or the search page, Escape or a click elsewhere closes.
  */
-// eslint-disable-next-line max-lines-per-function -- on every page: split, it outgrows the first page's JavaScript budget (first-load.test.ts)
 export function SearchBox({ initialQuery }: { initialQuery: string }) {
-  const { t, lang, pageLang, localHref } = useI18n();
+  const { t, lang } = useI18n();
+  const {
+    wrapper,
+    text,
+    expanded,
+    setOpen,
+    active,
+    setActive,
+    prompt,
+    items,
+    status,
+    change,
+    submit,
+    choose,
+    clear,
+    onKeyDown,
+  } = useSearchBox(initialQuery);
+
+  return (
+    <div className="search-box" ref={wrapper}>
+      <form
+        role="search"
+        action="/knowledge/search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <label className="visually-hidden" htmlFor={`${LIST_ID}-input`}>
+          {t('searchLabel')}
+        </label>
+        <input
+          id={`${LIST_ID}-input`}
+          className="search-input"
+          type="search"
+          name="query"
+          role="combobox"
+          autoComplete="off"
+          maxLength={SEARCH_TEXT_MAX}
+          placeholder={t('searchPlaceholder')}
+          aria-autocomplete="list"
+          aria-expanded={expanded}
+          aria-controls={LIST_ID}
+          aria-describedby={prompt ? HINT_ID : undefined}
+          aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
+          value={text}
+          onChange={(event) => change(event.target.value)}
+          onKeyDown={onKeyDown}
+          onFocus={() => text.trim() && setOpen(true)}
+        />
+        {text && (
+          <button type="button" className="search-clear" onClick={clear} aria-label={t('clearSearch')}>
+            <span aria-hidden="true">×</span>
+          </button>
+        )}
+      </form>
+      {prompt && (
+        <p id={HINT_ID} className="search-prompt" role="alert">
+          {t('enterRequest')}
+        </p>
+      )}
+      <div className="visually-hidden" aria-live="polite">
+        {expanded ? announcement(t, status, items.length) : ''}
+      </div>
+      <div className="search-dropdown" hidden={!expanded}>
+        <ul id={LIST_ID} role="listbox" aria-label={t('searchLabel')}>
+          {items.map((item, index) => (
+            <li
+              key={item.id}
+              id={optionId(index)}
+              role="option"
+              aria-selected={index === active}
+              lang={shownLang(item.lang, lang)}
+              className={index === active ? 'suggestion active' : 'suggestion'}
+              onMouseDown={keepFocus}
+              onClick={() => choose(item)}
+              onMouseEnter={() => setActive(index)}
+            >
+              {item.title}
+            </li>
+          ))}
+        </ul>
+        {status === 'loading' && <p className="search-status">{t('searching')}</p>}
+        {status === 'done' && items.length === 0 && (
+          <div className="search-status">
+            <p className="search-status-title">{t('nothingFound')}</p>
+            <p>{t('noMatches')}</p>
+          </div>
+        )}
+        {status === 'error' && <p className="search-status error-text">{t('errorOccurred')}</p>}
+        {status === 'done' && items.length > 0 && (
+          <button type="button" className="search-show-all" onMouseDown={keepFocus} onClick={submit}>
+            {t('showAll')}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The search box's state and what its keys, clicks and page changes do to it. */
+function useSearchBox(initialQuery: string) {
+  const { pageLang, localHref } = useI18n();
   const navigate = useNavigate();
   const location = useLocation();
   const [text, setText] = useState(initialQuery);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const [items, setItems] = useState<Suggestion[]>([]);
-  const [status, setStatus] = useState<Status>('idle');
   const [prompt, setPrompt] = useState(false);
   const wrapper = useRef<HTMLDivElement>(null);
-  const settled = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
+  const [items, status] = useSuggestions(text, open, pageLang, setActive);
 
   // Visiting / clears the query; visiting /search shows the one searched for (or the stored one).
   useEffect(() => {
@@ -47,30 +143,6 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
     }
     setOpen(false);
   }, [location.pathname, location.search]);
-
-  useEffect(() => {
-    const query = settled.trim();
-    if (!query || !open) {
-      setItems([]);
-      setStatus('idle');
-      return;
-    }
-    let cancelled = false;
-    setStatus('loading');
-    apiFrom(undefined)
-      .in(pageLang)
-      .suggestions(query, SUGGESTIONS_LIMIT)
-      .then((result) => {
-        if (cancelled) return;
-        setItems(result.items);
-        setActive(-1);
-        setStatus('done');
-      })
-      .catch(() => !cancelled && setStatus('error'));
-    return () => {
-      cancelled = true;
-    };
-  }, [settled, open, pageLang]);
 
   useEffect(() => {
     if (!open) return;
@@ -132,101 +204,38 @@ export function SearchBox({ initialQuery }: { initialQuery: string }) {
   };
 
   const expanded = open && text.trim().length > 0;
-  const optionId = (index: number) => `${LIST_ID}-option-${index}`;
-  const announcement =
-    status === 'loading'
-      ? t('searching')
-      : status === 'done'
-        ? items.length
-          ? t('suggestions', { count: items.length })
-          : t('nothingFound')
-        : status === 'error'
-          ? t('errorOccurred')
-          : '';
+  return {
+    wrapper,
+    text,
+    expanded,
+    setOpen,
+    active,
+    setActive,
+    prompt,
+    items,
+    status,
+    change,
+    submit,
+    choose,
+    clear,
+    onKeyDown,
+  };
+}
 
-  return (
-    <div className="search-box" ref={wrapper}>
-      <form
-        role="search"
-        action="/knowledge/search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <label className="visually-hidden" htmlFor={`${LIST_ID}-input`}>
-          {t('searchLabel')}
-        </label>
-        <input
-          id={`${LIST_ID}-input`}
-          className="search-input"
-          type="search"
-          name="query"
-          role="combobox"
-          autoComplete="off"
-          maxLength={SEARCH_TEXT_MAX}
-          placeholder={t('searchPlaceholder')}
-          aria-autocomplete="list"
-          aria-expanded={expanded}
-          aria-controls={LIST_ID}
-          aria-describedby={prompt ? HINT_ID : undefined}
-          aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
-          value={text}
-          onChange={(event) => change(event.target.value)}
-          onKeyDown={onKeyDown}
-          onFocus={() => text.trim() && setOpen(true)}
-        />
-        {text && (
-          <button type="button" className="search-clear" onClick={clear} aria-label={t('clearSearch')}>
-            <span aria-hidden="true">×</span>
-          </button>
-        )}
-      </form>
-      {prompt && (
-        <p id={HINT_ID} className="search-prompt" role="alert">
-          {t('enterRequest')}
-        </p>
-      )}
-      <div className="visually-hidden" aria-live="polite">
-        {expanded ? announcement : ''}
-      </div>
-      <div className="search-dropdown" hidden={!expanded}>
-        <ul id={LIST_ID} role="listbox" aria-label={t('searchLabel')}>
-          {items.map((item, index) => (
-            <li
-              key={item.id}
-              id={optionId(index)}
-              role="option"
-              aria-selected={index === active}
-              lang={shownLang(item.lang, lang)}
-              className={index === active ? 'suggestion active' : 'suggestion'}
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => choose(item)}
-              onMouseEnter={() => setActive(index)}
-            >
-              {item.title}
-            </li>
-          ))}
-        </ul>
-        {status === 'loading' && <p className="search-status">{t('searching')}</p>}
-        {status === 'done' && items.length === 0 && (
-          <div className="search-status">
-            <p className="search-status-title">{t('nothingFound')}</p>
-            <p>{t('noMatches')}</p>
-          </div>
-        )}
-        {status === 'error' && <p className="search-status error-text">{t('errorOccurred')}</p>}
-        {status === 'done' && items.length > 0 && (
-          <button
-            type="button"
-            className="search-show-all"
-            onMouseDown={(e) => e.preventDefault()}
-            onClick={submit}
-          >
-            {t('showAll')}
-          </button>
-        )}
-      </div>
-    </div>
-  );
+const optionId = (index: number) => `${LIST_ID}-option-${index}`;
+
+/** Keeps the focus in the field when the list is clicked. */
+const keepFocus = (event: { preventDefault: () => void }) => event.preventDefault();
+
+/** What a screen reader hears of the list as it changes. */
+function announcement(t: Translate, status: Status, found: number) {
+  return status === 'loading'
+    ? t('searching')
+    : status === 'done'
+      ? found
+        ? t('suggestions', { count: found })
+        : t('nothingFound')
+      : status === 'error'
+        ? t('errorOccurred')
+        : '';
 }
