@@ -161,3 +161,25 @@ describe('the boundary rules let the legitimate forms pass', () => {
     ).toEqual([]);
   });
 });
+
+describe('small pieces', () => {
+  it('no function or component file is let off its size limit by a comment', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const offending: string[] = [];
+    for (const folder of ['src', 'scripts', 'bench', 'e2e']) {
+      for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !/\.(ts|tsx|js|mjs)$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name))
+          continue;
+        const file = path.join(entry.parentPath, entry.name);
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, index) => {
+            if (/eslint-disable.*\bmax-lines(-per-function)?\b/.test(line))
+              offending.push(`${file}:${index + 1}`);
+          });
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+});
