@@ -34,16 +34,14 @@ function Files({ files }: { files: PortalTicket['files'] }) {
   );
 }
 
-/** A request's conversation for its requester, and the form to reply or change its status unless it is closed. */
-export function Thread({
-  ticket,
-  onChange,
-  linkKey,
-}: {
+interface ThreadProps {
   ticket: PortalTicket;
   onChange: (ticket: PortalTicket) => void;
   linkKey: string | undefined;
-}) {
+}
+
+/** A request's conversation for its requester, and the form to reply or change its status unless it is closed. */
+export function Thread({ ticket, onChange, linkKey }: ThreadProps) {
   const { p } = usePortalTexts();
   const date = useDate();
   const { user } = useAuth();
@@ -104,15 +102,7 @@ function Messages({ ticket }: { ticket: PortalTicket }) {
 }
 
 /** The requester's reply (text and files), and the button that marks the request solved or opens it again. */
-function ReplyForm({
-  ticket,
-  onChange,
-  linkKey,
-}: {
-  ticket: PortalTicket;
-  onChange: (ticket: PortalTicket) => void;
-  linkKey: string | undefined;
-}) {
+function ReplyForm({ ticket, onChange, linkKey }: ThreadProps) {
   const { p } = usePortalTexts();
   const [body, setBody] = useState('');
   const [files, setFiles] = useState<File[]>([]);
